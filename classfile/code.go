@@ -1,0 +1,126 @@
+package classfile
+
+// Label marks a position in a Code's instruction list. It is placed by an
+// Insn with Op == OpLabel; branches, switches, exception handlers, line
+// numbers, local variables and type-annotation ranges refer to labels, never
+// to offsets, so inserting or removing instructions needs no arithmetic.
+type Label struct {
+	// Offset is the bytecode offset of the label after DecodeCode or after
+	// the last Encode; -1 for a label not yet encoded.
+	Offset int
+}
+
+// NewLabel returns a fresh, unplaced label.
+func NewLabel() *Label { return &Label{Offset: -1} }
+
+// OpLabel is the pseudo-opcode of an Insn that places Insn.Label.
+const OpLabel = 0x100
+
+// Insn is one instruction, or a label placement (Op == OpLabel).
+//
+// The decoder normalizes forms that differ only in encoding, as ASM does:
+// xload_n/xstore_n become xload/xstore with Index n, wide prefixes are
+// folded, ldc_w becomes ldc (ldc2_w stays distinct), goto_w becomes goto and
+// jsr_w becomes jsr. The encoder picks the shortest valid form again, and
+// rewrites conditional branches that no longer fit in 16 bits.
+//
+// Fields by opcode:
+//
+//	OpLabel                      Label
+//	ifXX, goto, jsr              Label (target)
+//	tableswitch, lookupswitch    Switch
+//	ldc, ldc2_w                  Index (constant-pool entry)
+//	get/putfield, get/putstatic,
+//	invoke*, new, anewarray,
+//	checkcast, instanceof        Index (constant-pool entry)
+//	multianewarray               Index (class), Const (dimensions)
+//	xload, xstore, ret           Index (local slot)
+//	iinc                         Index (local slot), Const (increment)
+//	bipush, sipush               Const (value)
+//	newarray                     Const (atype: 4 boolean … 11 long)
+type Insn struct {
+	Op     uint16
+	Index  uint16
+	Const  int32
+	Label  *Label
+	Switch *Switch
+}
+
+// Switch is the operand of tableswitch (Low..High, Targets[i] for Low+i)
+// and lookupswitch (Keys[i] → Targets[i], keys ascending).
+type Switch struct {
+	Default *Label
+	Low     int32
+	High    int32
+	Keys    []int32
+	Targets []*Label
+}
+
+// Handler is one exception-table entry: [Start, End) is protected, control
+// goes to Handler; CatchType is a Class entry, or 0 for any throwable.
+type Handler struct {
+	Start, End, Handler *Label
+	CatchType           uint16
+}
+
+// LineNumber maps the instructions from Start on to a source line.
+type LineNumber struct {
+	Start *Label
+	Line  uint16
+}
+
+// LocalVar is a LocalVariableTable or LocalVariableTypeTable entry: the
+// variable in Slot is live in [Start, End). Desc is the descriptor (or, in a
+// type table, the signature) Utf8 entry.
+type LocalVar struct {
+	Start, End *Label
+	Name, Desc uint16
+	Slot       uint16
+}
+
+// Code is a decoded Code attribute.
+//
+// Attributes holds the Code attribute's own attributes other than those the
+// model owns (LineNumberTable, LocalVariableTable, LocalVariableTypeTable,
+// StackMapTable, and the two type-annotation attributes, whose code offsets
+// are held as labels in TypeAnnotations), kept raw.
+type Code struct {
+	MaxStack, MaxLocals uint16
+	Insns               []Insn
+	Handlers            []Handler
+	Lines               []LineNumber
+	Locals              []LocalVar
+	LocalTypes          []LocalVar
+	TypeAnnotations     []CodeTypeAnnotations
+	Attributes          []Attribute
+}
+
+// CodeTypeAnnotations is a RuntimeVisibleTypeAnnotations or
+// RuntimeInvisibleTypeAnnotations attribute of a Code attribute.
+type CodeTypeAnnotations struct {
+	Name        uint16 // Utf8 entry: which of the two attributes
+	Annotations []CodeTypeAnnotation
+}
+
+// CodeTypeAnnotation is one type_annotation whose target may hold code
+// offsets. Offset-bearing targets are decoded into labels; the rest of the
+// structure (target_path, type_index, element-value pairs) is kept raw.
+type CodeTypeAnnotation struct {
+	TargetType uint8
+	// Target is the raw target_info for targets without code offsets.
+	Target []byte
+	// Ranges is the localvar_target table (target types 0x40, 0x41).
+	Ranges []LocalVarRange
+	// At is the offset label of offset_target and type_argument_target
+	// (0x43-0x4B); TypeArg is the type_argument_index of the latter.
+	At      *Label
+	TypeArg uint8
+	// Rest is target_path followed by the annotation structure, raw.
+	Rest []byte
+}
+
+// LocalVarRange is one entry of a localvar_target.
+type LocalVarRange struct {
+	Start, End *Label
+	Slot       uint16
+}

@@ -1,0 +1,13 @@
+// Package classfile reads, edits and writes Java class files.
+//
+// The model follows ASM: Parse decodes the constant pool, members and
+// attributes of a class; Class.Bytes writes them back. Attributes are kept
+// as raw bytes unless a caller decodes one, so a parse followed by a write
+// with no edit gives back the identical bytes. Method bodies are edited
+// through the label-based code model in code.go (DecodeCode / Code.Encode),
+// and frames.go recomputes max stack, max locals and the StackMapTable by a
+// data-flow pass over that model.
+//
+// The JDK's modules image is read by the subpackage jimage; class sources
+// (directories, jars, the image) are behind the Source interface in source.go.
+package classfile

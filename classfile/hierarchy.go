@@ -1,0 +1,26 @@
+package classfile
+
+import "fmt"
+
+// ClassInfo is the header information about a class that frame computation
+// and type-pattern matching need.
+type ClassInfo struct {
+	Name       string // internal name, e.g. "java/util/HashMap"
+	Super      string // "" for java/lang/Object and interfaces' absent super
+	Interfaces []string
+	Access     uint16
+}
+
+// IsInterface reports whether the class is an interface.
+func (ci *ClassInfo) IsInterface() bool { return ci.Access&AccInterface != 0 }
+
+// Hierarchy answers questions about classes by internal name. It is safe for
+// concurrent use. Implementations cache: frame computation asks often.
+type Hierarchy interface {
+	// Lookup returns the header of the named class, or an error wrapping
+	// ErrClassNotFound if no source has it.
+	Lookup(name string) (*ClassInfo, error)
+}
+
+// ErrClassNotFound is returned (wrapped) by Hierarchy.Lookup for unknown classes.
+var ErrClassNotFound = fmt.Errorf("class not found")

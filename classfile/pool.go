@@ -1,0 +1,298 @@
+package classfile
+
+import (
+	"fmt"
+	"math"
+)
+
+// Constant-pool tags (JVMS §4.4).
+const (
+	TagUtf8               = 1
+	TagInteger            = 3
+	TagFloat              = 4
+	TagLong               = 5
+	TagDouble             = 6
+	TagClass              = 7
+	TagString             = 8
+	TagFieldref           = 9
+	TagMethodref          = 10
+	TagInterfaceMethodref = 11
+	TagNameAndType        = 12
+	TagMethodHandle       = 15
+	TagMethodType         = 16
+	TagDynamic            = 17
+	TagInvokeDynamic      = 18
+	TagModule             = 19
+	TagPackage            = 20
+)
+
+// Constant is one constant-pool entry. Which fields are used depends on Tag:
+//
+//	Utf8                         Str (the raw modified-UTF-8 bytes)
+//	Integer, Float, Long, Double Num (the raw bits)
+//	Class, String, MethodType,
+//	Module, Package              A (index of a Utf8)
+//	Fieldref, Methodref,
+//	InterfaceMethodref           A (class), B (name-and-type)
+//	NameAndType                  A (name), B (descriptor)
+//	MethodHandle                 A (reference kind), B (reference index)
+//	Dynamic, InvokeDynamic       A (bootstrap method index), B (name-and-type)
+//
+// The slot after a Long or Double has Tag 0, as has slot 0.
+type Constant struct {
+	Tag  uint8
+	A, B uint16
+	Num  uint64
+	Str  string
+}
+
+// Pool is a constant pool. Index 0 is unused, as in the class file.
+// Add* methods return the index of an equal existing entry or append one.
+type Pool struct {
+	entries []Constant
+	index   map[Constant]uint16 // built on first Add, for deduplication
+}
+
+// NewPool returns an empty pool (with the unused slot 0).
+func NewPool() *Pool { return &Pool{entries: make([]Constant, 1, 64)} }
+
+// Len returns constant_pool_count: one more than the highest index.
+func (p *Pool) Len() int { return len(p.entries) }
+
+// Get returns entry i; an out-of-range index gives the zero Constant.
+func (p *Pool) Get(i uint16) Constant {
+	if int(i) >= len(p.entries) {
+		return Constant{}
+	}
+	return p.entries[i]
+}
+
+// Tag returns the tag of entry i, or 0 if i is invalid.
+func (p *Pool) Tag(i uint16) uint8 { return p.Get(i).Tag }
+
+// Utf8 returns the string of Utf8 entry i ("" if it is not one).
+func (p *Pool) Utf8(i uint16) string {
+	c := p.Get(i)
+	if c.Tag != TagUtf8 {
+		return ""
+	}
+	return c.Str
+}
+
+// ClassName returns the internal name of Class entry i (e.g. "java/lang/String").
+func (p *Pool) ClassName(i uint16) string {
+	c := p.Get(i)
+	if c.Tag != TagClass {
+		return ""
+	}
+	return p.Utf8(c.A)
+}
+
+// NameAndType returns the name and descriptor of NameAndType entry i.
+func (p *Pool) NameAndType(i uint16) (name, desc string) {
+	c := p.Get(i)
+	if c.Tag != TagNameAndType {
+		return "", ""
+	}
+	return p.Utf8(c.A), p.Utf8(c.B)
+}
+
+// MemberRef returns owner, name and descriptor of a Fieldref, Methodref or
+// InterfaceMethodref entry.
+func (p *Pool) MemberRef(i uint16) (owner, name, desc string) {
+	c := p.Get(i)
+	switch c.Tag {
+	case TagFieldref, TagMethodref, TagInterfaceMethodref:
+		name, desc = p.NameAndType(c.B)
+		return p.ClassName(c.A), name, desc
+	}
+	return "", "", ""
+}
+
+// DynamicNameAndType returns the name and descriptor of a Dynamic or
+// InvokeDynamic entry.
+func (p *Pool) DynamicNameAndType(i uint16) (name, desc string) {
+	c := p.Get(i)
+	if c.Tag != TagDynamic && c.Tag != TagInvokeDynamic {
+		return "", ""
+	}
+	return p.NameAndType(c.B)
+}
+
+// Int returns the value of an Integer entry.
+func (p *Pool) Int(i uint16) int32 { return int32(uint32(p.Get(i).Num)) }
+
+// Long returns the value of a Long entry.
+func (p *Pool) Long(i uint16) int64 { return int64(p.Get(i).Num) }
+
+// Float returns the value of a Float entry.
+func (p *Pool) Float(i uint16) float32 { return math.Float32frombits(uint32(p.Get(i).Num)) }
+
+// Double returns the value of a Double entry.
+func (p *Pool) Double(i uint16) float64 { return math.Float64frombits(p.Get(i).Num) }
+
+// Add returns the index of an entry equal to c, appending it if there is none.
+// It panics if the pool would exceed 65,535 entries; callers that build
+// classes from untrusted sizes check Len first.
+func (p *Pool) Add(c Constant) uint16 {
+	if p.index == nil {
+		p.index = make(map[Constant]uint16, len(p.entries))
+		for i := len(p.entries) - 1; i > 0; i-- { // lowest index wins
+			if p.entries[i].Tag != 0 {
+				p.index[p.entries[i]] = uint16(i)
+			}
+		}
+	}
+	if i, ok := p.index[c]; ok {
+		return i
+	}
+	n := len(p.entries)
+	width := 1
+	if c.Tag == TagLong || c.Tag == TagDouble {
+		width = 2
+	}
+	if n+width > 0xFFFF {
+		panic(fmt.Sprintf("classfile: constant pool overflow (%d entries)", n))
+	}
+	p.entries = append(p.entries, c)
+	if width == 2 {
+		p.entries = append(p.entries, Constant{})
+	}
+	p.index[c] = uint16(n)
+	return uint16(n)
+}
+
+// AddUtf8 adds a Utf8 entry.
+func (p *Pool) AddUtf8(s string) uint16 { return p.Add(Constant{Tag: TagUtf8, Str: s}) }
+
+// AddClass adds a Class entry for an internal name.
+func (p *Pool) AddClass(internalName string) uint16 {
+	return p.Add(Constant{Tag: TagClass, A: p.AddUtf8(internalName)})
+}
+
+// AddString adds a String entry.
+func (p *Pool) AddString(s string) uint16 {
+	return p.Add(Constant{Tag: TagString, A: p.AddUtf8(s)})
+}
+
+// AddInt adds an Integer entry.
+func (p *Pool) AddInt(v int32) uint16 {
+	return p.Add(Constant{Tag: TagInteger, Num: uint64(uint32(v))})
+}
+
+// AddLong adds a Long entry.
+func (p *Pool) AddLong(v int64) uint16 { return p.Add(Constant{Tag: TagLong, Num: uint64(v)}) }
+
+// AddFloat adds a Float entry.
+func (p *Pool) AddFloat(v float32) uint16 {
+	return p.Add(Constant{Tag: TagFloat, Num: uint64(math.Float32bits(v))})
+}
+
+// AddDouble adds a Double entry.
+func (p *Pool) AddDouble(v float64) uint16 {
+	return p.Add(Constant{Tag: TagDouble, Num: math.Float64bits(v)})
+}
+
+// AddNameAndType adds a NameAndType entry.
+func (p *Pool) AddNameAndType(name, desc string) uint16 {
+	return p.Add(Constant{Tag: TagNameAndType, A: p.AddUtf8(name), B: p.AddUtf8(desc)})
+}
+
+// AddFieldref adds a Fieldref entry.
+func (p *Pool) AddFieldref(owner, name, desc string) uint16 {
+	return p.Add(Constant{Tag: TagFieldref, A: p.AddClass(owner), B: p.AddNameAndType(name, desc)})
+}
+
+// AddMethodref adds a Methodref entry, or an InterfaceMethodref if iface.
+func (p *Pool) AddMethodref(owner, name, desc string, iface bool) uint16 {
+	tag := uint8(TagMethodref)
+	if iface {
+		tag = TagInterfaceMethodref
+	}
+	return p.Add(Constant{Tag: tag, A: p.AddClass(owner), B: p.AddNameAndType(name, desc)})
+}
+
+// parsePool reads the constant pool starting at r's position.
+func parsePool(r *reader) (*Pool, error) {
+	count := int(r.u2())
+	if r.err != nil {
+		return nil, r.err
+	}
+	if count == 0 {
+		return nil, r.fail("constant_pool_count is 0")
+	}
+	// Each entry takes at least 3 bytes: bound the allocation by the input.
+	if count-1 > (len(r.b)-r.off)/3+1 {
+		return nil, r.fail("constant_pool_count %d exceeds the class size", count)
+	}
+	p := &Pool{entries: make([]Constant, count)}
+	for i := 1; i < count; i++ {
+		at := r.off
+		tag := r.u1()
+		c := Constant{Tag: tag}
+		switch tag {
+		case TagUtf8:
+			n := int(r.u2())
+			c.Str = string(r.bytes(n))
+		case TagInteger, TagFloat:
+			c.Num = uint64(r.u4())
+		case TagLong, TagDouble:
+			c.Num = uint64(r.u4())<<32 | uint64(r.u4())
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			c.A = r.u2()
+		case TagFieldref, TagMethodref, TagInterfaceMethodref, TagNameAndType,
+			TagDynamic, TagInvokeDynamic:
+			c.A = r.u2()
+			c.B = r.u2()
+		case TagMethodHandle:
+			c.A = uint16(r.u1())
+			c.B = r.u2()
+		default:
+			if r.err == nil {
+				r.off = at
+				return nil, r.fail("constant pool entry %d has unknown tag %d", i, tag)
+			}
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		p.entries[i] = c
+		if tag == TagLong || tag == TagDouble {
+			i++ // the next slot is unusable
+			if i == count {
+				r.off = at
+				return nil, r.fail("constant pool entry %d: 8-byte constant in the last slot", i-1)
+			}
+		}
+	}
+	return p, nil
+}
+
+// write appends the pool's encoding to b.
+func (p *Pool) write(b []byte) []byte {
+	b = be16(b, uint16(len(p.entries)))
+	for i := 1; i < len(p.entries); i++ {
+		c := &p.entries[i]
+		b = append(b, c.Tag)
+		switch c.Tag {
+		case TagUtf8:
+			b = be16(b, uint16(len(c.Str)))
+			b = append(b, c.Str...)
+		case TagInteger, TagFloat:
+			b = be32(b, uint32(c.Num))
+		case TagLong, TagDouble:
+			b = be32(b, uint32(c.Num>>32))
+			b = be32(b, uint32(c.Num))
+			i++
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			b = be16(b, c.A)
+		case TagMethodHandle:
+			b = append(b, byte(c.A))
+			b = be16(b, c.B)
+		default:
+			b = be16(b, c.A)
+			b = be16(b, c.B)
+		}
+	}
+	return b
+}
