@@ -1,0 +1,98 @@
+// Package jvmtest finds the real JDK for tests and compiles and runs Java
+// code with it. A test that needs the JDK and does not find it fails with a
+// clear message: it never skips.
+package jvmtest
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	homeOnce sync.Once
+	home     string
+	homeErr  string
+)
+
+// JavaHome returns the home of the JDK whose java is on PATH (or $JAVA_HOME),
+// failing the test if there is none or it lacks javac or lib/modules.
+func JavaHome(t testing.TB) string {
+	t.Helper()
+	homeOnce.Do(func() {
+		if h := os.Getenv("JAVA_HOME"); h != "" {
+			home = h
+		} else if j, err := exec.LookPath("java"); err != nil {
+			homeErr = "no java on PATH and JAVA_HOME unset: install openjdk-17-jdk-headless (bash .ci/run does)"
+			return
+		} else if r, err := filepath.EvalSymlinks(j); err == nil {
+			home = filepath.Dir(filepath.Dir(r))
+		}
+		for _, f := range []string{"bin/java", "bin/javac", "lib/modules"} {
+			if _, err := os.Stat(filepath.Join(home, f)); err != nil {
+				homeErr = "JDK at " + home + " lacks " + f + ": install openjdk-17-jdk-headless"
+				return
+			}
+		}
+	})
+	if homeErr != "" {
+		t.Fatal(homeErr)
+	}
+	return home
+}
+
+// Java returns the path of the java launcher.
+func Java(t testing.TB) string { return filepath.Join(JavaHome(t), "bin", "java") }
+
+// Javac returns the path of javac.
+func Javac(t testing.TB) string { return filepath.Join(JavaHome(t), "bin", "javac") }
+
+// Compile writes the given sources (file name → text) into a new directory,
+// compiles them with javac and extra options, and returns the output
+// directory of the class files.
+func Compile(t testing.TB, sources map[string]string, opts ...string) string {
+	t.Helper()
+	src := t.TempDir()
+	out := t.TempDir()
+	args := append([]string{"-d", out}, opts...)
+	for name, text := range sources {
+		p := filepath.Join(src, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, p)
+	}
+	cmd := exec.Command(Javac(t), args...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("javac failed: %v\n%s", err, b)
+	}
+	return out
+}
+
+// Run runs java with args and returns stdout and stderr; it fails the test if
+// java exits non-zero.
+func Run(t testing.TB, args ...string) (stdout, stderr string) {
+	t.Helper()
+	stdout, stderr, err := RunErr(t, args...)
+	if err != nil {
+		t.Fatalf("java %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout, stderr)
+	}
+	return stdout, stderr
+}
+
+// RunErr runs java with args and returns its output and exit error.
+func RunErr(t testing.TB, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var o, e bytes.Buffer
+	cmd := exec.Command(Java(t), args...)
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
