@@ -92,6 +92,7 @@ type Code struct {
 	Locals              []LocalVar
 	LocalTypes          []LocalVar
 	TypeAnnotations     []CodeTypeAnnotations
+	Frames              []Frame // the decoded StackMapTable
 	Attributes          []Attribute
 }
 
@@ -123,4 +124,48 @@ type CodeTypeAnnotation struct {
 type LocalVarRange struct {
 	Start, End *Label
 	Slot       uint16
+}
+
+// Verification type kinds (JVMS §4.10.1.2), numbered as StackMapTable tags.
+const (
+	VTop               = 0
+	VInteger           = 1
+	VFloat             = 2
+	VDouble            = 3
+	VLong              = 4
+	VNull              = 5
+	VUninitializedThis = 6
+	VObject            = 7
+	VUninitialized     = 8
+)
+
+// VType is a verification type.
+type VType struct {
+	Kind uint8
+	// Class is the internal name (or array descriptor) of a VObject.
+	Class string
+	// New labels the `new` instruction that created a VUninitialized value:
+	// the label is placed immediately before that instruction.
+	New *Label
+}
+
+// Frame is one StackMapTable entry, expanded: the full state at At.
+// As in the class file, a long or double takes one entry in Locals and
+// Stack (its second slot is implied), so len(Locals) may be less than the
+// number of slots.
+type Frame struct {
+	At     *Label
+	Locals []VType
+	Stack  []VType
+}
+
+// EncodeOptions control Code.Encode.
+type EncodeOptions struct {
+	// Frames recomputes MaxStack, MaxLocals and, for class files of version
+	// 50 and later, the StackMapTable by data-flow analysis (see frames.go).
+	// Without it the Code's own MaxStack, MaxLocals and Frames are written.
+	Frames bool
+	// Hierarchy resolves the common superclass of reference types when
+	// frames are merged. Required with Frames.
+	Hierarchy Hierarchy
 }

@@ -1,0 +1,73 @@
+// Package advice is the bound advice model: for each piece of advice, which
+// values the woven code must push, in what order and with what type, to call
+// the user's static Java advice method, and when to call it.
+//
+// It is the contract between the aspect language (package pointcut, which
+// parses, resolves and binds advice) and the weaver (which emits the calls).
+package advice
+
+// Kind is when advice runs relative to its join point.
+type Kind int
+
+const (
+	Before         Kind = iota
+	AfterReturning      // after a normal exit; may bind the returned value
+	AfterThrowing       // after an exceptional exit; may bind the throwable
+	After               // after any exit (finally)
+)
+
+// Names in AspectJ's -showWeaveInfo form.
+func (k Kind) String() string {
+	return [...]string{"before", "afterReturning", "afterThrowing", "after"}[k]
+}
+
+// ValueKind says where one argument of the advice call comes from.
+type ValueKind int
+
+const (
+	This                ValueKind = iota // the executing object (this)
+	Target                               // the call's target object / the executing object for execution
+	Arg                                  // argument Index of the join point (for arrays: dimension Index)
+	Returned                             // the returned value (after returning); the new object for constructor-call
+	Thrown                               // the throwable (after throwing)
+	JoinPointStaticPart                  // thisJoinPointStaticPart
+	EnclosingStaticPart                  // thisEnclosingJoinPointStaticPart
+	JoinPointID                          // joinPointId: an int unique per shadow
+	ArrayDims                            // arrayDims: int[] of the dimension sizes
+)
+
+// Value is one argument of the advice call.
+type Value struct {
+	Kind  ValueKind
+	Index int // for Arg
+	// Desc is the advice method's parameter descriptor for this value
+	// (e.g. "I", "Ljava/lang/Object;"). The weaver boxes a primitive when
+	// Desc is a reference type and casts a reference when Desc is narrower
+	// than the static type.
+	Desc string
+}
+
+// Method names a static advice method.
+type Method struct {
+	Owner string // internal name, e.g. "example/tracker/Tracker"
+	Name  string
+	Desc  string // e.g. "(Ljava/lang/Object;Lweft/rt/JoinPointStaticPart;)V"
+}
+
+// Advice is one resolved, bound piece of advice.
+type Advice struct {
+	Kind   Kind
+	Aspect string // aspect name as written
+	File   string // .weft file
+	Line   int    // line of the advice declaration
+	// Order is the declaration order within the aspect; with Aspect it
+	// gives AspectJ's precedence (earlier before advice runs first, later
+	// after advice runs first).
+	Order  int
+	Method Method
+	Args   []Value
+	// ReturnType / ThrowType restrict after returning(T x) / throwing(T x)
+	// to values of that type (descriptor); "" means any.
+	ReturnType string
+	ThrowType  string
+}
