@@ -1,0 +1,12 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// classfileCmd groups the class-file tools (dump, ...); each subcommand
+// lives in its own file and adds itself here in an init function.
+var classfileCmd = &cobra.Command{
+	Use:   "classfile",
+	Short: "Inspect Java class files (including the JDK's own)",
+}
+
+func init() { rootCmd.AddCommand(classfileCmd) }
