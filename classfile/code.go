@@ -8,6 +8,7 @@ type Label struct {
 	// Offset is the bytecode offset of the label after DecodeCode or after
 	// the last Encode; -1 for a label not yet encoded.
 	Offset int
+	gen    uint64 // stamp of the layout that placed it (code_encode.go)
 }
 
 // NewLabel returns a fresh, unplaced label.
@@ -94,6 +95,8 @@ type Code struct {
 	TypeAnnotations     []CodeTypeAnnotations
 	Frames              []Frame // the decoded StackMapTable
 	Attributes          []Attribute
+
+	gen uint64 // stamp of the last layout
 }
 
 // CodeTypeAnnotations is a RuntimeVisibleTypeAnnotations or

@@ -1,0 +1,466 @@
+package classfile
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// encodeGen stamps the labels placed by one layout, so that a reference to
+// a label that is not in the instruction list is detected.
+var encodeGen atomic.Uint64
+
+// Encode writes code back into m's Code attribute, replacing it (or adding
+// one). It lays the instructions out, choosing short or wide forms and
+// switch padding, and rewrites a conditional branch whose target is out of
+// 16-bit reach into the inverted branch over a goto_w. With opts.Frames it
+// then recomputes MaxStack, MaxLocals and Frames (see frames.go).
+func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
+	name := c.Name() + "." + c.MemberName(m) + c.MemberDesc(m)
+	if opts.Frames && opts.Hierarchy == nil {
+		return fmt.Errorf("%s: computing frames needs a class hierarchy", name)
+	}
+	offs, end, rewrote, err := code.layout(name)
+	if err != nil {
+		return err
+	}
+	if rewrote && !opts.Frames && c.Major >= 50 && len(code.Frames) > 0 {
+		return fmt.Errorf("%s: a branch was rewritten to goto_w: the frames must be recomputed (EncodeOptions.Frames)", name)
+	}
+	if opts.Frames {
+		// Frame computation may rewrite dead code and insert labels; lay
+		// out again until the branch rewriting settles.
+		for try := 0; ; try++ {
+			if err := computeFrames(c, m, code, opts.Hierarchy); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			offs, end, rewrote, err = code.layout(name)
+			if err != nil {
+				return err
+			}
+			if !rewrote || try == 3 {
+				break
+			}
+		}
+	}
+	info := code.emit(c, m, offs, end)
+	codeName := c.Pool.AddUtf8("Code")
+	for i := range m.Attributes {
+		if m.Attributes[i].Name == codeName {
+			m.Attributes[i].Info = info
+			return nil
+		}
+	}
+	m.Attributes = append(m.Attributes, Attribute{Name: codeName, Info: info})
+	return nil
+}
+
+// insnSize returns the encoded size of in at offset off; long says that a
+// goto or jsr needs its 32-bit form.
+func insnSize(in *Insn, off int, long bool) int {
+	op := in.Op
+	switch {
+	case op == OpLabel:
+		return 0
+	case op >= OpIload && op <= OpAload, op >= OpIstore && op <= OpAstore:
+		if in.Index <= 3 {
+			return 1
+		} else if in.Index <= 255 {
+			return 2
+		}
+		return 4
+	case op == OpRet:
+		if in.Index <= 255 {
+			return 2
+		}
+		return 4
+	case op == OpIinc:
+		if in.Index <= 255 && in.Const >= -128 && in.Const <= 127 {
+			return 3
+		}
+		return 6
+	case op == OpLdc:
+		if in.Index <= 255 {
+			return 2
+		}
+		return 3
+	case op == OpGoto, op == OpJsr:
+		if long {
+			return 5
+		}
+		return 3
+	case op == OpTableswitch:
+		return 1 + (3 - off%4) + 12 + 4*len(in.Switch.Targets)
+	case op == OpLookupswitch:
+		return 1 + (3 - off%4) + 8 + 8*len(in.Switch.Keys)
+	}
+	return opSize[op]
+}
+
+// isJump reports whether op is a branch with a single label operand.
+func isJump(op uint16) bool {
+	return op >= OpIfeq && op <= OpJsr || op == OpIfnull || op == OpIfnonnull
+}
+
+// invertBranch returns the conditional branch with the opposite condition.
+func invertBranch(op uint16) uint16 {
+	if op == OpIfnull {
+		return OpIfnonnull
+	} else if op == OpIfnonnull {
+		return OpIfnull
+	}
+	return (op - OpIfeq) ^ 1 + OpIfeq
+}
+
+// layout assigns an offset to every instruction and label. It returns the
+// offsets, the code length, and whether it rewrote a conditional branch.
+func (code *Code) layout(name string) (offs []int, end int, rewrote bool, err error) {
+	for {
+		gen := encodeGen.Add(1)
+		n := len(code.Insns)
+		offs = make([]int, n)
+		long := make([]bool, n)
+		for {
+			off := 0
+			for i := range code.Insns {
+				in := &code.Insns[i]
+				offs[i] = off
+				if in.Op == OpLabel {
+					if in.Label == nil {
+						return nil, 0, false, fmt.Errorf("%s: instruction %d: label placement without a label", name, i)
+					}
+					in.Label.Offset = off
+					in.Label.gen = gen
+					continue
+				}
+				if in.Op > OpJsrW || (opSize[in.Op] == 0 && in.Op != OpTableswitch && in.Op != OpLookupswitch) {
+					return nil, 0, false, fmt.Errorf("%s: instruction %d: invalid opcode %d", name, i, in.Op)
+				}
+				if (in.Op == OpTableswitch || in.Op == OpLookupswitch) && in.Switch == nil {
+					return nil, 0, false, fmt.Errorf("%s: instruction %d: %s without a switch table", name, i, OpNames[in.Op])
+				}
+				off += insnSize(in, off, long[i])
+			}
+			end = off
+			changed, rewriteAt := false, -1
+			for i := range code.Insns {
+				in := &code.Insns[i]
+				if !isJump(in.Op) || long[i] {
+					continue
+				}
+				if in.Label == nil || in.Label.gen != gen {
+					return nil, 0, false, fmt.Errorf("%s: instruction %d (%s) jumps to a label that is not placed", name, i, OpNames[in.Op])
+				}
+				if d := in.Label.Offset - offs[i]; d >= -32768 && d <= 32767 {
+					continue
+				}
+				if in.Op == OpGoto || in.Op == OpJsr {
+					long[i], changed = true, true
+				} else {
+					rewriteAt = i
+					break
+				}
+			}
+			if rewriteAt >= 0 {
+				// ifXX far  →  ifNOTXX skip; goto_w far; skip:
+				in := code.Insns[rewriteAt]
+				skip := NewLabel()
+				code.Insns = append(code.Insns[:rewriteAt+1], append([]Insn{
+					{Op: OpGoto, Label: in.Label},
+					{Op: OpLabel, Label: skip},
+				}, code.Insns[rewriteAt+1:]...)...)
+				code.Insns[rewriteAt] = Insn{Op: invertBranch(in.Op), Label: skip}
+				rewrote = true
+				break // restart with fresh offsets
+			}
+			if !changed {
+				if end > MaxCodeLength {
+					return nil, 0, false, fmt.Errorf("%s: code is %d bytes, more than the JVM's limit of %d", name, end, MaxCodeLength)
+				}
+				if err := code.checkLabels(name, gen); err != nil {
+					return nil, 0, false, err
+				}
+				code.gen = gen
+				return offs, end, rewrote, nil
+			}
+		}
+	}
+}
+
+// checkLabels verifies that switch targets and exception handlers refer
+// to placed labels.
+func (code *Code) checkLabels(name string, gen uint64) error {
+	placed := func(l *Label) bool { return l != nil && l.gen == gen }
+	for i := range code.Insns {
+		if sw := code.Insns[i].Switch; sw != nil {
+			ok := placed(sw.Default)
+			for _, t := range sw.Targets {
+				ok = ok && placed(t)
+			}
+			if !ok {
+				return fmt.Errorf("%s: instruction %d: switch target is not placed", name, i)
+			}
+			if code.Insns[i].Op == OpTableswitch && int64(sw.High)-int64(sw.Low)+1 != int64(len(sw.Targets)) {
+				return fmt.Errorf("%s: instruction %d: tableswitch %d..%d has %d targets", name, i, sw.Low, sw.High, len(sw.Targets))
+			}
+			if code.Insns[i].Op == OpLookupswitch && len(sw.Keys) != len(sw.Targets) {
+				return fmt.Errorf("%s: instruction %d: lookupswitch has %d keys and %d targets", name, i, len(sw.Keys), len(sw.Targets))
+			}
+		}
+	}
+	for i, h := range code.Handlers {
+		if !placed(h.Start) || !placed(h.End) || !placed(h.Handler) {
+			return fmt.Errorf("%s: exception handler %d refers to a label that is not placed", name, i)
+		}
+	}
+	for _, f := range code.Frames {
+		if !placed(f.At) {
+			return fmt.Errorf("%s: a frame is at a label that is not placed", name)
+		}
+	}
+	return nil
+}
+
+// emit writes the Code attribute's bytes for the laid-out instructions.
+func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
+	p := c.Pool
+	b := make([]byte, 0, 8+end+64)
+	b = be16(b, code.MaxStack)
+	b = be16(b, code.MaxLocals)
+	b = be32(b, uint32(end))
+	for i := range code.Insns {
+		in := &code.Insns[i]
+		off := offs[i]
+		op := in.Op
+		switch {
+		case op == OpLabel:
+		case op >= OpIload && op <= OpAload, op >= OpIstore && op <= OpAstore, op == OpRet:
+			switch {
+			case in.Index <= 3 && op != OpRet:
+				base := uint16(OpIload0)
+				if op >= OpIstore {
+					base = OpIstore0
+					op -= OpIstore
+				} else {
+					op -= OpIload
+				}
+				b = append(b, byte(base+op*4+in.Index))
+			case in.Index <= 255:
+				b = append(b, byte(op), byte(in.Index))
+			default:
+				b = append(b, OpWide, byte(op))
+				b = be16(b, in.Index)
+			}
+		case op == OpIinc:
+			if in.Index <= 255 && in.Const >= -128 && in.Const <= 127 {
+				b = append(b, OpIinc, byte(in.Index), byte(int8(in.Const)))
+			} else {
+				b = append(b, OpWide, OpIinc)
+				b = be16(b, in.Index)
+				b = be16(b, uint16(int16(in.Const)))
+			}
+		case op == OpLdc:
+			if in.Index <= 255 {
+				b = append(b, OpLdc, byte(in.Index))
+			} else {
+				b = append(b, OpLdcW)
+				b = be16(b, in.Index)
+			}
+		case op == OpBipush, op == OpNewarray:
+			b = append(b, byte(op), byte(in.Const))
+		case op == OpSipush:
+			b = append(b, byte(op))
+			b = be16(b, uint16(int16(in.Const)))
+		case isJump(op):
+			d := in.Label.Offset - off
+			if (op == OpGoto || op == OpJsr) && (d < -32768 || d > 32767) {
+				if op == OpGoto {
+					b = append(b, OpGotoW)
+				} else {
+					b = append(b, OpJsrW)
+				}
+				b = be32(b, uint32(int32(d)))
+			} else {
+				b = append(b, byte(op))
+				b = be16(b, uint16(int16(d)))
+			}
+		case op == OpTableswitch, op == OpLookupswitch:
+			sw := in.Switch
+			b = append(b, byte(op))
+			for len(b)%4 != 0 { // code starts at offset 8 of the attribute: same alignment
+				b = append(b, 0)
+			}
+			b = be32(b, uint32(int32(sw.Default.Offset-off)))
+			if op == OpTableswitch {
+				b = be32(b, uint32(sw.Low))
+				b = be32(b, uint32(sw.High))
+				for _, t := range sw.Targets {
+					b = be32(b, uint32(int32(t.Offset-off)))
+				}
+			} else {
+				b = be32(b, uint32(len(sw.Keys)))
+				for k, key := range sw.Keys {
+					b = be32(b, uint32(key))
+					b = be32(b, uint32(int32(sw.Targets[k].Offset-off)))
+				}
+			}
+		case op == OpInvokeinterface:
+			_, _, desc := p.MemberRef(in.Index)
+			b = append(b, byte(op))
+			b = be16(b, in.Index)
+			b = append(b, byte(1+ArgSlots(desc)), 0)
+		case op == OpInvokedynamic:
+			b = append(b, byte(op))
+			b = be16(b, in.Index)
+			b = append(b, 0, 0)
+		case op == OpMultianewarray:
+			b = append(b, byte(op))
+			b = be16(b, in.Index)
+			b = append(b, byte(in.Const))
+		case opSize[op] == 3: // ldc2_w, field, method, class operands
+			b = append(b, byte(op))
+			b = be16(b, in.Index)
+		default:
+			b = append(b, byte(op))
+		}
+	}
+
+	var handlers []Handler
+	for _, h := range code.Handlers {
+		if h.Start.Offset < h.End.Offset {
+			handlers = append(handlers, h)
+		}
+	}
+	b = be16(b, uint16(len(handlers)))
+	for _, h := range handlers {
+		b = be16(b, uint16(h.Start.Offset))
+		b = be16(b, uint16(h.End.Offset))
+		b = be16(b, uint16(h.Handler.Offset))
+		b = be16(b, h.CatchType)
+	}
+
+	countAt := len(b)
+	b = be16(b, 0)
+	nattrs := 0
+	attr := func(name string, body func([]byte) []byte) {
+		b = be16(b, p.AddUtf8(name))
+		at := len(b)
+		b = be32(b, 0)
+		b = body(b)
+		n := len(b) - at - 4
+		b[at], b[at+1], b[at+2], b[at+3] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+		nattrs++
+	}
+	placed := func(l *Label) bool { return l != nil && l.gen == code.gen }
+	if len(code.Lines) > 0 {
+		attr("LineNumberTable", func(b []byte) []byte {
+			at := len(b)
+			b = be16(b, 0)
+			n := 0
+			for _, ln := range code.Lines {
+				if placed(ln.Start) && ln.Start.Offset < end {
+					b = be16(b, uint16(ln.Start.Offset))
+					b = be16(b, ln.Line)
+					n++
+				}
+			}
+			b[at], b[at+1] = byte(n>>8), byte(n)
+			return b
+		})
+	}
+	localTable := func(name string, vars []LocalVar) {
+		if len(vars) == 0 {
+			return
+		}
+		attr(name, func(b []byte) []byte {
+			at := len(b)
+			b = be16(b, 0)
+			n := 0
+			for _, v := range vars {
+				if placed(v.Start) && placed(v.End) && v.Start.Offset <= v.End.Offset {
+					b = be16(b, uint16(v.Start.Offset))
+					b = be16(b, uint16(v.End.Offset-v.Start.Offset))
+					b = be16(b, v.Name)
+					b = be16(b, v.Desc)
+					b = be16(b, v.Slot)
+					n++
+				}
+			}
+			b[at], b[at+1] = byte(n>>8), byte(n)
+			return b
+		})
+	}
+	localTable("LocalVariableTable", code.Locals)
+	localTable("LocalVariableTypeTable", code.LocalTypes)
+	if c.Major >= 50 && len(code.Frames) > 0 {
+		attr("StackMapTable", func(b []byte) []byte {
+			return append(b, encodeStackMap(p, code.Frames, InitialLocals(c, m))...)
+		})
+	}
+	for _, ta := range code.TypeAnnotations {
+		b = be16(b, ta.Name)
+		at := len(b)
+		b = be32(b, 0)
+		b = be16(b, uint16(len(ta.Annotations)))
+		for _, a := range ta.Annotations {
+			b = append(b, a.TargetType)
+			switch {
+			case a.Ranges != nil || a.TargetType == 0x40 || a.TargetType == 0x41:
+				b = be16(b, uint16(len(a.Ranges)))
+				for _, r := range a.Ranges {
+					b = be16(b, uint16(r.Start.Offset))
+					b = be16(b, uint16(r.End.Offset-r.Start.Offset))
+					b = be16(b, r.Slot)
+				}
+			case a.At != nil:
+				b = be16(b, uint16(a.At.Offset))
+				if a.TargetType >= 0x47 {
+					b = append(b, a.TypeArg)
+				}
+			default:
+				b = append(b, a.Target...)
+			}
+			b = append(b, a.Rest...)
+		}
+		n := len(b) - at - 4
+		b[at], b[at+1], b[at+2], b[at+3] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+		nattrs++
+	}
+	for _, a := range code.Attributes {
+		b = be16(b, a.Name)
+		b = be32(b, uint32(len(a.Info)))
+		b = append(b, a.Info...)
+		nattrs++
+	}
+	b[countAt], b[countAt+1] = byte(nattrs>>8), byte(nattrs)
+	return b
+}
+
+// ArgSlots returns the number of local-variable slots the arguments of a
+// method descriptor take (long and double take two).
+func ArgSlots(desc string) int {
+	n := 0
+	for i := 1; i < len(desc) && desc[i] != ')'; i++ {
+		switch desc[i] {
+		case 'J', 'D':
+			n += 2
+		case 'L':
+			for i < len(desc) && desc[i] != ';' {
+				i++
+			}
+			n++
+		case '[':
+			for i < len(desc) && desc[i] == '[' {
+				i++
+			}
+			if i < len(desc) && desc[i] == 'L' {
+				for i < len(desc) && desc[i] != ';' {
+					i++
+				}
+			}
+			n++
+		default:
+			n++
+		}
+	}
+	return n
+}

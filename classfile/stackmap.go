@@ -1,0 +1,238 @@
+package classfile
+
+// This file converts between the StackMapTable attribute (JVMS §4.7.4) and
+// the expanded frames of the code model.
+
+// InitialLocals returns the locals of the implicit first frame of method m:
+// `this` (uninitializedThis in a constructor other than Object's) and the
+// parameters, one entry per value.
+func InitialLocals(c *Class, m *Member) []VType {
+	desc := c.MemberDesc(m)
+	locals := make([]VType, 0, 8)
+	if m.Access&AccStatic == 0 {
+		if c.MemberName(m) == "<init>" && c.Name() != "java/lang/Object" {
+			locals = append(locals, VType{Kind: VUninitializedThis})
+		} else {
+			locals = append(locals, VType{Kind: VObject, Class: c.Name()})
+		}
+	}
+	for i := 1; i < len(desc) && desc[i] != ')'; {
+		t, next := fieldVType(desc, i)
+		if next <= i {
+			break
+		}
+		locals = append(locals, t)
+		i = next
+	}
+	return locals
+}
+
+// fieldVType decodes the field descriptor at desc[i:] into its verification
+// type and returns the index after it.
+func fieldVType(desc string, i int) (VType, int) {
+	switch desc[i] {
+	case 'Z', 'B', 'C', 'S', 'I':
+		return VType{Kind: VInteger}, i + 1
+	case 'F':
+		return VType{Kind: VFloat}, i + 1
+	case 'J':
+		return VType{Kind: VLong}, i + 1
+	case 'D':
+		return VType{Kind: VDouble}, i + 1
+	case 'L':
+		for j := i; j < len(desc); j++ {
+			if desc[j] == ';' {
+				return VType{Kind: VObject, Class: desc[i+1 : j]}, j + 1
+			}
+		}
+	case '[':
+		j := i
+		for j < len(desc) && desc[j] == '[' {
+			j++
+		}
+		if j < len(desc) {
+			_, end := fieldVType(desc, j)
+			if end > j {
+				return VType{Kind: VObject, Class: desc[i:end]}, end
+			}
+		}
+	}
+	return VType{}, i // malformed: callers stop
+}
+
+// decodeStackMap expands a StackMapTable into full frames.
+func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
+	n := r.count(1)
+	frames := make([]Frame, 0, n)
+	locals := InitialLocals(d.c, d.member)
+	off := -1
+	for i := 0; i < n && r.err == nil; i++ {
+		at := r.off
+		typ := int(r.u1())
+		var delta int
+		var stack []VType
+		switch {
+		case typ < 64:
+			delta = typ
+		case typ < 128:
+			delta = typ - 64
+			stack = []VType{d.vtype(r)}
+		case typ < 247:
+			r.off = at
+			return nil, r.fail("reserved frame type %d", typ)
+		case typ == 247:
+			delta = int(r.u2())
+			stack = []VType{d.vtype(r)}
+		case typ < 251: // chop
+			delta = int(r.u2())
+			k := 251 - typ
+			if k > len(locals) {
+				r.off = at
+				return nil, r.fail("chop_frame removes %d of %d locals", k, len(locals))
+			}
+			locals = locals[: len(locals)-k : len(locals)-k]
+		case typ == 251:
+			delta = int(r.u2())
+		case typ < 255: // append
+			delta = int(r.u2())
+			for k := typ - 251; k > 0; k-- {
+				locals = append(locals, d.vtype(r))
+			}
+		default: // full
+			delta = int(r.u2())
+			nl := r.count(1)
+			locals = make([]VType, nl)
+			for j := range locals {
+				locals[j] = d.vtype(r)
+			}
+			ns := r.count(1)
+			stack = make([]VType, ns)
+			for j := range stack {
+				stack[j] = d.vtype(r)
+			}
+		}
+		if r.err != nil {
+			break
+		}
+		off += delta + 1
+		l := d.validLabel(off)
+		if l == nil || off >= d.codeLen {
+			r.off = at
+			return nil, r.fail("frame %d at offset %d is not at an instruction", i, off)
+		}
+		frames = append(frames, Frame{At: l, Locals: locals, Stack: stack})
+	}
+	if r.err == nil && r.off != len(r.b) {
+		return nil, r.fail("%d bytes of trailing data", len(r.b)-r.off)
+	}
+	return frames, r.err
+}
+
+func (d *codeDecoder) vtype(r *reader) VType {
+	t := VType{Kind: r.u1()}
+	switch t.Kind {
+	case VTop, VInteger, VFloat, VDouble, VLong, VNull, VUninitializedThis:
+	case VObject:
+		i := r.u2()
+		t.Class = d.c.Pool.ClassName(i)
+		if t.Class == "" && r.err == nil {
+			r.off -= 2
+			r.fail("verification type names constant %d, not a class", i)
+		}
+	case VUninitialized:
+		off := int(r.u2())
+		t.New = d.validLabel(off)
+		if t.New == nil && r.err == nil {
+			r.off -= 2
+			r.fail("uninitialized(%d) is not at an instruction", off)
+		}
+	default:
+		r.off--
+		r.fail("unknown verification type tag %d", t.Kind)
+	}
+	return t
+}
+
+// encodeStackMap writes frames (whose labels have offsets) as a
+// StackMapTable, choosing the compressed frame forms. locals0 is the
+// implicit initial frame. Frames at an offset already written are skipped.
+func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
+	b := make([]byte, 2, 16*len(frames)+2)
+	prevLocals := locals0
+	prev := -1
+	count := 0
+	for i := range frames {
+		f := &frames[i]
+		off := f.At.Offset
+		if off <= prev {
+			continue
+		}
+		delta := off - prev - 1
+		prev = off
+		count++
+		k := len(f.Locals) - len(prevLocals)
+		switch {
+		case len(f.Stack) == 0 && k == 0 && sameVTypes(f.Locals, prevLocals):
+			if delta < 64 {
+				b = append(b, byte(delta))
+			} else {
+				b = append(b, 251)
+				b = be16(b, uint16(delta))
+			}
+		case len(f.Stack) == 1 && k == 0 && sameVTypes(f.Locals, prevLocals):
+			if delta < 64 {
+				b = append(b, byte(64+delta))
+			} else {
+				b = append(b, 247)
+				b = be16(b, uint16(delta))
+			}
+			b = appendVType(b, p, f.Stack[0])
+		case len(f.Stack) == 0 && k < 0 && k >= -3 && sameVTypes(f.Locals, prevLocals[:len(f.Locals)]):
+			b = append(b, byte(251+k))
+			b = be16(b, uint16(delta))
+		case len(f.Stack) == 0 && k > 0 && k <= 3 && sameVTypes(f.Locals[:len(prevLocals)], prevLocals):
+			b = append(b, byte(251+k))
+			b = be16(b, uint16(delta))
+			for _, t := range f.Locals[len(prevLocals):] {
+				b = appendVType(b, p, t)
+			}
+		default:
+			b = append(b, 255)
+			b = be16(b, uint16(delta))
+			b = be16(b, uint16(len(f.Locals)))
+			for _, t := range f.Locals {
+				b = appendVType(b, p, t)
+			}
+			b = be16(b, uint16(len(f.Stack)))
+			for _, t := range f.Stack {
+				b = appendVType(b, p, t)
+			}
+		}
+		prevLocals = f.Locals
+	}
+	b[0], b[1] = byte(count>>8), byte(count)
+	return b
+}
+
+func sameVTypes(a, b []VType) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Class != b[i].Class || a[i].New != b[i].New {
+			return false
+		}
+	}
+	return true
+}
+
+func appendVType(b []byte, p *Pool, t VType) []byte {
+	b = append(b, t.Kind)
+	switch t.Kind {
+	case VObject:
+		b = be16(b, p.AddClass(t.Class))
+	case VUninitialized:
+		b = be16(b, uint16(t.New.Offset))
+	}
+	return b
+}
