@@ -1,0 +1,552 @@
+// Package jimage reads a JDK's modules image ($JAVA_HOME/lib/modules), the
+// file in which the JDK ships the classes and resources of its modules.
+//
+// The format is OpenJDK's (libjimage/imageFile.hpp, jdk.internal.jimage):
+//
+//	header     7 × u4: magic 0xCAFEDADA, version (major<<16 | minor), flags,
+//	           resource count, table length, locations size, strings size
+//	redirect   table length × s4: perfect-hash redirection
+//	offsets    table length × u4: offset of each location in locations
+//	locations  attribute streams: (kind<<3 | len-1) byte, len value bytes,
+//	           ..., 0 (module, parent, base, extension: string offsets;
+//	           offset, compressed size, uncompressed size of the content)
+//	strings    NUL-terminated modified UTF-8
+//	content    resources, at header + tables + locations + strings
+//
+// Integers in the index are in the byte order of the machine that built the
+// image; the magic number tells which. An entry's full name is
+// "/module/parent/base.extension"; a class is, e.g., module "java.base",
+// name "java/lang/String.class".
+//
+// An Image maps the file once and is safe for concurrent use.
+package jimage
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"sync"
+)
+
+// Magic is the first u4 of an image, in the image's byte order.
+const Magic = 0xCAFEDADA
+
+// Supported format version.
+const (
+	MajorVersion = 1
+	MinorVersion = 0
+)
+
+const headerSize = 7 * 4
+
+// Location attribute kinds.
+const (
+	attrEnd = iota
+	attrModule
+	attrParent
+	attrBase
+	attrExtension
+	attrOffset
+	attrCompressed
+	attrUncompressed
+	attrCount
+)
+
+// Header is the image header.
+type Header struct {
+	Magic         uint32
+	Major, Minor  uint16
+	Flags         uint32
+	ResourceCount uint32
+	TableLength   uint32
+	LocationsSize uint32
+	StringsSize   uint32
+}
+
+// Entry is one resource of the image.
+type Entry struct {
+	Module string // e.g. "java.base"; "" for the few entries outside modules
+	Name   string // path inside the module, e.g. "java/lang/String.class"
+	// Offset is where the content starts, relative to the end of the index.
+	Offset uint64
+	// CompressedSize is 0 for content stored uncompressed.
+	CompressedSize   uint64
+	UncompressedSize uint64
+}
+
+// Image is an open modules image.
+type Image struct {
+	path      string
+	order     binary.ByteOrder
+	header    Header
+	indexSize uint64
+
+	mu     sync.RWMutex // write-held by Close only
+	data   []byte       // the whole file; nil after Close
+	unmap  func() error
+	redir  []byte
+	offs   []byte
+	locs   []byte
+	strs   []byte
+	closed bool
+
+	entriesOnce sync.Once
+	entries     []Entry
+	entriesErr  error
+}
+
+// FormatError reports a malformed image: the file, the byte offset in it,
+// and what was wrong.
+type FormatError struct {
+	Path   string
+	Offset uint64
+	Msg    string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s: offset %d: %s", e.Path, e.Offset, e.Msg)
+}
+
+// ErrUnsupportedCompression is returned (wrapped) when a resource is
+// compressed with a decompressor this package does not implement (the
+// "compact-cp" string-sharing plugin of jlink --compress=1).
+var ErrUnsupportedCompression = errors.New("unsupported jimage compression")
+
+// Open maps the image file at path and validates its index.
+func Open(path string) (*Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() < headerSize {
+		return nil, &FormatError{path, 0, fmt.Sprintf("file of %d bytes is too small for an image", st.Size())}
+	}
+	data, unmap, err := mapFile(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	img, err := newImage(path, data)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	img.unmap = unmap
+	return img, nil
+}
+
+// NewImage reads an image held in memory; name labels errors. The image
+// keeps data: callers must not modify it.
+func NewImage(name string, data []byte) (*Image, error) {
+	return newImage(name, data)
+}
+
+func newImage(path string, data []byte) (*Image, error) {
+	fail := func(off uint64, format string, args ...any) (*Image, error) {
+		return nil, &FormatError{path, off, fmt.Sprintf(format, args...)}
+	}
+	if len(data) < headerSize {
+		return fail(0, "file of %d bytes is too small for an image", len(data))
+	}
+	var order binary.ByteOrder
+	switch {
+	case binary.LittleEndian.Uint32(data) == Magic:
+		order = binary.LittleEndian
+	case binary.BigEndian.Uint32(data) == Magic:
+		order = binary.BigEndian
+	default:
+		return fail(0, "bad magic number %#x: not a jimage file", binary.BigEndian.Uint32(data))
+	}
+	u4 := func(i int) uint32 { return order.Uint32(data[4*i:]) }
+	h := Header{
+		Magic:         u4(0),
+		Major:         uint16(u4(1) >> 16),
+		Minor:         uint16(u4(1)),
+		Flags:         u4(2),
+		ResourceCount: u4(3),
+		TableLength:   u4(4),
+		LocationsSize: u4(5),
+		StringsSize:   u4(6),
+	}
+	if h.Major != MajorVersion || h.Minor != MinorVersion {
+		return fail(4, "unsupported image version %d.%d", h.Major, h.Minor)
+	}
+	tables := uint64(h.TableLength) * 4
+	index := headerSize + 2*tables + uint64(h.LocationsSize) + uint64(h.StringsSize)
+	if index > uint64(len(data)) {
+		return fail(16, "index of %d bytes (table length %d, locations %d, strings %d) exceeds the file size %d",
+			index, h.TableLength, h.LocationsSize, h.StringsSize, len(data))
+	}
+	img := &Image{path: path, order: order, header: h, indexSize: index, data: data}
+	at := uint64(headerSize)
+	img.redir = data[at : at+tables]
+	at += tables
+	img.offs = data[at : at+tables]
+	at += tables
+	img.locs = data[at : at+uint64(h.LocationsSize)]
+	at += uint64(h.LocationsSize)
+	img.strs = data[at : at+uint64(h.StringsSize)]
+	// The strings section starts with the empty string, offset 0, that
+	// absent attributes refer to.
+	if h.StringsSize > 0 && img.strs[0] != 0 {
+		return fail(at, "strings section does not start with the empty string")
+	}
+	return img, nil
+}
+
+// Path returns the file the image was opened from.
+func (img *Image) Path() string { return img.path }
+
+// Header returns the image header.
+func (img *Image) Header() Header { return img.header }
+
+// ByteOrder returns the byte order of the image's index.
+func (img *Image) ByteOrder() binary.ByteOrder { return img.order }
+
+// Close unmaps the file. Entries returned before stay valid; reads after
+// Close fail.
+func (img *Image) Close() error {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	if img.closed {
+		return nil
+	}
+	img.closed = true
+	img.data, img.redir, img.offs, img.locs, img.strs = nil, nil, nil, nil, nil
+	if img.unmap != nil {
+		return img.unmap()
+	}
+	return nil
+}
+
+var errClosed = errors.New("jimage: image is closed")
+
+// location is a decoded attribute stream.
+type location [attrCount]uint64
+
+// location decodes the attribute stream at off in the locations section.
+func (img *Image) location(off uint32) (location, error) {
+	var loc location
+	p := uint64(off)
+	base := uint64(img.locsStart())
+	if p >= uint64(len(img.locs)) {
+		return loc, &FormatError{img.path, base + p, fmt.Sprintf("location offset %d is outside the %d-byte locations section", off, len(img.locs))}
+	}
+	for {
+		if p >= uint64(len(img.locs)) {
+			return loc, &FormatError{img.path, base + p, "location attributes run past the locations section"}
+		}
+		b := img.locs[p]
+		kind := b >> 3
+		if kind == attrEnd {
+			return loc, nil
+		}
+		if kind >= attrCount {
+			return loc, &FormatError{img.path, base + p, fmt.Sprintf("invalid location attribute kind %d", kind)}
+		}
+		n := uint64(b&7) + 1
+		p++
+		if p+n > uint64(len(img.locs)) {
+			return loc, &FormatError{img.path, base + p, "location attribute value runs past the locations section"}
+		}
+		var v uint64
+		for _, c := range img.locs[p : p+n] {
+			v = v<<8 | uint64(c)
+		}
+		loc[kind] = v
+		p += n
+	}
+}
+
+func (img *Image) locsStart() uint64 { return headerSize + 2*uint64(img.header.TableLength)*4 }
+
+func (img *Image) stringsStart() uint64 {
+	return img.locsStart() + uint64(img.header.LocationsSize)
+}
+
+// str returns the NUL-terminated string at off in the strings section.
+func (img *Image) str(off uint64) (string, error) {
+	if off >= uint64(len(img.strs)) {
+		return "", &FormatError{img.path, img.stringsStart(), fmt.Sprintf("string offset %d is outside the %d-byte strings section", off, len(img.strs))}
+	}
+	end := bytes.IndexByte(img.strs[off:], 0)
+	if end < 0 {
+		return "", &FormatError{img.path, img.stringsStart() + off, "string is not NUL-terminated"}
+	}
+	return string(img.strs[off : off+uint64(end)]), nil
+}
+
+// entry turns a decoded location into an Entry.
+func (img *Image) entry(loc location) (Entry, error) {
+	var parts [4]string
+	for i, kind := range []int{attrModule, attrParent, attrBase, attrExtension} {
+		s, err := img.str(loc[kind])
+		if err != nil {
+			return Entry{}, err
+		}
+		parts[i] = s
+	}
+	name := parts[2]
+	if parts[1] != "" {
+		name = parts[1] + "/" + name
+	}
+	if parts[3] != "" {
+		name += "." + parts[3]
+	}
+	return Entry{
+		Module:           parts[0],
+		Name:             name,
+		Offset:           loc[attrOffset],
+		CompressedSize:   loc[attrCompressed],
+		UncompressedSize: loc[attrUncompressed],
+	}, nil
+}
+
+// Entries returns every resource of the image, sorted by module and name.
+// The image's own directory entries (modules "modules" and "packages",
+// which jrtfs uses to list packages) are included.
+func (img *Image) Entries() ([]Entry, error) {
+	img.entriesOnce.Do(func() {
+		img.mu.RLock()
+		defer img.mu.RUnlock()
+		if img.closed {
+			img.entriesErr = errClosed
+			return
+		}
+		n := int(img.header.TableLength)
+		es := make([]Entry, 0, n)
+		for i := 0; i < n; i++ {
+			off := img.order.Uint32(img.offs[4*i:])
+			loc, err := img.location(off)
+			if err != nil {
+				img.entriesErr = err
+				return
+			}
+			e, err := img.entry(loc)
+			if err != nil {
+				img.entriesErr = err
+				return
+			}
+			es = append(es, e)
+		}
+		sort.Slice(es, func(i, j int) bool {
+			if es[i].Module != es[j].Module {
+				return es[i].Module < es[j].Module
+			}
+			return es[i].Name < es[j].Name
+		})
+		img.entries = es
+	})
+	return img.entries, img.entriesErr
+}
+
+// Walk calls fn for every entry in the order of Entries, stopping at the
+// first error fn returns.
+func (img *Image) Walk(fn func(Entry) error) error {
+	es, err := img.Entries()
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Modules returns the names of the image's modules (those with a
+// module-info.class), sorted.
+func (img *Image) Modules() []string {
+	es, _ := img.Entries()
+	var ms []string
+	for _, e := range es {
+		if e.Name == "module-info.class" && e.Module != "" {
+			ms = append(ms, e.Module)
+		}
+	}
+	return ms
+}
+
+// hashSeed is ImageStringsReader.HASH_MULTIPLIER, the FNV-1 prime, also
+// the default seed.
+const hashSeed = 0x01000193
+
+// hash continues the image's name hash over s. Names are hashed as their
+// modified UTF-8 bytes, which equal Go's UTF-8 for the names images hold
+// (no NUL, no supplementary characters).
+func hash(seed uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		seed = seed*hashSeed ^ uint32(s[i])
+	}
+	return seed
+}
+
+// nameHash is ImageStringsReader.hashCode(module, name, seed): the hash of
+// "/module/name", or of name alone for entries outside modules.
+func nameHash(seed uint32, module, name string) uint32 {
+	if module == "" {
+		return hash(seed, name) & 0x7FFFFFFF
+	}
+	seed = hash(seed, "/")
+	seed = hash(seed, module)
+	seed = hash(seed, "/")
+	seed = hash(seed, name)
+	return seed & 0x7FFFFFFF
+}
+
+// Find looks up the entry module/name by the image's perfect hash.
+// The error wraps fs.ErrNotExist if there is no such entry.
+func (img *Image) Find(module, name string) (Entry, error) {
+	img.mu.RLock()
+	defer img.mu.RUnlock()
+	return img.find(module, name)
+}
+
+func (img *Image) find(module, name string) (Entry, error) {
+	if img.closed {
+		return Entry{}, errClosed
+	}
+	notFound := func() (Entry, error) {
+		return Entry{}, fmt.Errorf("%s: /%s/%s: %w", img.path, module, name, fs.ErrNotExist)
+	}
+	n := img.header.TableLength
+	if n == 0 {
+		return notFound()
+	}
+	i := nameHash(hashSeed, module, name) % n
+	r := int32(img.order.Uint32(img.redir[4*i:]))
+	switch {
+	case r < 0:
+		i = uint32(-1 - r)
+		if i >= n {
+			return Entry{}, &FormatError{img.path, headerSize, fmt.Sprintf("redirect to index %d beyond table length %d", i, n)}
+		}
+	case r > 0:
+		i = nameHash(uint32(r), module, name) % n
+	default:
+		return notFound()
+	}
+	loc, err := img.location(img.order.Uint32(img.offs[4*i:]))
+	if err != nil {
+		return Entry{}, err
+	}
+	e, err := img.entry(loc)
+	if err != nil {
+		return Entry{}, err
+	}
+	if e.Module != module || e.Name != name {
+		return notFound()
+	}
+	return e, nil
+}
+
+// Read returns the (decompressed) content of module/name in a new slice.
+// The error wraps fs.ErrNotExist if there is no such entry.
+func (img *Image) Read(module, name string) ([]byte, error) {
+	img.mu.RLock()
+	defer img.mu.RUnlock()
+	e, err := img.find(module, name)
+	if err != nil {
+		return nil, err
+	}
+	return img.read(e)
+}
+
+// ReadEntry returns the (decompressed) content of an entry from Entries.
+func (img *Image) ReadEntry(e Entry) ([]byte, error) {
+	img.mu.RLock()
+	defer img.mu.RUnlock()
+	if img.closed {
+		return nil, errClosed
+	}
+	return img.read(e)
+}
+
+func (img *Image) read(e Entry) ([]byte, error) {
+	size := e.UncompressedSize
+	if e.CompressedSize != 0 {
+		size = e.CompressedSize
+	}
+	start := img.indexSize + e.Offset
+	if e.Offset > uint64(len(img.data)) || start > uint64(len(img.data)) || size > uint64(len(img.data))-start {
+		return nil, &FormatError{img.path, start, fmt.Sprintf("/%s/%s: content of %d bytes at %d exceeds the file size %d",
+			e.Module, e.Name, size, start, len(img.data))}
+	}
+	b := bytes.Clone(img.data[start : start+size])
+	if e.CompressedSize == 0 {
+		return b, nil
+	}
+	b, err := img.decompress(b, e.UncompressedSize)
+	if err != nil {
+		return nil, fmt.Errorf("%s: /%s/%s (content at %d): %w", img.path, e.Module, e.Name, start, err)
+	}
+	return b, nil
+}
+
+// Compressed resources start with one or more 29-byte headers (magic
+// 0xCAFEFAFA, compressed u8, uncompressed u8, decompressor name u4, u4
+// unused, terminal u1), each wrapping the output of the next plugin.
+const (
+	compressedMagic      = 0xCAFEFAFA
+	compressedHeaderSize = 29
+	maxResource          = 1 << 31 // as Java's byte arrays
+)
+
+func (img *Image) decompress(b []byte, want uint64) ([]byte, error) {
+	for len(b) >= compressedHeaderSize && img.order.Uint32(b) == compressedMagic {
+		compressed := img.order.Uint64(b[4:])
+		uncompressed := img.order.Uint64(b[12:])
+		plugin, err := img.str(uint64(img.order.Uint32(b[20:])))
+		if err != nil {
+			return nil, err
+		}
+		if compressed != uint64(len(b)-compressedHeaderSize) {
+			return nil, fmt.Errorf("compressed header says %d bytes, resource has %d", compressed, len(b)-compressedHeaderSize)
+		}
+		if uncompressed > want || want > maxResource {
+			return nil, fmt.Errorf("compressed header says %d uncompressed bytes, location says %d", uncompressed, want)
+		}
+		switch plugin {
+		case "zip":
+			b, err = inflate(b[compressedHeaderSize:], uncompressed)
+			if err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%w: decompressor %q", ErrUnsupportedCompression, plugin)
+		}
+	}
+	if uint64(len(b)) != want {
+		return nil, fmt.Errorf("decompressed to %d bytes, location says %d", len(b), want)
+	}
+	return b, nil
+}
+
+// inflate undoes the "zip" plugin: a zlib stream (java.util.zip.Deflater).
+func inflate(in []byte, size uint64) ([]byte, error) {
+	zr, err := zlib.NewReader(bytes.NewReader(in))
+	if err != nil {
+		return nil, fmt.Errorf("zip decompressor: %w", err)
+	}
+	// size is checked against the location, itself unchecked: grow from
+	// a bounded start and read at most size+1 bytes.
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, 1<<20)))
+	if _, err := io.Copy(buf, io.LimitReader(zr, int64(size)+1)); err != nil {
+		return nil, fmt.Errorf("zip decompressor: %w", err)
+	}
+	if uint64(buf.Len()) != size {
+		return nil, fmt.Errorf("zip decompressor: got %d bytes, want %d", buf.Len(), size)
+	}
+	return buf.Bytes(), nil
+}
