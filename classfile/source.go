@@ -1,0 +1,465 @@
+package classfile
+
+import (
+	"archive/zip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/weft-aop/weft/classfile/jimage"
+)
+
+// Source supplies class files: a directory, a jar, or (part of) a JDK's
+// modules image. Implementations are safe for concurrent use.
+type Source interface {
+	// Class returns the bytes of the class with the given internal name
+	// (e.g. "java/lang/String"), in a slice the caller owns. The error
+	// wraps ErrClassNotFound if the source has no such class.
+	Class(name string) ([]byte, error)
+	// Walk calls fn for every class file of the source in a fixed order,
+	// stopping at the first error fn returns.
+	Walk(fn func(ClassEntry) error) error
+	// String describes the source for messages, as its spec.
+	String() string
+	io.Closer
+}
+
+// ClassEntry is one class file of a Source.
+type ClassEntry struct {
+	// Module is the module of a class in a modules image, "" elsewhere.
+	Module string
+	// Path is the file's path in the source (in its module for an
+	// image), e.g. "java/lang/String.class" or
+	// "META-INF/versions/11/a/B.class".
+	Path string
+	read func() ([]byte, error)
+}
+
+// Read returns the class file's bytes in a slice the caller owns. It may
+// be called from any goroutine.
+func (e ClassEntry) Read() ([]byte, error) { return e.read() }
+
+// NewClassEntry returns an entry whose bytes come from read, for Source
+// implementations outside this package.
+func NewClassEntry(module, path string, read func() ([]byte, error)) ClassEntry {
+	return ClassEntry{Module: module, Path: path, read: read}
+}
+
+// OpenSource opens a class source from its command-line spec:
+//
+//	DIR             a directory tree of class files
+//	FILE.jar        a jar (or zip) file
+//	jdk:            every module of the JDK at javaHome
+//	jdk:M1,M2       the named modules of that JDK
+//
+// javaHome "" means DefaultJavaHome().
+func OpenSource(spec, javaHome string) (Source, error) {
+	if mods, ok := strings.CutPrefix(spec, "jdk:"); ok {
+		if javaHome == "" {
+			h, err := DefaultJavaHome()
+			if err != nil {
+				return nil, err
+			}
+			javaHome = h
+		}
+		var only []string
+		if mods != "" {
+			only = strings.Split(mods, ",")
+		}
+		return OpenJDK(javaHome, only...)
+	}
+	st, err := os.Stat(spec)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return NewDirSource(spec), nil
+	}
+	return OpenJar(spec)
+}
+
+// DefaultJavaHome returns the home of the java on PATH (symlinks
+// resolved, so /usr/bin/java finds /usr/lib/jvm/...), or else $JAVA_HOME.
+func DefaultJavaHome() (string, error) {
+	if j, err := exec.LookPath("java"); err == nil {
+		if r, err := filepath.EvalSymlinks(j); err == nil {
+			home := filepath.Dir(filepath.Dir(r))
+			if _, err := os.Stat(filepath.Join(home, "lib", "modules")); err == nil {
+				return home, nil
+			}
+		}
+	}
+	if h := os.Getenv("JAVA_HOME"); h != "" {
+		return h, nil
+	}
+	return "", errors.New("no JDK found: put java on PATH, set JAVA_HOME or pass --java-home")
+}
+
+func notFound(src Source, name string) error {
+	return fmt.Errorf("%s: %s: %w", src, name, ErrClassNotFound)
+}
+
+// DirSource is a directory tree of class files, laid out by package.
+type DirSource struct{ root string }
+
+// NewDirSource returns the source for the directory root.
+func NewDirSource(root string) *DirSource { return &DirSource{root: root} }
+
+func (d *DirSource) String() string { return d.root }
+func (d *DirSource) Close() error   { return nil }
+
+// Class reads root/name.class.
+func (d *DirSource) Class(name string) ([]byte, error) {
+	if !fs.ValidPath(name) {
+		return nil, notFound(d, name)
+	}
+	b, err := os.ReadFile(filepath.Join(d.root, filepath.FromSlash(name)+".class"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, notFound(d, name)
+	}
+	return b, err
+}
+
+// Walk visits the *.class files under root in lexical order.
+func (d *DirSource) Walk(fn func(ClassEntry) error) error {
+	return filepath.WalkDir(d.root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if de.IsDir() || !strings.HasSuffix(p, ".class") {
+			return nil
+		}
+		rel, err := filepath.Rel(d.root, p)
+		if err != nil {
+			return err
+		}
+		return fn(ClassEntry{Path: filepath.ToSlash(rel), read: func() ([]byte, error) { return os.ReadFile(p) }})
+	})
+}
+
+// JarSource is a jar or zip file.
+type JarSource struct {
+	path  string
+	zr    *zip.ReadCloser
+	files map[string]*zip.File
+}
+
+// OpenJar opens a jar file.
+func OpenJar(path string) (*JarSource, error) {
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	j := &JarSource{path: path, zr: zr, files: make(map[string]*zip.File, len(zr.File))}
+	for _, f := range zr.File {
+		if _, dup := j.files[f.Name]; !dup { // the first of duplicate names wins, as in java
+			j.files[f.Name] = f
+		}
+	}
+	return j, nil
+}
+
+func (j *JarSource) String() string { return j.path }
+func (j *JarSource) Close() error   { return j.zr.Close() }
+
+// Class reads name.class from the jar's root (versioned entries of a
+// multi-release jar are not consulted).
+func (j *JarSource) Class(name string) ([]byte, error) {
+	f := j.files[name+".class"]
+	if f == nil {
+		return nil, notFound(j, name)
+	}
+	return readZipFile(j.path, f)
+}
+
+// Walk visits the jar's *.class entries in archive order.
+func (j *JarSource) Walk(fn func(ClassEntry) error) error {
+	for _, f := range j.zr.File {
+		if !strings.HasSuffix(f.Name, ".class") || f.FileInfo().IsDir() {
+			continue
+		}
+		f := f
+		if err := fn(ClassEntry{Path: f.Name, read: func() ([]byte, error) { return readZipFile(j.path, f) }}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxClassSize bounds what we read for one entry: a class file cannot
+// exceed this in practice, and a zip header's size is untrusted.
+const maxClassSize = 1 << 30
+
+// readZipFile reads one entry; zip.File readers work concurrently.
+func readZipFile(jar string, f *zip.File) ([]byte, error) {
+	if f.UncompressedSize64 > maxClassSize {
+		return nil, fmt.Errorf("%s: %s: entry of %d bytes is too large", jar, f.Name, f.UncompressedSize64)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", jar, f.Name, err)
+	}
+	defer rc.Close()
+	b := make([]byte, 0, f.UncompressedSize64)
+	b, err = readAllInto(b, rc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", jar, f.Name, err)
+	}
+	return b, nil
+}
+
+func readAllInto(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// ImageSource is (part of) a JDK's modules image.
+type ImageSource struct {
+	home    string
+	img     *jimage.Image
+	modules []string            // selected modules, sorted
+	pkgs    map[string][]string // package → the selected modules holding it
+	spec    string
+}
+
+// OpenJDK opens the modules image of the JDK at javaHome; with modules
+// given, only those modules are visible.
+func OpenJDK(javaHome string, modules ...string) (*ImageSource, error) {
+	img, err := jimage.Open(filepath.Join(javaHome, "lib", "modules"))
+	if err != nil {
+		return nil, err
+	}
+	s, err := newImageSource(img, modules)
+	if err != nil {
+		img.Close()
+		return nil, err
+	}
+	s.home = javaHome
+	return s, nil
+}
+
+func newImageSource(img *jimage.Image, only []string) (*ImageSource, error) {
+	all := img.Modules()
+	s := &ImageSource{img: img, pkgs: map[string][]string{}, spec: "jdk:" + strings.Join(only, ",")}
+	if only == nil {
+		s.modules = all
+	} else {
+		for _, m := range only {
+			if i := sort.SearchStrings(all, m); i == len(all) || all[i] != m {
+				return nil, fmt.Errorf("%s: no module %q (the image has %s)", img.Path(), m, strings.Join(all, ", "))
+			}
+		}
+		s.modules = append([]string(nil), only...)
+		sort.Strings(s.modules)
+	}
+	es, err := img.Entries()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		if !s.has(e.Module) || !strings.HasSuffix(e.Name, ".class") {
+			continue
+		}
+		pkg := path.Dir(e.Name)
+		if ms := s.pkgs[pkg]; len(ms) == 0 || ms[len(ms)-1] != e.Module {
+			s.pkgs[pkg] = append(ms, e.Module)
+		}
+	}
+	return s, nil
+}
+
+func (s *ImageSource) has(module string) bool {
+	i := sort.SearchStrings(s.modules, module)
+	return i < len(s.modules) && s.modules[i] == module
+}
+
+func (s *ImageSource) String() string { return s.spec }
+func (s *ImageSource) Close() error   { return s.img.Close() }
+
+// JavaHome returns the JDK's home ("" for an image opened otherwise).
+func (s *ImageSource) JavaHome() string { return s.home }
+
+// Modules returns the visible modules, sorted.
+func (s *ImageSource) Modules() []string { return s.modules }
+
+// Image returns the underlying image.
+func (s *ImageSource) Image() *jimage.Image { return s.img }
+
+// Class finds the module of name's package and reads the class there.
+func (s *ImageSource) Class(name string) ([]byte, error) {
+	for _, m := range s.pkgs[path.Dir(name)] {
+		b, err := s.img.Read(m, name+".class")
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		return b, err
+	}
+	return nil, notFound(s, name)
+}
+
+// Walk visits the classes of the visible modules, by module and path.
+func (s *ImageSource) Walk(fn func(ClassEntry) error) error {
+	return s.img.Walk(func(e jimage.Entry) error {
+		if !s.has(e.Module) || !strings.HasSuffix(e.Name, ".class") {
+			return nil
+		}
+		return fn(ClassEntry{Module: e.Module, Path: e.Name, read: func() ([]byte, error) { return s.img.ReadEntry(e) }})
+	})
+}
+
+// SourceHierarchy is a Hierarchy over a list of sources: a class is looked
+// up in each source in turn, the first that has it wins (as on a class
+// path). Only class headers are read, and cached.
+type SourceHierarchy struct {
+	sources []Source
+	cache   sync.Map // internal name → *hierarchyEntry
+}
+
+type hierarchyEntry struct {
+	info *ClassInfo
+	err  error
+}
+
+// NewHierarchy returns a Hierarchy over sources, in lookup order.
+func NewHierarchy(sources ...Source) *SourceHierarchy {
+	return &SourceHierarchy{sources: sources}
+}
+
+// Lookup implements Hierarchy.
+func (h *SourceHierarchy) Lookup(name string) (*ClassInfo, error) {
+	if e, ok := h.cache.Load(name); ok {
+		e := e.(*hierarchyEntry)
+		return e.info, e.err
+	}
+	e := &hierarchyEntry{err: fmt.Errorf("%s: %w", name, ErrClassNotFound)}
+	for _, src := range h.sources {
+		b, err := src.Class(name)
+		if errors.Is(err, ErrClassNotFound) {
+			continue
+		}
+		if err == nil {
+			e.info, e.err = ReadClassInfo(src.String()+": "+name, b)
+		} else {
+			e.err = err
+		}
+		break
+	}
+	// Concurrent first lookups may both read; either result is the same.
+	actual, _ := h.cache.LoadOrStore(name, e)
+	e = actual.(*hierarchyEntry)
+	return e.info, e.err
+}
+
+// ReadClassInfo reads the header of a class file up to its interfaces,
+// skipping over the constant pool without decoding it: a small fraction of
+// Parse's work for the questions a Hierarchy answers. name labels errors,
+// which are *FormatError.
+func ReadClassInfo(name string, b []byte) (*ClassInfo, error) {
+	fail := func(off int, format string, args ...any) (*ClassInfo, error) {
+		return nil, &FormatError{Class: name, Offset: off, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(b) < 10 {
+		return fail(0, "truncated: %d bytes is no class file", len(b))
+	}
+	if binary.BigEndian.Uint32(b) != 0xCAFEBABE {
+		return fail(0, "bad magic number")
+	}
+	count := int(binary.BigEndian.Uint16(b[8:]))
+	if count == 0 {
+		return fail(8, "constant_pool_count is 0")
+	}
+	// Offsets of the entries; bounded by the input like parsePool.
+	if count-1 > len(b)/3+1 {
+		return fail(8, "constant_pool_count %d exceeds the class size", count)
+	}
+	offs := make([]int32, count)
+	p := 10
+	for i := 1; i < count; i++ {
+		if p >= len(b) {
+			return fail(p, "truncated constant pool at entry %d", i)
+		}
+		offs[i] = int32(p)
+		switch b[p] {
+		case TagUtf8:
+			if p+3 > len(b) {
+				return fail(p, "truncated constant pool at entry %d", i)
+			}
+			p += 3 + int(binary.BigEndian.Uint16(b[p+1:]))
+		case TagInteger, TagFloat, TagFieldref, TagMethodref, TagInterfaceMethodref,
+			TagNameAndType, TagDynamic, TagInvokeDynamic:
+			p += 5
+		case TagLong, TagDouble:
+			p += 9
+			i++
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			p += 3
+		case TagMethodHandle:
+			p += 4
+		default:
+			return fail(p, "constant pool entry %d has unknown tag %d", i, b[p])
+		}
+	}
+	if p+8 > len(b) {
+		return fail(p, "truncated after the constant pool")
+	}
+	className := func(at, idx int) (string, error) {
+		if idx <= 0 || idx >= count || offs[idx] == 0 || b[offs[idx]] != TagClass {
+			return "", &FormatError{Class: name, Offset: at, Msg: fmt.Sprintf("%d is not a Class constant", idx)}
+		}
+		u := int(binary.BigEndian.Uint16(b[offs[idx]+1:]))
+		if u <= 0 || u >= count || offs[u] == 0 || b[offs[u]] != TagUtf8 {
+			return "", &FormatError{Class: name, Offset: int(offs[idx]), Msg: fmt.Sprintf("Class constant %d names %d, not a Utf8 constant", idx, u)}
+		}
+		o := int(offs[u])
+		n := int(binary.BigEndian.Uint16(b[o+1:]))
+		if o+3+n > len(b) {
+			return "", &FormatError{Class: name, Offset: o, Msg: "truncated Utf8 constant"}
+		}
+		return string(b[o+3 : o+3+n]), nil
+	}
+	ci := &ClassInfo{Access: binary.BigEndian.Uint16(b[p:])}
+	var err error
+	if ci.Name, err = className(p+2, int(binary.BigEndian.Uint16(b[p+2:]))); err != nil {
+		return nil, err
+	}
+	if super := int(binary.BigEndian.Uint16(b[p+4:])); super != 0 {
+		if ci.Super, err = className(p+4, super); err != nil {
+			return nil, err
+		}
+	}
+	n := int(binary.BigEndian.Uint16(b[p+6:]))
+	p += 8
+	if p+2*n > len(b) {
+		return fail(p-2, "interfaces_count %d exceeds the remaining %d bytes", n, len(b)-p)
+	}
+	if n > 0 {
+		ci.Interfaces = make([]string, n)
+		for i := range ci.Interfaces {
+			if ci.Interfaces[i], err = className(p, int(binary.BigEndian.Uint16(b[p:]))); err != nil {
+				return nil, err
+			}
+			p += 2
+		}
+	}
+	return ci, nil
+}

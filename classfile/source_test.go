@@ -1,0 +1,255 @@
+package classfile
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// classInfoOf is what ReadClassInfo must agree with.
+func classInfoOf(c *Class) *ClassInfo {
+	ci := &ClassInfo{Name: c.Name(), Super: c.SuperName(), Access: c.Access}
+	if len(c.Interfaces) > 0 {
+		ci.Interfaces = c.InterfaceNames()
+	}
+	return ci
+}
+
+// TestReadClassInfoJavaBase compares the header reader with Parse on every
+// class of java.base.
+func TestReadClassInfoJavaBase(t *testing.T) {
+	src, err := OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	n := 0
+	err = src.Walk(func(e ClassEntry) error {
+		b, err := e.Read()
+		if err != nil {
+			return err
+		}
+		c, err := Parse(e.Path, b)
+		if err != nil {
+			return err
+		}
+		ci, err := ReadClassInfo(e.Path, b)
+		if err != nil {
+			return err
+		}
+		if want := classInfoOf(c); !reflect.DeepEqual(ci, want) {
+			t.Fatalf("%s: ReadClassInfo = %+v, Parse says %+v", e.Path, ci, want)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 5000 {
+		t.Fatalf("only %d classes in java.base", n)
+	}
+}
+
+func TestReadClassInfoMalformed(t *testing.T) {
+	src, err := OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	b, err := src.Class("java/util/ArrayList")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := 0
+	for i := 0; i < len(b); i += 7 { // every prefix would be slow; most of them
+		_, err := ReadClassInfo("ArrayList", b[:i])
+		var fe *FormatError
+		if err == nil {
+			ok++ // a prefix past the interfaces is a complete header
+		} else if !errors.As(err, &fe) {
+			t.Fatalf("prefix %d: error %v is no *FormatError", i, err)
+		}
+	}
+	if ok == 0 || ok == len(b)/7+1 {
+		t.Fatalf("%d of the prefixes read without error", ok)
+	}
+}
+
+// testClasses compiles a few classes for the directory and jar sources.
+func testClasses(t *testing.T) string {
+	return jvmtest.Compile(t, map[string]string{
+		"p/A.java": "package p; public class A implements Runnable, java.io.Serializable { public void run() {} }",
+		"p/B.java": "package p; public class B extends A { class Inner {} }",
+		"q/I.java": "package q; public interface I extends Comparable<I> {}",
+	})
+}
+
+func jarOf(t *testing.T, dir string) string {
+	jar := filepath.Join(t.TempDir(), "test.jar")
+	cmd := exec.Command(filepath.Join(jvmtest.JavaHome(t), "bin", "jar"), "cf", jar, "-C", dir, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("jar: %v\n%s", err, out)
+	}
+	return jar
+}
+
+func walkPaths(t *testing.T, src Source) []string {
+	var ps []string
+	err := src.Walk(func(e ClassEntry) error {
+		b, err := e.Read()
+		if err != nil {
+			return err
+		}
+		if _, err := Parse(e.Path, b); err != nil {
+			return err
+		}
+		ps = append(ps, e.Module+":"+e.Path)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+func TestDirAndJarSources(t *testing.T) {
+	dir := testClasses(t)
+	jar := jarOf(t, dir)
+	want := []string{":p/A.class", ":p/B$Inner.class", ":p/B.class", ":q/I.class"}
+	for _, spec := range []string{dir, jar} {
+		src, err := OpenSource(spec, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := walkPaths(t, src); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Walk visits %v, want %v", spec, got, want)
+		}
+		b, err := src.Class("p/B$Inner")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := Parse("", b); err != nil || c.Name() != "p/B$Inner" {
+			t.Fatalf("%s: Class(p/B$Inner) parses as %v, %v", spec, c.Name(), err)
+		}
+		for _, missing := range []string{"p/Nope", "../etc/passwd", "java/lang/Object"} {
+			if _, err := src.Class(missing); !errors.Is(err, ErrClassNotFound) {
+				t.Errorf("%s: Class(%s) error %v, want ErrClassNotFound", spec, missing, err)
+			}
+		}
+		if err := src.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestOpenSourceSpecs(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	all, err := OpenSource("jdk:", home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	mods := all.(*ImageSource).Modules()
+	if len(mods) < 20 || !slices.Contains(mods, "java.sql") {
+		t.Fatalf("jdk: has modules %v", mods)
+	}
+	if _, err := all.Class("java/sql/Connection"); err != nil {
+		t.Fatalf("jdk: Class(java/sql/Connection): %v", err)
+	}
+
+	two, err := OpenSource("jdk:java.base,java.logging", home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer two.Close()
+	if _, err := two.Class("java/sql/Connection"); !errors.Is(err, ErrClassNotFound) {
+		t.Fatalf("jdk:java.base,java.logging has java.sql's Connection: %v", err)
+	}
+	modules := map[string]bool{}
+	n := 0
+	two.Walk(func(e ClassEntry) error { modules[e.Module] = true; n++; return nil })
+	if len(modules) != 2 || !modules["java.base"] || !modules["java.logging"] || n < 5000 {
+		t.Fatalf("jdk:java.base,java.logging walks %d classes in modules %v", n, modules)
+	}
+
+	if _, err := OpenSource("jdk:no.such.module", home); err == nil || !strings.Contains(err.Error(), "no.such.module") {
+		t.Fatalf("unknown module: error %v", err)
+	}
+	if _, err := OpenSource(filepath.Join(t.TempDir(), "missing.jar"), home); err == nil {
+		t.Fatal("a missing jar opened")
+	}
+	notJar := filepath.Join(t.TempDir(), "x.jar")
+	os.WriteFile(notJar, []byte("not a zip"), 0o644)
+	if _, err := OpenSource(notJar, home); err == nil || !strings.Contains(err.Error(), notJar) {
+		t.Fatalf("a corrupt jar: error %v, want one naming it", err)
+	}
+
+	h, err := DefaultJavaHome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(h, "lib", "modules")); err != nil {
+		t.Fatalf("DefaultJavaHome %s: %v", h, err)
+	}
+}
+
+func TestSourceHierarchy(t *testing.T) {
+	dir := testClasses(t)
+	app, err := OpenSource(jarOf(t, dir), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	jdk, err := OpenJDK(jvmtest.JavaHome(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jdk.Close()
+	h := NewHierarchy(app, jdk)
+	var _ Hierarchy = h
+
+	cases := map[string]ClassInfo{
+		"p/B":                 {Name: "p/B", Super: "p/A", Access: AccPublic | AccSuper},
+		"p/A":                 {Name: "p/A", Super: "java/lang/Object", Interfaces: []string{"java/lang/Runnable", "java/io/Serializable"}, Access: AccPublic | AccSuper},
+		"q/I":                 {Name: "q/I", Super: "java/lang/Object", Interfaces: []string{"java/lang/Comparable"}, Access: AccPublic | AccInterface | AccAbstract},
+		"java/lang/Object":    {Name: "java/lang/Object", Access: AccPublic | AccSuper},
+		"java/util/ArrayList": {Name: "java/util/ArrayList", Super: "java/util/AbstractList", Interfaces: []string{"java/util/List", "java/util/RandomAccess", "java/lang/Cloneable", "java/io/Serializable"}, Access: AccPublic | AccSuper},
+		"java/sql/Connection": {Name: "java/sql/Connection", Super: "java/lang/Object", Interfaces: []string{"java/sql/Wrapper", "java/lang/AutoCloseable"}, Access: AccPublic | AccInterface | AccAbstract},
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ { // concurrent first lookups
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name, want := range cases {
+				got, err := h.Lookup(name)
+				if err != nil {
+					t.Errorf("Lookup(%s): %v", name, err)
+					continue
+				}
+				if !reflect.DeepEqual(*got, want) {
+					t.Errorf("Lookup(%s) = %+v, want %+v", name, *got, want)
+				}
+			}
+			if _, err := h.Lookup("p/Missing"); !errors.Is(err, ErrClassNotFound) {
+				t.Errorf("Lookup(p/Missing): %v, want ErrClassNotFound", err)
+			}
+		}()
+	}
+	wg.Wait()
+	a1, _ := h.Lookup("p/A")
+	a2, _ := h.Lookup("p/A")
+	if a1 != a2 {
+		t.Error("Lookup does not cache")
+	}
+}
