@@ -1,0 +1,159 @@
+// Package rtjava holds the Java sources of weft's runtime (package weft.rt:
+// the BIB and DIB bypass flags, the guard woven code calls, the join point
+// static part) and builds them into class files with the JDK's javac,
+// caching the result under the sources' content hash. Nothing built is
+// committed: the sources are the only artifact.
+package rtjava
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+//go:embed weft
+var sources embed.FS
+
+// Package is the runtime's internal package name.
+const Package = "weft/rt"
+
+// Sources returns the runtime's Java sources by path (e.g. "weft/rt/DIB.java").
+func Sources() map[string][]byte {
+	m := map[string][]byte{}
+	fs.WalkDir(sources, "weft", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
+			m[p], _ = sources.ReadFile(p)
+		}
+		return nil
+	})
+	return m
+}
+
+// Hash is the hex SHA-256 of the sources (names and contents): the cache key.
+func Hash() string {
+	src := Sources()
+	names := make([]string, 0, len(src))
+	for n := range src {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(src[n]))
+		h.Write(src[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Build compiles the runtime with javac (javaHome/bin/javac; "" means javac
+// on PATH) for Java 11 and returns its class files by internal name (e.g.
+// "weft/rt/DIB"). Results are cached in cacheDir/rt-HASH ("" means the
+// user cache directory), so only the first call runs javac.
+func Build(javaHome, cacheDir string) (map[string][]byte, error) {
+	if cacheDir == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			d = os.TempDir()
+		}
+		cacheDir = filepath.Join(d, "weft")
+	}
+	dir := filepath.Join(cacheDir, "rt-"+Hash())
+	if classes, err := readClasses(dir); err == nil && len(classes) > 0 {
+		return classes, nil
+	}
+	javac := "javac"
+	if javaHome != "" {
+		javac = filepath.Join(javaHome, "bin", "javac")
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(cacheDir, "build-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	src, out := filepath.Join(tmp, "src"), filepath.Join(tmp, "out")
+	args := []string{"--release", "11", "-g", "-nowarn", "-d", out}
+	for name, text := range Sources() {
+		p := filepath.Join(src, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, text, 0o644); err != nil {
+			return nil, err
+		}
+		args = append(args, p)
+	}
+	if b, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building the weft runtime with %s: %v\n%s", javac, err, b)
+	}
+	// Another process may have won the race; either result is the same.
+	if err := os.Rename(out, dir); err != nil {
+		if _, statErr := os.Stat(dir); statErr != nil {
+			return nil, err
+		}
+	}
+	return readClasses(dir)
+}
+
+func readClasses(dir string) (map[string][]byte, error) {
+	classes := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".class") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		classes[strings.TrimSuffix(filepath.ToSlash(rel), ".class")] = b
+		return err
+	})
+	return classes, err
+}
+
+// Jar returns a jar holding the given classes (internal name → bytes), in
+// name order so the output is reproducible.
+func Jar(classes map[string][]byte) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteJar(&buf, classes); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteJar writes classes to a new jar in w.
+func WriteJar(w interface{ Write([]byte) (int, error) }, classes map[string][]byte) error {
+	zw := zip.NewWriter(w)
+	names := make([]string, 0, len(classes))
+	for n := range classes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	mf, err := zw.Create("META-INF/MANIFEST.MF")
+	if err != nil {
+		return err
+	}
+	mf.Write([]byte("Manifest-Version: 1.0\r\nCreated-By: weft\r\n\r\n"))
+	for _, n := range names {
+		f, err := zw.Create(n + ".class")
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(classes[n]); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}

@@ -1,0 +1,35 @@
+package weft.rt;
+
+/**
+ * The Bootstrap Inserted-code Bypass, JDK mode: a global flag that is clear
+ * ("not ready") while the JVM bootstraps, so woven java.base code runs its
+ * original bodies until the VM can run arbitrary code.
+ *
+ * <p>This class is added to java.base. It has no static initializer, so the
+ * getstatic of {@link #ready} that woven code runs first, before anything
+ * else (Thread.currentThread() included), initializes nothing new during
+ * bootstrap. The patched java.lang.System.initPhase3 calls {@link #setReady}
+ * as it returns: the system class loader is then set and the launcher is
+ * about to load the main class.
+ *
+ * <p>Woven code reads {@link #ready} without synchronization and, only when
+ * it still sees false, confirms under the lock with {@link #isReady}
+ * (FERRARI's double-checked read): a stale false costs one synchronized
+ * call, never a wrong answer, and the common case costs one plain read.
+ */
+public final class BIB {
+    private BIB() {}
+
+    /** True once bootstrap is over. Default false: no clinit. */
+    public static boolean ready;
+
+    /** Reads the flag under the lock (JDK mode: never sets it). */
+    public static synchronized boolean isReady() {
+        return ready;
+    }
+
+    /** Marks the end of bootstrap; called by System.initPhase3. */
+    public static synchronized void setReady() {
+        ready = true;
+    }
+}

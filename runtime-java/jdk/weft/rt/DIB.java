@@ -1,0 +1,37 @@
+package weft.rt;
+
+/**
+ * The Dynamic Inserted-code Bypass, JDK mode: a per-thread flag; while it is
+ * set the thread runs original method bodies and no advice.
+ *
+ * <p>The flag is the field {@code weft$dib} that weft adds to
+ * java.lang.Thread; the Thread constructor copies it from the creating
+ * thread, so threads started inside advice are bypassed too. The static
+ * methods are those of the application-mode DIB (a ThreadLocal there), so
+ * woven code is the same in both modes. This source compiles only against
+ * the patched Thread (weft builds it with --patch-module java.base=...).
+ *
+ * <p>Callers have read BIB first: during bootstrap currentThread() may be
+ * null.
+ */
+public final class DIB {
+    private DIB() {}
+
+    /** Returns the current thread's flag. */
+    public static boolean get() {
+        return Thread.currentThread().weft$dib;
+    }
+
+    /** Sets the current thread's flag. */
+    public static void set(boolean on) {
+        Thread.currentThread().weft$dib = on;
+    }
+
+    /** Sets the current thread's flag and returns its previous value. */
+    public static boolean getAndSetTrue() {
+        Thread t = Thread.currentThread();
+        boolean old = t.weft$dib;
+        t.weft$dib = true;
+        return old;
+    }
+}

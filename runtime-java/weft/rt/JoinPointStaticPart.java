@@ -1,0 +1,81 @@
+package weft.rt;
+
+import java.lang.invoke.MethodHandles;
+
+/**
+ * The static part of a join point: what is known about it at weave time
+ * (kind, signature, declaring type, source location) and its id, an int
+ * unique per shadow across a weaving run.
+ *
+ * <p>Woven code never builds these in a static initializer: the sister class
+ * loads each one with an ldc of a dynamic constant whose bootstrap method is
+ * {@link #make}, so it exists only once advice runs at that shadow.
+ */
+public final class JoinPointStaticPart {
+    private final int id;
+    private final String kind;
+    private final String declaringType;
+    private final String name;
+    private final String signature;
+    private final String withinType;
+    private final String sourceFile;
+    private final int line;
+
+    public JoinPointStaticPart(int id, String kind, String declaringType, String name,
+            String signature, String withinType, String sourceFile, int line) {
+        this.id = id;
+        this.kind = kind;
+        this.declaringType = declaringType;
+        this.name = name;
+        this.signature = signature;
+        this.withinType = withinType;
+        this.sourceFile = sourceFile;
+        this.line = line;
+    }
+
+    /**
+     * Bootstrap method of the dynamic constants woven sister classes load.
+     */
+    public static JoinPointStaticPart make(MethodHandles.Lookup lookup, String constantName, Class<?> type,
+            int id, String kind, String declaringType, String name, String signature,
+            String withinType, String sourceFile, int line) {
+        return new JoinPointStaticPart(id, kind, declaringType, name, signature, withinType,
+                sourceFile.isEmpty() ? null : sourceFile, line > 0 ? line : -1);
+    }
+
+    /** The join point id: unique per shadow across a weaving run. */
+    public int getId() { return id; }
+
+    /**
+     * The kind as AspectJ names it: "method-call", "method-execution",
+     * "constructor-call", "constructor-execution", "array-construction".
+     */
+    public String getKind() { return kind; }
+
+    /** The declaring type of the member, as a binary name (e.g. java.util.HashMap). */
+    public String getDeclaringTypeName() { return declaringType; }
+
+    /** The member's name ("<init>" for constructors and arrays). */
+    public String getName() { return name; }
+
+    /** The member's signature, e.g. "int demo.Fib.fib(int)". */
+    public String getSignature() { return signature; }
+
+    /** The type whose code holds the shadow. */
+    public String getWithinTypeName() { return withinType; }
+
+    /** The source file of the shadow, or null without debug information. */
+    public String getSourceFile() { return sourceFile; }
+
+    /** The source line of the shadow, or -1 without a line table. */
+    public int getLine() { return line; }
+
+    /** "file:line" as AspectJ's SourceLocation prints it. */
+    public String getSourceLocation() {
+        return (sourceFile == null ? "unknown" : sourceFile) + ":" + line;
+    }
+
+    /** A short form such as "method-execution(int demo.Fib.fib(int))". */
+    @Override
+    public String toString() { return kind + "(" + signature + ")"; }
+}
