@@ -1,9 +1,1396 @@
 package classfile
 
-import "errors"
+// This file recomputes max_stack, max_locals and the StackMapTable of a
+// method by data-flow analysis over the label-based code model, as ASM's
+// COMPUTE_FRAMES does: the code is split into basic blocks, each block's
+// entry state is the merge of the states flowing into it, and blocks are
+// interpreted until no entry state changes.
+//
+// Types are encoded in a vtype (a uint32) while the analysis runs, so that
+// the hot loop neither allocates nor compares strings: the low bits are
+// the verification-type tag, the high bits an index into a per-class table
+// of interned class names (for objects) or of `new` sites (for
+// uninitialized values). A long or double takes two slots, the second
+// holding Top, as in the JVM; frames are converted to the model's one-entry
+// form at the end.
 
-// computeFrames is a placeholder until the data-flow analysis lands; the
-// frames engineer replaces this whole file.
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// vtype is an encoded verification type.
+type vtype uint32
+
+const (
+	kindBits = 4
+	kindMask = 1<<kindBits - 1
+	kRetAddr = 9 // a jsr return address (only in code analyzed without frames)
+
+	tTop        vtype = VTop
+	tInt        vtype = VInteger
+	tFloat      vtype = VFloat
+	tDouble     vtype = VDouble
+	tLong       vtype = VLong
+	tNull       vtype = VNull
+	tUninitThis vtype = VUninitializedThis
+	tRetAddr    vtype = kRetAddr
+)
+
+func (t vtype) kind() uint8     { return uint8(t & kindMask) }
+func (t vtype) arg() uint32     { return uint32(t >> kindBits) }
+func objType(name uint32) vtype { return vtype(name<<kindBits | VObject) }
+func uninitType(site int) vtype { return vtype(uint32(site)<<kindBits | VUninitialized) }
+
+// isRef reports whether t is an object type or null.
+func (t vtype) isRef() bool { k := t.kind(); return k == VObject || k == VNull }
+
+// Names every analyzer interns first, at fixed indices.
+const (
+	nObject = iota
+	nString
+	nClass
+	nThrowable
+	nMethodType
+	nMethodHandle
+	nWellKnown
+)
+
+var wellKnownNames = [nWellKnown]string{
+	"java/lang/Object", "java/lang/String", "java/lang/Class", "java/lang/Throwable",
+	"java/lang/invoke/MethodType", "java/lang/invoke/MethodHandle",
+}
+
+var tObject = objType(nObject)
+
+// refInfo is the decoded descriptor of a field, method or (invoke)dynamic
+// constant, cached by pool index.
+type refInfo struct {
+	done     bool
+	init     bool  // a method named <init>
+	args     int32 // stack slots taken by the arguments (a field: by the value)
+	ret      vtype // result type (a field: its type); Top for void
+	retSlots int32
+}
+
+// block is a basic block: Insns[start:end), whose first instruction is at
+// first (the labels before it, from start on, place the block's label).
+type block struct {
+	start, first, end int32
+	label             *Label // a label placed at the block's start, or nil
+	stackAt, nstack   int32  // entry stack in analyzer.stacks
+	hFrom, hTo        int32  // the handlers covering the block, in analyzer.blockHandlers
+	flags             uint8
+}
+
+const (
+	bReached = 1 << iota
+	bDirty
+	bFrame // the verifier needs a frame here
+)
+
+// newSite is a `new` instruction and the label placed just before it.
+type newSite struct {
+	at    int32
+	label *Label
+	class vtype
+}
+
+type labelInsert struct {
+	at    int32
+	label *Label
+}
+
+// analyzer holds the state of frame computation. Its per-class caches
+// (interned names, decoded descriptors, merged types) survive from one
+// method to the next of the same class; analyzers are pooled.
+type analyzer struct {
+	c        *Class
+	pool     *Pool
+	h        Hierarchy
+	names    []string
+	nameIdx  map[string]uint32
+	elems    []vtype // by name index: the element type of an array (0: not computed)
+	poolType []vtype // by pool index: the type of a Class entry (0: not computed)
+	arrayOf  []vtype // by pool index: the array type whose element is a Class entry
+	refs     []refInfo
+	merged   map[uint64]vtype
+	ancestry []string
+
+	// Per method.
+	code          *Code
+	insns         []Insn
+	thisType      vtype
+	frames        bool // emit frames (and verify-style dead code)
+	labels        map[*Label]int32
+	blocks        []block
+	maxLocals     int
+	maxStack      int
+	entryLocals   []vtype // len(blocks) × maxLocals
+	stacks        []vtype
+	cur           []vtype // locals while interpreting
+	stack         []vtype // operand stack while interpreting
+	sp            int
+	localsChanged bool
+	sites         []newSite
+	inserts       []labelInsert
+	blockHandlers []int32
+	hBlock        []int32 // by handler: its handler block
+	hCatch        []vtype // by handler: the caught type
+	curBlock      int32
+	again         bool
+	err           error
+	errAt         int
+}
+
+var analyzers = sync.Pool{New: func() any {
+	return &analyzer{nameIdx: map[string]uint32{}, merged: map[uint64]vtype{}, labels: map[*Label]int32{}}
+}}
+
+// computeFrames sets code.MaxStack, code.MaxLocals and, for class files of
+// version 50 and later without jsr/ret, code.Frames. Unreachable blocks are
+// replaced by `athrow` with a frame of their own, and exception-table
+// ranges are trimmed to the reachable code, as ASM does, so that the
+// result verifies.
 func computeFrames(c *Class, m *Member, code *Code, h Hierarchy) error {
-	return errors.New("classfile: frame computation not implemented yet")
+	a := analyzers.Get().(*analyzer)
+	defer analyzers.Put(a)
+	a.setClass(c, h)
+	err := a.compute(m, code)
+	a.code, a.insns = nil, nil
+	return err
+}
+
+func sameHierarchy(x, y Hierarchy) bool {
+	if x == nil || y == nil {
+		return x == nil && y == nil
+	}
+	tx := reflect.TypeOf(x)
+	return tx == reflect.TypeOf(y) && tx.Comparable() && x == y
+}
+
+// setClass prepares the per-class caches for c.
+func (a *analyzer) setClass(c *Class, h Hierarchy) {
+	if a.c != c || a.pool != c.Pool || !sameHierarchy(a.h, h) {
+		a.c, a.pool, a.h = c, c.Pool, h
+		clear(a.nameIdx)
+		clear(a.merged)
+		a.names = a.names[:0]
+		a.elems = a.elems[:0]
+		for _, n := range wellKnownNames {
+			a.intern(n)
+		}
+		a.poolType = a.poolType[:0]
+		a.arrayOf = a.arrayOf[:0]
+		a.refs = a.refs[:0]
+	}
+	// The pool only grows: extend the caches by index.
+	if n := c.Pool.Len(); len(a.refs) < n {
+		a.poolType = append(a.poolType, make([]vtype, n-len(a.poolType))...)
+		a.arrayOf = append(a.arrayOf, make([]vtype, n-len(a.arrayOf))...)
+		a.refs = append(a.refs, make([]refInfo, n-len(a.refs))...)
+	}
+}
+
+func (a *analyzer) intern(name string) vtype {
+	if i, ok := a.nameIdx[name]; ok {
+		return objType(i)
+	}
+	i := uint32(len(a.names))
+	a.names = append(a.names, name)
+	a.elems = append(a.elems, 0)
+	a.nameIdx[name] = i
+	return objType(i)
+}
+
+func (a *analyzer) fail(format string, args ...any) {
+	if a.err == nil {
+		a.err = fmt.Errorf(format, args...)
+	}
+}
+
+// classType returns the type named by Class entry i.
+func (a *analyzer) classType(i uint16) vtype {
+	if int(i) >= len(a.poolType) {
+		a.fail("constant %d is out of the pool", i)
+		return tObject
+	}
+	if t := a.poolType[i]; t != 0 {
+		return t
+	}
+	name := a.pool.ClassName(i)
+	if name == "" {
+		a.fail("constant %d is not a class", i)
+		return tObject
+	}
+	t := a.intern(name)
+	a.poolType[i] = t
+	return t
+}
+
+// arrayType returns the type of an array whose element is Class entry i.
+func (a *analyzer) arrayType(i uint16) vtype {
+	if int(i) < len(a.arrayOf) && a.arrayOf[i] != 0 {
+		return a.arrayOf[i]
+	}
+	e := a.names[a.classType(i).arg()]
+	var t vtype
+	if strings.HasPrefix(e, "[") {
+		t = a.intern("[" + e)
+	} else {
+		t = a.intern("[L" + e + ";")
+	}
+	if int(i) < len(a.arrayOf) {
+		a.arrayOf[i] = t
+	}
+	return t
+}
+
+// elementType returns the element type of array type t (for aaload).
+func (a *analyzer) elementType(t vtype) vtype {
+	if t == tNull {
+		return tNull
+	}
+	if t.kind() != VObject {
+		return tTop
+	}
+	n := t.arg()
+	if e := a.elems[n]; e != 0 {
+		return e
+	}
+	name := a.names[n]
+	e := tTop
+	if len(name) > 1 && name[0] == '[' {
+		e, _, _ = a.descType(name, 1)
+	}
+	a.elems[n] = e
+	return e
+}
+
+// descType decodes the field descriptor at d[i:]: its type, its size in
+// slots and the index after it. A malformed descriptor gives Top, 0 and
+// len(d).
+func (a *analyzer) descType(d string, i int) (vtype, int32, int) {
+	if i >= len(d) {
+		return tTop, 0, len(d)
+	}
+	switch d[i] {
+	case 'Z', 'B', 'C', 'S', 'I':
+		return tInt, 1, i + 1
+	case 'F':
+		return tFloat, 1, i + 1
+	case 'J':
+		return tLong, 2, i + 1
+	case 'D':
+		return tDouble, 2, i + 1
+	case 'V':
+		return tTop, 0, i + 1
+	case 'L':
+		if j := strings.IndexByte(d[i:], ';'); j > 1 {
+			return a.intern(d[i+1 : i+j]), 1, i + j + 1
+		}
+	case '[':
+		j := i
+		for j < len(d) && d[j] == '[' {
+			j++
+		}
+		if j < len(d) {
+			if d[j] == 'L' {
+				k := strings.IndexByte(d[j:], ';')
+				if k < 0 {
+					break
+				}
+				j += k
+			}
+			return a.intern(d[i : j+1]), 1, j + 1
+		}
+	}
+	return tTop, 0, len(d)
+}
+
+// ref returns the decoded descriptor of a member-ref or dynamic constant.
+func (a *analyzer) ref(i uint16) *refInfo {
+	if int(i) >= len(a.refs) {
+		a.fail("constant %d is out of the pool", i)
+		return &refInfo{}
+	}
+	r := &a.refs[i]
+	if r.done {
+		return r
+	}
+	var name, desc string
+	switch a.pool.Tag(i) {
+	case TagFieldref, TagMethodref, TagInterfaceMethodref:
+		_, name, desc = a.pool.MemberRef(i)
+	case TagDynamic, TagInvokeDynamic:
+		name, desc = a.pool.DynamicNameAndType(i)
+	}
+	if desc == "" {
+		a.fail("constant %d is not a member reference", i)
+		return &refInfo{}
+	}
+	*r = refInfo{done: true, init: name == "<init>"}
+	if desc[0] != '(' {
+		r.ret, r.retSlots, _ = a.descType(desc, 0)
+		r.args = r.retSlots
+		return r
+	}
+	j := 1
+	for j < len(desc) && desc[j] != ')' {
+		_, n, next := a.descType(desc, j)
+		r.args += n
+		j = next
+	}
+	r.ret, r.retSlots, _ = a.descType(desc, j+1)
+	return r
+}
+
+// compute runs the analysis of one method.
+func (a *analyzer) compute(m *Member, code *Code) error {
+	a.code, a.insns = code, code.Insns
+	a.err, a.errAt = nil, -1
+	a.frames = a.c.Major >= 50
+	a.sites = a.sites[:0]
+	a.inserts = a.inserts[:0]
+	a.blocks = a.blocks[:0]
+	a.stacks = a.stacks[:0]
+	a.blockHandlers = a.blockHandlers[:0]
+	a.hBlock = a.hBlock[:0]
+	a.hCatch = a.hCatch[:0]
+	a.maxStack = 0
+	clear(a.labels)
+
+	desc := a.pool.Utf8(m.Desc)
+	static := m.Access&AccStatic != 0
+	maxLocals := ArgSlots(desc)
+	if !static {
+		maxLocals++
+	}
+
+	// Pass 1: max_locals, jsr, the labels that start blocks (-1: a jump
+	// target, which needs a frame; -2: only an exception-range bound),
+	// and the labels of `new` sites.
+	insns := a.insns
+	for i := range insns {
+		in := &insns[i]
+		op := in.Op
+		switch {
+		case op == OpLabel:
+		case op >= OpIload && op <= OpAload || op >= OpIstore && op <= OpAstore || op == OpIinc || op == OpRet:
+			n := int(in.Index) + 1
+			if op == OpLload || op == OpDload || op == OpLstore || op == OpDstore {
+				n++
+			}
+			maxLocals = max(maxLocals, n)
+			if op == OpRet {
+				a.frames = false
+			}
+		case isJump(op):
+			if op == OpJsr {
+				a.frames = false
+			}
+			a.labels[in.Label] = -1
+		case op == OpTableswitch || op == OpLookupswitch:
+			a.labels[in.Switch.Default] = -1
+			for _, l := range in.Switch.Targets {
+				a.labels[l] = -1
+			}
+		case op == OpNew:
+			var l *Label
+			if i > 0 && insns[i-1].Op == OpLabel {
+				l = insns[i-1].Label
+			} else {
+				l = NewLabel()
+				a.inserts = append(a.inserts, labelInsert{int32(i), l})
+			}
+			a.sites = append(a.sites, newSite{at: int32(i), label: l, class: a.classType(in.Index)})
+		}
+	}
+	for _, h := range code.Handlers {
+		for _, l := range [2]*Label{h.Start, h.End} {
+			if _, ok := a.labels[l]; !ok {
+				a.labels[l] = -2
+			}
+		}
+		a.labels[h.Handler] = -1
+	}
+	if maxLocals > 0xFFFF {
+		return fmt.Errorf("uses %d local slots, more than 65535", maxLocals)
+	}
+	a.maxLocals = maxLocals
+
+	// Pass 2: basic blocks.
+	runStart, runLeader, runFrame := -1, false, false
+	ended := true // the previous instruction ends a block (or there is none)
+	afterJump := false
+	site := 0
+	for i := range insns {
+		in := &insns[i]
+		if in.Op == OpLabel {
+			if runStart < 0 {
+				runStart, runLeader, runFrame = i, false, false
+			}
+			if k, ok := a.labels[in.Label]; ok {
+				runLeader = true
+				runFrame = runFrame || k == -1
+			}
+			continue
+		}
+		if ended || runLeader {
+			start := i
+			if runStart >= 0 {
+				start = runStart
+			}
+			n := int32(len(a.blocks))
+			if n > 0 {
+				a.blocks[n-1].end = int32(start)
+			}
+			b := block{start: int32(start), first: int32(i), stackAt: -1}
+			if runFrame || afterJump {
+				b.flags |= bFrame
+			}
+			for j := start; j < i; j++ {
+				a.labels[insns[j].Label] = n
+			}
+			if start < i {
+				b.label = insns[start].Label
+			} else if in.Op == OpNew {
+				for site < len(a.sites) && a.sites[site].at < int32(i) {
+					site++
+				}
+				if site < len(a.sites) && a.sites[site].at == int32(i) {
+					b.label = a.sites[site].label
+				}
+			}
+			a.blocks = append(a.blocks, b)
+		}
+		runStart, runLeader = -1, false
+		switch op := in.Op; {
+		case op == OpGoto || op == OpRet || op == OpAthrow || op == OpTableswitch || op == OpLookupswitch ||
+			op >= OpIreturn && op <= OpReturn:
+			ended, afterJump = true, true
+		case isJump(op):
+			ended, afterJump = true, false
+		default:
+			ended, afterJump = false, false
+		}
+	}
+	nb := int32(len(a.blocks))
+	if nb == 0 {
+		code.MaxStack, code.MaxLocals = 0, uint16(maxLocals)
+		code.Frames = nil
+		return nil
+	}
+	a.blocks[nb-1].end = int32(len(insns))
+	if runStart >= 0 {
+		for j := runStart; j < len(insns); j++ {
+			a.labels[insns[j].Label] = nb
+		}
+	}
+
+	// Exception handlers: their blocks, types and the blocks they cover.
+	if len(code.Handlers) > 0 {
+		counts := make([]int32, nb+1) // small; handlers are rare
+		for i, h := range code.Handlers {
+			s, e, hb := a.labels[h.Start], a.labels[h.End], a.labels[h.Handler]
+			if s < 0 || e < 0 || hb < 0 || hb >= nb {
+				return fmt.Errorf("exception handler %d refers to a label that is not placed", i)
+			}
+			catch := objType(nThrowable)
+			if h.CatchType != 0 {
+				catch = a.classType(h.CatchType)
+			}
+			a.hBlock = append(a.hBlock, hb)
+			a.hCatch = append(a.hCatch, catch)
+			for b := s; b < e; b++ {
+				counts[b]++
+			}
+		}
+		at := int32(0)
+		for b := range a.blocks {
+			a.blocks[b].hFrom, a.blocks[b].hTo = at, at
+			at += counts[b]
+		}
+		a.blockHandlers = slices.Grow(a.blockHandlers[:0], int(at))[:at]
+		for i, h := range code.Handlers {
+			for b := a.labels[h.Start]; b < a.labels[h.End]; b++ {
+				blk := &a.blocks[b]
+				a.blockHandlers[blk.hTo] = int32(i)
+				blk.hTo++
+			}
+		}
+	}
+
+	// The entry state.
+	ml := maxLocals
+	a.entryLocals = slices.Grow(a.entryLocals[:0], int(nb)*ml)[:int(nb)*ml]
+	clear(a.entryLocals)
+	a.cur = slices.Grow(a.cur[:0], ml)[:ml]
+	clear(a.cur)
+	a.thisType = a.classType(a.c.This)
+	slot := 0
+	if !static {
+		if a.pool.Utf8(m.Name) == "<init>" && a.thisType != tObject {
+			a.cur[0] = tUninitThis
+		} else {
+			a.cur[0] = a.thisType
+		}
+		slot = 1
+	}
+	for j := 1; j < len(desc) && desc[j] != ')'; {
+		t, n, next := a.descType(desc, j)
+		if n == 0 {
+			return fmt.Errorf("malformed method descriptor %q", desc)
+		}
+		a.cur[slot] = t
+		slot += int(n)
+		j = next
+	}
+	a.sp = 0
+	a.curBlock = 0
+	a.flowTo(0)
+
+	// Iterate to the fixed point, in code order.
+	for a.again = true; a.again && a.err == nil; {
+		a.again = false
+		for b := int32(0); b < nb && a.err == nil; b++ {
+			if a.blocks[b].flags&bDirty != 0 {
+				a.blocks[b].flags &^= bDirty
+				a.curBlock = b
+				a.run(b)
+			}
+		}
+	}
+	if a.err != nil {
+		if a.errAt >= 0 {
+			return fmt.Errorf("instruction %d (%s): %w", a.errAt, OpNames[insns[a.errAt].Op], a.err)
+		}
+		return a.err
+	}
+
+	code.MaxLocals = uint16(maxLocals)
+	if !a.frames {
+		code.MaxStack = uint16(a.maxStack)
+		code.Frames = nil
+		return nil
+	}
+	dead := false
+	for b := range a.blocks {
+		if a.blocks[b].flags&bReached == 0 {
+			dead = true
+			a.blocks[b].flags |= bFrame
+			a.maxStack = max(a.maxStack, 1)
+		}
+	}
+	if a.maxStack > 0xFFFF {
+		return fmt.Errorf("needs a stack of %d slots, more than 65535", a.maxStack)
+	}
+	code.MaxStack = uint16(a.maxStack)
+	if dead {
+		a.trimHandlers()
+	}
+	a.emitFrames()
+	if dead || len(a.inserts) > 0 {
+		a.rewrite()
+	}
+	return nil
+}
+
+// ensureLabel returns block b's label, creating one if it has none.
+func (a *analyzer) ensureLabel(b int32) *Label {
+	blk := &a.blocks[b]
+	if blk.label == nil {
+		blk.label = NewLabel()
+		a.inserts = append(a.inserts, labelInsert{blk.first, blk.label})
+	}
+	return blk.label
+}
+
+// flowTo merges the current state (a.cur, a.stack[:a.sp]) into block b's
+// entry state.
+func (a *analyzer) flowTo(b int32) {
+	a.flowState(b, a.stack[:a.sp])
+}
+
+func (a *analyzer) flowState(b int32, stack []vtype) {
+	if b < 0 || int(b) >= len(a.blocks) {
+		a.fail("control flows past the end of the code")
+		return
+	}
+	blk := &a.blocks[b]
+	ml := a.maxLocals
+	dst := a.entryLocals[int(b)*ml : int(b+1)*ml]
+	if blk.flags&bReached == 0 {
+		blk.flags |= bReached
+		copy(dst, a.cur)
+		blk.stackAt, blk.nstack = int32(len(a.stacks)), int32(len(stack))
+		a.stacks = append(a.stacks, stack...)
+		a.markDirty(b)
+		return
+	}
+	if int(blk.nstack) != len(stack) {
+		a.fail("stack height %d differs from %d at a join point (instruction %d)", len(stack), blk.nstack, blk.first)
+		return
+	}
+	changed := false
+	cur := a.cur[:len(dst)]
+	for i, t := range cur {
+		if dst[i] != t && a.merge(&dst[i], t) {
+			changed = true
+		}
+	}
+	ds := a.stacks[blk.stackAt : blk.stackAt+blk.nstack]
+	for i, t := range stack {
+		if ds[i] != t && a.merge(&ds[i], t) {
+			changed = true
+		}
+	}
+	if changed {
+		a.markDirty(b)
+	}
+}
+
+func (a *analyzer) markDirty(b int32) {
+	blk := &a.blocks[b]
+	if blk.flags&bDirty == 0 {
+		blk.flags |= bDirty
+		if b <= a.curBlock {
+			a.again = true
+		}
+	}
+}
+
+// merge merges t into *dst and reports whether *dst changed.
+func (a *analyzer) merge(dst *vtype, t vtype) bool {
+	d := *dst
+	if d == t || d == tTop {
+		return false
+	}
+	m := tTop
+	if d.isRef() && t.isRef() {
+		switch {
+		case t == tNull:
+			return false
+		case d == tNull:
+			m = t
+		default:
+			m = a.mergeRefs(d, t)
+		}
+	}
+	if m == d {
+		return false
+	}
+	*dst = m
+	return true
+}
+
+// mergeRefs returns the merge of two different object types.
+func (a *analyzer) mergeRefs(x, y vtype) vtype {
+	if !a.frames {
+		return tObject // only max_stack is wanted: types do not matter
+	}
+	if x > y {
+		x, y = y, x
+	}
+	key := uint64(x)<<32 | uint64(y)
+	if m, ok := a.merged[key]; ok {
+		return m
+	}
+	m := a.mergeNames(a.names[x.arg()], a.names[y.arg()])
+	a.merged[key] = m
+	return m
+}
+
+// mergeNames merges two class names or array descriptors as ASM's
+// Frame.merge does: same-dimension arrays of references merge element-wise;
+// other arrays become an array of Object of the smaller dimension (an array
+// of primitives counting one dimension less), or Object.
+func (a *analyzer) mergeNames(s, t string) vtype {
+	ds, es := arrayDims(s)
+	dt, et := arrayDims(t)
+	if ds == 0 && dt == 0 {
+		return a.intern(a.commonSuper(s, t))
+	}
+	if ds == dt && es[0] == 'L' && et[0] == 'L' {
+		e := a.commonSuper(es[1:len(es)-1], et[1:len(et)-1])
+		return a.intern(strings.Repeat("[", ds) + "L" + e + ";")
+	}
+	if ds > 0 && es[0] != 'L' {
+		ds--
+	}
+	if dt > 0 && et[0] != 'L' {
+		dt--
+	}
+	d := min(ds, dt)
+	if d == 0 {
+		return tObject
+	}
+	return a.intern(strings.Repeat("[", d) + "Ljava/lang/Object;")
+}
+
+// arrayDims splits an array descriptor into its dimensions and element
+// descriptor; a class name has 0 dimensions and is its own element.
+func arrayDims(s string) (int, string) {
+	d := 0
+	for d < len(s)-1 && s[d] == '[' {
+		d++
+	}
+	return d, s[d:]
+}
+
+// commonSuper returns the nearest common superclass of two classes, or
+// java/lang/Object if either is an interface (the verifier treats
+// interfaces as Object) or is unknown to the hierarchy.
+func (a *analyzer) commonSuper(s, t string) string {
+	const object = "java/lang/Object"
+	if s == t {
+		return s
+	}
+	if s == object || t == object || a.h == nil {
+		return object
+	}
+	ci, err := a.h.Lookup(s)
+	if err != nil || ci.IsInterface() {
+		return object
+	}
+	cj, err := a.h.Lookup(t)
+	if err != nil || cj.IsInterface() {
+		return object
+	}
+	anc := a.ancestry[:0]
+	for n, info := s, ci; ; {
+		anc = append(anc, n)
+		if info.Super == "" || len(anc) > 1000 {
+			break
+		}
+		n = info.Super
+		if info, err = a.h.Lookup(n); err != nil {
+			a.ancestry = anc
+			return object
+		}
+	}
+	a.ancestry = anc
+	for n, info, depth := t, cj, 0; depth < 1000; depth++ {
+		for _, x := range anc {
+			if x == n {
+				return n
+			}
+		}
+		if info.Super == "" {
+			break
+		}
+		n = info.Super
+		if info, err = a.h.Lookup(n); err != nil {
+			break
+		}
+	}
+	return object
+}
+
+// Operand-stack helpers. Underflow records an error and yields Top.
+
+func (a *analyzer) push(t vtype) {
+	if a.sp < len(a.stack) {
+		a.stack[a.sp] = t
+	} else {
+		a.stack = append(a.stack, t)
+	}
+	a.sp++
+	if a.sp > a.maxStack {
+		a.maxStack = a.sp
+	}
+}
+
+// push2 pushes a long or double: the type, then Top.
+func (a *analyzer) push2(t vtype) {
+	a.push(t)
+	a.push(tTop)
+}
+
+// pushT pushes a value of size n (0, 1 or 2 slots).
+func (a *analyzer) pushT(t vtype, n int32) {
+	switch n {
+	case 1:
+		a.push(t)
+	case 2:
+		a.push2(t)
+	}
+}
+
+func (a *analyzer) pop() vtype {
+	if a.sp == 0 {
+		a.fail("stack underflow")
+		return tTop
+	}
+	a.sp--
+	return a.stack[a.sp]
+}
+
+func (a *analyzer) popN(n int) {
+	if a.sp < n {
+		a.fail("stack underflow")
+		a.sp = 0
+		return
+	}
+	a.sp -= n
+}
+
+// setLocal stores t in slot i; set2 stores a long or double in i and i+1.
+func (a *analyzer) setLocal(i int, t vtype) {
+	if i > 0 {
+		if k := a.cur[i-1].kind(); k == VLong || k == VDouble {
+			a.cur[i-1] = tTop // its second half is overwritten
+			a.localsChanged = true
+		}
+	}
+	if a.cur[i] != t {
+		a.cur[i] = t
+		a.localsChanged = true
+	}
+}
+
+func (a *analyzer) set2(i int, t vtype) {
+	a.setLocal(i, t)
+	if a.cur[i+1] != tTop {
+		a.cur[i+1] = tTop
+		a.localsChanged = true
+	}
+}
+
+// run interprets block b from its entry state and merges the result into
+// its successors and exception handlers.
+func (a *analyzer) run(b int32) {
+	blk := a.blocks[b]
+	ml := a.maxLocals
+	copy(a.cur, a.entryLocals[int(b)*ml:int(b+1)*ml])
+	a.sp = 0
+	for _, t := range a.stacks[blk.stackAt : blk.stackAt+blk.nstack] {
+		a.push(t)
+	}
+	handlers := a.blockHandlers[blk.hFrom:blk.hTo]
+	a.localsChanged = true
+	insns := a.insns
+	last := -1
+	for i := blk.first; i < blk.end; i++ {
+		in := &insns[i]
+		if in.Op == OpLabel {
+			continue
+		}
+		if len(handlers) > 0 && a.localsChanged {
+			// A handler may be entered before any instruction of its
+			// range: it sees the locals as they are here.
+			var one [1]vtype
+			for _, h := range handlers {
+				one[0] = a.hCatch[h]
+				a.flowState(a.hBlock[h], one[:])
+			}
+		}
+		a.localsChanged = false
+		a.exec(int(i), in)
+		if a.err != nil {
+			if a.errAt < 0 {
+				a.errAt = int(i)
+			}
+			return
+		}
+		last = int(i)
+	}
+	in := &insns[last]
+	switch op := in.Op; {
+	case op == OpGoto:
+		a.flowTo(a.target(in.Label))
+	case op == OpJsr:
+		a.push(tRetAddr)
+		a.flowTo(a.target(in.Label))
+		a.sp--
+		a.flowTo(b + 1)
+	case isJump(op):
+		a.flowTo(a.target(in.Label))
+		a.flowTo(b + 1)
+	case op == OpTableswitch || op == OpLookupswitch:
+		a.flowTo(a.target(in.Switch.Default))
+		for _, l := range in.Switch.Targets {
+			a.flowTo(a.target(l))
+		}
+	case op >= OpIreturn && op <= OpReturn || op == OpAthrow || op == OpRet:
+	default:
+		a.flowTo(b + 1)
+	}
+	if a.err != nil && a.errAt < 0 {
+		a.errAt = last
+	}
+}
+
+func (a *analyzer) target(l *Label) int32 {
+	b, ok := a.labels[l]
+	if !ok || b < 0 || int(b) >= len(a.blocks) {
+		a.fail("jump to a label that is not placed before an instruction")
+		return -1
+	}
+	return b
+}
+
+// site returns the index of the `new` site at instruction i.
+func (a *analyzer) site(i int32) int {
+	lo, hi := 0, len(a.sites)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a.sites[m].at < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// exec applies the effect of instruction in (at index i) to the state.
+func (a *analyzer) exec(i int, in *Insn) {
+	switch op := in.Op; op {
+	case OpNop:
+	case OpAconstNull:
+		a.push(tNull)
+	case OpIconstM1, OpIconst0, OpIconst1, OpIconst2, OpIconst3, OpIconst4, OpIconst5, OpBipush, OpSipush:
+		a.push(tInt)
+	case OpLconst0, OpLconst1:
+		a.push2(tLong)
+	case OpFconst0, OpFconst1, OpFconst2:
+		a.push(tFloat)
+	case OpDconst0, OpDconst1:
+		a.push2(tDouble)
+	case OpLdc, OpLdcW, OpLdc2W:
+		a.ldc(in.Index)
+	case OpIload:
+		a.push(tInt)
+	case OpLload:
+		a.push2(tLong)
+	case OpFload:
+		a.push(tFloat)
+	case OpDload:
+		a.push2(tDouble)
+	case OpAload:
+		a.push(a.cur[in.Index])
+	case OpIaload, OpBaload, OpCaload, OpSaload:
+		a.popN(2)
+		a.push(tInt)
+	case OpLaload:
+		a.popN(2)
+		a.push2(tLong)
+	case OpFaload:
+		a.popN(2)
+		a.push(tFloat)
+	case OpDaload:
+		a.popN(2)
+		a.push2(tDouble)
+	case OpAaload:
+		a.popN(1)
+		a.push(a.elementType(a.pop()))
+	case OpIstore:
+		a.popN(1)
+		a.setLocal(int(in.Index), tInt)
+	case OpFstore:
+		a.popN(1)
+		a.setLocal(int(in.Index), tFloat)
+	case OpAstore:
+		a.setLocal(int(in.Index), a.pop())
+	case OpLstore:
+		a.popN(2)
+		a.set2(int(in.Index), tLong)
+	case OpDstore:
+		a.popN(2)
+		a.set2(int(in.Index), tDouble)
+	case OpIastore, OpFastore, OpAastore, OpBastore, OpCastore, OpSastore:
+		a.popN(3)
+	case OpLastore, OpDastore:
+		a.popN(4)
+	case OpPop:
+		a.popN(1)
+	case OpPop2:
+		a.popN(2)
+	case OpDup:
+		t := a.pop()
+		a.push(t)
+		a.push(t)
+	case OpDupX1:
+		v1, v2 := a.pop(), a.pop()
+		a.push(v1)
+		a.push(v2)
+		a.push(v1)
+	case OpDupX2:
+		v1, v2, v3 := a.pop(), a.pop(), a.pop()
+		a.push(v1)
+		a.push(v3)
+		a.push(v2)
+		a.push(v1)
+	case OpDup2:
+		v1, v2 := a.pop(), a.pop()
+		a.push(v2)
+		a.push(v1)
+		a.push(v2)
+		a.push(v1)
+	case OpDup2X1:
+		v1, v2, v3 := a.pop(), a.pop(), a.pop()
+		a.push(v2)
+		a.push(v1)
+		a.push(v3)
+		a.push(v2)
+		a.push(v1)
+	case OpDup2X2:
+		v1, v2, v3, v4 := a.pop(), a.pop(), a.pop(), a.pop()
+		a.push(v2)
+		a.push(v1)
+		a.push(v4)
+		a.push(v3)
+		a.push(v2)
+		a.push(v1)
+	case OpSwap:
+		v1, v2 := a.pop(), a.pop()
+		a.push(v1)
+		a.push(v2)
+	case OpIadd, OpIsub, OpImul, OpIdiv, OpIrem, OpIshl, OpIshr, OpIushr, OpIand, OpIor, OpIxor:
+		a.popN(2)
+		a.push(tInt)
+	case OpLadd, OpLsub, OpLmul, OpLdiv, OpLrem, OpLand, OpLor, OpLxor:
+		a.popN(4)
+		a.push2(tLong)
+	case OpFadd, OpFsub, OpFmul, OpFdiv, OpFrem:
+		a.popN(2)
+		a.push(tFloat)
+	case OpDadd, OpDsub, OpDmul, OpDdiv, OpDrem:
+		a.popN(4)
+		a.push2(tDouble)
+	case OpLshl, OpLshr, OpLushr:
+		a.popN(3)
+		a.push2(tLong)
+	case OpIneg, OpI2b, OpI2c, OpI2s:
+		a.popN(1)
+		a.push(tInt)
+	case OpLneg:
+		a.popN(2)
+		a.push2(tLong)
+	case OpFneg:
+		a.popN(1)
+		a.push(tFloat)
+	case OpDneg:
+		a.popN(2)
+		a.push2(tDouble)
+	case OpIinc:
+	case OpI2l:
+		a.popN(1)
+		a.push2(tLong)
+	case OpI2f:
+		a.popN(1)
+		a.push(tFloat)
+	case OpI2d:
+		a.popN(1)
+		a.push2(tDouble)
+	case OpL2i:
+		a.popN(2)
+		a.push(tInt)
+	case OpL2f:
+		a.popN(2)
+		a.push(tFloat)
+	case OpL2d:
+		a.popN(2)
+		a.push2(tDouble)
+	case OpF2i:
+		a.popN(1)
+		a.push(tInt)
+	case OpF2l:
+		a.popN(1)
+		a.push2(tLong)
+	case OpF2d:
+		a.popN(1)
+		a.push2(tDouble)
+	case OpD2i:
+		a.popN(2)
+		a.push(tInt)
+	case OpD2l:
+		a.popN(2)
+		a.push2(tLong)
+	case OpD2f:
+		a.popN(2)
+		a.push(tFloat)
+	case OpLcmp, OpDcmpl, OpDcmpg:
+		a.popN(4)
+		a.push(tInt)
+	case OpFcmpl, OpFcmpg:
+		a.popN(2)
+		a.push(tInt)
+	case OpIfeq, OpIfne, OpIflt, OpIfge, OpIfgt, OpIfle, OpIfnull, OpIfnonnull,
+		OpTableswitch, OpLookupswitch, OpIreturn, OpFreturn, OpAreturn, OpAthrow,
+		OpMonitorenter, OpMonitorexit:
+		a.popN(1)
+	case OpIfIcmpeq, OpIfIcmpne, OpIfIcmplt, OpIfIcmpge, OpIfIcmpgt, OpIfIcmple, OpIfAcmpeq, OpIfAcmpne,
+		OpLreturn, OpDreturn:
+		a.popN(2)
+	case OpGoto, OpJsr, OpRet, OpReturn:
+	case OpGetstatic:
+		r := a.ref(in.Index)
+		a.pushT(r.ret, r.retSlots)
+	case OpPutstatic:
+		a.popN(int(a.ref(in.Index).args))
+	case OpGetfield:
+		r := a.ref(in.Index)
+		a.popN(1)
+		a.pushT(r.ret, r.retSlots)
+	case OpPutfield:
+		a.popN(int(a.ref(in.Index).args) + 1)
+	case OpInvokevirtual, OpInvokespecial, OpInvokestatic, OpInvokeinterface, OpInvokedynamic:
+		r := a.ref(in.Index)
+		a.popN(int(r.args))
+		if op == OpInvokespecial && r.init {
+			a.initialize(a.pop())
+		} else if op != OpInvokestatic && op != OpInvokedynamic {
+			a.popN(1)
+		}
+		a.pushT(r.ret, r.retSlots)
+	case OpNew:
+		s := a.site(int32(i))
+		if s >= len(a.sites) || a.sites[s].at != int32(i) {
+			a.fail("internal error: no site for new")
+			return
+		}
+		a.push(uninitType(s))
+	case OpNewarray:
+		a.popN(1)
+		a.push(a.primArray(in.Const))
+	case OpAnewarray:
+		a.popN(1)
+		a.push(a.arrayType(in.Index))
+	case OpArraylength, OpInstanceof:
+		a.popN(1)
+		a.push(tInt)
+	case OpCheckcast:
+		a.popN(1)
+		a.push(a.classType(in.Index))
+	case OpMultianewarray:
+		if in.Const < 1 {
+			a.fail("multianewarray with %d dimensions", in.Const)
+			return
+		}
+		a.popN(int(in.Const))
+		a.push(a.classType(in.Index))
+	default:
+		a.fail("invalid opcode %d", op)
+	}
+}
+
+// ldc pushes the type of constant i.
+func (a *analyzer) ldc(i uint16) {
+	switch a.pool.Tag(i) {
+	case TagInteger:
+		a.push(tInt)
+	case TagFloat:
+		a.push(tFloat)
+	case TagLong:
+		a.push2(tLong)
+	case TagDouble:
+		a.push2(tDouble)
+	case TagString:
+		a.push(objType(nString))
+	case TagClass:
+		a.push(objType(nClass))
+	case TagMethodType:
+		a.push(objType(nMethodType))
+	case TagMethodHandle:
+		a.push(objType(nMethodHandle))
+	case TagDynamic:
+		r := a.ref(i)
+		a.pushT(r.ret, r.retSlots)
+	default:
+		a.fail("ldc of constant %d, which is not loadable", i)
+	}
+}
+
+var primArrays = [...]string{4: "[Z", 5: "[C", 6: "[F", 7: "[D", 8: "[B", 9: "[S", 10: "[I", 11: "[J"}
+
+func (a *analyzer) primArray(atype int32) vtype {
+	if atype < 4 || atype > 11 {
+		a.fail("newarray of unknown type %d", atype)
+		return tObject
+	}
+	return a.intern(primArrays[atype])
+}
+
+// initialize replaces every copy of the uninitialized value t, whose
+// constructor has just been called, by the initialized type.
+func (a *analyzer) initialize(t vtype) {
+	var init vtype
+	switch t.kind() {
+	case VUninitializedThis:
+		init = a.thisType
+	case VUninitialized:
+		init = a.sites[t.arg()].class
+	default:
+		a.fail("<init> called on an initialized value")
+		return
+	}
+	for i, x := range a.cur {
+		if x == t {
+			a.cur[i] = init
+			a.localsChanged = true
+		}
+	}
+	for i, x := range a.stack[:a.sp] {
+		if x == t {
+			a.stack[i] = init
+		}
+	}
+}
+
+// trimHandlers drops the unreachable blocks from the exception table's
+// ranges, splitting ranges where needed; the dead code becomes `athrow`,
+// which must not be covered by a handler that would no longer be in the
+// frames' view.
+func (a *analyzer) trimHandlers() {
+	hs := a.code.Handlers
+	var out []Handler
+	for i, h := range hs {
+		s, e := a.labels[h.Start], a.labels[h.End]
+		all := true
+		for b := s; b < e; b++ {
+			if a.blocks[b].flags&bReached == 0 {
+				all = false
+				break
+			}
+		}
+		if all {
+			if out != nil {
+				out = append(out, h)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]Handler, 0, len(hs)+4), hs[:i]...)
+		}
+		for b := s; b < e; {
+			for b < e && a.blocks[b].flags&bReached == 0 {
+				b++
+			}
+			if b == e {
+				break
+			}
+			r0 := b
+			for b < e && a.blocks[b].flags&bReached != 0 {
+				b++
+			}
+			nh := h
+			if r0 != s {
+				nh.Start = a.ensureLabel(r0)
+			}
+			if b != e {
+				nh.End = a.ensureLabel(b)
+			}
+			out = append(out, nh)
+		}
+	}
+	if out != nil {
+		a.code.Handlers = out
+	}
+}
+
+// emitFrames sets code.Frames from the entry states of the blocks that
+// need a frame; unreachable blocks get locals () and stack (Throwable).
+func (a *analyzer) emitFrames() {
+	n, slots := 0, 0
+	for b := range a.blocks {
+		if blk := &a.blocks[b]; blk.flags&bFrame != 0 {
+			n++
+			if blk.flags&bReached != 0 {
+				slots += a.maxLocals + int(blk.nstack)
+			} else {
+				slots++
+			}
+		}
+	}
+	if n == 0 {
+		a.code.Frames = nil
+		return
+	}
+	frames := make([]Frame, 0, n)
+	types := make([]VType, 0, slots)
+	ml := a.maxLocals
+	for b := range a.blocks {
+		blk := &a.blocks[b]
+		if blk.flags&bFrame == 0 {
+			continue
+		}
+		at := a.ensureLabel(int32(b))
+		blk = &a.blocks[b]
+		if blk.flags&bReached == 0 {
+			types = append(types, VType{Kind: VObject, Class: wellKnownNames[nThrowable]})
+			frames = append(frames, Frame{At: at, Locals: nil, Stack: types[len(types)-1:]})
+			continue
+		}
+		start := len(types)
+		locals := a.entryLocals[b*ml : (b+1)*ml]
+		n := len(locals)
+		for n > 0 && locals[n-1] == tTop {
+			n--
+		}
+		for j := 0; j < n; j++ {
+			t := locals[j]
+			types = append(types, a.outType(t))
+			if k := t.kind(); k == VLong || k == VDouble {
+				j++
+			}
+		}
+		nl := len(types)
+		stack := a.stacks[blk.stackAt : blk.stackAt+blk.nstack]
+		for j := 0; j < len(stack); j++ {
+			t := stack[j]
+			types = append(types, a.outType(t))
+			if k := t.kind(); k == VLong || k == VDouble {
+				j++
+			}
+		}
+		frames = append(frames, Frame{At: at, Locals: types[start:nl:nl], Stack: types[nl:len(types):len(types)]})
+	}
+	a.code.Frames = frames
+}
+
+func (a *analyzer) outType(t vtype) VType {
+	switch t.kind() {
+	case VObject:
+		return VType{Kind: VObject, Class: a.names[t.arg()]}
+	case VUninitialized:
+		return VType{Kind: VUninitialized, New: a.sites[t.arg()].label}
+	case kRetAddr:
+		return VType{}
+	}
+	return VType{Kind: t.kind()}
+}
+
+// rewrite inserts the new labels and replaces each unreachable block by
+// its labels and a single athrow.
+func (a *analyzer) rewrite() {
+	slices.SortStableFunc(a.inserts, func(x, y labelInsert) int { return int(x.at - y.at) })
+	old := a.insns
+	out := make([]Insn, 0, len(old)+len(a.inserts))
+	ins := a.inserts
+	for b := range a.blocks {
+		blk := &a.blocks[b]
+		for i := blk.start; i < blk.end; i++ {
+			for len(ins) > 0 && ins[0].at == i {
+				out = append(out, Insn{Op: OpLabel, Label: ins[0].label})
+				ins = ins[1:]
+			}
+			in := old[i]
+			if blk.flags&bReached == 0 && in.Op != OpLabel {
+				if i == blk.first {
+					out = append(out, Insn{Op: OpAthrow})
+				}
+				continue
+			}
+			out = append(out, in)
+		}
+	}
+	for _, x := range ins {
+		out = append(out, Insn{Op: OpLabel, Label: x.label})
+	}
+	a.code.Insns = out
 }
