@@ -1,0 +1,533 @@
+package weaver
+
+import (
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+// emitter rewrites one method body as
+//
+//	invokestatic weft/rt/Weft.bypass()Z
+//	ifne ORIGINAL
+//	  <woven copy of the body>
+//	ORIGINAL:
+//	  <original body, unchanged>
+//
+// so the original body runs while bootstrapping (BIB) or while the thread
+// bypasses woven code (DIB), with no wrapper method and no extra frame.
+type emitter struct {
+	cw     *classWeaver
+	m      *classfile.Member
+	code   *classfile.Code
+	static bool
+	ctor   bool
+	desc   string
+
+	out          []classfile.Insn
+	callHandlers []classfile.Handler // innermost: one per call-site shadow
+	execHandlers []classfile.Handler // outermost: the execution shadow
+	tmp          int                 // first free local slot
+	maxLocals    int
+	extraStack   int
+
+	// segments of the woven copy covered by the execution shadow's
+	// after-throwing handler (the exits' advice calls are left out).
+	segStart *classfile.Label
+	segLen   int
+	segments [][2]*classfile.Label
+	inExec   bool
+}
+
+// valueCtx says where a shadow's values are at one point of woven code.
+type valueCtx struct {
+	s        *shadow
+	target   int   // local slot of the call target, -1 if none
+	args     []int // local slots of the arguments
+	argDescs []string
+	ret      int    // local slot of the returned value, -1 if none
+	retDesc  string // its descriptor
+	exc      int    // local slot of the thrown exception, -1 if none
+}
+
+func (e *emitter) add(ins ...classfile.Insn) {
+	e.out = append(e.out, ins...)
+	for _, in := range ins {
+		if in.Op != classfile.OpLabel {
+			e.segLen++
+		}
+	}
+}
+
+func (e *emitter) label(l *classfile.Label) { e.add(classfile.Insn{Op: classfile.OpLabel, Label: l}) }
+
+func (e *emitter) op(op uint16) { e.add(classfile.Insn{Op: op}) }
+
+func (e *emitter) local(op uint16, slot int) {
+	e.add(classfile.Insn{Op: op, Index: uint16(slot)})
+}
+
+func (e *emitter) invokestatic(owner, name, desc string) {
+	e.add(classfile.Insn{Op: classfile.OpInvokestatic, Index: e.cw.c.Pool.AddMethodref(owner, name, desc, false)})
+}
+
+// alloc reserves n local slots and returns the first.
+func (e *emitter) alloc(n int) int {
+	s := e.tmp
+	e.tmp += n
+	if e.tmp > e.maxLocals {
+		e.maxLocals = e.tmp
+	}
+	return s
+}
+
+func (e *emitter) openSegment() {
+	e.segStart = classfile.NewLabel()
+	e.label(e.segStart)
+	e.segLen = 0
+	e.inExec = true
+}
+
+func (e *emitter) closeSegment() {
+	if !e.inExec {
+		return
+	}
+	e.inExec = false
+	if e.segLen == 0 {
+		return
+	}
+	end := classfile.NewLabel()
+	e.label(end)
+	e.segments = append(e.segments, [2]*classfile.Label{e.segStart, end})
+}
+
+func (e *emitter) emit(shadows []*shadow) error {
+	code := e.code
+	orig := code.Insns
+	e.tmp = int(code.MaxLocals)
+	if n := classfile.ArgSlots(e.desc); !e.static && n+1 > e.tmp {
+		e.tmp = n + 1
+	} else if e.static && n > e.tmp {
+		e.tmp = n
+	}
+	e.maxLocals = e.tmp
+	base := e.tmp
+
+	var exec *shadow
+	byAt := map[int]*shadow{}
+	for _, s := range shadows {
+		if s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution {
+			exec = s
+		} else {
+			byAt[s.at] = s
+		}
+	}
+	lmap := map[*classfile.Label]*classfile.Label{}
+	lm := func(l *classfile.Label) *classfile.Label {
+		if l == nil {
+			return nil
+		}
+		if x, ok := lmap[l]; ok {
+			return x
+		}
+		x := classfile.NewLabel()
+		lmap[l] = x
+		return x
+	}
+
+	original := classfile.NewLabel()
+	e.invokestatic("weft/rt/Weft", "bypass", "()Z")
+	e.add(classfile.Insn{Op: classfile.OpIfne, Label: original})
+	execExits := exec != nil && exec.has(advice.AfterReturning, advice.After)
+	execThrows := exec != nil && exec.has(advice.AfterThrowing, advice.After)
+	if exec != nil && !e.ctor {
+		e.execBefore(exec)
+		e.openSegment()
+	}
+	postSuper := !e.ctor
+	for i, in := range orig {
+		cp := in
+		switch {
+		case in.Op == classfile.OpLabel:
+			cp.Label = lm(in.Label)
+		case in.Switch != nil:
+			sw := *in.Switch
+			sw.Default = lm(sw.Default)
+			sw.Targets = make([]*classfile.Label, len(in.Switch.Targets))
+			for k, t := range in.Switch.Targets {
+				sw.Targets[k] = lm(t)
+			}
+			sw.Keys = append([]int32(nil), in.Switch.Keys...)
+			cp.Switch = &sw
+		case in.Label != nil:
+			cp.Label = lm(in.Label)
+		}
+		if s := byAt[i]; s != nil {
+			e.tmp = base
+			e.callShadow(s, cp)
+		} else if execExits && postSuper && isReturn(in.Op) {
+			e.tmp = base
+			e.execExit(exec, cp)
+		} else {
+			e.add(cp)
+		}
+		if exec != nil && e.ctor && i == exec.at {
+			postSuper = true
+			e.tmp = base
+			e.execBefore(exec)
+			e.openSegment()
+		}
+	}
+	e.closeSegment()
+	if execThrows && len(e.segments) > 0 {
+		e.tmp = base
+		h := classfile.NewLabel()
+		e.label(h)
+		exc := e.alloc(1)
+		e.local(classfile.OpAstore, exc)
+		ctx := e.execCtx(exec)
+		ctx.exc = exc
+		for k := len(exec.applied) - 1; k >= 0; k-- {
+			a := exec.applied[k]
+			if a.Advice.Kind == advice.AfterThrowing || a.Advice.Kind == advice.After {
+				e.callHelper(ctx, a)
+			}
+		}
+		e.local(classfile.OpAload, exc)
+		e.op(classfile.OpAthrow)
+		for _, seg := range e.segments {
+			e.execHandlers = append(e.execHandlers, classfile.Handler{Start: seg[0], End: seg[1], Handler: h})
+		}
+	}
+	e.label(original)
+	e.out = append(e.out, orig...)
+
+	// Handlers: call-site ones are innermost, then the copy's own, then
+	// the execution shadow's, then the original body's (disjoint).
+	hs := append([]classfile.Handler(nil), e.callHandlers...)
+	for _, h := range code.Handlers {
+		hs = append(hs, classfile.Handler{Start: lm(h.Start), End: lm(h.End), Handler: lm(h.Handler), CatchType: h.CatchType})
+	}
+	hs = append(hs, e.execHandlers...)
+	hs = append(hs, code.Handlers...)
+	code.Handlers = hs
+	for _, ln := range append([]classfile.LineNumber(nil), code.Lines...) {
+		code.Lines = append(code.Lines, classfile.LineNumber{Start: lm(ln.Start), Line: ln.Line})
+	}
+	copyLocals := func(vs []classfile.LocalVar) []classfile.LocalVar {
+		out := append([]classfile.LocalVar(nil), vs...)
+		for _, v := range vs {
+			v.Start, v.End = lm(v.Start), lm(v.End)
+			out = append(out, v)
+		}
+		return out
+	}
+	code.Locals = copyLocals(code.Locals)
+	code.LocalTypes = copyLocals(code.LocalTypes)
+	code.Insns = e.out
+	// Used only when frames (which recompute both) are off.
+	code.MaxLocals = uint16(e.maxLocals)
+	code.MaxStack += uint16(e.extraStack + 8)
+	return nil
+}
+
+func isReturn(op uint16) bool { return op >= classfile.OpIreturn && op <= classfile.OpReturn }
+
+// execCtx gives the values of an execution shadow: this, the parameters
+// in their slots.
+func (e *emitter) execCtx(s *shadow) valueCtx {
+	params, ret := splitDesc(e.desc)
+	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params, retDesc: ret}
+	slot := 0
+	if !e.static {
+		slot = 1
+	}
+	for _, p := range params {
+		ctx.args = append(ctx.args, slot)
+		slot += slots(p)
+	}
+	return ctx
+}
+
+func (e *emitter) execBefore(s *shadow) {
+	ctx := e.execCtx(s)
+	for _, a := range s.applied {
+		if a.Advice.Kind == advice.Before {
+			e.callHelper(ctx, a)
+		}
+	}
+}
+
+// execExit emits the after (returning) advice of the execution shadow
+// before the return instruction ret, outside the after-throwing range.
+func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
+	e.closeSegment()
+	ctx := e.execCtx(s)
+	if ctx.retDesc != "V" {
+		ctx.ret = e.alloc(slots(ctx.retDesc))
+		e.local(storeOp(ctx.retDesc), ctx.ret)
+	}
+	for k := len(s.applied) - 1; k >= 0; k-- {
+		a := s.applied[k]
+		if a.Advice.Kind == advice.AfterReturning || a.Advice.Kind == advice.After {
+			e.callHelper(ctx, a)
+		}
+	}
+	if ctx.ret >= 0 {
+		e.local(loadOp(ctx.retDesc), ctx.ret)
+	}
+	e.add(ret)
+	e.openSegment()
+}
+
+// callShadow emits a call, constructor-call or array-construction shadow
+// around its instruction in.
+func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
+	params, _ := splitDesc(s.Member.Desc)
+	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params}
+	hasTarget := s.Kind == pointcut.MethodCall && in.Op != classfile.OpInvokestatic
+	spill := false
+	for _, a := range s.applied {
+		if needs(a, advice.Target, advice.Arg, advice.ArrayDims) {
+			spill = true
+		}
+	}
+	if spill {
+		first := 0
+		if hasTarget {
+			ctx.target = e.alloc(1)
+		}
+		ctx.args = make([]int, len(params))
+		for k, p := range params {
+			ctx.args[k] = e.alloc(slots(p))
+			first += slots(p)
+		}
+		for k := len(params) - 1; k >= 0; k-- {
+			e.local(storeOp(params[k]), ctx.args[k])
+		}
+		if hasTarget {
+			e.local(classfile.OpAstore, ctx.target)
+		}
+	}
+	for _, a := range s.applied {
+		if a.Advice.Kind == advice.Before {
+			e.callHelper(ctx, a)
+		}
+	}
+	if spill {
+		if hasTarget {
+			e.local(classfile.OpAload, ctx.target)
+		}
+		for k, p := range params {
+			e.local(loadOp(p), ctx.args[k])
+		}
+	}
+	throws := s.has(advice.AfterThrowing, advice.After)
+	var start, end *classfile.Label
+	if throws {
+		start = classfile.NewLabel()
+		e.label(start)
+	}
+	e.add(in)
+	if throws {
+		end = classfile.NewLabel()
+		e.label(end)
+	}
+	if s.has(advice.AfterReturning, advice.After) {
+		rd := returnedDesc(&s.Shadow)
+		if s.Kind == pointcut.ConstructorCall && !s.dup {
+			rd = "V"
+		}
+		bound := false
+		for _, a := range s.applied {
+			if (a.Advice.Kind == advice.AfterReturning || a.Advice.Kind == advice.After) && needs(a, advice.Returned) {
+				bound = true
+			}
+		}
+		if bound && rd != "V" {
+			ctx.retDesc = rd
+			ctx.ret = e.alloc(slots(rd))
+			e.local(storeOp(rd), ctx.ret)
+		}
+		for k := len(s.applied) - 1; k >= 0; k-- {
+			a := s.applied[k]
+			if a.Advice.Kind == advice.AfterReturning || a.Advice.Kind == advice.After {
+				e.callHelper(ctx, a)
+			}
+		}
+		if ctx.ret >= 0 {
+			e.local(loadOp(rd), ctx.ret)
+		}
+		ctx.ret = -1
+	}
+	if throws {
+		cont := classfile.NewLabel()
+		h := classfile.NewLabel()
+		e.add(classfile.Insn{Op: classfile.OpGoto, Label: cont})
+		e.label(h)
+		ctx.exc = e.alloc(1)
+		e.local(classfile.OpAstore, ctx.exc)
+		for k := len(s.applied) - 1; k >= 0; k-- {
+			a := s.applied[k]
+			if a.Advice.Kind == advice.AfterThrowing || a.Advice.Kind == advice.After {
+				e.callHelper(ctx, a)
+			}
+		}
+		e.local(classfile.OpAload, ctx.exc)
+		e.op(classfile.OpAthrow)
+		e.label(cont)
+		e.callHandlers = append(e.callHandlers, classfile.Handler{Start: start, End: end, Handler: h})
+	}
+}
+
+// needs reports whether advice a (its arguments or residue) uses a value
+// of one of the kinds.
+func needs(a pointcut.Applied, kinds ...advice.ValueKind) bool {
+	for _, v := range a.Advice.Args {
+		for _, k := range kinds {
+			if v.Kind == k {
+				return true
+			}
+		}
+	}
+	var walk func(r *pointcut.Residue) bool
+	walk = func(r *pointcut.Residue) bool {
+		if r == nil {
+			return false
+		}
+		if r.Op == pointcut.InstanceOf {
+			for _, k := range kinds {
+				if r.Value.Kind == k {
+					return true
+				}
+			}
+		}
+		for _, c := range r.Children {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(a.Residue)
+}
+
+// callHelper emits the call of the sister-class helper that runs advice a
+// at ctx's shadow: it pushes the dynamic values the helper takes.
+func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
+	spec := &helperSpec{adv: a.Advice, residue: a.Residue, kind: ctx.s.Kind}
+	want := func(kind advice.ValueKind, index int) {
+		for _, p := range spec.params {
+			if p.kind == kind && p.index == index {
+				return
+			}
+		}
+		spec.params = append(spec.params, hparam{kind: kind, index: index, desc: e.valueDesc(ctx, kind, index)})
+	}
+	for _, v := range a.Advice.Args {
+		switch v.Kind {
+		case advice.JoinPointStaticPart, advice.JoinPointID:
+			spec.jp = e.cw.jpInfo(ctx.s)
+		case advice.EnclosingStaticPart:
+			spec.enclosing = e.cw.enclosingInfo(e.m, ctx.s)
+		case advice.ArrayDims:
+			for k := range ctx.argDescs {
+				want(advice.Arg, k)
+			}
+		default:
+			want(v.Kind, v.Index)
+		}
+	}
+	var walk func(r *pointcut.Residue)
+	walk = func(r *pointcut.Residue) {
+		if r == nil {
+			return
+		}
+		if r.Op == pointcut.InstanceOf {
+			want(r.Value.Kind, r.Value.Index)
+		}
+		for _, c := range r.Children {
+			walk(c)
+		}
+	}
+	walk(a.Residue)
+	spec.dims = len(ctx.argDescs)
+	stack := 0
+	for _, p := range spec.params {
+		e.loadValue(ctx, p.kind, p.index)
+		stack += slots(p.desc)
+	}
+	if stack > e.extraStack {
+		e.extraStack = stack
+	}
+	name, desc := e.cw.sister.helper(spec)
+	e.invokestatic(e.cw.sister.name, name, desc)
+}
+
+// valueDesc is the static type of a value at ctx; values that do not exist
+// there (this in static code, the result of a void call) are null Objects.
+func (e *emitter) valueDesc(ctx valueCtx, kind advice.ValueKind, index int) string {
+	const object = "Ljava/lang/Object;"
+	s := ctx.s
+	exec := s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution
+	switch kind {
+	case advice.This:
+		if !e.static && !s.preSuper {
+			return classDesc(e.cw.name)
+		}
+	case advice.Target:
+		if exec && !e.static {
+			return classDesc(e.cw.name)
+		}
+		if ctx.target >= 0 {
+			return classDesc(s.Member.Owner)
+		}
+	case advice.Arg:
+		if index < len(ctx.argDescs) && (exec || index < len(ctx.args)) {
+			return ctx.argDescs[index]
+		}
+	case advice.Returned:
+		if ctx.ret >= 0 {
+			return ctx.retDesc
+		}
+	case advice.Thrown:
+		if ctx.exc >= 0 {
+			return "Ljava/lang/Throwable;"
+		}
+	}
+	return object
+}
+
+func (e *emitter) loadValue(ctx valueCtx, kind advice.ValueKind, index int) {
+	s := ctx.s
+	exec := s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution
+	if e.valueDesc(ctx, kind, index) == "Ljava/lang/Object;" {
+		// Either a true Object value or an absent one.
+		switch {
+		case kind == advice.This && !e.static && !s.preSuper,
+			kind == advice.Target && ((exec && !e.static) || ctx.target >= 0),
+			kind == advice.Arg && index < len(ctx.argDescs) && (exec || index < len(ctx.args)),
+			kind == advice.Returned && ctx.ret >= 0,
+			kind == advice.Thrown && ctx.exc >= 0:
+		default:
+			e.op(classfile.OpAconstNull)
+			return
+		}
+	}
+	switch kind {
+	case advice.This:
+		e.local(classfile.OpAload, 0)
+	case advice.Target:
+		if exec {
+			e.local(classfile.OpAload, 0)
+		} else {
+			e.local(classfile.OpAload, ctx.target)
+		}
+	case advice.Arg:
+		e.local(loadOp(ctx.argDescs[index]), ctx.args[index])
+	case advice.Returned:
+		e.local(loadOp(ctx.retDesc), ctx.ret)
+	case advice.Thrown:
+		e.local(classfile.OpAload, ctx.exc)
+	}
+}

@@ -1,0 +1,149 @@
+package weaver
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/pointcut"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+// rule is one line of the tests' tiny matcher: advice adv applies at
+// shadows of kind whose member owner, name and within type match the
+// regular expressions ("" matches anything).
+type rule struct {
+	kind                pointcut.ShadowKind
+	owner, name, within string
+	adv                 *advice.Advice
+	residue             *pointcut.Residue
+}
+
+type testMatcher []rule
+
+func (tm testMatcher) Match(s *pointcut.Shadow, h classfile.Hierarchy) []pointcut.Applied {
+	var out []pointcut.Applied
+	for _, r := range tm {
+		if r.kind != s.Kind || !re(r.owner, s.Member.Owner) || !re(r.name, s.Member.Name) || !re(r.within, s.Within) {
+			continue
+		}
+		a := pointcut.Applied{Advice: r.adv, Verdict: pointcut.Always}
+		if r.residue != nil {
+			a.Verdict, a.Residue = pointcut.Maybe, r.residue
+		}
+		out = append(out, a)
+	}
+	// AspectJ precedence within one aspect: when either is after advice the
+	// later declaration wins, otherwise the earlier one.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Advice, out[j].Advice
+		if a.Kind != advice.Before || b.Kind != advice.Before {
+			return a.Order > b.Order
+		}
+		return a.Order < b.Order
+	})
+	return out
+}
+
+func re(pat, s string) bool {
+	return pat == "" || regexp.MustCompile("^(?:"+pat+")$").MatchString(s)
+}
+
+// adv builds advice calling static method name of class adv/Log.
+func adv(k advice.Kind, order int, name, desc string, args ...advice.Value) *advice.Advice {
+	return &advice.Advice{Kind: k, Aspect: "T", File: "t.weft", Line: order + 1, Order: order,
+		Method: advice.Method{Owner: "adv/Log", Name: name, Desc: desc}, Args: args}
+}
+
+func val(k advice.ValueKind, index int, desc string) advice.Value {
+	return advice.Value{Kind: k, Index: index, Desc: desc}
+}
+
+var jpv = val(advice.JoinPointStaticPart, 0, "Lweft/rt/JoinPointStaticPart;")
+
+// runtimeSources returns the runtime's Java sources, to compile with test programs.
+func runtimeSources() map[string]string {
+	m := map[string]string{}
+	for k, v := range rtjava.Sources() {
+		m[k] = string(v)
+	}
+	return m
+}
+
+// compileWeaveRun compiles the Java sources (with the runtime), weaves every
+// class under app/ with w's rules, and runs mainClass with -Xverify:all on
+// the woven classes. It returns stdout and the weave infos.
+func compileWeaveRun(t *testing.T, sources map[string]string, rules testMatcher, mainClass string, jvmArgs ...string) (string, []WeaveInfo, *Result) {
+	t.Helper()
+	all := runtimeSources()
+	for k, v := range sources {
+		all[k] = v
+	}
+	dir := jvmtest.Compile(t, all, "-g")
+	var advs []*advice.Advice
+	for _, r := range rules {
+		advs = append(advs, r.adv)
+	}
+	h := classfile.NewHierarchy(classfile.NewDirSource(dir), mustJDK(t))
+	w := New(rules, advs, Options{Hierarchy: h, IDBase: 1000})
+	var infos []WeaveInfo
+	var total Result
+	err := filepath.Walk(filepath.Join(dir, "app"), func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() || !strings.HasSuffix(p, ".class") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		res, err := w.WeaveClass(p, b)
+		if err != nil {
+			t.Fatalf("weaving %s: %v", p, err)
+		}
+		for _, warn := range res.Warnings {
+			t.Logf("warning: %s", warn)
+		}
+		total.Warnings = append(total.Warnings, res.Warnings...)
+		total.MethodsWoven += res.MethodsWoven
+		infos = append(infos, res.Shadows...)
+		if res.Class != nil {
+			if err := os.WriteFile(p, res.Class, 0o644); err != nil {
+				return err
+			}
+		}
+		for name, x := range res.Extra {
+			if err := os.WriteFile(filepath.Join(dir, name+".class"), x, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"-Xverify:all", "-cp", dir}, jvmArgs...)
+	out, _ := jvmtest.Run(t, append(args, mainClass)...)
+	return out, infos, &total
+}
+
+var jdkOnce struct {
+	src classfile.Source
+	err error
+}
+
+func mustJDK(t *testing.T) classfile.Source {
+	t.Helper()
+	if jdkOnce.src == nil && jdkOnce.err == nil {
+		jdkOnce.src, jdkOnce.err = classfile.OpenJDK(jvmtest.JavaHome(t))
+	}
+	if jdkOnce.err != nil {
+		t.Fatal(jdkOnce.err)
+	}
+	return jdkOnce.src
+}

@@ -1,0 +1,411 @@
+// Package jdk weaves the JDK's own modules: it drives a class weaver over
+// the modules image on all cores, patches java.lang.Thread (the DIB field)
+// and java.lang.System (the end of bootstrap, BIB), adds the JDK-mode
+// runtime to java.base, and writes the `java @argfile` that runs the woven
+// JDK with --patch-module. docs/jdk.md explains the scheme and the
+// exclusion list.
+package jdk
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weft-aop/weft/classfile"
+)
+
+// runtimePackage is the package of weft's runtime (weaver.RuntimePackage).
+const runtimePackage = "weft/rt/"
+
+// Woven is the outcome of weaving one class (the subset of weaver.Result
+// the image driver needs).
+type Woven struct {
+	Class        []byte            // nil: unchanged
+	Extra        map[string][]byte // sister classes by internal name
+	MethodsWoven int
+	// Methods names the woven methods (name+descriptor), to report which
+	// are intrinsics.
+	Methods  []string
+	Warnings []string
+}
+
+// ClassWeaver weaves one class file; it is safe for concurrent use.
+type ClassWeaver interface {
+	WeaveClass(name string, data []byte) (*Woven, error)
+}
+
+// Options configure WeaveImage.
+type Options struct {
+	JavaHome string
+	// Modules to weave; nil means every module of the image.
+	Modules []string
+	// Out is the output directory: Out/patch/<module>/..., Out/weft.args,
+	// Out/summary.json.
+	Out    string
+	Weaver ClassWeaver
+	// Runtime holds the JDK-mode runtime classes (internal name → bytes),
+	// added to java.base. See BuildRuntime.
+	Runtime map[string][]byte
+	// BootAppend is put on -Xbootclasspath/a (the advice classes).
+	BootAppend []string
+	// Workers defaults to runtime.NumCPU().
+	Workers int
+	// Progress, if set, is called (from one goroutine at a time) as
+	// classes complete.
+	Progress func(done, total int)
+}
+
+// ModuleSummary counts one module's weaving.
+type ModuleSummary struct {
+	Classes      int `json:"classes"`
+	ClassesWoven int `json:"classesWoven"`
+	MethodsWoven int `json:"methodsWoven"`
+}
+
+// Unwoven is a class left unchanged because weaving it failed.
+type Unwoven struct {
+	Module string `json:"module"`
+	Class  string `json:"class"`
+	Reason string `json:"reason"`
+}
+
+// Summary is DIR/summary.json.
+type Summary struct {
+	JavaHome string                    `json:"javaHome"`
+	Release  string                    `json:"release"`
+	Modules  map[string]*ModuleSummary `json:"modules"`
+	Unwoven  []Unwoven                 `json:"unwoven"`
+	// Intrinsics lists the woven methods the VM may replace with an
+	// intrinsic (@IntrinsicCandidate): advice there can be skipped by the
+	// interpreter or the JIT, so counts can be partial.
+	Intrinsics []string `json:"intrinsics"`
+	Warnings   []string `json:"warnings"`
+	Seconds    float64  `json:"seconds"`
+}
+
+// Totals sums the per-module counts.
+func (s *Summary) Totals() (classes, woven, methods int) {
+	for _, m := range s.Modules {
+		classes += m.Classes
+		woven += m.ClassesWoven
+		methods += m.MethodsWoven
+	}
+	return
+}
+
+// WeaveImage weaves the chosen modules of the JDK at opts.JavaHome into
+// opts.Out and writes weft.args and summary.json there.
+func WeaveImage(opts Options) (*Summary, error) {
+	start := time.Now()
+	img, err := classfile.OpenJDK(opts.JavaHome, opts.Modules...)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	var entries []classfile.ClassEntry
+	if err := img.Walk(func(e classfile.ClassEntry) error {
+		entries = append(entries, e)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	patchDir := filepath.Join(opts.Out, "patch")
+	if err := os.RemoveAll(patchDir); err != nil {
+		return nil, err
+	}
+	sum := &Summary{JavaHome: opts.JavaHome, Release: Release(opts.JavaHome), Modules: map[string]*ModuleSummary{}}
+	for _, m := range img.Modules() {
+		sum.Modules[m] = &ModuleSummary{}
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var (
+		mu       sync.Mutex // guards sum and firstErr
+		firstErr error
+		done     atomic.Int64
+		next     atomic.Int64
+		wg       sync.WaitGroup
+		progMu   sync.Mutex
+		dirs     sync.Map // directories already created
+	)
+	write := func(module, name string, b []byte) error {
+		p := filepath.Join(patchDir, module, filepath.FromSlash(name)+".class")
+		d := filepath.Dir(p)
+		if _, ok := dirs.Load(d); !ok {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			dirs.Store(d, true)
+		}
+		return os.WriteFile(p, b, 0o644)
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(entries) {
+					return
+				}
+				e := entries[i]
+				r := weaveEntry(opts, e)
+				var werr error
+				name := strings.TrimSuffix(e.Path, ".class")
+				if r.class != nil {
+					werr = write(e.Module, name, r.class)
+				}
+				for n, b := range r.extra {
+					if werr == nil {
+						werr = write(e.Module, n, b)
+					}
+				}
+				mu.Lock()
+				ms := sum.Modules[e.Module]
+				ms.Classes++
+				if r.class != nil {
+					ms.ClassesWoven++
+					ms.MethodsWoven += r.methods
+				}
+				if r.unwoven != "" {
+					sum.Unwoven = append(sum.Unwoven, Unwoven{Module: e.Module, Class: name, Reason: r.unwoven})
+				}
+				sum.Intrinsics = append(sum.Intrinsics, r.intrinsics...)
+				sum.Warnings = append(sum.Warnings, r.warnings...)
+				if werr != nil && firstErr == nil {
+					firstErr = werr
+				}
+				mu.Unlock()
+				n := int(done.Add(1))
+				if opts.Progress != nil && (n%256 == 0 || n == len(entries)) {
+					progMu.Lock()
+					opts.Progress(n, len(entries))
+					progMu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	// The runtime scheme: Thread and System patched over whatever the
+	// weaver made of them, the runtime added to java.base.
+	if err := patchBase(img, patchDir, opts.Runtime); err != nil {
+		return nil, err
+	}
+	sort.Slice(sum.Unwoven, func(i, j int) bool { return sum.Unwoven[i].Class < sum.Unwoven[j].Class })
+	sort.Strings(sum.Intrinsics)
+	sort.Strings(sum.Warnings)
+	if err := WriteArgs(opts.Out, sum, opts.BootAppend); err != nil {
+		return nil, err
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	b, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return sum, os.WriteFile(filepath.Join(opts.Out, "summary.json"), append(b, '\n'), 0o644)
+}
+
+// entryResult is what one class contributes.
+type entryResult struct {
+	class      []byte
+	extra      map[string][]byte
+	methods    int
+	unwoven    string
+	intrinsics []string
+	warnings   []string
+}
+
+func weaveEntry(opts Options, e classfile.ClassEntry) (r entryResult) {
+	name := e.Module + "/" + e.Path
+	data, err := e.Read()
+	if err != nil {
+		r.unwoven = err.Error()
+		return
+	}
+	res, err := opts.Weaver.WeaveClass(name, data)
+	if err != nil {
+		r.unwoven = err.Error()
+		return
+	}
+	r.class, r.extra, r.methods, r.warnings = res.Class, res.Extra, res.MethodsWoven, res.Warnings
+	if res.Class != nil {
+		r.intrinsics = intrinsics(data, res.Methods)
+	}
+	return
+}
+
+// IntrinsicAnnotation marks the methods HotSpot may replace by intrinsics.
+const IntrinsicAnnotation = "Ljdk/internal/vm/annotation/IntrinsicCandidate;"
+
+// intrinsics returns "class.name(desc)" for each of the woven methods
+// (name+desc) of the class file data annotated @IntrinsicCandidate.
+func intrinsics(data []byte, woven []string) []string {
+	c, err := classfile.Parse("", data)
+	if err != nil {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, m := range woven {
+		set[m] = true
+	}
+	var out []string
+	for _, m := range c.Methods {
+		nd := c.MemberName(m) + c.MemberDesc(m)
+		if set[nd] && isIntrinsic(c, m) {
+			out = append(out, c.Name()+"."+nd)
+		}
+	}
+	return out
+}
+
+func isIntrinsic(c *classfile.Class, m *classfile.Member) bool {
+	a := c.Attr(m.Attributes, "RuntimeVisibleAnnotations")
+	if a == nil {
+		return false
+	}
+	v, err := classfile.DecodeAttr(c, a)
+	if err != nil {
+		return false
+	}
+	if anns, ok := v.(*classfile.Annotations); ok {
+		for _, an := range anns.Annotations {
+			if c.Pool.Utf8(an.Type) == IntrinsicAnnotation {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// patchBase applies the Thread and System patches (to the woven class if
+// the weaver changed it, else to the image's) and writes the runtime.
+func patchBase(img *classfile.ImageSource, patchDir string, rt map[string][]byte) error {
+	base := filepath.Join(patchDir, "java.base")
+	for _, p := range []struct {
+		name  string
+		patch func([]byte) ([]byte, error)
+	}{{"java/lang/Thread", PatchThread}, {"java/lang/System", PatchSystem}} {
+		file := filepath.Join(base, filepath.FromSlash(p.name)+".class")
+		data, err := os.ReadFile(file)
+		if os.IsNotExist(err) {
+			data, err = ImageClass(img.JavaHome(), p.name)
+		}
+		if err != nil {
+			return err
+		}
+		out, err := p.patch(data)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, out, 0o644); err != nil {
+			return err
+		}
+	}
+	for name, b := range rt {
+		file := filepath.Join(base, filepath.FromSlash(name)+".class")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ImageClass reads one class (internal name) of java.base from the image.
+func ImageClass(javaHome, name string) ([]byte, error) {
+	img, err := classfile.OpenJDK(javaHome, "java.base")
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	return img.Class(name)
+}
+
+// WriteArgs writes DIR/weft.args: the JVM options that run the woven JDK.
+// Every module with a patch directory gets --patch-module and reads the
+// unnamed module (where the advice lives, on -Xbootclasspath/a); the
+// runtime package is exported to the unnamed module and to each of them.
+func WriteArgs(dir string, sum *Summary, bootAppend []string) error {
+	patchDir := filepath.Join(dir, "patch")
+	ents, err := os.ReadDir(patchDir)
+	if err != nil {
+		return err
+	}
+	var mods []string
+	for _, e := range ents {
+		if e.IsDir() {
+			mods = append(mods, e.Name())
+		}
+	}
+	sort.Strings(mods)
+	var b strings.Builder
+	b.WriteString("# weft: run the woven JDK with: java @" + filepath.Join(dir, "weft.args") + " ...\n")
+	pkg := strings.ReplaceAll(strings.TrimSuffix(runtimePackage, "/"), "/", ".")
+	for _, m := range mods {
+		fmt.Fprintf(&b, "--patch-module %s=%s\n", m, argQuote(filepath.Join(patchDir, m)))
+	}
+	for _, m := range mods {
+		fmt.Fprintf(&b, "--add-reads %s=ALL-UNNAMED\n", m)
+	}
+	targets := append([]string{"ALL-UNNAMED"}, without(mods, "java.base")...)
+	fmt.Fprintf(&b, "--add-exports java.base/%s=%s\n", pkg, strings.Join(targets, ","))
+	if len(bootAppend) > 0 {
+		fmt.Fprintf(&b, "-Xbootclasspath/a:%s\n", argQuote(strings.Join(bootAppend, string(os.PathListSeparator))))
+	}
+	return os.WriteFile(filepath.Join(dir, "weft.args"), []byte(b.String()), 0o644)
+}
+
+func without(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// argQuote quotes a value for a java @argfile when it needs it.
+func argQuote(s string) string {
+	if !strings.ContainsAny(s, " \t\"'#\\") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// Release returns the JDK's release and build, e.g. "17.0.15+6-Debian-1deb12u1",
+// from $JAVA_HOME/release (JAVA_RUNTIME_VERSION, else JAVA_VERSION).
+func Release(javaHome string) string {
+	b, err := os.ReadFile(filepath.Join(javaHome, "release"))
+	if err != nil {
+		return ""
+	}
+	vals := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			vals[k] = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	if v := vals["JAVA_RUNTIME_VERSION"]; v != "" {
+		return v
+	}
+	return vals["JAVA_VERSION"]
+}

@@ -1,0 +1,278 @@
+package weaver
+
+import (
+	"fmt"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+// classWeaver weaves the methods of one class.
+type classWeaver struct {
+	w      *Weaver
+	c      *classfile.Class
+	name   string
+	file   string
+	sister *sister
+	// enclosing caches the execution static part of each method.
+	enclosing map[*classfile.Member]*jpInfo
+}
+
+// shadow is a matched shadow inside one method body.
+type shadow struct {
+	pointcut.Shadow
+	at      int // index in code.Insns of the instruction (calls, arrays); -1 for execution
+	line    int
+	applied []pointcut.Applied
+	id      int32
+	// preSuper: the shadow lies before the super(...)/this(...) call of a
+	// constructor, where `this` is not yet initialized.
+	preSuper bool
+	// newAt is, for a constructor call, the index of its `new`; dup says
+	// the reference was duplicated, so the new object is on the stack
+	// after the call.
+	newAt int
+	dup   bool
+}
+
+func (s *shadow) has(kinds ...advice.Kind) bool {
+	for _, a := range s.applied {
+		for _, k := range kinds {
+			if a.Advice.Kind == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// weaveMethod finds and matches the shadows of m and, if any advice
+// applies, rewrites m's body as guard → woven copy | original. It returns
+// whether m changed and a warning when m was left unwoven despite advice.
+func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, string) {
+	c := cw.c
+	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
+	where := cw.name + "." + mname + mdesc
+	code, err := classfile.DecodeCode(c, m)
+	if err != nil {
+		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
+	}
+	if code == nil {
+		return false, nil, ""
+	}
+	for _, in := range code.Insns {
+		if in.Op == classfile.OpJsr || in.Op == classfile.OpRet {
+			// The copy would need its own subroutines; such old code is rare.
+			if cw.anyAdvice() {
+				return false, nil, fmt.Sprintf("%s: left unwoven: jsr/ret subroutines are not supported", where)
+			}
+		}
+	}
+	shadows := cw.findShadows(m, code)
+	if len(shadows) == 0 {
+		return false, nil, ""
+	}
+	for _, s := range shadows {
+		s.id = cw.w.nextID.Add(1) - 1
+	}
+	saved := append([]classfile.Attribute(nil), m.Attributes...)
+	e := &emitter{cw: cw, m: m, code: code, static: m.Access&classfile.AccStatic != 0,
+		ctor: mname == "<init>", desc: mdesc}
+	if err := e.emit(shadows); err != nil {
+		m.Attributes = saved
+		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
+	}
+	opts := classfile.EncodeOptions{Frames: !cw.w.opts.NoFrames, Hierarchy: cw.w.opts.Hierarchy}
+	if opts.Frames && opts.Hierarchy == nil {
+		opts.Hierarchy = noHierarchy{}
+	}
+	if !opts.Frames {
+		code.Frames = nil
+	}
+	if err := code.Encode(c, m, opts); err != nil {
+		m.Attributes = saved
+		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
+	}
+	if a := c.Attr(m.Attributes, "Code"); a != nil && len(a.Info) > 8 {
+		n := int(a.Info[4])<<24 | int(a.Info[5])<<16 | int(a.Info[6])<<8 | int(a.Info[7])
+		if n > 65535 {
+			m.Attributes = saved
+			return false, nil, fmt.Sprintf("%s: left unwoven: the woven method would be %d bytes, over the 64 KB limit", where, n)
+		}
+	}
+	var infos []WeaveInfo
+	for _, s := range shadows {
+		for _, a := range s.applied {
+			infos = append(infos, WeaveInfo{Kind: s.Kind, Member: s.Member, Within: cw.name,
+				File: cw.file, Line: s.line, ID: s.id, Advice: a.Advice, Residue: a.Verdict == pointcut.Maybe})
+		}
+	}
+	return true, infos, ""
+}
+
+func (cw *classWeaver) anyAdvice() bool { return len(cw.w.advice) > 0 }
+
+// noHierarchy answers nothing: frames then merge unknown classes to Object.
+type noHierarchy struct{}
+
+func (noHierarchy) Lookup(name string) (*classfile.ClassInfo, error) {
+	return nil, fmt.Errorf("%s: %w", name, classfile.ErrClassNotFound)
+}
+
+// findShadows lists the shadows of m's body that some advice matches, in
+// code order (the execution shadow first).
+func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []*shadow {
+	c, h := cw.c, cw.w.opts.Hierarchy
+	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
+	self := pointcut.Member{Owner: cw.name, Name: mname, Desc: mdesc, Access: m.Access,
+		AccessKnown: true, Exceptions: exceptions(c, m)}
+	static := m.Access&classfile.AccStatic != 0
+	ctor := mname == "<init>"
+	// Lines by label.
+	lineAt := map[*classfile.Label]int{}
+	for _, ln := range code.Lines {
+		if _, ok := lineAt[ln.Start]; !ok {
+			lineAt[ln.Start] = int(ln.Line)
+		}
+	}
+	var out []*shadow
+	match := func(s *shadow) {
+		s.applied = cw.filter(&s.Shadow, cw.w.m.Match(&s.Shadow, h))
+		if len(s.applied) > 0 {
+			out = append(out, s)
+		}
+	}
+	firstLine := 0
+	for _, in := range code.Insns {
+		if in.Op == classfile.OpLabel {
+			if l, ok := lineAt[in.Label]; ok {
+				firstLine = l
+				break
+			}
+		} else {
+			break
+		}
+	}
+	if firstLine == 0 && len(code.Lines) > 0 {
+		firstLine = int(code.Lines[0].Line)
+	}
+	synthetic := m.Access&(classfile.AccSynthetic|classfile.AccBridge) != 0
+	if mname != "<clinit>" && !synthetic {
+		k := pointcut.MethodExecution
+		if ctor {
+			k = pointcut.ConstructorExecution
+		}
+		match(&shadow{Shadow: pointcut.Shadow{Kind: k, Within: cw.name, Code: self, Member: self,
+			StaticThis: static, StaticTarget: static}, at: -1, line: firstLine})
+	}
+	var exec *shadow
+	if len(out) > 0 {
+		exec = out[0]
+	}
+	preSuper := ctor
+	var news []int
+	line := firstLine
+	superAt := -1
+	for i, in := range code.Insns {
+		s := &shadow{at: i, line: line, preSuper: preSuper, newAt: -1}
+		s.Within, s.Code, s.StaticThis = cw.name, self, static || preSuper
+		switch in.Op {
+		case classfile.OpLabel:
+			if l, ok := lineAt[in.Label]; ok {
+				line = l
+			}
+			continue
+		case classfile.OpNew:
+			news = append(news, i)
+			continue
+		case classfile.OpInvokevirtual, classfile.OpInvokeinterface, classfile.OpInvokestatic, classfile.OpInvokespecial:
+			owner, name, desc := c.Pool.MemberRef(in.Index)
+			if name == "<init>" {
+				if len(news) == 0 {
+					// super(...) or this(...): the constructor-execution
+					// shadow starts after it.
+					if preSuper {
+						superAt = i
+						preSuper = false
+					}
+					continue
+				}
+				s.newAt = news[len(news)-1]
+				news = news[:len(news)-1]
+				s.dup = s.newAt+1 < len(code.Insns) && code.Insns[s.newAt+1].Op == classfile.OpDup
+				s.Kind = pointcut.ConstructorCall
+				s.StaticTarget = true
+			} else {
+				s.Kind = pointcut.MethodCall
+				s.StaticTarget = in.Op == classfile.OpInvokestatic
+			}
+			s.Member = pointcut.Member{Owner: owner, Name: name, Desc: desc}
+		case classfile.OpNewarray:
+			s.Kind = pointcut.ArrayConstruction
+			s.Member = pointcut.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
+			s.StaticTarget = true
+		case classfile.OpAnewarray:
+			s.Kind = pointcut.ArrayConstruction
+			s.Member = pointcut.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
+			s.StaticTarget = true
+		case classfile.OpMultianewarray:
+			s.Kind = pointcut.ArrayConstruction
+			d := "("
+			for k := int32(0); k < in.Const; k++ {
+				d += "I"
+			}
+			s.Member = pointcut.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: d + ")V"}
+			s.StaticTarget = true
+		default:
+			continue
+		}
+		match(s)
+	}
+	if exec != nil && exec.Kind == pointcut.ConstructorExecution {
+		if superAt < 0 {
+			// No super/this call found: cannot place constructor execution.
+			out = out[1:]
+		} else {
+			exec.at = superAt
+		}
+	}
+	return out
+}
+
+// newarrayTypes maps newarray's atype to the element descriptor.
+var newarrayTypes = map[int32]string{4: "Z", 5: "C", 6: "F", 7: "D", 8: "B", 9: "S", 10: "I", 11: "J"}
+
+// filter drops advice whose returning/throwing type can never match the
+// shadow's value, so no call is woven for it.
+func (cw *classWeaver) filter(s *pointcut.Shadow, as []pointcut.Applied) []pointcut.Applied {
+	out := as[:0:0]
+	for _, a := range as {
+		if a.Advice.Kind == advice.AfterReturning && a.Advice.ReturnType != "" {
+			rd := returnedDesc(s)
+			rt := a.Advice.ReturnType
+			if isPrim(rt) && rt != rd {
+				continue
+			}
+			if rd == "V" && rt != "Ljava/lang/Object;" {
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// returnedDesc is the descriptor of the value a shadow returns.
+func returnedDesc(s *pointcut.Shadow) string {
+	switch s.Kind {
+	case pointcut.ConstructorCall:
+		return classDesc(s.Member.Owner)
+	case pointcut.ArrayConstruction:
+		return s.Member.Owner
+	case pointcut.ConstructorExecution:
+		return "V"
+	}
+	_, r := splitDesc(s.Member.Desc)
+	return r
+}

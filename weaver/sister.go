@@ -1,0 +1,413 @@
+package weaver
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+// A sister class holds everything static the woven code of one class needs,
+// so the woven class keeps its fields and <clinit>: one static helper per
+// (shadow, advice) that tests the residue, sets the DIB around the advice
+// call, and pushes the join point's static part, loaded with ldc of a
+// dynamic constant. Nothing in it initializes until woven code first calls
+// a helper, which happens only after bootstrap (BIB) and outside bypassed
+// code (DIB); the class itself has no fields and no <clinit>.
+type sister struct {
+	name    string
+	mu      sync.Mutex
+	helpers []*helperSpec
+	byKey   map[string]*helperSpec
+}
+
+// jpInfo is a join point static part as the sister class materializes it.
+type jpInfo struct {
+	id                                      int32
+	kind, declType, name, sig, within, file string
+	line                                    int
+}
+
+// hparam is one parameter of a helper: a join point value and its static
+// type at the shadow.
+type hparam struct {
+	kind  advice.ValueKind
+	index int
+	desc  string
+}
+
+// helperSpec describes one helper method.
+type helperSpec struct {
+	adv       *advice.Advice
+	residue   *pointcut.Residue
+	kind      pointcut.ShadowKind
+	params    []hparam
+	jp        *jpInfo
+	enclosing *jpInfo
+	dims      int // number of dimension arguments (ArrayDims)
+
+	name, desc string
+}
+
+func newSister(name string) *sister {
+	return &sister{name: name, byKey: map[string]*helperSpec{}}
+}
+
+func (h *helperSpec) methodDesc() string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for _, p := range h.params {
+		b.WriteString(p.desc)
+	}
+	b.WriteString(")V")
+	return b.String()
+}
+
+// helper returns the name and descriptor of the helper for spec, adding it
+// if no identical one exists.
+func (s *sister) helper(spec *helperSpec) (string, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	desc := spec.methodDesc()
+	key := fmt.Sprintf("%p|%s|%s|%v|%v|%d|%d", spec.adv, desc, residueString(spec.residue), jpKey(spec.jp), jpKey(spec.enclosing), spec.dims, spec.kind)
+	if h, ok := s.byKey[key]; ok {
+		return h.name, h.desc
+	}
+	spec.name = fmt.Sprintf("a%d", len(s.helpers))
+	spec.desc = desc
+	s.helpers = append(s.helpers, spec)
+	s.byKey[key] = spec
+	return spec.name, spec.desc
+}
+
+func jpKey(j *jpInfo) any {
+	if j == nil {
+		return -1
+	}
+	return j.id
+}
+
+func residueString(r *pointcut.Residue) string {
+	if r == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "(%d %d %d %s", r.Op, r.Value.Kind, r.Value.Index, r.Type)
+	for _, c := range r.Children {
+		b.WriteString(residueString(c))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// jpInfo returns the static part of shadow s.
+func (cw *classWeaver) jpInfo(s *shadow) *jpInfo {
+	owner := s.Member.Owner
+	if s.Kind == pointcut.ArrayConstruction {
+		owner = s.Member.Owner
+	}
+	return &jpInfo{id: s.id, kind: s.Kind.String(), declType: binaryName(owner), name: s.Member.Name,
+		sig: Signature(s.Kind, s.Member), within: binaryName(cw.name), file: cw.file, line: s.line}
+}
+
+// enclosingInfo returns the static part of the execution join point of the
+// method holding s (itself for execution shadows).
+func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
+	if s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution {
+		return cw.jpInfo(s)
+	}
+	key := m
+	if cw.enclosing == nil {
+		cw.enclosing = map[*classfile.Member]*jpInfo{}
+	}
+	if j, ok := cw.enclosing[key]; ok {
+		return j
+	}
+	k := pointcut.MethodExecution
+	switch s.Code.Name {
+	case "<init>":
+		k = pointcut.ConstructorExecution
+	}
+	kind := k.String()
+	if s.Code.Name == "<clinit>" {
+		kind = "staticinitialization"
+	}
+	j := &jpInfo{id: cw.w.nextID.Add(1) - 1, kind: kind, declType: binaryName(cw.name), name: s.Code.Name,
+		sig: Signature(k, s.Code), within: binaryName(cw.name), file: cw.file, line: s.line}
+	cw.enclosing[key] = j
+	return j
+}
+
+const (
+	jpDesc  = "Lweft/rt/JoinPointStaticPart;"
+	bsmDesc = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;I)Lweft/rt/JoinPointStaticPart;"
+)
+
+// bytes builds the sister class of woven class woven (version 55, for
+// dynamic constants; package-private, final, synthetic).
+func (s *sister) bytes(woven *classfile.Class) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := classfile.NewPool()
+	c := &classfile.Class{Major: 55, Pool: p, Access: classfile.AccFinal | classfile.AccSuper | classfile.AccSynthetic}
+	c.This = p.AddClass(s.name)
+	c.Super = p.AddClass("java/lang/Object")
+	g := &sisterGen{c: c, bsm: map[int32]uint16{}}
+	for _, h := range s.helpers {
+		m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
+			Name: p.AddUtf8(h.name), Desc: p.AddUtf8(h.desc)}
+		c.Methods = append(c.Methods, m)
+		code := g.helperCode(h)
+		if err := code.Encode(c, m, classfile.EncodeOptions{}); err != nil {
+			return nil, err
+		}
+	}
+	if len(g.bsms) > 0 {
+		b := binary.BigEndian.AppendUint16(nil, uint16(len(g.bsms)))
+		for _, args := range g.bsms {
+			b = binary.BigEndian.AppendUint16(b, g.bsmHandle)
+			b = binary.BigEndian.AppendUint16(b, uint16(len(args)))
+			for _, a := range args {
+				b = binary.BigEndian.AppendUint16(b, a)
+			}
+		}
+		c.Attributes = append(c.Attributes, classfile.Attribute{Name: p.AddUtf8("BootstrapMethods"), Info: b})
+	}
+	return c.Bytes(), nil
+}
+
+// sisterGen emits helper code into a sister class.
+type sisterGen struct {
+	c         *classfile.Class
+	bsmHandle uint16
+	bsms      [][]uint16
+	bsm       map[int32]uint16 // join point id → Dynamic constant
+	insns     []classfile.Insn
+}
+
+func (g *sisterGen) add(ins ...classfile.Insn) { g.insns = append(g.insns, ins...) }
+func (g *sisterGen) op(op uint16)              { g.add(classfile.Insn{Op: op}) }
+func (g *sisterGen) idx(op uint16, i uint16)   { g.add(classfile.Insn{Op: op, Index: i}) }
+func (g *sisterGen) invoke(op uint16, owner, name, desc string) {
+	g.idx(op, g.c.Pool.AddMethodref(owner, name, desc, false))
+}
+
+// jpConstant returns the Dynamic constant loading j.
+func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
+	if i, ok := g.bsm[j.id]; ok {
+		return i
+	}
+	p := g.c.Pool
+	if g.bsmHandle == 0 {
+		ref := p.AddMethodref("weft/rt/JoinPointStaticPart", "make", bsmDesc, false)
+		g.bsmHandle = p.Add(classfile.Constant{Tag: classfile.TagMethodHandle, A: 6, B: ref})
+	}
+	args := []uint16{p.AddInt(j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
+		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line))}
+	g.bsms = append(g.bsms, args)
+	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("jp", jpDesc)})
+	g.bsm[j.id] = i
+	return i
+}
+
+// helperCode builds
+//
+//	static void aN(values...) {
+//	    if (!residue) return;
+//	    boolean old = DIB.getAndSetTrue();
+//	    try { Advice.m(converted values, static parts...); }
+//	    finally { DIB.set(old); }
+//	}
+//
+// with its frames written directly (the shapes are fixed).
+func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
+	g.insns = nil
+	slot := map[[2]int]int{}
+	var paramTypes []classfile.VType
+	n := 0
+	for _, p := range h.params {
+		slot[[2]int{int(p.kind), p.index}] = n
+		n += slots(p.desc)
+		paramTypes = append(paramTypes, vtype(p.desc))
+	}
+	code := &classfile.Code{}
+	frame := func(l *classfile.Label, locals []classfile.VType, stack []classfile.VType) {
+		code.Frames = append(code.Frames, classfile.Frame{At: l, Locals: locals, Stack: stack})
+	}
+	ret := classfile.NewLabel()
+	checked := false
+	param := func(kind advice.ValueKind, index int) hparam {
+		for _, p := range h.params {
+			if p.kind == kind && p.index == index {
+				return p
+			}
+		}
+		return hparam{kind: kind, index: index, desc: "Ljava/lang/Object;"}
+	}
+	// instanceOf pushes value v (boxed if primitive) and tests it.
+	instanceOf := func(kind advice.ValueKind, index int, typ string, fail *classfile.Label) {
+		p := param(kind, index)
+		g.idx(loadOp(p.desc), uint16(slot[[2]int{int(kind), index}]))
+		if isPrim(p.desc) {
+			g.box(p.desc)
+		}
+		g.idx(classfile.OpInstanceof, g.c.Pool.AddClass(typ))
+		g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})
+		checked = true
+	}
+	var jump func(r *pointcut.Residue, fail *classfile.Label)
+	jump = func(r *pointcut.Residue, fail *classfile.Label) {
+		switch r.Op {
+		case pointcut.InstanceOf:
+			instanceOf(r.Value.Kind, r.Value.Index, r.Type, fail)
+		case pointcut.And:
+			for _, c := range r.Children {
+				jump(c, fail)
+			}
+		case pointcut.Or:
+			ok := classfile.NewLabel()
+			for k, c := range r.Children {
+				if k == len(r.Children)-1 {
+					jump(c, fail)
+					break
+				}
+				next := classfile.NewLabel()
+				jump(c, next)
+				g.add(classfile.Insn{Op: classfile.OpGoto, Label: ok})
+				g.add(classfile.Insn{Op: classfile.OpLabel, Label: next})
+				frame(next, paramTypes, nil)
+			}
+			g.add(classfile.Insn{Op: classfile.OpLabel, Label: ok})
+			frame(ok, paramTypes, nil)
+		case pointcut.Not:
+			ok := classfile.NewLabel()
+			jump(r.Children[0], ok)
+			g.add(classfile.Insn{Op: classfile.OpGoto, Label: ret})
+			g.add(classfile.Insn{Op: classfile.OpLabel, Label: ok})
+			frame(ok, paramTypes, nil)
+			checked = true
+		}
+	}
+	if h.residue != nil {
+		jump(h.residue, ret)
+	}
+	a := h.adv
+	if a.Kind == advice.AfterReturning && a.ReturnType != "" && !isPrim(a.ReturnType) && a.ReturnType != "Ljava/lang/Object;" {
+		instanceOf(advice.Returned, 0, descClass(a.ReturnType), ret)
+	}
+	if a.Kind == advice.AfterThrowing && a.ThrowType != "" && a.ThrowType != "Ljava/lang/Throwable;" {
+		instanceOf(advice.Thrown, 0, descClass(a.ThrowType), ret)
+	}
+	old := n
+	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "getAndSetTrue", "()Z")
+	g.idx(classfile.OpIstore, uint16(old))
+	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})
+	stack := 0
+	advParams, advRet := splitDesc(a.Method.Desc)
+	for k, v := range a.Args {
+		want := v.Desc
+		if k < len(advParams) {
+			want = advParams[k]
+		}
+		switch v.Kind {
+		case advice.JoinPointStaticPart:
+			g.idx(classfile.OpLdc, g.jpConstant(h.jp))
+			stack++
+		case advice.EnclosingStaticPart:
+			g.idx(classfile.OpLdc, g.jpConstant(h.enclosing))
+			stack++
+		case advice.JoinPointID:
+			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(h.jp.id)})
+			g.convert("I", want)
+			stack += slots(want)
+		case advice.ArrayDims:
+			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(h.dims))})
+			g.add(classfile.Insn{Op: classfile.OpNewarray, Const: 10})
+			for d := 0; d < h.dims; d++ {
+				g.op(classfile.OpDup)
+				g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(d))})
+				g.idx(classfile.OpIload, uint16(slot[[2]int{int(advice.Arg), d}]))
+				g.op(classfile.OpIastore)
+			}
+			stack += 4
+		default:
+			p := param(v.Kind, v.Index)
+			g.idx(loadOp(p.desc), uint16(slot[[2]int{int(v.Kind), v.Index}]))
+			g.convert(p.desc, want)
+			stack += 2
+		}
+	}
+	g.invoke(classfile.OpInvokestatic, a.Method.Owner, a.Method.Name, a.Method.Desc)
+	switch slots(advRet) {
+	case 1:
+		g.op(classfile.OpPop)
+	case 2:
+		g.op(classfile.OpPop2)
+	}
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: end})
+	g.idx(classfile.OpIload, uint16(old))
+	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "set", "(Z)V")
+	g.op(classfile.OpReturn)
+	withOld := append(append([]classfile.VType(nil), paramTypes...), classfile.VType{Kind: classfile.VInteger})
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: handler})
+	frame(handler, withOld, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
+	g.idx(classfile.OpAstore, uint16(old+1))
+	g.idx(classfile.OpIload, uint16(old))
+	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "set", "(Z)V")
+	g.idx(classfile.OpAload, uint16(old+1))
+	g.op(classfile.OpAthrow)
+	if checked || h.residue != nil {
+		g.add(classfile.Insn{Op: classfile.OpLabel, Label: ret})
+		frame(ret, paramTypes, nil)
+		g.op(classfile.OpReturn)
+	}
+	code.Insns = g.insns
+	code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
+	code.MaxLocals = uint16(n + 2)
+	code.MaxStack = uint16(stack + 6)
+	return code
+}
+
+// box converts the primitive on the stack to its wrapper.
+func (g *sisterGen) box(d string) {
+	w := boxes[d]
+	g.invoke(classfile.OpInvokestatic, w, "valueOf", "("+d+")L"+w+";")
+}
+
+// convert adapts the value on the stack from descriptor from to to:
+// boxing, unboxing or a cast.
+func (g *sisterGen) convert(from, to string) {
+	switch {
+	case from == to:
+	case isPrim(from) && isPrim(to):
+		// Matching guarantees compatible primitives; widen ints to longs
+		// and the like only where the JVM has a direct instruction.
+		if op, ok := widen[from+to]; ok {
+			g.op(op)
+		}
+	case isPrim(from):
+		g.box(from)
+		switch to {
+		case "Ljava/lang/Object;", "Ljava/lang/Number;", "Ljava/io/Serializable;", "Ljava/lang/Comparable;", classDesc(boxes[from]):
+		default:
+			g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(descClass(to)))
+		}
+	case isPrim(to):
+		w := boxes[to]
+		g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(w))
+		g.invoke(classfile.OpInvokevirtual, w, unboxers[to], "()"+to)
+	case to != "Ljava/lang/Object;":
+		g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(descClass(to)))
+	}
+}
+
+var widen = map[string]uint16{
+	"IJ": classfile.OpI2l, "IF": classfile.OpI2f, "ID": classfile.OpI2d,
+	"JF": classfile.OpL2f, "JD": classfile.OpL2d, "FD": classfile.OpF2d,
+	"BJ": classfile.OpI2l, "SJ": classfile.OpI2l, "CJ": classfile.OpI2l,
+}

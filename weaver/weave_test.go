@@ -1,0 +1,78 @@
+package weaver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+const logJava = `package adv;
+import weft.rt.JoinPointStaticPart;
+public class Log {
+    public static void before(JoinPointStaticPart jp) { System.out.println("before " + jp); }
+    public static void after(JoinPointStaticPart jp) { System.out.println("after " + jp); }
+    public static void returned(Object v, JoinPointStaticPart jp) { System.out.println("returned " + v + " " + jp); }
+    public static void returnedInt(int v) { System.out.println("returned int " + v); }
+    public static void thrown(Throwable t, JoinPointStaticPart jp) { System.out.println("thrown " + t + " " + jp); }
+    public static void args(Object target, int a, JoinPointStaticPart jp) { System.out.println("args " + target + " " + a + " " + jp.getKind()); }
+    public static void largs(Object target, long a) { System.out.println("largs " + target + " " + a); }
+    public static void dims(int[] d, int id) { System.out.println("dims " + java.util.Arrays.toString(d) + (id >= 1000 ? " id ok" : " id bad")); }
+    public static void obj(Object o) { System.out.println("obj " + o); }
+    public static void loc(JoinPointStaticPart jp) { System.out.println("at " + jp.getSourceLocation() + " in " + jp.getWithinTypeName()); }
+}
+`
+
+func TestExecutionAndCallBasics(t *testing.T) {
+	src := map[string]string{
+		"adv/Log.java": logJava,
+		"app/Main.java": `package app;
+public class Main {
+    static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    long twice(long x) { return 2 * x; }
+    void fail() { throw new IllegalStateException("boom"); }
+    public String toString() { return "M"; }
+    public static void main(String[] a) {
+        System.out.println("fib=" + fib(2));
+        Main m = new Main();
+        System.out.println(m.twice(21));
+        try { m.fail(); } catch (IllegalStateException e) { System.out.println("caught " + e.getMessage()); }
+    }
+}
+`}
+	rules := testMatcher{
+		{kind: pointcut.MethodExecution, name: "fib", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)},
+		{kind: pointcut.MethodExecution, name: "fib", adv: adv(advice.AfterReturning, 1, "returnedInt", "(I)V", val(advice.Returned, 0, "I"))},
+		{kind: pointcut.MethodCall, name: "twice", adv: adv(advice.Before, 2, "largs", "(Ljava/lang/Object;J)V", val(advice.Target, 0, "Ljava/lang/Object;"), val(advice.Arg, 0, "J"))},
+		{kind: pointcut.MethodCall, name: "twice", adv: adv(advice.AfterReturning, 3, "returned", "(Ljava/lang/Object;Lweft/rt/JoinPointStaticPart;)V", val(advice.Returned, 0, "Ljava/lang/Object;"), jpv)},
+		{kind: pointcut.MethodExecution, name: "fail", adv: adv(advice.AfterThrowing, 4, "thrown", "(Ljava/lang/Throwable;Lweft/rt/JoinPointStaticPart;)V", val(advice.Thrown, 0, "Ljava/lang/Throwable;"), jpv)},
+		{kind: pointcut.MethodExecution, name: "fail", adv: adv(advice.After, 5, "after", "(Lweft/rt/JoinPointStaticPart;)V", jpv)},
+	}
+	out, infos, _ := compileWeaveRun(t, src, rules, "app.Main")
+	want := `before method-execution(int app.Main.fib(int))
+before method-execution(int app.Main.fib(int))
+returned int 1
+before method-execution(int app.Main.fib(int))
+returned int 0
+returned int 1
+fib=1
+largs M 21
+returned 42 method-call(long app.Main.twice(long))
+42
+thrown java.lang.IllegalStateException: boom method-execution(void app.Main.fail())
+after method-execution(void app.Main.fail())
+caught boom
+`
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	var lines []string
+	for _, wi := range infos {
+		lines = append(lines, wi.String())
+	}
+	got := strings.Join(lines, "\n")
+	if !strings.Contains(got, "Join point 'method-execution(int app.Main.fib(int))' in Type 'app.Main' (Main.java:3) advised by before advice from 'T' (t.weft:1)") {
+		t.Errorf("weave info:\n%s", got)
+	}
+}

@@ -1,0 +1,200 @@
+package weaver
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+// Mode says which kind of classes a Weaver weaves. Woven code is the same in
+// both modes; the mode changes only what the weaver refuses to touch.
+type Mode int
+
+const (
+	// App weaves application classes; the runtime's DIB is a ThreadLocal.
+	App Mode = iota
+	// JDK weaves the JDK's own modules; the runtime lives in java.base and
+	// the DIB is a field of java.lang.Thread (see issue 5).
+	JDK
+)
+
+// Options configure a Weaver.
+type Options struct {
+	// Hierarchy resolves supertypes for matching and frame computation.
+	// Required for woven classes to verify.
+	Hierarchy classfile.Hierarchy
+	// IDBase is the first join point id. Runs whose woven code meets in
+	// one JVM (the JDK and the application) must use disjoint ranges.
+	IDBase int32
+	Mode   Mode
+	// Exclude, if set, names methods that are never woven (their shadows
+	// are ignored), e.g. the JDK exclusion list. desc is the method
+	// descriptor.
+	Exclude func(class, method, desc string) bool
+	// NoFrames skips StackMapTable computation (for tests that run with
+	// verification off before frames were available). Never set in tools.
+	NoFrames bool
+}
+
+// WeaveInfo describes one advised shadow: one line of --weave-info.
+type WeaveInfo struct {
+	Kind    pointcut.ShadowKind
+	Member  pointcut.Member
+	Within  string // internal name of the class holding the shadow
+	File    string // SourceFile attribute, "" if none
+	Line    int    // source line, 0 if the method has no line table
+	ID      int32  // join point id
+	Advice  *advice.Advice
+	Residue bool // a runtime test guards the advice
+}
+
+// String formats the shadow as AspectJ's -showWeaveInfo does.
+func (wi *WeaveInfo) String() string {
+	loc := "no debug info available"
+	if wi.Line > 0 && wi.File != "" {
+		loc = fmt.Sprintf("%s:%d", wi.File, wi.Line)
+	}
+	s := fmt.Sprintf("Join point '%s(%s)' in Type '%s' (%s) advised by %s advice from '%s' (%s:%d)",
+		wi.Kind, Signature(wi.Kind, wi.Member), binaryName(wi.Within), loc,
+		wi.Advice.Kind, wi.Advice.Aspect, wi.Advice.File, wi.Advice.Line)
+	if wi.Residue {
+		s += " [with runtime test]"
+	}
+	return s
+}
+
+// Signature writes a shadow's member as AspectJ does, e.g.
+// "int demo.Fib.fib(int)" or "void java.lang.StringBuilder.<init>(java.lang.String)".
+func Signature(k pointcut.ShadowKind, m pointcut.Member) string {
+	params, ret := splitDesc(m.Desc)
+	ps := make([]string, len(params))
+	for i, p := range params {
+		ps[i] = typeName(p)
+	}
+	if m.Name == "<init>" {
+		ret = "V"
+	}
+	return typeName(ret) + " " + binaryName(m.Owner) + "." + m.Name + "(" + strings.Join(ps, ", ") + ")"
+}
+
+// Result is the outcome of weaving one class.
+type Result struct {
+	// Class is the woven class file, nil if the class is unchanged.
+	Class []byte
+	// Extra holds the classes to add next to it (the sister class), by
+	// internal name.
+	Extra map[string][]byte
+	// Shadows lists every advised shadow, in code order.
+	Shadows      []WeaveInfo
+	MethodsWoven int
+	// Warnings name methods left unwoven and why.
+	Warnings []string
+}
+
+// Weaver weaves classes. It is safe for concurrent use.
+type Weaver struct {
+	m      pointcut.Matcher
+	advice []*advice.Advice
+	opts   Options
+	nextID atomic.Int32
+	// skip holds classes never woven: the runtime and the advice classes.
+	skip map[string]bool
+}
+
+// New returns a Weaver applying the advice chosen by m.
+func New(m pointcut.Matcher, adv []*advice.Advice, opts Options) *Weaver {
+	w := &Weaver{m: m, advice: adv, opts: opts, skip: map[string]bool{}}
+	w.nextID.Store(opts.IDBase)
+	for _, a := range adv {
+		w.skip[a.Method.Owner] = true
+	}
+	return w
+}
+
+// NextID returns the next unused join point id: a later run in the same
+// JVM starts there.
+func (w *Weaver) NextID() int32 { return w.nextID.Load() }
+
+// SisterSuffix ends the name of every sister class; no Java compiler emits
+// it, so it cannot clash with a class of the program.
+const SisterSuffix = "$weft$jp"
+
+// RuntimePackage is the runtime's package prefix; its classes are never woven.
+const RuntimePackage = "weft/rt/"
+
+// WeaveClass weaves one class file. name labels errors (a path or jar
+// entry). A class that cannot be parsed or woven returns an error and the
+// caller copies it unchanged; methods that cannot be woven (too large,
+// undecodable) are left unchanged with a warning in the Result.
+func (w *Weaver) WeaveClass(name string, data []byte) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("%s: weaving failed: %v", name, r)
+		}
+	}()
+	c, err := classfile.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	res = &Result{}
+	cname := c.Name()
+	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
+		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] {
+		return res, nil
+	}
+	cw := &classWeaver{w: w, c: c, name: cname, file: sourceFile(c)}
+	cw.sister = newSister(cname + SisterSuffix)
+	// Pool entries are added as we go; keep the originals to restore on a
+	// per-method failure (Pool only grows, so unused entries are harmless).
+	for _, m := range c.Methods {
+		mname, mdesc := c.MemberName(m), c.MemberDesc(m)
+		if w.opts.Exclude != nil && w.opts.Exclude(cname, mname, mdesc) {
+			continue
+		}
+		woven, infos, warn := cw.weaveMethod(m)
+		if warn != "" {
+			res.Warnings = append(res.Warnings, warn)
+		}
+		if woven {
+			res.MethodsWoven++
+			res.Shadows = append(res.Shadows, infos...)
+		}
+	}
+	if res.MethodsWoven == 0 {
+		return res, nil
+	}
+	res.Class = c.Bytes()
+	sb, err := cw.sister.bytes(c)
+	if err != nil {
+		return nil, fmt.Errorf("%s: building sister class: %v", name, err)
+	}
+	res.Extra = map[string][]byte{cw.sister.name: sb}
+	return res, nil
+}
+
+// sourceFile returns the SourceFile attribute's value, or "".
+func sourceFile(c *classfile.Class) string {
+	if a := c.Attr(c.Attributes, "SourceFile"); a != nil && len(a.Info) == 2 {
+		return c.Pool.Utf8(binary.BigEndian.Uint16(a.Info))
+	}
+	return ""
+}
+
+// exceptions returns the internal names in a method's Exceptions attribute.
+func exceptions(c *classfile.Class, m *classfile.Member) []string {
+	a := c.Attr(m.Attributes, "Exceptions")
+	if a == nil || len(a.Info) < 2 {
+		return nil
+	}
+	n := int(binary.BigEndian.Uint16(a.Info))
+	var out []string
+	for i := 0; i < n && 2+2*i+2 <= len(a.Info); i++ {
+		out = append(out, c.Pool.ClassName(binary.BigEndian.Uint16(a.Info[2+2*i:])))
+	}
+	return out
+}
