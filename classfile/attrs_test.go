@@ -3,103 +3,35 @@ package classfile
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
-// jdkClassesDir returns a directory holding the JDK's classes as extracted
-// by `jimage extract` (module/package/Name.class), extracting them once
-// into os.TempDir()/weft-jdk-classes-<version> and reusing that later.
-func jdkClassesDir(t testing.TB) string {
+// jdkSource opens the modules image of the test JDK, closed with the test.
+func jdkSource(t testing.TB) *ImageSource {
 	t.Helper()
-	home := jvmtest.JavaHome(t)
-	jdkOnce.Do(func() {
-		version := "unknown"
-		if rel, err := os.ReadFile(filepath.Join(home, "release")); err == nil {
-			for _, line := range strings.Split(string(rel), "\n") {
-				if v, ok := strings.CutPrefix(line, "JAVA_VERSION="); ok {
-					version = strings.Trim(v, `"`)
-				}
-			}
-		}
-		dir := filepath.Join(os.TempDir(), "weft-jdk-classes-"+version)
-		if _, err := os.Stat(filepath.Join(dir, "java.base", "java", "lang", "Object.class")); err == nil {
-			jdkDir = dir
-			return
-		}
-		// Extract beside the cache and rename, so concurrent test runs
-		// never see a half-extracted directory.
-		tmp, err := os.MkdirTemp(os.TempDir(), "weft-jdk-extract-")
-		if err != nil {
-			jdkErr = err
-			return
-		}
-		cmd := exec.Command(filepath.Join(home, "bin", "jimage"), "extract", "--dir", tmp,
-			filepath.Join(home, "lib", "modules"))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			os.RemoveAll(tmp)
-			jdkErr = fmt.Errorf("jimage extract: %v\n%s", err, out)
-			return
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			os.RemoveAll(tmp)
-			if _, serr := os.Stat(dir); serr != nil { // nobody else won the race
-				jdkErr = err
-				return
-			}
-		}
-		jdkDir = dir
-	})
-	if jdkErr != nil {
-		t.Fatal(jdkErr)
-	}
-	return jdkDir
-}
-
-var (
-	jdkOnce sync.Once
-	jdkDir  string
-	jdkErr  error
-)
-
-// jdkClassFiles returns the paths of all class files of the JDK image.
-func jdkClassFiles(t testing.TB) []string {
-	t.Helper()
-	dir := jdkClassesDir(t)
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".class") {
-			files = append(files, p)
-		}
-		return err
-	})
+	src, err := OpenJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 1000 {
-		t.Fatalf("only %d class files under %s", len(files), dir)
-	}
-	sort.Strings(files)
-	return files
+	t.Cleanup(func() { src.Close() })
+	return src
 }
 
-// jdkClass parses one JDK class by module and internal name.
-func jdkClass(t testing.TB, module, name string) *Class {
+// jdkClass parses one JDK class by internal name.
+func jdkClass(t testing.TB, name string) *Class {
 	t.Helper()
-	p := filepath.Join(jdkClassesDir(t), module, filepath.FromSlash(name)+".class")
-	b, err := os.ReadFile(p)
+	src := jdkSource(t)
+	b, err := src.Class(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse(p, b)
+	c, err := Parse(name, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,22 +110,30 @@ func roundTripClass(t testing.TB, c *Class, seen map[string]int) {
 // TestAttrJDKRoundTrip decodes every modelled attribute of every class in
 // the local JDK's modules image and checks re-encoding gives the same bytes.
 func TestAttrJDKRoundTrip(t *testing.T) {
-	files := jdkClassFiles(t)
 	seen := map[string]int{}
-	for _, p := range files {
-		b, err := os.ReadFile(p)
+	classes := 0
+	err := jdkSource(t).Walk(func(e ClassEntry) error {
+		b, err := e.Read()
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		c, err := Parse(p, b)
+		c, err := Parse(e.Module+"/"+e.Path, b)
 		if err != nil {
 			t.Errorf("%v", err)
-			continue
+			return nil
 		}
+		classes++
 		roundTripClass(t, c, seen)
-		if t.Failed() && len(seen) > 0 {
-			break // one class's failures are enough to read
+		if t.Failed() {
+			return errors.New("stopping at the first failing class")
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if classes < 20000 {
+		t.Errorf("only %d classes in the JDK image", classes)
 	}
 	var names []string
 	for n := range seen {
@@ -211,7 +151,7 @@ func TestAttrJDKRoundTrip(t *testing.T) {
 		"AnnotationDefault", "BootstrapMethods", "MethodParameters", "Module", "ModulePackages",
 		"NestHost", "NestMembers", "Record", "PermittedSubclasses"} {
 		if seen[n] == 0 {
-			t.Errorf("no %s attribute decoded in %d JDK classes", n, len(files))
+			t.Errorf("no %s attribute decoded in %d JDK classes", n, classes)
 		}
 	}
 }
@@ -394,7 +334,7 @@ func TestAttrJavacSample(t *testing.T) {
 
 // TestAttrModule decodes a JDK module-info and checks the tree.
 func TestAttrModule(t *testing.T) {
-	c := jdkClass(t, "java.base", "module-info")
+	c := jdkClass(t, "module-info")
 	v, err := c.FindAttr(c.Attributes, "Module")
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +360,7 @@ func TestAttrModule(t *testing.T) {
 
 // TestAttrIntrinsicCandidate is the JDK weaver's use: find the intrinsics.
 func TestAttrIntrinsicCandidate(t *testing.T) {
-	c := jdkClass(t, "java.base", "java/lang/Object")
+	c := jdkClass(t, "java/lang/Object")
 	const desc = "Ljdk/internal/vm/annotation/IntrinsicCandidate;"
 	var intrinsics []string
 	for _, m := range c.Methods {
