@@ -22,6 +22,9 @@ type EntryHook struct {
 	nextID      atomic.Int32
 	// Exclude, if set, names methods left alone.
 	Exclude func(class, method, desc string) bool
+	// OnID, if set, is told each method's id (it may be called
+	// concurrently).
+	OnID func(class, method string, id int32)
 }
 
 // WeaveClass implements ClassWeaver.
@@ -85,6 +88,9 @@ func (h *EntryHook) WeaveClass(name string, data []byte) (*Woven, error) {
 			m.Attributes = saved
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s.%s%s left unwoven: %v", cname, mname, mdesc, err))
 			continue
+		}
+		if h.OnID != nil {
+			h.OnID(cname, mname+mdesc, id)
 		}
 		res.MethodsWoven++
 		res.Methods = append(res.Methods, mname+mdesc)

@@ -7,6 +7,7 @@
 package jdk
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -51,6 +52,9 @@ type Options struct {
 	// Out/summary.json.
 	Out    string
 	Weaver ClassWeaver
+	// Exclusions, if set, learns each class before the weaver sees it;
+	// the weaver must consult its Excluded.
+	Exclusions *Exclusions
 	// Runtime holds the JDK-mode runtime classes (internal name → bytes),
 	// added to java.base. See BuildRuntime.
 	Runtime map[string][]byte
@@ -234,6 +238,11 @@ func weaveEntry(opts Options, e classfile.ClassEntry) (r entryResult) {
 	if err != nil {
 		r.unwoven = err.Error()
 		return
+	}
+	if opts.Exclusions != nil && bytes.Contains(data, []byte("finalize")) {
+		if c, err := classfile.Parse(name, data); err == nil {
+			opts.Exclusions.Note(c)
+		}
 	}
 	res, err := opts.Weaver.WeaveClass(name, data)
 	if err != nil {
