@@ -21,6 +21,8 @@ import (
 type rule struct {
 	kind                pointcut.ShadowKind
 	owner, name, within string
+	code                string // withincode: the enclosing method's name
+	notWithin, notCode  string
 	adv                 *advice.Advice
 	residue             *pointcut.Residue
 }
@@ -30,7 +32,8 @@ type testMatcher []rule
 func (tm testMatcher) Match(s *pointcut.Shadow, h classfile.Hierarchy) []pointcut.Applied {
 	var out []pointcut.Applied
 	for _, r := range tm {
-		if r.kind != s.Kind || !re(r.owner, s.Member.Owner) || !re(r.name, s.Member.Name) || !re(r.within, s.Within) {
+		if r.kind != s.Kind || !re(r.owner, s.Member.Owner) || !re(r.name, s.Member.Name) || !re(r.within, s.Within) ||
+			!re(r.code, s.Code.Name) || (r.notWithin != "" && re(r.notWithin, s.Within)) || (r.notCode != "" && re(r.notCode, s.Code.Name)) {
 			continue
 		}
 		a := pointcut.Applied{Advice: r.adv, Verdict: pointcut.Always}
