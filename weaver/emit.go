@@ -35,6 +35,7 @@ type emitter struct {
 	// after-throwing handler (the exits' advice calls are left out).
 	segStart *classfile.Label
 	segLen   int
+	segThrow bool // the open segment holds an instruction that can throw
 	segments [][2]*classfile.Label
 	inExec   bool
 }
@@ -55,6 +56,7 @@ func (e *emitter) add(ins ...classfile.Insn) {
 	for _, in := range ins {
 		if in.Op != classfile.OpLabel {
 			e.segLen++
+			e.segThrow = e.segThrow || canThrow(in.Op)
 		}
 	}
 }
@@ -85,6 +87,7 @@ func (e *emitter) openSegment() {
 	e.segStart = classfile.NewLabel()
 	e.label(e.segStart)
 	e.segLen = 0
+	e.segThrow = false
 	e.inExec = true
 }
 
@@ -93,7 +96,10 @@ func (e *emitter) closeSegment() {
 		return
 	}
 	e.inExec = false
-	if e.segLen == 0 {
+	if e.segLen == 0 || !e.segThrow {
+		// Nothing there can throw (java.lang.Object.<init> is just a
+		// return): no handler, which also keeps C2 away from a handler
+		// in Object.<init>.
 		return
 	}
 	end := classfile.NewLabel()
@@ -229,6 +235,23 @@ func (e *emitter) emit(shadows []*shadow) error {
 	code.MaxLocals = uint16(e.maxLocals)
 	code.MaxStack += uint16(e.extraStack + 8)
 	return nil
+}
+
+// canThrow reports whether an instruction may throw: everything but
+// constants, local loads and stores, stack shuffles, non-dividing
+// arithmetic, conversions, comparisons, branches and returns.
+func canThrow(op uint16) bool {
+	switch {
+	case op <= classfile.OpLdc2W, // nop, constants, ldc (ldc of a class/condy can, see below)
+		op >= classfile.OpIload && op <= classfile.OpAload3,
+		op >= classfile.OpIstore && op <= classfile.OpAstore3,
+		op >= classfile.OpPop && op <= classfile.OpDmul,
+		op >= classfile.OpIneg && op <= classfile.OpLxor,
+		op >= classfile.OpIinc && op <= classfile.OpReturn && op != classfile.OpJsr && op != classfile.OpRet,
+		op == classfile.OpIfnull || op == classfile.OpIfnonnull || op == classfile.OpGotoW:
+		return op == classfile.OpLdc || op == classfile.OpLdcW || op == classfile.OpLdc2W
+	}
+	return true
 }
 
 func isReturn(op uint16) bool { return op >= classfile.OpIreturn && op <= classfile.OpReturn }

@@ -76,3 +76,82 @@ caught boom
 		t.Errorf("weave info:\n%s", got)
 	}
 }
+
+// TestAdviceCallingWovenCodeDoesNotRecurse: the advice on fib's execution
+// calls fib itself; the DIB makes that inner call run the original body,
+// so each woven execution is advised exactly once.
+func TestAdviceCallingWovenCodeDoesNotRecurse(t *testing.T) {
+	src := map[string]string{
+		"adv/Log.java": `package adv;
+public class Log {
+    public static void reenter(int n) { System.out.println("advice fib(" + n + ") sees fib(5)=" + app.Main.fib(5)); }
+}`,
+		"app/Main.java": `package app;
+public class Main {
+    public static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    public static void main(String[] a) { System.out.println(fib(2)); }
+}`}
+	rules := testMatcher{{kind: pointcut.MethodExecution, name: "fib",
+		adv: adv(advice.Before, 0, "reenter", "(I)V", val(advice.Arg, 0, "I"))}}
+	out, _, _ := compileWeaveRun(t, src, rules, "app.Main")
+	want := "advice fib(2) sees fib(5)=5\nadvice fib(1) sees fib(5)=5\nadvice fib(0) sees fib(5)=5\n1\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestResiduesAndPrecedence: a Maybe verdict becomes an instanceof test in
+// the helper (with Or and Not), several advice at one shadow run in
+// precedence order, and after returning(String) filters by type.
+func TestResiduesAndPrecedence(t *testing.T) {
+	src := map[string]string{
+		"adv/Log.java": logJava,
+		"app/Main.java": `package app;
+public class Main {
+    static Object id(Object o) { return o; }
+    public static void main(String[] a) {
+        id("s"); id(1); id(2L); id(null);
+    }
+}`}
+	arg0 := advice.Value{Kind: advice.Arg, Index: 0}
+	isString := &pointcut.Residue{Op: pointcut.InstanceOf, Value: arg0, Type: "java/lang/String"}
+	isLong := &pointcut.Residue{Op: pointcut.InstanceOf, Value: arg0, Type: "java/lang/Long"}
+	notString := &pointcut.Residue{Op: pointcut.Not, Children: []*pointcut.Residue{isString}}
+	stringOrLong := &pointcut.Residue{Op: pointcut.Or, Children: []*pointcut.Residue{isString, isLong}}
+	obj := func(k advice.Kind, order int) *advice.Advice {
+		a := adv(k, order, "obj", "(Ljava/lang/Object;)V", val(advice.Arg, 0, "Ljava/lang/Object;"))
+		return a
+	}
+	retString := adv(advice.AfterReturning, 3, "returned", "(Ljava/lang/Object;Lweft/rt/JoinPointStaticPart;)V",
+		val(advice.Returned, 0, "Ljava/lang/String;"), jpv)
+	retString.ReturnType = "Ljava/lang/String;"
+	rules := testMatcher{
+		{kind: pointcut.MethodCall, name: "id", adv: obj(advice.Before, 0), residue: isString},
+		{kind: pointcut.MethodCall, name: "id", adv: obj(advice.Before, 1), residue: notString},
+		{kind: pointcut.MethodCall, name: "id", adv: obj(advice.After, 2), residue: stringOrLong},
+		{kind: pointcut.MethodCall, name: "id", adv: retString},
+	}
+	out, infos, _ := compileWeaveRun(t, src, rules, "app.Main")
+	// after (order 2) runs before after returning (order 3): among after
+	// advice of one aspect the later one has precedence, so it runs last.
+	want := `obj s
+obj s
+returned s method-call(java.lang.Object app.Main.id(java.lang.Object))
+obj 1
+obj 2
+obj 2
+obj null
+`
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	n := 0
+	for _, wi := range infos {
+		if strings.HasSuffix(wi.String(), " [with runtime test]") {
+			n++
+		}
+	}
+	if n != 12 {
+		t.Errorf("%d weave infos with a runtime test, want 12", n)
+	}
+}
