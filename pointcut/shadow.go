@@ -90,4 +90,13 @@ type Applied struct {
 	Advice  *advice.Advice
 	Verdict Verdict  // Always or Maybe
 	Residue *Residue // non-nil iff Verdict == Maybe
+	// Args are the advice call's arguments at this shadow: Advice.Args
+	// with each Arg index resolved (an args(.., x) binding's index
+	// depends on the shadow; Advice.Args has Index -1 there). Use these.
+	Args []advice.Value
+	// ExitCheck, for after returning(T x) / after throwing(T x), is the
+	// internal name the returned or thrown value must be an instance of
+	// for the advice to run ("" when that holds statically, or at a void
+	// join point where x is null).
+	ExitCheck string
 }

@@ -1,0 +1,223 @@
+package pointcut
+
+import "github.com/alecthomas/participle/v2/lexer"
+
+// The syntax tree of a .weft file. The struct tags are the grammar
+// (participle); docs/language.md gives the same grammar in EBNF.
+//
+// A file is lexed once and cut into aspects and declarations by hand
+// (parse.go) so that a syntax error in one declaration does not hide errors
+// in the next; each declaration is then parsed with declGrammar, and each
+// designator's parenthesized body with the grammar its designator needs.
+
+// Position is a place in a source file: Filename, byte Offset, 1-based Line
+// and Column (in characters).
+type Position = lexer.Position
+
+// File is a parsed .weft file.
+type File struct {
+	Name    string
+	Src     []byte
+	Aspects []*Aspect
+}
+
+// Aspect is `aspect Name { declarations }`.
+type Aspect struct {
+	Pos       Position
+	Name      string
+	Pointcuts []*PointcutDecl
+	Advice    []*AdviceDecl
+}
+
+type declGrammar struct {
+	Pointcut *PointcutDecl `parser:"  @@"`
+	Advice   *AdviceDecl   `parser:"| @@"`
+}
+
+// PointcutDecl is `pointcut name(Formals): Expr;`.
+type PointcutDecl struct {
+	Pos     Position
+	Name    string    `parser:"\"pointcut\" @Name"`
+	Formals []*Formal `parser:"\"(\" ( @@ ( \",\" @@ )* )? \")\""`
+	Expr    *Expr     `parser:"\":\" @@ \";\""`
+}
+
+// Formal is a typed parameter: `Type name`.
+type Formal struct {
+	Pos  Position
+	Type *TypeName `parser:"@@"`
+	Name string    `parser:"@Name"`
+}
+
+// TypeName is an exact Java type: a dotted name and array dimensions.
+type TypeName struct {
+	Pos   Position
+	Parts []string `parser:"@Name ( \".\" @Name )*"`
+	Dims  []string `parser:"( @\"[\" \"]\" )*"`
+}
+
+// AdviceDecl is `before(Formals): Expr { Body }` or
+// `after(Formals) [returning|throwing [(Formal)]]: Expr { Body }`.
+type AdviceDecl struct {
+	Pos     Position
+	Kind    string      `parser:"@( \"before\" | \"after\" )"`
+	Formals []*Formal   `parser:"\"(\" ( @@ ( \",\" @@ )* )? \")\""`
+	Exit    *ExitClause `parser:"@@?"`
+	Expr    *Expr       `parser:"\":\" @@"`
+	Body    *Call       `parser:"\"{\" @@ \"}\""`
+}
+
+// ExitClause is `returning [(Formal)]` or `throwing [(Formal)]`.
+type ExitClause struct {
+	Pos    Position
+	Kind   string  `parser:"@( \"returning\" | \"throwing\" )"`
+	Paren  bool    `parser:"( @\"(\""`
+	Formal *Formal `parser:"  @@? \")\" )?"`
+}
+
+// Call is the advice body: one call of a static Java method.
+type Call struct {
+	Pos  Position
+	Name []string   `parser:"@Name ( \".\" @Name )*"`
+	Args []*CallArg `parser:"\"(\" ( @@ ( \",\" @@ )* )? \")\" \";\""`
+}
+
+// CallArg is an argument of the advice call: a formal or a context value.
+type CallArg struct {
+	Pos  Position
+	Name string `parser:"@Name"`
+}
+
+// Expr is a pointcut expression: `A || B || ...`.
+type Expr struct {
+	Pos Position
+	Or  []*AndExpr `parser:"@@ ( \"||\" @@ )*"`
+}
+
+// AndExpr is `A && B && ...`.
+type AndExpr struct {
+	Pos Position
+	And []*UnaryExpr `parser:"@@ ( \"&&\" @@ )*"`
+}
+
+// UnaryExpr is `!U`, `(Expr)` or a designator.
+type UnaryExpr struct {
+	Pos   Position
+	Not   *UnaryExpr  `parser:"  \"!\" @@"`
+	Paren *Expr       `parser:"| \"(\" @@ \")\""`
+	Prim  *Designator `parser:"| @@"`
+}
+
+// Designator is a primitive pointcut (`call(...)`) or a reference to a
+// named one (`allocs()`, `Other.allocs(x)`). Its body is parsed in a second
+// step, by the grammar the designator takes; the result is in exactly one
+// of Method, Type or List (none for a reserved designator).
+type Designator struct {
+	Pos    Position
+	Name   []string    `parser:"@Name ( \".\" @Name )*"`
+	Body   []*balanced `parser:"\"(\" @@* \")\""`
+	Tokens []lexer.Token
+
+	Close  Position       // the closing parenthesis
+	Method *MethodPattern // call, execution, withincode
+	Type   *TypePattern   // within
+	List   []*ListElem    // this, target, args, named pointcuts
+}
+
+// balanced is any token sequence with balanced parentheses.
+type balanced struct {
+	Group []*balanced `parser:"  \"(\" @@* \")\""`
+	Tok   string      `parser:"| @!( \"(\" | \")\" )"`
+}
+
+type methodBody struct {
+	P *MethodPattern `parser:"@@ \")\""`
+}
+
+type typeBody struct {
+	P *TypePattern `parser:"@@ \")\""`
+}
+
+type listBody struct {
+	L []*ListElem `parser:"( @@ ( \",\" @@ )* )? \")\""`
+}
+
+// MethodPattern is a method or constructor signature pattern:
+//
+//	[Modifiers] RetType [DeclType.]Name(Params) [throws ThrowsItems]
+//	[Modifiers] [DeclType.]new(Params) [throws ThrowsItems]
+//
+// The grammar cannot tell the two apart before the parameter list, so it
+// reads a type pattern (First) and an optional second one (Second);
+// compileSig decides: with Second it is a method (First is the return
+// type), without it First must end in `.new`.
+type MethodPattern struct {
+	Pos    Position
+	Mods   []*Modifier    `parser:"@@*"`
+	First  *TypePattern   `parser:"@@"`
+	Second *SigName       `parser:"@@?"`
+	Params []*ListElem    `parser:"\"(\" ( @@ ( \",\" @@ )* )? \")\""`
+	Throws []*TypePattern `parser:"( \"throws\" @@ ( \",\" @@ )* )?"`
+}
+
+// Modifier is `[!]public` etc.
+type Modifier struct {
+	Pos  Position
+	Not  bool   `parser:"@\"!\"?"`
+	Name string `parser:"@( \"public\" | \"protected\" | \"private\" | \"static\" | \"final\" | \"synchronized\" | \"native\" | \"abstract\" | \"strictfp\" )"`
+}
+
+// SigName is the `DeclType.name` part of a method pattern, or a bare name.
+type SigName struct {
+	Pos       Position
+	ParenType *TypePattern `parser:"( \"(\" @@ \")\" \".\""`
+	ParenName string       `parser:"  @Name )"`
+	Simple    *SimpleType  `parser:"| @@"`
+}
+
+// TypePattern is `A || B || ...`.
+type TypePattern struct {
+	Pos Position
+	Or  []*TypeAnd `parser:"@@ ( \"||\" @@ )*"`
+}
+
+// TypeAnd is `A && B && ...`.
+type TypeAnd struct {
+	Pos Position
+	And []*TypeUnary `parser:"@@ ( \"&&\" @@ )*"`
+}
+
+// TypeUnary is `!T`, `(T)` or a simple type pattern.
+type TypeUnary struct {
+	Pos    Position
+	Not    *TypeUnary   `parser:"  \"!\" @@"`
+	Paren  *TypePattern `parser:"| \"(\" @@ \")\""`
+	Simple *SimpleType  `parser:"| @@"`
+}
+
+// SimpleType is a name pattern with optional `+`, array dimensions and
+// varargs: `java..*Map+[]`, `String...`. Member is a trailing `.name` after
+// `+` or `[]` (`Foo+.new`), meaningful only in signatures.
+type SimpleType struct {
+	Pos     Position
+	Head    string      `parser:"@Name"`
+	Rest    []*NamePart `parser:"@@*"`
+	Plus    bool        `parser:"@\"+\"?"`
+	Dims    []string    `parser:"( @\"[\" \"]\" )*"`
+	Member  string      `parser:"( \".\" @Name )?"`
+	Varargs bool        `parser:"@\"...\"?"`
+}
+
+// NamePart is one `.name` or `..name` step of a dotted name pattern.
+type NamePart struct {
+	Sep  string `parser:"@( \"..\" | \".\" )"`
+	Name string `parser:"@Name"`
+}
+
+// ListElem is an element of a parameter or args list: `..` or a type
+// pattern (which may be a formal's name).
+type ListElem struct {
+	Pos      Position
+	Ellipsis bool         `parser:"  @\"..\""`
+	Type     *TypePattern `parser:"| @@"`
+}

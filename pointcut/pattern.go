@@ -1,0 +1,345 @@
+package pointcut
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/weft-aop/weft/classfile"
+)
+
+// typePat is a compiled AspectJ type pattern. It matches a type given as a
+// descriptor.
+type typePat interface {
+	match(desc string, h classfile.Hierarchy) bool
+	String() string
+}
+
+// anyType is `*` written alone: every type, primitives, void and arrays.
+type anyType struct{}
+
+func (anyType) match(string, classfile.Hierarchy) bool { return true }
+func (anyType) String() string                         { return "*" }
+
+type notType struct{ p typePat }
+
+func (n notType) match(d string, h classfile.Hierarchy) bool { return !n.p.match(d, h) }
+func (n notType) String() string                             { return "!" + n.p.String() }
+
+type andType struct{ l, r typePat }
+
+func (a andType) match(d string, h classfile.Hierarchy) bool { return a.l.match(d, h) && a.r.match(d, h) }
+func (a andType) String() string                             { return "(" + a.l.String() + " && " + a.r.String() + ")" }
+
+type orType struct{ l, r typePat }
+
+func (o orType) match(d string, h classfile.Hierarchy) bool { return o.l.match(d, h) || o.r.match(d, h) }
+func (o orType) String() string                             { return "(" + o.l.String() + " || " + o.r.String() + ")" }
+
+// namePat is a type name pattern with optional `+`, dimensions and `...`.
+//
+// The name is tested against the type's fully qualified name: `*` matches
+// any run of characters without a '.', `..` any run that starts and ends
+// with '.'. A nested class is tried both as Outer$Inner and Outer.Inner,
+// and a java.lang type also by its simple name (AspectJ's implicit import).
+type namePat struct {
+	text    string
+	exact   string         // the name when it has no wildcard
+	re      *regexp.Regexp // otherwise
+	star    bool           // the name is `*` alone: any type, arrays included
+	plus    bool
+	dims    int // array dimensions, counting a varargs `...`
+	varargs bool
+}
+
+func (p *namePat) String() string { return p.text }
+
+// newNamePat compiles the name of a SimpleType (Head and Rest).
+func newNamePat(st *SimpleType) *namePat {
+	p := &namePat{plus: st.Plus, dims: len(st.Dims), varargs: st.Varargs}
+	if st.Varargs {
+		p.dims++
+	}
+	var text, re strings.Builder
+	text.WriteString(st.Head)
+	re.WriteString("^")
+	re.WriteString(globQuote(st.Head))
+	wild := isWild(st.Head)
+	for _, r := range st.Rest {
+		text.WriteString(r.Sep)
+		text.WriteString(r.Name)
+		if r.Sep == ".." {
+			wild = true
+			re.WriteString(`\.(?:.*\.)?`)
+		} else {
+			re.WriteString(`\.`)
+		}
+		re.WriteString(globQuote(r.Name))
+		wild = wild || isWild(r.Name)
+	}
+	re.WriteString("$")
+	name := text.String()
+	if st.Plus {
+		text.WriteString("+")
+	}
+	text.WriteString(strings.Repeat("[]", len(st.Dims)))
+	if st.Varargs {
+		text.WriteString("...")
+	}
+	p.text = text.String()
+	switch {
+	case name == "*":
+		p.star = true
+	case wild:
+		p.re = regexp.MustCompile(re.String())
+	default:
+		p.exact = name
+	}
+	return p
+}
+
+// globQuote quotes a name segment for a regexp, `*` becoming [^.]*.
+func globQuote(s string) string {
+	parts := strings.Split(s, "*")
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	return strings.Join(parts, `[^.]*`)
+}
+
+func (p *namePat) test(name string) bool {
+	if p.re != nil {
+		return p.re.MatchString(name)
+	}
+	return name == p.exact
+}
+
+// testName tests a qualified name, and a java.lang name without its package.
+func (p *namePat) testName(name string) bool {
+	if p.star || p.test(name) {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(name, "java.lang."); ok {
+		return p.test(rest)
+	}
+	return false
+}
+
+// testClass tests an internal class name in its binary and source forms.
+func (p *namePat) testClass(internal string) bool {
+	dotted := strings.ReplaceAll(internal, "/", ".")
+	if p.testName(dotted) {
+		return true
+	}
+	return strings.Contains(dotted, "$") && p.testName(strings.ReplaceAll(dotted, "$", "."))
+}
+
+func (p *namePat) match(desc string, h classfile.Hierarchy) bool {
+	d := dims(desc)
+	if d < p.dims {
+		return false
+	}
+	if p.star {
+		// `*` is any type, array types included, so `*[]` is every
+		// array type (AspectJ compares dimension counts; see
+		// docs/language.md).
+		return true
+	}
+	if d > p.dims {
+		// The pattern's element level is an array type: only a `+`
+		// pattern naming one of the array supertypes matches it.
+		return p.plus && (p.testName("java.lang.Object") || p.testName("java.lang.Cloneable") ||
+			p.testName("java.io.Serializable"))
+	}
+	elem := desc[d:]
+	if isPrimDesc(elem) {
+		return p.testName(primName[elem[0]])
+	}
+	cls := internalOf(elem)
+	if p.testClass(cls) {
+		return true
+	}
+	if !p.plus {
+		return false
+	}
+	if p.testName("java.lang.Object") {
+		return true // every reference type is an Object, even one we cannot look up
+	}
+	found, _ := supers(h, cls, p.testClass)
+	return found
+}
+
+// names reports whether a type pattern mentions array types at its top level
+// (`int[]`, `*[] || Foo[]`): only such a declaring type pattern selects
+// array construction in call(T.new(..)).
+func namesArrays(p typePat) bool {
+	switch p := p.(type) {
+	case *namePat:
+		return p.dims > 0
+	case orType:
+		return namesArrays(p.l) || namesArrays(p.r)
+	case andType:
+		return namesArrays(p.l) && namesArrays(p.r)
+	}
+	return false
+}
+
+// modTest is one `[!]modifier` of a signature pattern.
+type modTest struct {
+	flag uint16
+	not  bool
+}
+
+var modFlags = map[string]uint16{
+	"public": classfile.AccPublic, "protected": classfile.AccProtected, "private": classfile.AccPrivate,
+	"static": classfile.AccStatic, "final": classfile.AccFinal, "synchronized": classfile.AccSynchronized,
+	"native": classfile.AccNative, "abstract": classfile.AccAbstract, "strictfp": classfile.AccStrict,
+}
+
+// paramPat is one element of a parameter list pattern: `..` or a type.
+type paramPat struct {
+	ellipsis bool
+	t        typePat
+	varargs  bool // written T...: matches only a varargs method's last parameter
+}
+
+// throwsItem is one item of a throws pattern. A plain item matches when a
+// type of the throws clause matches it; a `!` item (unparenthesized) when
+// none does — so `throws !IOException` and `throws (!IOException)` differ,
+// as in AspectJ.
+type throwsItem struct {
+	not bool
+	t   typePat
+}
+
+// sigPat is a compiled method or constructor signature pattern.
+type sigPat struct {
+	text      string
+	ctor      bool
+	mods      []modTest
+	ret       typePat // methods only
+	decl      typePat // nil: any declaring type
+	declArray bool    // the declaring type pattern names array types
+	name      *namePat
+	params    []paramPat
+	throws    []throwsItem
+}
+
+func (s *sigPat) String() string { return s.text }
+
+// matchShape tests what is common to all signatures of a member: name,
+// return type and parameter types (varargs aside).
+func (s *sigPat) matchShape(m *Member, h classfile.Hierarchy) bool {
+	if s.ctor != (m.Name == "<init>") {
+		return false
+	}
+	params, ret, ok := splitMethodDesc(m.Desc)
+	if !ok {
+		return false
+	}
+	if !s.ctor {
+		if s.name != nil && !s.name.testName(m.Name) {
+			return false
+		}
+		if !s.ret.match(ret, h) {
+			return false
+		}
+	}
+	return matchParams(s.params, params, false, h)
+}
+
+// matchDecl tests what differs between a member's signatures: the
+// declaring type, modifiers, varargs and throws clause.
+func (s *sigPat) matchDecl(owner string, m *Member, h classfile.Hierarchy) bool {
+	if s.decl != nil && !s.decl.match(classDesc(owner), h) {
+		return false
+	}
+	for _, t := range s.mods {
+		if !m.AccessKnown {
+			return false
+		}
+		if (m.Access&t.flag != 0) == t.not {
+			return false
+		}
+	}
+	if hasVarargs(s.params) {
+		params, _, _ := splitMethodDesc(m.Desc)
+		varargs := m.AccessKnown && m.Access&classfile.AccVarargs != 0
+		if !varargs || !matchParams(s.params, params, true, h) {
+			return false
+		}
+	}
+	for _, it := range s.throws {
+		any := false
+		for _, e := range m.Exceptions {
+			if it.t.match(classDesc(e), h) {
+				any = true
+				break
+			}
+		}
+		if any == it.not {
+			return false
+		}
+	}
+	return true
+}
+
+func hasVarargs(ps []paramPat) bool {
+	return len(ps) > 0 && ps[len(ps)-1].varargs
+}
+
+// matchParams matches a parameter list pattern against descriptors; `..`
+// matches any number of parameters. With varargs false, a T... element is
+// taken as T[] (the varargs condition is tested separately).
+func matchParams(ps []paramPat, params []string, varargs bool, h classfile.Hierarchy) bool {
+	if len(ps) == 0 {
+		return len(params) == 0
+	}
+	if ps[0].ellipsis {
+		for i := 0; i <= len(params); i++ {
+			if matchParams(ps[1:], params[i:], varargs, h) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(params) == 0 || !ps[0].t.match(params[0], h) {
+		return false
+	}
+	return matchParams(ps[1:], params[1:], varargs, h)
+}
+
+// matchMember matches the signatures of a called or executed member: its
+// static owner's, and with a MethodHierarchy those of every supertype that
+// declares the method (AspectJ's join point signatures). Constructors and
+// private methods have one signature.
+func (s *sigPat) matchMember(m *Member, arrayCtor bool, h classfile.Hierarchy) bool {
+	if s.ctor && arrayCtor != s.declArray {
+		return false
+	}
+	if arrayCtor && !m.AccessKnown {
+		mm := *m
+		mm.Access, mm.AccessKnown = classfile.AccPublic, true
+		m = &mm
+	}
+	if !s.matchShape(m, h) {
+		return false
+	}
+	if s.matchDecl(m.Owner, m, h) {
+		return true
+	}
+	if s.ctor || strings.HasPrefix(m.Owner, "[") || m.AccessKnown && m.Access&classfile.AccPrivate != 0 {
+		return false
+	}
+	mh, ok := h.(MethodHierarchy)
+	if !ok {
+		return false
+	}
+	found, _ := supers(h, m.Owner, func(c string) bool {
+		dm, ok := mh.DeclaredMethod(c, m.Name, m.Desc)
+		if !ok || dm.AccessKnown && dm.Access&classfile.AccPrivate != 0 {
+			return false
+		}
+		return s.matchDecl(c, &dm, h)
+	})
+	return found
+}

@@ -1,0 +1,548 @@
+package pointcut
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+)
+
+// Options configure ResolveWith.
+type Options struct {
+	// AdviceCP is the class path (directories and jars) holding the
+	// advice classes. When empty, advice methods are not checked and their
+	// descriptors are derived from the values the advice passes.
+	AdviceCP string
+	// Hierarchy, if set, answers subtype questions the advice class path
+	// cannot (JDK classes) when checking advice parameter types.
+	Hierarchy classfile.Hierarchy
+}
+
+// Program is a set of resolved aspects: it matches shadows (it is a
+// Matcher) and lists the bound advice.
+type Program struct {
+	Files []*File
+	// Warnings are problems that do not stop weaving (an unqualified type
+	// name that can only match the unnamed package, an advice parameter
+	// type that could not be checked).
+	Warnings ErrorList
+	// Checked reports whether advice methods were checked against their
+	// class files (Options.AdviceCP was set).
+	Checked   bool
+	Pointcuts []PointcutInfo
+	advice    []*boundAdvice // declaration order
+	order     []*boundAdvice // precedence order
+}
+
+// PointcutInfo describes a named pointcut, for summaries.
+type PointcutInfo struct {
+	Pos     Position
+	Aspect  string
+	Name    string
+	Formals []string // "Type name"
+	Expr    string   // as written
+}
+
+// AdviceInfo describes a piece of advice, for summaries.
+type AdviceInfo struct {
+	Pos      Position
+	Advice   *advice.Advice
+	Formals  []string // "Type name", the returning/throwing formal last
+	Pointcut string   // as written
+}
+
+// boundAdvice is an advice with its compiled pointcut.
+type boundAdvice struct {
+	info     AdviceInfo
+	pc       node
+	nformals int // formals, the returning/throwing one included
+	args     []argSpec
+	params   []string // advice method parameter descriptors
+	exit     string   // returning/throwing formal type, "" if none
+	usesDims bool
+}
+
+// argSpec is one argument of the advice call: a formal's value or a
+// context value.
+type argSpec struct {
+	kind   advice.ValueKind
+	formal int // for formals; -1 for context values
+}
+
+// Advice returns the bound advice in declaration order.
+func (p *Program) Advice() []*advice.Advice {
+	out := make([]*advice.Advice, len(p.advice))
+	for i, b := range p.advice {
+		out[i] = b.info.Advice
+	}
+	return out
+}
+
+// AdviceInfo returns summaries of the advice in declaration order.
+func (p *Program) AdviceInfo() []AdviceInfo {
+	out := make([]AdviceInfo, len(p.advice))
+	for i, b := range p.advice {
+		out[i] = b.info
+	}
+	return out
+}
+
+// Resolve checks the meaning of parsed files (names, types, bindings) and
+// binds each advice to its static method in the classes on adviceCP. All
+// errors are reported, as an ErrorList.
+func Resolve(files []*File, adviceCP string) (*Program, error) {
+	return ResolveWith(files, Options{AdviceCP: adviceCP})
+}
+
+// ResolveWith is Resolve with options.
+func ResolveWith(files []*File, opts Options) (*Program, error) {
+	c := &compiler{srcs: map[string][]byte{}, seen: map[string]bool{},
+		aspects: map[string]*aspectScope{}, aspectOf: map[*PointcutDecl]*aspectScope{}}
+	prog := &Program{Files: files, Checked: opts.AdviceCP != ""}
+	var scopes []*aspectScope
+	for _, f := range files {
+		c.srcs[f.Name] = f.Src
+		for _, a := range f.Aspects {
+			if isWild(a.Name) {
+				c.errorf(a.Pos, "", "bad aspect name %s", a.Name)
+			}
+			if prev := c.aspects[a.Name]; prev != nil {
+				c.errorf(a.Pos, "", "aspect %s is declared twice (first at %s)", a.Name, prev.a.Pos)
+				continue
+			}
+			sc := &aspectScope{a: a, file: f, pointcuts: map[string]*PointcutDecl{}, formals: map[*PointcutDecl][]string{}}
+			c.aspects[a.Name] = sc
+			scopes = append(scopes, sc)
+			for _, pd := range a.Pointcuts {
+				if isWild(pd.Name) || reserved[pd.Name] || isDesignator(pd.Name) {
+					c.errorf(pd.Pos, "", "a pointcut cannot be named %s", pd.Name)
+				}
+				if prev := sc.pointcuts[pd.Name]; prev != nil {
+					c.errorf(pd.Pos, "", "pointcut %s is declared twice in aspect %s (first at %s)", pd.Name, a.Name, prev.Pos)
+					continue
+				}
+				sc.pointcuts[pd.Name] = pd
+				c.aspectOf[pd] = sc
+			}
+		}
+	}
+	for _, sc := range scopes {
+		for _, pd := range sc.a.Pointcuts {
+			sc.formals[pd] = c.formalDescs(pd.Formals)
+		}
+	}
+	// Each named pointcut must bind its formals on its own.
+	for _, sc := range scopes {
+		for _, pd := range sc.a.Pointcuts {
+			if c.aspectOf[pd] != sc {
+				continue
+			}
+			ev := newEnv(sc, pd.Formals, sc.formals[pd], "")
+			ev.stack = []*PointcutDecl{pd}
+			c.expr(pd.Expr, ev, false, false)
+			c.checkBound(pd.Formals, ev, -1, "pointcut "+pd.Name)
+			prog.Pointcuts = append(prog.Pointcuts, PointcutInfo{Pos: pd.Pos, Aspect: sc.a.Name, Name: pd.Name,
+				Formals: formalTexts(pd.Formals), Expr: c.exprText(pd.Expr)})
+		}
+	}
+	var cp *classPath
+	if opts.AdviceCP != "" {
+		cp = newClassPath(opts.AdviceCP)
+		defer cp.Close()
+	}
+	h := chain{opts.Hierarchy}
+	if cp != nil {
+		h = append(h, cp)
+	}
+	for _, sc := range scopes {
+		var before, after []*boundAdvice
+		for i, ad := range sc.a.Advice {
+			b := c.advice(sc, ad, i, cp, h)
+			if b == nil {
+				continue
+			}
+			prog.advice = append(prog.advice, b)
+			if b.info.Advice.Kind == advice.Before {
+				before = append(before, b)
+			} else {
+				after = append([]*boundAdvice{b}, after...)
+			}
+		}
+		// AspectJ: within an aspect, earlier before advice and later
+		// after advice take precedence.
+		prog.order = append(append(prog.order, before...), after...)
+	}
+	c.warns.Sort()
+	prog.Warnings = c.warns
+	return prog, c.errs.Err()
+}
+
+func isDesignator(name string) bool {
+	for _, d := range Designators {
+		if d == name {
+			return true
+		}
+	}
+	return false
+}
+
+func newEnv(sc *aspectScope, fs []*Formal, descs []string, exitName string) *env {
+	n := len(fs)
+	ev := &env{scope: sc, names: map[string]target{}, bound: make([]bool, n+1),
+		boundAt: make([]Position, n+1), sites: make([]advice.Value, n+1)}
+	for i, f := range fs {
+		ev.names[f.Name] = target{formal: i, types: []string{descs[i]}}
+		ev.formals = append(ev.formals, f.Name)
+	}
+	ev.formals = append(ev.formals, exitName)
+	return ev
+}
+
+func formalTexts(fs []*Formal) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = strings.Join(f.Type.Parts, ".") + strings.Repeat("[]", len(f.Type.Dims)) + " " + f.Name
+	}
+	return out
+}
+
+// exprText returns a pointcut expression as written, on one line.
+func (c *compiler) exprText(e *Expr) string {
+	src := c.srcs[e.Pos.Filename]
+	start := e.Pos.Offset
+	// The expression ends before the `;` or `{` that follows it.
+	depth, end := 0, start
+	for end < len(src) {
+		ch := src[end]
+		if depth == 0 && (ch == ';' || ch == '{') {
+			break
+		}
+		if ch == '(' {
+			depth++
+		} else if ch == ')' {
+			depth--
+		}
+		end++
+	}
+	if start < 0 || start > end {
+		return ""
+	}
+	return strings.Join(strings.Fields(string(src[start:end])), " ")
+}
+
+// advice resolves one advice declaration.
+func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, cp *classPath, h classfile.Hierarchy) *boundAdvice {
+	nerr := len(c.errs)
+	descs := c.formalDescs(ad.Formals)
+	n := len(ad.Formals)
+	kind := advice.Before
+	exitName, exitDesc := "", ""
+	if ad.Kind == "after" {
+		kind = advice.After
+	}
+	if ad.Exit != nil {
+		if ad.Kind == "before" {
+			c.errorf(ad.Exit.Pos, "use after() "+ad.Exit.Kind, "before advice cannot have a %s clause", ad.Exit.Kind)
+		}
+		kind = advice.AfterReturning
+		if ad.Exit.Kind == "throwing" {
+			kind = advice.AfterThrowing
+		}
+		if f := ad.Exit.Formal; f != nil {
+			exitName = f.Name
+			d := c.formalDescs([]*Formal{f})[0]
+			for _, g := range ad.Formals {
+				if g.Name == f.Name {
+					c.errorf(f.Pos, "the "+ad.Exit.Kind+" clause binds its own formal: remove "+f.Name+" from the advice's parameters",
+						"formal %s is bound twice", f.Name)
+				}
+			}
+			if kind == advice.AfterThrowing && isPrimDesc(d) {
+				c.errorf(f.Type.Pos, "", "a thrown value is a Throwable, not %s", javaName(d))
+			}
+			exitDesc = d
+		}
+	}
+	ev := newEnv(sc, ad.Formals, descs, exitName)
+	if exitName != "" {
+		ev.names[exitName] = target{formal: n, types: []string{exitDesc}}
+		ev.bound[n] = true
+		ev.boundAt[n] = ad.Exit.Formal.Pos
+	}
+	pc := c.expr(ad.Expr, ev, false, false)
+	c.checkBound(ad.Formals, ev, -1, "pointcut")
+
+	b := &boundAdvice{pc: pc, nformals: n + 1, exit: exitDesc}
+	b.info = AdviceInfo{Pos: ad.Pos, Pointcut: c.exprText(ad.Expr), Formals: formalTexts(ad.Formals)}
+	if ad.Exit != nil && ad.Exit.Formal != nil {
+		b.info.Formals = append(b.info.Formals, formalTexts([]*Formal{ad.Exit.Formal})...)
+	}
+	adv := &advice.Advice{Kind: kind, Aspect: sc.a.Name, File: sc.file.Name, Line: ad.Pos.Line, Order: order}
+	if kind == advice.AfterReturning {
+		adv.ReturnType = exitDesc
+	} else if kind == advice.AfterThrowing {
+		adv.ThrowType = exitDesc
+	}
+	b.info.Advice = adv
+
+	// The body: Class.method(args).
+	call := ad.Body
+	var valueDescs []string
+	for _, a := range call.Args {
+		if i, ok := ev.names[a.Name]; ok {
+			spec := argSpec{formal: i.formal}
+			site := ev.sites[i.formal]
+			if i.formal == n {
+				site = advice.Value{Kind: advice.Returned}
+				if kind == advice.AfterThrowing {
+					site.Kind = advice.Thrown
+				}
+			}
+			spec.kind = site.Kind
+			b.args = append(b.args, spec)
+			adv.Args = append(adv.Args, site)
+			valueDescs = append(valueDescs, i.types[0])
+			continue
+		}
+		if k, ok := contextValues[a.Name]; ok {
+			b.args = append(b.args, argSpec{kind: k, formal: -1})
+			adv.Args = append(adv.Args, advice.Value{Kind: k})
+			valueDescs = append(valueDescs, contextDesc[k])
+			b.usesDims = b.usesDims || k == advice.ArrayDims
+			continue
+		}
+		var names []string
+		for _, f := range ev.formals {
+			if f != "" {
+				names = append(names, f)
+			}
+		}
+		names = append(names, "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims")
+		if a.Name == "thisJoinPoint" {
+			c.errorf(a.Pos, "use thisJoinPointStaticPart (kind, signature, source location, getId())", "thisJoinPoint is not supported yet")
+			continue
+		}
+		c.errorf(a.Pos, "the advice call passes formals or context values: "+strings.Join(names, ", "),
+			"unknown name %s in the advice call", a.Name)
+	}
+	if len(call.Name) < 2 {
+		c.errorf(call.Pos, "write pkg.Class.method(...)", "the advice body must call a static method of a class")
+		return nil
+	}
+	if last := call.Name[len(call.Name)-1]; last == "proceed" {
+		c.errorf(call.Pos, "", "proceed() is not supported yet (there is no around advice)")
+		return nil
+	}
+	owner, err := typeNameDesc(call.Name[:len(call.Name)-1], 0)
+	if cls := call.Name[0]; len(call.Name) == 2 && err != nil && !isWild(cls) && primDesc[cls] == "" {
+		owner, err = "L"+cls+";", nil // a class of the unnamed package
+	}
+	if err != nil || !strings.HasPrefix(owner, "L") {
+		c.errorf(call.Pos, "write the advice class's fully qualified name, e.g. com.example.Tracker.onCall(...)",
+			"advice class %s: not a class name", strings.Join(call.Name[:len(call.Name)-1], "."))
+		return nil
+	}
+	if len(c.errs) > nerr {
+		return nil
+	}
+	mname := call.Name[len(call.Name)-1]
+	adv.Method = advice.Method{Owner: internalOf(owner), Name: mname, Desc: "(" + strings.Join(valueDescs, "") + ")V"}
+	b.params = valueDescs
+	if cp != nil {
+		m, params, ok := c.bindMethod(cp, h, call, internalOf(owner), mname, valueDescs, ad)
+		if !ok {
+			return nil
+		}
+		adv.Method, b.params = m, params
+	}
+	for i := range adv.Args {
+		adv.Args[i].Desc = b.params[i]
+	}
+	return b
+}
+
+// bindMethod finds the static advice method the call names whose
+// parameters accept the values passed.
+func (c *compiler) bindMethod(cp *classPath, h classfile.Hierarchy, call *Call, owner, name string, values []string, ad *AdviceDecl) (advice.Method, []string, bool) {
+	cl, err := cp.class(owner)
+	for o := owner; err != nil && strings.Contains(o, "/"); {
+		// a nested class written with dots: a.b.Outer.Inner
+		i := strings.LastIndexByte(o, '/')
+		o = o[:i] + "$" + o[i+1:]
+		if cl2, err2 := cp.class(o); err2 == nil {
+			cl, err, owner = cl2, nil, o
+		}
+	}
+	if err != nil {
+		c.errorf(call.Pos, "put the compiled advice class on --advice-cp", "advice at line %d: %v", ad.Pos.Line, err)
+		return advice.Method{}, nil, false
+	}
+	want := fmt.Sprintf("public static void %s(%s)", name, javaNames(values))
+	var found []string
+	for _, m := range cl.Methods {
+		if cl.MemberName(m) != name {
+			continue
+		}
+		desc := cl.MemberDesc(m)
+		params, ret, ok := splitMethodDesc(desc)
+		var why []string
+		switch {
+		case !ok:
+			why = append(why, "bad descriptor")
+		case len(params) != len(values):
+			why = append(why, fmt.Sprintf("takes %d parameters, the call passes %d", len(params), len(values)))
+		default:
+			for i, v := range values {
+				if ok, sure := passable(v, params[i], h); !ok {
+					if sure {
+						why = append(why, fmt.Sprintf("parameter %d is %s, cannot take %s", i+1, javaName(params[i]), javaName(v)))
+					} else {
+						c.warnf(call.Args[i].Pos, "put the class files on --advice-cp to check",
+							"cannot check that %s is assignable to parameter %d (%s) of %s.%s",
+							javaName(v), i+1, javaName(params[i]), strings.ReplaceAll(owner, "/", "."), name)
+					}
+				}
+			}
+		}
+		if ok && ret != "V" {
+			why = append(why, "returns "+javaName(ret)+", not void")
+		}
+		if m.Access&classfile.AccStatic == 0 {
+			why = append(why, "not static")
+		}
+		if m.Access&classfile.AccPublic == 0 {
+			why = append(why, "not public")
+		}
+		if cl.Access&classfile.AccPublic == 0 {
+			why = append(why, "class "+strings.ReplaceAll(owner, "/", ".")+" is not public")
+		}
+		if len(why) == 0 {
+			return advice.Method{Owner: owner, Name: name, Desc: desc}, params, true
+		}
+		found = append(found, desc+" ("+strings.Join(why, ", ")+")")
+	}
+	hint := "no method named " + name + " in " + strings.ReplaceAll(owner, "/", ".")
+	if len(found) > 0 {
+		hint = "found " + name + strings.Join(found, "; "+name)
+	}
+	c.errorf(call.Pos, hint, "advice at line %d: no advice method fits: want %s in %s",
+		ad.Pos.Line, want, strings.ReplaceAll(owner, "/", "."))
+	return advice.Method{}, nil, false
+}
+
+func javaNames(descs []string) string {
+	names := make([]string, len(descs))
+	for i, d := range descs {
+		names[i] = javaName(d)
+	}
+	return strings.Join(names, ", ")
+}
+
+// passable reports whether a value of type v can be passed for a parameter
+// of type p: the same type, a supertype, or a primitive's box and its
+// supertypes. sure is false when missing classes left the answer open.
+func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
+	if v == p || p == "Ljava/lang/Object;" {
+		return true, true
+	}
+	if isPrimDesc(v) {
+		if isPrimDesc(p) {
+			return false, true
+		}
+		switch p {
+		case classDesc(boxOf[v]), "Ljava/io/Serializable;", "Ljava/lang/Comparable;":
+			return true, true
+		case "Ljava/lang/Number;":
+			return v != "Z" && v != "C", true
+		}
+		return false, true
+	}
+	if isPrimDesc(p) || v == StaticPartDesc {
+		return false, true
+	}
+	if assignable(v, p, h) {
+		return true, true
+	}
+	e := v[dims(v):]
+	if isPrimDesc(e) || dims(v) > 0 && dims(p) > 0 {
+		return false, true
+	}
+	found, complete := supers(h, internalOf(e), func(string) bool { return false })
+	_ = found
+	if _, err := h.Lookup(internalOf(e)); err != nil {
+		complete = false
+	}
+	return false, complete
+}
+
+// Match implements Matcher: the advice applying at s, in precedence order
+// (highest first: run before advice in this order, after advice in
+// reverse).
+func (p *Program) Match(s *Shadow, h classfile.Hierarchy) []Applied {
+	var out []Applied
+	for _, b := range p.order {
+		if b.usesDims && s.Kind != ArrayConstruction {
+			continue // arrayDims exists only at array construction
+		}
+		m := matchCtx{s: s, h: h, binds: make([]advice.Value, b.nformals)}
+		r := b.pc.eval(&m)
+		if r.v == Never {
+			continue
+		}
+		adv := b.info.Advice
+		check := ""
+		if b.exit != "" {
+			var v Verdict
+			if adv.Kind == advice.AfterThrowing {
+				v = instanceTest("Ljava/lang/Throwable;", b.exit, h)
+			} else if rt := returnedDesc(s); rt == "V" {
+				// AspectJ: returning(Object o) at a void join point binds null.
+				v = Never
+				if b.exit == "Ljava/lang/Object;" {
+					v = Always
+				}
+			} else {
+				v = instanceTest(rt, b.exit, h)
+			}
+			if v == Never {
+				continue
+			}
+			if v == Maybe {
+				check = internalOf(b.exit)
+			}
+		}
+		args := make([]advice.Value, len(b.args))
+		for i, a := range b.args {
+			v := advice.Value{Kind: a.kind}
+			if a.formal >= 0 {
+				v = m.binds[a.formal]
+				if a.formal == b.nformals-1 {
+					v = advice.Value{Kind: a.kind}
+				}
+			}
+			v.Desc = b.params[i]
+			args[i] = v
+		}
+		out = append(out, Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
+	}
+	return out
+}
+
+// returnedDesc is the static type of the value a join point returns: the
+// new object for constructor calls and array construction.
+func returnedDesc(s *Shadow) string {
+	switch s.Kind {
+	case ConstructorCall:
+		return classDesc(s.Member.Owner)
+	case ArrayConstruction:
+		return s.Member.Owner
+	case ConstructorExecution:
+		return "V"
+	}
+	_, ret, ok := splitMethodDesc(s.Member.Desc)
+	if !ok {
+		return "V"
+	}
+	return ret
+}
