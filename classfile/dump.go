@@ -1,0 +1,814 @@
+package classfile
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// DumpOptions control Dump.
+type DumpOptions struct {
+	// NoPool leaves out the constant-pool listing.
+	NoPool bool
+	// Method, if set, limits the members listed to methods with this name
+	// (or name+descriptor, e.g. "hashCode()I"); fields are left out.
+	Method string
+}
+
+// Dump writes a readable listing of c, like `javap -c -v`: the header, the
+// constant pool, the fields, the methods with their decoded code (label
+// offsets, switch tables, exception table, line numbers, local variables,
+// stack map frames) and every attribute, decoded where the format is known
+// and in hex otherwise. A malformed attribute or Code is reported in the
+// listing with its error and its bytes; Dump fails only if w does.
+func Dump(w io.Writer, c *Class, opts DumpOptions) error {
+	d := &dumper{w: bufio.NewWriter(w), c: c, p: c.Pool}
+	d.header()
+	if !opts.NoPool {
+		d.pool()
+	}
+	if opts.Method == "" {
+		d.printf("\nFields (%d):\n", len(c.Fields))
+		for _, f := range c.Fields {
+			d.member(f, false)
+		}
+	}
+	d.printf("\nMethods (%d):\n", len(c.Methods))
+	for _, m := range c.Methods {
+		name, desc := c.MemberName(m), c.MemberDesc(m)
+		if opts.Method != "" && opts.Method != name && opts.Method != name+desc {
+			continue
+		}
+		d.member(m, true)
+	}
+	if opts.Method == "" {
+		d.printf("\nClass attributes (%d):\n", len(c.Attributes))
+		d.attributes(c.Attributes, "  ")
+	}
+	return d.w.Flush()
+}
+
+type dumper struct {
+	w *bufio.Writer
+	c *Class
+	p *Pool
+}
+
+func (d *dumper) printf(format string, args ...any) { fmt.Fprintf(d.w, format, args...) }
+
+// flag names by context (JVMS tables 4.1-B, 4.5-A, 4.6-A, 4.7.6-A, 4.7.24, 4.7.25).
+type flagName struct {
+	bit  uint16
+	name string
+}
+
+var (
+	classFlags = []flagName{{AccPublic, "public"}, {AccFinal, "final"}, {AccSuper, "super"},
+		{AccInterface, "interface"}, {AccAbstract, "abstract"}, {AccSynthetic, "synthetic"},
+		{AccAnnotation, "annotation"}, {AccEnum, "enum"}, {AccModule, "module"}}
+	fieldFlags = []flagName{{AccPublic, "public"}, {AccPrivate, "private"}, {AccProtected, "protected"},
+		{AccStatic, "static"}, {AccFinal, "final"}, {AccVolatile, "volatile"},
+		{AccTransient, "transient"}, {AccSynthetic, "synthetic"}, {AccEnum, "enum"}}
+	methodFlags = []flagName{{AccPublic, "public"}, {AccPrivate, "private"}, {AccProtected, "protected"},
+		{AccStatic, "static"}, {AccFinal, "final"}, {AccSynchronized, "synchronized"},
+		{AccBridge, "bridge"}, {AccVarargs, "varargs"}, {AccNative, "native"},
+		{AccAbstract, "abstract"}, {AccStrict, "strict"}, {AccSynthetic, "synthetic"}}
+	innerFlags = []flagName{{AccPublic, "public"}, {AccPrivate, "private"}, {AccProtected, "protected"},
+		{AccStatic, "static"}, {AccFinal, "final"}, {AccInterface, "interface"},
+		{AccAbstract, "abstract"}, {AccSynthetic, "synthetic"}, {AccAnnotation, "annotation"},
+		{AccEnum, "enum"}}
+	paramFlags   = []flagName{{AccFinal, "final"}, {AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
+	moduleFlags  = []flagName{{0x0020, "open"}, {AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
+	requireFlags = []flagName{{0x0020, "transitive"}, {0x0040, "static"}, {AccSynthetic, "synthetic"},
+		{0x8000, "mandated"}}
+	exportFlags = []flagName{{AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
+)
+
+// flags formats access flags as "0x0011 public final"; unknown bits show
+// in the hex value only.
+func flags(v uint16, names []flagName) string {
+	s := fmt.Sprintf("0x%04x", v)
+	for _, f := range names {
+		if v&f.bit != 0 {
+			s += " " + f.name
+		}
+	}
+	return s
+}
+
+// javaVersion names the Java release of a class-file major version.
+func javaVersion(major uint16) string {
+	switch {
+	case major >= 49:
+		return fmt.Sprintf("Java %d", major-44)
+	case major >= 45:
+		return fmt.Sprintf("Java 1.%d", major-44)
+	}
+	return "unknown"
+}
+
+func (d *dumper) header() {
+	c := d.c
+	kind := "class"
+	switch {
+	case c.Access&AccModule != 0:
+		kind = "module"
+	case c.Access&AccAnnotation != 0:
+		kind = "annotation interface"
+	case c.Access&AccInterface != 0:
+		kind = "interface"
+	case c.Access&AccEnum != 0:
+		kind = "enum"
+	}
+	d.printf("%s %s\n", kind, c.Name())
+	if sf := c.SourceFile(); sf != "" {
+		d.printf("  source file: %s\n", sf)
+	}
+	d.printf("  version: %d.%d (%s)\n", c.Major, c.Minor, javaVersion(c.Major))
+	d.printf("  flags: %s\n", flags(c.Access, classFlags))
+	d.printf("  this_class: #%d %s\n", c.This, c.Name())
+	if c.Super != 0 {
+		d.printf("  super_class: #%d %s\n", c.Super, d.p.ClassName(c.Super))
+	} else {
+		d.printf("  super_class: none\n")
+	}
+	for _, i := range c.Interfaces {
+		d.printf("  interface: #%d %s\n", i, d.p.ClassName(i))
+	}
+	d.printf("  constant pool: %d entries, fields: %d, methods: %d, attributes: %d\n",
+		d.p.Len(), len(c.Fields), len(c.Methods), len(c.Attributes))
+}
+
+var tagNames = [...]string{TagUtf8: "Utf8", TagInteger: "Integer", TagFloat: "Float",
+	TagLong: "Long", TagDouble: "Double", TagClass: "Class", TagString: "String",
+	TagFieldref: "Fieldref", TagMethodref: "Methodref", TagInterfaceMethodref: "InterfaceMethodref",
+	TagNameAndType: "NameAndType", TagMethodHandle: "MethodHandle", TagMethodType: "MethodType",
+	TagDynamic: "Dynamic", TagInvokeDynamic: "InvokeDynamic", TagModule: "Module", TagPackage: "Package"}
+
+var refKinds = [...]string{1: "REF_getField", 2: "REF_getStatic", 3: "REF_putField",
+	4: "REF_putStatic", 5: "REF_invokeVirtual", 6: "REF_invokeStatic", 7: "REF_invokeSpecial",
+	8: "REF_newInvokeSpecial", 9: "REF_invokeInterface"}
+
+func (d *dumper) pool() {
+	d.printf("\nConstant pool:\n")
+	for i := 1; i < d.p.Len(); i++ {
+		k := d.p.Get(uint16(i))
+		if k.Tag == 0 {
+			continue // the slot after a Long or Double
+		}
+		var raw string
+		switch k.Tag {
+		case TagUtf8:
+			d.printf("%6s = %-18s %s\n", "#"+strconv.Itoa(i), "Utf8", utf8Text(k.Str))
+			continue
+		case TagInteger, TagFloat, TagLong, TagDouble:
+			d.printf("%6s = %-18s %s\n", "#"+strconv.Itoa(i), tagNames[k.Tag], d.constValue(uint16(i)))
+			continue
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			raw = fmt.Sprintf("#%d", k.A)
+		case TagMethodHandle:
+			raw = fmt.Sprintf("%d:#%d", k.A, k.B)
+		case TagDynamic, TagInvokeDynamic:
+			raw = fmt.Sprintf("#%d:#%d", k.A, k.B)
+		default:
+			raw = fmt.Sprintf("#%d.#%d", k.A, k.B)
+		}
+		d.printf("%6s = %-18s %-14s // %s\n", "#"+strconv.Itoa(i), tagNames[k.Tag], raw, d.constText(uint16(i)))
+	}
+}
+
+// utf8Text shows a Utf8 constant as is when it is printable, else quoted.
+func utf8Text(s string) string {
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// constValue formats a numeric constant as Java source would.
+func (d *dumper) constValue(i uint16) string {
+	switch d.p.Tag(i) {
+	case TagInteger:
+		return strconv.Itoa(int(d.p.Int(i)))
+	case TagFloat:
+		f := d.p.Float(i)
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return fmt.Sprintf("%vf (0x%08x)", f, uint32(d.p.Get(i).Num))
+		}
+		return strconv.FormatFloat(float64(f), 'g', -1, 32) + "f"
+	case TagLong:
+		return strconv.FormatInt(d.p.Long(i), 10) + "l"
+	case TagDouble:
+		f := d.p.Double(i)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Sprintf("%vd (0x%016x)", f, d.p.Get(i).Num)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64) + "d"
+	}
+	return "?"
+}
+
+// constText describes constant i in the words of an instruction comment,
+// e.g. "Method java/lang/Object.<init>:()V" or `String "hi"`.
+func (d *dumper) constText(i uint16) string {
+	if int(i) >= d.p.Len() || i == 0 {
+		return fmt.Sprintf("invalid constant #%d", i)
+	}
+	k := d.p.Get(i)
+	switch k.Tag {
+	case TagUtf8:
+		return utf8Text(k.Str)
+	case TagInteger, TagFloat, TagLong, TagDouble:
+		return strings.ToLower(tagNames[k.Tag][:1]) + tagNames[k.Tag][1:] + " " + d.constValue(i)
+	case TagClass:
+		return "class " + d.p.ClassName(i)
+	case TagString:
+		return "String " + strconv.Quote(d.p.Utf8(k.A))
+	case TagMethodType:
+		return "MethodType " + d.p.Utf8(k.A)
+	case TagModule:
+		return "module " + d.p.Utf8(k.A)
+	case TagPackage:
+		return "package " + d.p.Utf8(k.A)
+	case TagFieldref, TagMethodref, TagInterfaceMethodref:
+		owner, name, desc := d.p.MemberRef(i)
+		kind := map[uint8]string{TagFieldref: "Field", TagMethodref: "Method", TagInterfaceMethodref: "InterfaceMethod"}[k.Tag]
+		return kind + " " + owner + "." + name + ":" + desc
+	case TagNameAndType:
+		name, desc := d.p.NameAndType(i)
+		return name + ":" + desc
+	case TagMethodHandle:
+		kind := "REF_?"
+		if int(k.A) < len(refKinds) && refKinds[k.A] != "" {
+			kind = refKinds[k.A]
+		}
+		owner, name, desc := d.p.MemberRef(k.B)
+		return "MethodHandle " + kind + " " + owner + "." + name + ":" + desc
+	case TagDynamic, TagInvokeDynamic:
+		name, desc := d.p.DynamicNameAndType(i)
+		return fmt.Sprintf("%s #%d:%s:%s", tagNames[k.Tag], k.A, name, desc)
+	}
+	return fmt.Sprintf("constant #%d with tag %d", i, k.Tag)
+}
+
+func (d *dumper) member(m *Member, isMethod bool) {
+	c := d.c
+	fl := fieldFlags
+	if isMethod {
+		fl = methodFlags
+	}
+	if isMethod {
+		d.printf("\n  %s%s\n", c.MemberName(m), c.MemberDesc(m))
+	} else {
+		d.printf("\n  %s %s\n", c.MemberName(m), c.MemberDesc(m))
+	}
+	d.printf("    flags: %s\n", flags(m.Access, fl))
+	for i := range m.Attributes {
+		a := &m.Attributes[i]
+		if isMethod && d.p.Utf8(a.Name) == "Code" {
+			d.code(m, a)
+			continue
+		}
+		d.attribute(a, "    ")
+	}
+}
+
+// attributes lists attrs, decoded where known, at indentation ind.
+func (d *dumper) attributes(attrs []Attribute, ind string) {
+	for i := range attrs {
+		d.attribute(&attrs[i], ind)
+	}
+}
+
+func (d *dumper) attribute(a *Attribute, ind string) {
+	name := d.p.Utf8(a.Name)
+	v, err := DecodeAttr(d.c, a)
+	if err != nil {
+		d.printf("%s%s: malformed: %v\n", ind, name, err)
+		d.hex(a.Info, ind+"  ")
+		return
+	}
+	if v == nil {
+		if name == "" {
+			name = fmt.Sprintf("#%d (not a Utf8 constant)", a.Name)
+		}
+		d.printf("%s%s: %d bytes\n", ind, name, len(a.Info))
+		d.hex(a.Info, ind+"  ")
+		return
+	}
+	d.attrValue(v, ind)
+}
+
+func (d *dumper) hex(b []byte, ind string) {
+	for len(b) > 0 {
+		n := min(len(b), 32)
+		d.printf("%s%x\n", ind, b[:n])
+		b = b[n:]
+	}
+}
+
+func (d *dumper) attrValue(v AttrValue, ind string) {
+	p := d.p
+	name := v.AttrName()
+	switch a := v.(type) {
+	case *ConstantValue:
+		d.printf("%s%s: #%d %s\n", ind, name, a.Index, d.constText(a.Index))
+	case *Signature:
+		d.printf("%s%s: #%d %s\n", ind, name, a.Index, utf8Text(p.Utf8(a.Index)))
+	case *SourceFile:
+		d.printf("%s%s: #%d %s\n", ind, name, a.Index, utf8Text(p.Utf8(a.Index)))
+	case *Synthetic, *Deprecated:
+		d.printf("%s%s\n", ind, name)
+	case *SourceDebugExtension:
+		d.printf("%s%s: %d bytes\n", ind, name, len(a.Data))
+		for _, line := range strings.Split(strings.TrimRight(string(a.Data), "\n"), "\n") {
+			d.printf("%s  %s\n", ind, utf8Text(line))
+		}
+	case *Exceptions:
+		d.printf("%s%s:\n", ind, name)
+		for _, x := range a.Classes {
+			d.printf("%s  #%d %s\n", ind, x, p.ClassName(x))
+		}
+	case *NestMembers:
+		d.classList(ind, name, a.Classes)
+	case *PermittedSubclasses:
+		d.classList(ind, name, a.Classes)
+	case *NestHost:
+		d.printf("%s%s: #%d %s\n", ind, name, a.Class, p.ClassName(a.Class))
+	case *ModuleMainClass:
+		d.printf("%s%s: #%d %s\n", ind, name, a.Class, p.ClassName(a.Class))
+	case *ModulePackages:
+		d.printf("%s%s:\n", ind, name)
+		for _, x := range a.Packages {
+			d.printf("%s  #%d %s\n", ind, x, p.Utf8(p.Get(x).A))
+		}
+	case *InnerClasses:
+		d.printf("%s%s:\n", ind, name)
+		for _, ic := range a.Classes {
+			outer, simple := "(local)", "(anonymous)"
+			if ic.Outer != 0 {
+				outer = p.ClassName(ic.Outer)
+			}
+			if ic.Name != 0 {
+				simple = p.Utf8(ic.Name)
+			}
+			d.printf("%s  #%d %s: outer #%d %s, name #%d %s, flags %s\n", ind, ic.Inner, p.ClassName(ic.Inner),
+				ic.Outer, outer, ic.Name, simple, flags(ic.Access, innerFlags))
+		}
+	case *EnclosingMethod:
+		method := "(none)"
+		if a.Method != 0 {
+			n, t := p.NameAndType(a.Method)
+			method = n + t
+		}
+		d.printf("%s%s: #%d %s, method #%d %s\n", ind, name, a.Class, p.ClassName(a.Class), a.Method, method)
+	case *LineNumberTable:
+		d.printf("%s%s:\n", ind, name)
+		for _, l := range a.Lines {
+			d.printf("%s  line %d: %d\n", ind, l.Line, l.StartPC)
+		}
+	case *LocalVariableTable:
+		d.printf("%s%s:\n%s  %5s %6s %4s  %s\n", ind, name, ind, "start", "length", "slot", "name and type")
+		for _, l := range a.Vars {
+			d.printf("%s  %5d %6d %4d  %s %s\n", ind, l.StartPC, l.Length, l.Slot, p.Utf8(l.Name), p.Utf8(l.Desc))
+		}
+	case *Annotations:
+		d.printf("%s%s:\n", ind, name)
+		for i := range a.Annotations {
+			d.printf("%s  %s\n", ind, d.annotation(&a.Annotations[i]))
+		}
+	case *ParameterAnnotations:
+		d.printf("%s%s: %d parameters\n", ind, name, len(a.Params))
+		for i, ps := range a.Params {
+			for j := range ps {
+				d.printf("%s  parameter %d: %s\n", ind, i, d.annotation(&ps[j]))
+			}
+		}
+	case *TypeAnnotations:
+		d.printf("%s%s:\n", ind, name)
+		for i := range a.Annotations {
+			d.printf("%s  %s\n", ind, d.typeAnnotation(&a.Annotations[i]))
+		}
+	case *AnnotationDefault:
+		d.printf("%s%s: %s\n", ind, name, d.elementValue(&a.Value))
+	case *BootstrapMethods:
+		d.printf("%s%s:\n", ind, name)
+		for i, m := range a.Methods {
+			d.printf("%s  %d: #%d %s\n", ind, i, m.Ref, d.constText(m.Ref))
+			for _, x := range m.Args {
+				d.printf("%s       #%d %s\n", ind, x, d.constText(x))
+			}
+		}
+	case *MethodParameters:
+		d.printf("%s%s:\n", ind, name)
+		for _, m := range a.Params {
+			n := "(unnamed)"
+			if m.Name != 0 {
+				n = p.Utf8(m.Name)
+			}
+			d.printf("%s  %s %s\n", ind, n, flags(m.Access, paramFlags))
+		}
+	case *Module:
+		d.module(a, ind)
+	case *Record:
+		d.printf("%s%s:\n", ind, name)
+		for _, rc := range a.Components {
+			d.printf("%s  %s %s\n", ind, p.Utf8(rc.Name), p.Utf8(rc.Desc))
+			d.attributes(rc.Attributes, ind+"    ")
+		}
+	default:
+		d.printf("%s%s\n", ind, name)
+	}
+}
+
+func (d *dumper) classList(ind, name string, xs []uint16) {
+	d.printf("%s%s:\n", ind, name)
+	for _, x := range xs {
+		d.printf("%s  #%d %s\n", ind, x, d.p.ClassName(x))
+	}
+}
+
+func (d *dumper) module(m *Module, ind string) {
+	p := d.p
+	utf := func(i uint16) string { // of a Module or Package entry
+		return p.Utf8(p.Get(i).A)
+	}
+	version := func(i uint16) string {
+		if i == 0 {
+			return ""
+		}
+		return " @" + p.Utf8(i)
+	}
+	d.printf("%sModule: %s%s, flags %s\n", ind, utf(m.Name), version(m.Version), flags(m.Flags, moduleFlags))
+	for _, r := range m.Requires {
+		d.printf("%s  requires %s%s, flags %s\n", ind, utf(r.Module), version(r.Version), flags(r.Flags, requireFlags))
+	}
+	for i, list := range [][]ModuleExport{m.Exports, m.Opens} {
+		verb := [...]string{"exports", "opens"}[i]
+		for _, e := range list {
+			to := ""
+			for j, x := range e.To {
+				if j == 0 {
+					to = " to"
+				}
+				to += " " + utf(x)
+			}
+			d.printf("%s  %s %s%s, flags %s\n", ind, verb, utf(e.Package), to, flags(e.Flags, exportFlags))
+		}
+	}
+	for _, u := range m.Uses {
+		d.printf("%s  uses %s\n", ind, p.ClassName(u))
+	}
+	for _, pr := range m.Provides {
+		var with []string
+		for _, x := range pr.With {
+			with = append(with, p.ClassName(x))
+		}
+		d.printf("%s  provides %s with %s\n", ind, p.ClassName(pr.Service), strings.Join(with, ", "))
+	}
+}
+
+// annotation formats an annotation as @Type(name=value, ...), with the
+// type as its descriptor.
+func (d *dumper) annotation(a *Annotation) string {
+	var b strings.Builder
+	b.WriteString("@" + d.p.Utf8(a.Type))
+	if len(a.Elements) > 0 {
+		b.WriteByte('(')
+		for i := range a.Elements {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(d.p.Utf8(a.Elements[i].Name) + "=" + d.elementValue(&a.Elements[i].Value))
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+func (d *dumper) elementValue(v *ElementValue) string {
+	p := d.p
+	switch v.Tag {
+	case 'B', 'S', 'I':
+		return strconv.Itoa(int(p.Int(v.Index)))
+	case 'C':
+		return strconv.QuoteRune(rune(p.Int(v.Index)))
+	case 'Z':
+		return strconv.FormatBool(p.Int(v.Index) != 0)
+	case 'D', 'F', 'J':
+		return d.constValue(v.Index)
+	case 's':
+		return strconv.Quote(p.Utf8(v.Index))
+	case 'e':
+		return p.Utf8(v.Index) + "." + p.Utf8(v.EnumConst)
+	case 'c':
+		return p.Utf8(v.Index) + ".class"
+	case '@':
+		return d.annotation(v.Annotation)
+	case '[':
+		parts := make([]string, len(v.Values))
+		for i := range v.Values {
+			parts[i] = d.elementValue(&v.Values[i])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprintf("?%q", v.Tag)
+}
+
+var targetNames = map[uint8]string{0x00: "class type parameter", 0x01: "method type parameter",
+	0x10: "supertype", 0x11: "class type parameter bound", 0x12: "method type parameter bound",
+	0x13: "field or record component", 0x14: "return or new object", 0x15: "receiver",
+	0x16: "formal parameter", 0x17: "throws", 0x40: "local variable", 0x41: "resource variable",
+	0x42: "exception parameter", 0x43: "instanceof", 0x44: "new", 0x45: "::new", 0x46: "::method",
+	0x47: "cast", 0x48: "constructor invocation type argument", 0x49: "method invocation type argument",
+	0x4A: "::new type argument", 0x4B: "::method type argument"}
+
+func (d *dumper) typeAnnotation(ta *TypeAnnotation) string {
+	t := &ta.Target
+	s := fmt.Sprintf("0x%02x %s", ta.TargetType, targetNames[ta.TargetType])
+	switch ta.TargetType {
+	case 0x00, 0x01, 0x16, 0x10, 0x17, 0x42:
+		s += fmt.Sprintf(" %d", t.Index)
+	case 0x11, 0x12:
+		s += fmt.Sprintf(" %d bound %d", t.Index, t.Arg)
+	case 0x40, 0x41:
+		for _, r := range t.Ranges {
+			s += fmt.Sprintf(" [%d, %d) slot %d", r.StartPC, int(r.StartPC)+int(r.Length), r.Slot)
+		}
+	case 0x43, 0x44, 0x45, 0x46:
+		s += fmt.Sprintf(" at %d", t.Index)
+	case 0x47, 0x48, 0x49, 0x4A, 0x4B:
+		s += fmt.Sprintf(" at %d argument %d", t.Index, t.Arg)
+	}
+	return s + typePath(ta.Path) + " " + d.annotation(&ta.Annotation)
+}
+
+func typePath(path []TypePathEntry) string {
+	if len(path) == 0 {
+		return ""
+	}
+	s := " path"
+	for _, e := range path {
+		switch e.Kind {
+		case 0:
+			s += " ["
+		case 1:
+			s += " ."
+		case 2:
+			s += " *"
+		case 3:
+			s += fmt.Sprintf(" <%d>", e.ArgIndex)
+		default:
+			s += fmt.Sprintf(" ?%d,%d", e.Kind, e.ArgIndex)
+		}
+	}
+	return s
+}
+
+// code lists a method's Code attribute: decoded by DecodeCode, with the
+// original bytes consulted for instruction offsets and forms.
+func (d *dumper) code(m *Member, a *Attribute) {
+	code, err := DecodeCode(d.c, m)
+	if err != nil {
+		d.printf("    Code: malformed: %v\n", err)
+		d.hex(a.Info, "      ")
+		return
+	}
+	bc := rawBytecode(a.Info)
+	d.printf("    Code: max_stack %d, max_locals %d, code_length %d\n", code.MaxStack, code.MaxLocals, len(bc))
+	pc := 0
+	for i := range code.Insns {
+		in := &code.Insns[i]
+		if in.Op == OpLabel {
+			continue
+		}
+		n := rawInsnLen(bc, pc)
+		if n <= 0 {
+			d.printf("      (bytecode listing stops: cannot size the instruction at %d)\n", pc)
+			break
+		}
+		d.printf("      %5d: %s\n", pc, d.insn(in, bc, pc))
+		pc += n
+	}
+	if len(code.Handlers) > 0 {
+		d.printf("    Exception table:\n      %5s %5s %7s  %s\n", "from", "to", "handler", "type")
+		for _, h := range code.Handlers {
+			t := "any"
+			if h.CatchType != 0 {
+				t = fmt.Sprintf("#%d %s", h.CatchType, d.p.ClassName(h.CatchType))
+			}
+			d.printf("      %5d %5d %7d  %s\n", h.Start.Offset, h.End.Offset, h.Handler.Offset, t)
+		}
+	}
+	if len(code.Lines) > 0 {
+		d.printf("    LineNumberTable:\n")
+		for _, l := range code.Lines {
+			d.printf("      line %d: %d\n", l.Line, l.Start.Offset)
+		}
+	}
+	for i, vars := range [][]LocalVar{code.Locals, code.LocalTypes} {
+		if len(vars) == 0 {
+			continue
+		}
+		d.printf("    %s:\n      %5s %6s %4s  %s\n", [...]string{"LocalVariableTable", "LocalVariableTypeTable"}[i],
+			"start", "length", "slot", "name and type")
+		for _, v := range vars {
+			d.printf("      %5d %6d %4d  %s %s\n", v.Start.Offset, v.End.Offset-v.Start.Offset, v.Slot,
+				d.p.Utf8(v.Name), d.p.Utf8(v.Desc))
+		}
+	}
+	if len(code.Frames) > 0 {
+		d.printf("    StackMapTable: %d frames\n", len(code.Frames))
+		for _, f := range code.Frames {
+			d.printf("      %5d: locals [%s] stack [%s]\n", f.At.Offset, vtypes(f.Locals), vtypes(f.Stack))
+		}
+	}
+	for _, cta := range code.TypeAnnotations {
+		d.printf("    %s:\n", d.p.Utf8(cta.Name))
+		for _, ta := range cta.Annotations {
+			d.printf("      %s\n", d.codeTypeAnnotation(&ta))
+		}
+	}
+	d.attributes(code.Attributes, "    ")
+}
+
+// rawBytecode returns the code array of a Code attribute's info (which
+// DecodeCode has validated).
+func rawBytecode(info []byte) []byte {
+	if len(info) < 8 {
+		return nil
+	}
+	n := int(binary.BigEndian.Uint32(info[4:]))
+	if n > len(info)-8 || n < 0 {
+		return nil
+	}
+	return info[8 : 8+n]
+}
+
+// rawInsnLen returns the size of the instruction at pc, 0 if it cannot
+// be sized.
+func rawInsnLen(bc []byte, pc int) int {
+	if pc < 0 || pc >= len(bc) {
+		return 0
+	}
+	op := bc[pc]
+	s4 := func(i int) int {
+		if i+4 > len(bc) {
+			return -1 << 31
+		}
+		return int(int32(binary.BigEndian.Uint32(bc[i:])))
+	}
+	switch op {
+	case OpWide:
+		if pc+1 < len(bc) && bc[pc+1] == OpIinc {
+			return 6
+		}
+		return 4
+	case OpTableswitch:
+		p := (pc + 4) &^ 3
+		lo, hi := s4(p+4), s4(p+8)
+		if hi < lo || lo == -1<<31 || hi == -1<<31 {
+			return 0
+		}
+		return p + 12 + 4*(hi-lo+1) - pc
+	case OpLookupswitch:
+		p := (pc + 4) &^ 3
+		n := s4(p + 4)
+		if n < 0 {
+			return 0
+		}
+		return p + 8 + 8*n - pc
+	}
+	return opSize[op]
+}
+
+var newarrayTypes = [...]string{4: "boolean", 5: "char", 6: "float", 7: "double", 8: "byte",
+	9: "short", 10: "int", 11: "long"}
+
+// insn formats one instruction: the mnemonic of its original form at pc
+// and its operands from the decoded Insn.
+func (d *dumper) insn(in *Insn, bc []byte, pc int) string {
+	raw := bc[pc]
+	mn := OpNames[raw]
+	if raw == OpWide {
+		mn = "wide " + OpNames[in.Op]
+	}
+	switch {
+	case raw >= OpIload0 && raw <= OpAload3, raw >= OpIstore0 && raw <= OpAstore3:
+		return mn
+	}
+	pad := func(s string) string { return fmt.Sprintf("%-15s %s", mn, s) }
+	switch in.Op {
+	case OpIload, OpLload, OpFload, OpDload, OpAload, OpIstore, OpLstore, OpFstore, OpDstore, OpAstore, OpRet:
+		return pad(strconv.Itoa(int(in.Index)))
+	case OpIinc:
+		return pad(fmt.Sprintf("%d, %d", in.Index, in.Const))
+	case OpBipush, OpSipush:
+		return pad(strconv.Itoa(int(in.Const)))
+	case OpNewarray:
+		t := "?"
+		if int(in.Const) < len(newarrayTypes) && in.Const >= 0 && newarrayTypes[in.Const] != "" {
+			t = newarrayTypes[in.Const]
+		}
+		return pad(t)
+	case OpMultianewarray:
+		return pad(fmt.Sprintf("#%d, %d // %s", in.Index, in.Const, d.constText(in.Index)))
+	case OpInvokeinterface:
+		return pad(fmt.Sprintf("#%d, %d // %s", in.Index, bc[pc+3], d.constText(in.Index)))
+	case OpLdc, OpLdc2W, OpGetstatic, OpPutstatic, OpGetfield, OpPutfield, OpInvokevirtual,
+		OpInvokespecial, OpInvokestatic, OpInvokedynamic, OpNew, OpAnewarray, OpCheckcast, OpInstanceof:
+		return pad(fmt.Sprintf("#%d // %s", in.Index, d.constText(in.Index)))
+	case OpTableswitch, OpLookupswitch:
+		sw := in.Switch
+		var b strings.Builder
+		if in.Op == OpTableswitch {
+			fmt.Fprintf(&b, "%s { // %d to %d\n", mn, sw.Low, sw.High)
+			for i, t := range sw.Targets {
+				fmt.Fprintf(&b, "      %12d: %d\n", int64(sw.Low)+int64(i), t.Offset)
+			}
+		} else {
+			fmt.Fprintf(&b, "%s { // %d\n", mn, len(sw.Keys))
+			for i, t := range sw.Targets {
+				fmt.Fprintf(&b, "      %12d: %d\n", sw.Keys[i], t.Offset)
+			}
+		}
+		fmt.Fprintf(&b, "      %12s: %d\n             }", "default", sw.Default.Offset)
+		return b.String()
+	}
+	if in.Label != nil {
+		return pad(strconv.Itoa(in.Label.Offset))
+	}
+	return mn
+}
+
+func vtypes(ts []VType) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		switch t.Kind {
+		case VTop:
+			parts[i] = "top"
+		case VInteger:
+			parts[i] = "int"
+		case VFloat:
+			parts[i] = "float"
+		case VDouble:
+			parts[i] = "double"
+		case VLong:
+			parts[i] = "long"
+		case VNull:
+			parts[i] = "null"
+		case VUninitializedThis:
+			parts[i] = "uninitialized_this"
+		case VObject:
+			parts[i] = t.Class
+		case VUninitialized:
+			at := -1
+			if t.New != nil {
+				at = t.New.Offset
+			}
+			parts[i] = fmt.Sprintf("uninitialized(%d)", at)
+		default:
+			parts[i] = fmt.Sprintf("?%d", t.Kind)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// codeTypeAnnotation formats a type annotation of a Code attribute, whose
+// target_path and annotation DecodeCode keeps raw.
+func (d *dumper) codeTypeAnnotation(ta *CodeTypeAnnotation) string {
+	s := fmt.Sprintf("0x%02x %s", ta.TargetType, targetNames[ta.TargetType])
+	switch {
+	case len(ta.Ranges) > 0:
+		for _, r := range ta.Ranges {
+			s += fmt.Sprintf(" [%d, %d) slot %d", r.Start.Offset, r.End.Offset, r.Slot)
+		}
+	case ta.At != nil && ta.TargetType >= 0x47:
+		s += fmt.Sprintf(" at %d argument %d", ta.At.Offset, ta.TypeArg)
+	case ta.At != nil:
+		s += fmt.Sprintf(" at %d", ta.At.Offset)
+	case len(ta.Target) == 2:
+		s += fmt.Sprintf(" %d", binary.BigEndian.Uint16(ta.Target))
+	}
+	r := &reader{b: ta.Rest}
+	n := int(r.u1())
+	var path []TypePathEntry
+	for i := 0; i < n && r.err == nil; i++ {
+		path = append(path, TypePathEntry{r.u1(), r.u1()})
+	}
+	an := r.annotation(0)
+	if r.err != nil {
+		return s + fmt.Sprintf(" (malformed: %v) %x", r.err, ta.Rest)
+	}
+	return s + typePath(path) + " " + d.annotation(&an)
+}
