@@ -218,10 +218,10 @@ type target struct {
 type env struct {
 	scope    *aspectScope
 	names    map[string]target
-	bound    []bool     // per advice formal (shared by nested scopes)
-	boundAt  []Position // where each formal was bound
+	bound    []bool         // per advice formal (shared by nested scopes)
+	boundAt  []Position     // where each formal was bound
 	sites    []advice.Value // what each formal was bound to (Arg Index -1: depends on the shadow)
-	reportAt *Position  // when inside a named pointcut: the reference to report binding errors at
+	reportAt *Position      // when inside a named pointcut: the reference to report binding errors at
 	stack    []*PointcutDecl
 	formals  []string // names, for hints
 }

@@ -27,13 +27,17 @@ func (n notType) String() string                             { return "!" + n.p.
 
 type andType struct{ l, r typePat }
 
-func (a andType) match(d string, h classfile.Hierarchy) bool { return a.l.match(d, h) && a.r.match(d, h) }
-func (a andType) String() string                             { return "(" + a.l.String() + " && " + a.r.String() + ")" }
+func (a andType) match(d string, h classfile.Hierarchy) bool {
+	return a.l.match(d, h) && a.r.match(d, h)
+}
+func (a andType) String() string { return "(" + a.l.String() + " && " + a.r.String() + ")" }
 
 type orType struct{ l, r typePat }
 
-func (o orType) match(d string, h classfile.Hierarchy) bool { return o.l.match(d, h) || o.r.match(d, h) }
-func (o orType) String() string                             { return "(" + o.l.String() + " || " + o.r.String() + ")" }
+func (o orType) match(d string, h classfile.Hierarchy) bool {
+	return o.l.match(d, h) || o.r.match(d, h)
+}
+func (o orType) String() string { return "(" + o.l.String() + " || " + o.r.String() + ")" }
 
 // namePat is a type name pattern with optional `+`, dimensions and `...`.
 //
