@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 
 	"path/filepath"
 	"runtime"
@@ -211,7 +212,7 @@ func WeaveImage(opts Options) (*Summary, error) {
 	sort.Slice(sum.Unwoven, func(i, j int) bool { return sum.Unwoven[i].Class < sum.Unwoven[j].Class })
 	sort.Strings(sum.Intrinsics)
 	sort.Strings(sum.Warnings)
-	if err := WriteArgs(opts.Out, sum, opts.BootAppend); err != nil {
+	if err := WriteArgs(opts.Out, opts.JavaHome, opts.BootAppend); err != nil {
 		return nil, err
 	}
 	sum.Seconds = time.Since(start).Seconds()
@@ -352,16 +353,28 @@ func ImageClass(javaHome, name string) ([]byte, error) {
 // Every module with a patch directory gets --patch-module and reads the
 // unnamed module (where the advice lives, on -Xbootclasspath/a); the
 // runtime package is exported to the unnamed module and to each of them.
-func WriteArgs(dir string, sum *Summary, bootAppend []string) error {
+// Modules outside the default boot layer (incubator modules, the
+// serviceability agent...) would make the JVM warn "Unknown module": their
+// lines are written as comments to uncomment along with --add-modules.
+func WriteArgs(dir, javaHome string, bootAppend []string) error {
 	patchDir := filepath.Join(dir, "patch")
 	ents, err := os.ReadDir(patchDir)
 	if err != nil {
 		return err
 	}
-	var mods []string
+	boot, err := BootLayer(javaHome)
+	if err != nil {
+		return err
+	}
+	var mods, others []string
 	for _, e := range ents {
-		if e.IsDir() {
+		if !e.IsDir() {
+			continue
+		}
+		if boot[e.Name()] {
 			mods = append(mods, e.Name())
+		} else {
+			others = append(others, e.Name())
 		}
 	}
 	sort.Strings(mods)
@@ -379,7 +392,34 @@ func WriteArgs(dir string, sum *Summary, bootAppend []string) error {
 	if len(bootAppend) > 0 {
 		fmt.Fprintf(&b, "-Xbootclasspath/a:%s\n", argQuote(strings.Join(bootAppend, string(os.PathListSeparator))))
 	}
+	if len(others) > 0 {
+		b.WriteString("# Woven modules outside the default boot layer. To use one, add\n" +
+			"# --add-modules M and uncomment its lines:\n")
+		for _, m := range others {
+			fmt.Fprintf(&b, "# --patch-module %s=%s\n# --add-reads %s=ALL-UNNAMED\n# --add-exports java.base/%s=%s\n",
+				m, argQuote(filepath.Join(patchDir, m)), m, pkg, m)
+		}
+	}
 	return os.WriteFile(filepath.Join(dir, "weft.args"), []byte(b.String()), 0o644)
+}
+
+// BootLayer returns the modules the JDK at javaHome resolves for a class
+// path application (java --show-module-resolution).
+func BootLayer(javaHome string) (map[string]bool, error) {
+	out, err := exec.Command(filepath.Join(javaHome, "bin", "java"), "--show-module-resolution", "-version").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("java --show-module-resolution: %v\n%s", err, out)
+	}
+	mods := map[string]bool{}
+	for _, f := range strings.Fields(string(out)) {
+		if m, ok := strings.CutPrefix(f, "jrt:/"); ok {
+			mods[m] = true
+		}
+	}
+	if !mods["java.base"] {
+		return nil, fmt.Errorf("java --show-module-resolution: no java.base in:\n%s", out)
+	}
+	return mods, nil
 }
 
 func without(list []string, s string) []string {

@@ -1,0 +1,54 @@
+package jdk
+
+import (
+	"bytes"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/weaver"
+)
+
+// Aspects adapts the aspect weaver to the image driver.
+type Aspects struct {
+	W *weaver.Weaver
+	// OnResult, if set, sees each class's result (concurrently).
+	OnResult func(res *weaver.Result)
+}
+
+// WeaveClass implements ClassWeaver.
+func (a Aspects) WeaveClass(name string, data []byte) (*Woven, error) {
+	res, err := a.W.WeaveClass(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if a.OnResult != nil {
+		a.OnResult(res)
+	}
+	w := &Woven{Class: res.Class, Extra: res.Extra, MethodsWoven: res.MethodsWoven, Warnings: res.Warnings}
+	if res.Class != nil {
+		w.Methods = changedMethods(data, res.Class)
+	}
+	return w, nil
+}
+
+// changedMethods lists (name+desc) the methods whose Code differs between
+// two versions of a class.
+func changedMethods(before, after []byte) []string {
+	b, err1 := classfile.Parse("", before)
+	a, err2 := classfile.Parse("", after)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range a.Methods {
+		name, desc := a.MemberName(m), a.MemberDesc(m)
+		old := b.FindMethod(name, desc)
+		ca := a.Attr(m.Attributes, "Code")
+		if old == nil || ca == nil {
+			continue
+		}
+		if cb := b.Attr(old.Attributes, "Code"); cb == nil || !bytes.Equal(ca.Info, cb.Info) {
+			out = append(out, name+desc)
+		}
+	}
+	return out
+}
