@@ -92,7 +92,14 @@ const (
 	bFrame // the verifier needs a frame here
 )
 
-// newSite is a `new` instruction and the label placed just before it.
+// Marks of offsets in analyzer.at before blocks are made.
+const (
+	markFrame = -2
+	markBound = -1
+)
+
+// newSite is a `new` instruction and the label placed just before it
+// (nil until a frame needs one).
 type newSite struct {
 	at    int32
 	label *Label
@@ -125,7 +132,9 @@ type analyzer struct {
 	insns         []Insn
 	thisType      vtype
 	frames        bool // emit frames (and verify-style dead code)
-	labels        map[*Label]int32
+	targets       []*Label
+	at            []int32 // by offset: see compute
+	counts        []int32
 	blocks        []block
 	maxLocals     int
 	maxStack      int
@@ -147,7 +156,7 @@ type analyzer struct {
 }
 
 var analyzers = sync.Pool{New: func() any {
-	return &analyzer{nameIdx: map[string]uint32{}, merged: map[uint64]vtype{}, labels: map[*Label]int32{}}
+	return &analyzer{nameIdx: map[string]uint32{}, merged: map[uint64]vtype{}}
 }}
 
 // computeFrames sets code.MaxStack, code.MaxLocals and, for class files of
@@ -361,7 +370,6 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 	a.hBlock = a.hBlock[:0]
 	a.hCatch = a.hCatch[:0]
 	a.maxStack = 0
-	clear(a.labels)
 
 	desc := a.pool.Utf8(m.Desc)
 	static := m.Access&AccStatic != 0
@@ -370,15 +378,18 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 		maxLocals++
 	}
 
-	// Pass 1: max_locals, jsr, the labels that start blocks (-1: a jump
-	// target, which needs a frame; -2: only an exception-range bound),
-	// and the labels of `new` sites.
+	// Pass 1: max_locals, jsr, the `new` sites, and the offsets that start
+	// blocks. Encode has laid the code out, so every label placed in it
+	// has its offset: blocks are found by offset, without a map.
 	insns := a.insns
+	a.targets = a.targets[:0]
+	maxOff := 0
 	for i := range insns {
 		in := &insns[i]
 		op := in.Op
 		switch {
 		case op == OpLabel:
+			maxOff = max(maxOff, in.Label.Offset)
 		case op >= OpIload && op <= OpAload || op >= OpIstore && op <= OpAstore || op == OpIinc || op == OpRet:
 			n := int(in.Index) + 1
 			if op == OpLload || op == OpDload || op == OpLstore || op == OpDstore {
@@ -392,54 +403,59 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 			if op == OpJsr {
 				a.frames = false
 			}
-			a.labels[in.Label] = -1
+			a.targets = append(a.targets, in.Label)
 		case op == OpTableswitch || op == OpLookupswitch:
-			a.labels[in.Switch.Default] = -1
-			for _, l := range in.Switch.Targets {
-				a.labels[l] = -1
-			}
+			a.targets = append(a.targets, in.Switch.Default)
+			a.targets = append(a.targets, in.Switch.Targets...)
 		case op == OpNew:
-			var l *Label
+			s := newSite{at: int32(i), class: a.classType(in.Index)}
 			if i > 0 && insns[i-1].Op == OpLabel {
-				l = insns[i-1].Label
-			} else {
-				l = NewLabel()
-				a.inserts = append(a.inserts, labelInsert{int32(i), l})
+				s.label = insns[i-1].Label
 			}
-			a.sites = append(a.sites, newSite{at: int32(i), label: l, class: a.classType(in.Index)})
+			a.sites = append(a.sites, s) // a missing label is made if a frame needs it
 		}
-	}
-	for _, h := range code.Handlers {
-		for _, l := range [2]*Label{h.Start, h.End} {
-			if _, ok := a.labels[l]; !ok {
-				a.labels[l] = -2
-			}
-		}
-		a.labels[h.Handler] = -1
 	}
 	if maxLocals > 0xFFFF {
 		return fmt.Errorf("uses %d local slots, more than 65535", maxLocals)
 	}
 	a.maxLocals = maxLocals
+	// a.at, by offset: markFrame (a jump target), markBound (an exception
+	// range's bound), then, once blocks are made, 1 + the block index.
+	a.at = slices.Grow(a.at[:0], maxOff+1)[:maxOff+1]
+	clear(a.at)
+	for _, l := range a.targets {
+		if l == nil || l.Offset < 0 || l.Offset > maxOff {
+			return fmt.Errorf("a jump or switch targets a label that is not placed")
+		}
+		a.at[l.Offset] = markFrame
+	}
+	for i, h := range code.Handlers {
+		for _, l := range [3]*Label{h.Start, h.End, h.Handler} {
+			if l == nil || l.Offset < 0 || l.Offset > maxOff {
+				return fmt.Errorf("exception handler %d refers to a label that is not placed", i)
+			}
+		}
+		for _, l := range [2]*Label{h.Start, h.End} {
+			if a.at[l.Offset] == 0 {
+				a.at[l.Offset] = markBound
+			}
+		}
+		a.at[h.Handler.Offset] = markFrame
+	}
 
 	// Pass 2: basic blocks.
-	runStart, runLeader, runFrame := -1, false, false
+	runStart, runMark := -1, int32(0)
 	ended := true // the previous instruction ends a block (or there is none)
 	afterJump := false
-	site := 0
 	for i := range insns {
 		in := &insns[i]
 		if in.Op == OpLabel {
 			if runStart < 0 {
-				runStart, runLeader, runFrame = i, false, false
-			}
-			if k, ok := a.labels[in.Label]; ok {
-				runLeader = true
-				runFrame = runFrame || k == -1
+				runStart, runMark = i, a.at[in.Label.Offset]
 			}
 			continue
 		}
-		if ended || runLeader {
+		if ended || runMark < 0 {
 			start := i
 			if runStart >= 0 {
 				start = runStart
@@ -449,25 +465,16 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 				a.blocks[n-1].end = int32(start)
 			}
 			b := block{start: int32(start), first: int32(i), stackAt: -1}
-			if runFrame || afterJump {
+			if runMark == markFrame || afterJump {
 				b.flags |= bFrame
-			}
-			for j := start; j < i; j++ {
-				a.labels[insns[j].Label] = n
 			}
 			if start < i {
 				b.label = insns[start].Label
-			} else if in.Op == OpNew {
-				for site < len(a.sites) && a.sites[site].at < int32(i) {
-					site++
-				}
-				if site < len(a.sites) && a.sites[site].at == int32(i) {
-					b.label = a.sites[site].label
-				}
+				a.at[b.label.Offset] = n + 1
 			}
 			a.blocks = append(a.blocks, b)
 		}
-		runStart, runLeader = -1, false
+		runStart, runMark = -1, 0
 		switch op := in.Op; {
 		case op == OpGoto || op == OpRet || op == OpAthrow || op == OpTableswitch || op == OpLookupswitch ||
 			op >= OpIreturn && op <= OpReturn:
@@ -486,16 +493,15 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 	}
 	a.blocks[nb-1].end = int32(len(insns))
 	if runStart >= 0 {
-		for j := runStart; j < len(insns); j++ {
-			a.labels[insns[j].Label] = nb
-		}
+		a.at[insns[runStart].Label.Offset] = nb + 1
 	}
 
 	// Exception handlers: their blocks, types and the blocks they cover.
 	if len(code.Handlers) > 0 {
-		counts := make([]int32, nb+1) // small; handlers are rare
+		a.counts = slices.Grow(a.counts[:0], int(nb))[:nb]
+		clear(a.counts)
 		for i, h := range code.Handlers {
-			s, e, hb := a.labels[h.Start], a.labels[h.End], a.labels[h.Handler]
+			s, e, hb := a.blockOf(h.Start), a.blockOf(h.End), a.blockOf(h.Handler)
 			if s < 0 || e < 0 || hb < 0 || hb >= nb {
 				return fmt.Errorf("exception handler %d refers to a label that is not placed", i)
 			}
@@ -506,17 +512,17 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 			a.hBlock = append(a.hBlock, hb)
 			a.hCatch = append(a.hCatch, catch)
 			for b := s; b < e; b++ {
-				counts[b]++
+				a.counts[b]++
 			}
 		}
 		at := int32(0)
 		for b := range a.blocks {
 			a.blocks[b].hFrom, a.blocks[b].hTo = at, at
-			at += counts[b]
+			at += a.counts[b]
 		}
 		a.blockHandlers = slices.Grow(a.blockHandlers[:0], int(at))[:at]
 		for i, h := range code.Handlers {
-			for b := a.labels[h.Start]; b < a.labels[h.End]; b++ {
+			for b := a.blockOf(h.Start); b < a.blockOf(h.End); b++ {
 				blk := &a.blocks[b]
 				a.blockHandlers[blk.hTo] = int32(i)
 				blk.hTo++
@@ -925,12 +931,21 @@ func (a *analyzer) run(b int32) {
 }
 
 func (a *analyzer) target(l *Label) int32 {
-	b, ok := a.labels[l]
-	if !ok || b < 0 || int(b) >= len(a.blocks) {
+	b := a.blockOf(l)
+	if b < 0 || int(b) >= len(a.blocks) {
 		a.fail("jump to a label that is not placed before an instruction")
 		return -1
 	}
 	return b
+}
+
+// blockOf returns the index of the block that label l starts (len(blocks)
+// for a label after the last instruction), or -1.
+func (a *analyzer) blockOf(l *Label) int32 {
+	if l.Offset < 0 || l.Offset >= len(a.at) {
+		return -1
+	}
+	return a.at[l.Offset] - 1
 }
 
 // site returns the index of the `new` site at instruction i.
@@ -1250,7 +1265,7 @@ func (a *analyzer) trimHandlers() {
 	hs := a.code.Handlers
 	var out []Handler
 	for i, h := range hs {
-		s, e := a.labels[h.Start], a.labels[h.End]
+		s, e := a.blockOf(h.Start), a.blockOf(h.End)
 		all := true
 		for b := s; b < e; b++ {
 			if a.blocks[b].flags&bReached == 0 {
@@ -1358,7 +1373,12 @@ func (a *analyzer) outType(t vtype) VType {
 	case VObject:
 		return VType{Kind: VObject, Class: a.names[t.arg()]}
 	case VUninitialized:
-		return VType{Kind: VUninitialized, New: a.sites[t.arg()].label}
+		s := &a.sites[t.arg()]
+		if s.label == nil {
+			s.label = NewLabel()
+			a.inserts = append(a.inserts, labelInsert{s.at, s.label})
+		}
+		return VType{Kind: VUninitialized, New: s.label}
 	case kRetAddr:
 		return VType{}
 	}
