@@ -3,6 +3,7 @@ package weaver
 import (
 	"encoding/binary"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -61,7 +62,7 @@ func (wi *WeaveInfo) String() string {
 	}
 	s := fmt.Sprintf("Join point '%s(%s)' in Type '%s' (%s) advised by %s advice from '%s' (%s:%d)",
 		wi.Kind, Signature(wi.Kind, wi.Member), binaryName(wi.Within), loc,
-		wi.Advice.Kind, wi.Advice.Aspect, wi.Advice.File, wi.Advice.Line)
+		wi.Advice.Kind, wi.Advice.Aspect, filepath.Base(wi.Advice.File), wi.Advice.Line)
 	if wi.Residue {
 		s += " [with runtime test]"
 	}
@@ -84,6 +85,8 @@ func Signature(k pointcut.ShadowKind, m pointcut.Member) string {
 
 // Result is the outcome of weaving one class.
 type Result struct {
+	// Name is the class's internal name.
+	Name string
 	// Class is the woven class file, nil if the class is unchanged.
 	Class []byte
 	// Extra holds the classes to add next to it (the sister class), by
@@ -141,8 +144,8 @@ func (w *Weaver) WeaveClass(name string, data []byte) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	res = &Result{}
 	cname := c.Name()
+	res = &Result{Name: cname}
 	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
 		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] {
 		return res, nil

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/pointcut"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/weaver"
+)
+
+var weaveFlags struct {
+	aspects   []string
+	adviceCP  string
+	classPath string
+	out       string
+	info      bool
+	idBase    int32
+	javaHome  string
+	quiet     bool
+}
+
+var weaveCmd = &cobra.Command{
+	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] -o OUT INPUT...",
+	Short: "Weave aspects into application jars and class directories",
+	Long: `weave applies the advice of .weft aspects to the classes of jars and
+class directories, and writes the woven copies.
+
+Each woven method keeps its original body: a guard at entry runs it while
+the thread bypasses woven code (for example inside advice), so advice that
+calls back into woven code does not recurse. Static data the woven code
+needs lives in sister classes (Foo$weft$jp) added next to each woven class.
+Everything else (resources, manifests, classes no advice touches, classes
+that cannot be parsed) is copied unchanged, with a warning for the latter.
+
+With one INPUT, OUT is the woven jar or directory. With several, OUT is a
+directory receiving each input under its base name. The runtime (weft.rt)
+is written next to a jar output as weft-rt.jar, or into a directory output.
+
+Examples:
+
+  # weave a jar, print what was advised (AspectJ's -showWeaveInfo lines)
+  weft weave -a examples/count/count.weft --advice-cp count.jar \
+      -o out/app.jar --weave-info app.jar
+  java -cp out/app.jar:out/weft-rt.jar:count.jar Main
+
+  # weave a class directory against its libraries
+  weft weave -a trace.weft --advice-cp build/advice -cp lib/guava.jar \
+      -o build/woven build/classes`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: runWeave,
+}
+
+func init() {
+	f := weaveCmd.Flags()
+	f.StringArrayVarP(&weaveFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&weaveFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	f.StringVar(&weaveFlags.classPath, "cp", "", "class path of the inputs' dependencies, for type resolution")
+	f.StringVarP(&weaveFlags.out, "out", "o", "", "output jar or directory")
+	f.BoolVar(&weaveFlags.info, "weave-info", false, "print one line per advised shadow, as ajc -showWeaveInfo")
+	f.Int32Var(&weaveFlags.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
+	f.StringVar(&weaveFlags.javaHome, "java-home", "", "JDK for type resolution and for building the runtime (default: java on PATH)")
+	f.BoolVarP(&weaveFlags.quiet, "quiet", "q", false, "no summary line")
+	weaveCmd.MarkFlagRequired("aspect")
+	weaveCmd.MarkFlagRequired("out")
+	rootCmd.AddCommand(weaveCmd)
+	// -cp is the Java spelling, but pflag shorthands are one letter:
+	// accept it for this command by rewriting its arguments (up to "--").
+	if len(os.Args) > 1 && os.Args[1] == "weave" {
+		for i, a := range os.Args {
+			if a == "--" {
+				break
+			}
+			if a == "-cp" {
+				os.Args[i] = "--cp"
+			}
+		}
+	}
+}
+
+// loadAspects parses and resolves the aspect files.
+func loadAspects(paths []string, adviceCP string, h classfile.Hierarchy) (pointcut.Matcher, []*advice.Advice, error) {
+	var files []*pointcut.File
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := pointcut.ParseFile(p, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	prog, err := pointcut.ResolveWith(files, pointcut.Options{AdviceCP: adviceCP, Hierarchy: h})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range prog.Warnings {
+		fmt.Fprintln(os.Stderr, "weft: warning:", w)
+	}
+	return prog, prog.Advice(), nil
+}
+
+// openSources opens each path of a ':'-separated class path.
+func openSources(cp, javaHome string) ([]classfile.Source, error) {
+	var out []classfile.Source
+	for _, p := range filepath.SplitList(cp) {
+		if p == "" {
+			continue
+		}
+		s, err := classfile.OpenSource(p, javaHome)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func runWeave(cmd *cobra.Command, inputs []string) error {
+	start := time.Now()
+	fl := &weaveFlags
+	home := fl.javaHome
+	if home == "" {
+		h, err := classfile.DefaultJavaHome()
+		if err != nil {
+			return err
+		}
+		home = h
+	}
+	srcs, err := openSources(strings.Join(append(append([]string{}, inputs...), fl.classPath, fl.adviceCP), string(filepath.ListSeparator)), home)
+	if err != nil {
+		return err
+	}
+	jdk, err := classfile.OpenJDK(home)
+	if err != nil {
+		return err
+	}
+	srcs = append(srcs, jdk)
+	defer func() {
+		for _, s := range srcs {
+			s.Close()
+		}
+	}()
+	h := classfile.NewHierarchy(srcs...)
+	m, advs, err := loadAspects(fl.aspects, fl.adviceCP, h)
+	if err != nil {
+		return err
+	}
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: fl.idBase})
+
+	outs := map[string]string{}
+	if len(inputs) == 1 {
+		outs[inputs[0]] = fl.out
+	} else {
+		for _, in := range inputs {
+			outs[in] = filepath.Join(fl.out, filepath.Base(in))
+		}
+	}
+	total := &weaver.Stats{}
+	for _, in := range inputs {
+		st, err := w.WeavePath(in, outs[in])
+		if err != nil {
+			return fmt.Errorf("%s: %v", in, err)
+		}
+		if fl.info {
+			for i := range st.Shadows {
+				fmt.Fprintln(cmd.OutOrStdout(), st.Shadows[i].String())
+			}
+		}
+		for _, warn := range st.Warnings {
+			fmt.Fprintln(os.Stderr, "weft: warning:", warn)
+		}
+		total.Classes += st.Classes
+		total.Woven += st.Woven
+		total.MethodsWoven += st.MethodsWoven
+		total.Copied += st.Copied
+		total.Shadows = append(total.Shadows, st.Shadows...)
+	}
+	rtDir, err := writeRuntime(home, fl.out, len(inputs) == 1 && isJarPath(inputs[0]))
+	if err != nil {
+		return err
+	}
+	if !fl.quiet {
+		fmt.Fprintf(os.Stderr, "weft: wove %d of %d classes (%d methods, %d advised shadows) in %.2fs; runtime in %s\n",
+			total.Woven, total.Classes, total.MethodsWoven, len(total.Shadows), time.Since(start).Seconds(), rtDir)
+	}
+	return nil
+}
+
+func isJarPath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+// writeRuntime writes the runtime next to a jar output (weft-rt.jar) or
+// into a directory output, and returns where.
+func writeRuntime(home, out string, jarOut bool) (string, error) {
+	classes, err := rtjava.Build(home, "")
+	if err != nil {
+		return "", err
+	}
+	if jarOut {
+		p := filepath.Join(filepath.Dir(out), "weft-rt.jar")
+		b, err := rtjava.Jar(classes)
+		if err != nil {
+			return "", err
+		}
+		return p, os.WriteFile(p, b, 0o644)
+	}
+	for name, b := range classes {
+		p := filepath.Join(out, filepath.FromSlash(name)+".class")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return out, nil
+}
