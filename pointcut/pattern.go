@@ -43,13 +43,14 @@ func (o orType) String() string { return "(" + o.l.String() + " || " + o.r.Strin
 //
 // The name is tested against the type's fully qualified name: `*` matches
 // any run of characters without a '.', `..` any run that starts and ends
-// with '.'. A nested class is tried both as Outer$Inner and Outer.Inner,
-// and a java.lang type also by its simple name (AspectJ's implicit import).
+// with '.'. A java.lang type is also tried by its simple name (AspectJ's
+// implicit import); a nested class's '$' counts as a '.' (see testClass).
 type namePat struct {
 	text    string
 	exact   string         // the name when it has no wildcard
 	re      *regexp.Regexp // otherwise
 	star    bool           // the name is `*` alone: any type, arrays included
+	dollar  bool           // the name has a '$': test binary names (Outer$Inner)
 	plus    bool
 	dims    int // array dimensions, counting a varargs `...`
 	varargs bool
@@ -90,6 +91,7 @@ func newNamePat(st *SimpleType) *namePat {
 		text.WriteString("...")
 	}
 	p.text = text.String()
+	p.dollar = strings.Contains(name, "$")
 	switch {
 	case name == "*":
 		p.star = true
@@ -128,13 +130,16 @@ func (p *namePat) testName(name string) bool {
 	return false
 }
 
-// testClass tests an internal class name in its binary and source forms.
+// testClass tests an internal class name. As in AspectJ, a nested class's
+// '$' is a separator like '.', so `java.util.Map.*` matches Map$Entry and
+// `java.util.*` does not; a pattern that itself has a '$' is tested
+// against the binary name.
 func (p *namePat) testClass(internal string) bool {
 	dotted := strings.ReplaceAll(internal, "/", ".")
-	if p.testName(dotted) {
-		return true
+	if !p.dollar {
+		dotted = strings.ReplaceAll(dotted, "$", ".")
 	}
-	return strings.Contains(dotted, "$") && p.testName(strings.ReplaceAll(dotted, "$", "."))
+	return p.testName(dotted)
 }
 
 func (p *namePat) match(desc string, h classfile.Hierarchy) bool {
@@ -248,7 +253,7 @@ func (s *sigPat) matchShape(m *Member, h classfile.Hierarchy) bool {
 			return false
 		}
 	}
-	return matchParams(s.params, params, false, h)
+	return matchParams(s.params, params, h)
 }
 
 // matchDecl tests what differs between a member's signatures: the
@@ -265,10 +270,14 @@ func (s *sigPat) matchDecl(owner string, m *Member, h classfile.Hierarchy) bool 
 			return false
 		}
 	}
-	if hasVarargs(s.params) {
-		params, _, _ := splitMethodDesc(m.Desc)
-		varargs := m.AccessKnown && m.Access&classfile.AccVarargs != 0
-		if !varargs || !matchParams(s.params, params, true, h) {
+	varargs := m.AccessKnown && m.Access&classfile.AccVarargs != 0
+	if hasVarargs(s.params) && !varargs {
+		return false
+	}
+	if n := len(s.params); varargs && n > 0 && !s.params[n-1].varargs {
+		// AspectJ: an array pattern last does not match a varargs
+		// parameter (String[] is not String...).
+		if np, ok := s.params[n-1].t.(*namePat); ok && np.dims > 0 {
 			return false
 		}
 	}
@@ -292,15 +301,15 @@ func hasVarargs(ps []paramPat) bool {
 }
 
 // matchParams matches a parameter list pattern against descriptors; `..`
-// matches any number of parameters. With varargs false, a T... element is
-// taken as T[] (the varargs condition is tested separately).
-func matchParams(ps []paramPat, params []string, varargs bool, h classfile.Hierarchy) bool {
+// matches any number of parameters. A T... element is taken as T[] (the
+// varargs condition is tested by matchDecl).
+func matchParams(ps []paramPat, params []string, h classfile.Hierarchy) bool {
 	if len(ps) == 0 {
 		return len(params) == 0
 	}
 	if ps[0].ellipsis {
 		for i := 0; i <= len(params); i++ {
-			if matchParams(ps[1:], params[i:], varargs, h) {
+			if matchParams(ps[1:], params[i:], h) {
 				return true
 			}
 		}
@@ -309,7 +318,7 @@ func matchParams(ps []paramPat, params []string, varargs bool, h classfile.Hiera
 	if len(params) == 0 || !ps[0].t.match(params[0], h) {
 		return false
 	}
-	return matchParams(ps[1:], params[1:], varargs, h)
+	return matchParams(ps[1:], params[1:], h)
 }
 
 // matchMember matches the signatures of a called or executed member: its
