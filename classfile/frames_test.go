@@ -448,3 +448,417 @@ func TestFramesStackHeightMismatch(t *testing.T) {
 		t.Errorf("error %v, want a stack height mismatch", err)
 	}
 }
+
+// framesProgramJava exercises what javac generates: loops, nested
+// try/catch/finally, switches on strings and enums, `new` in super(...)
+// arguments, ternaries over mixed reference and array types, long and
+// double locals, synchronized, lambdas, patterns, try-with-resources.
+const framesProgramJava = `import java.util.*;
+import java.util.function.*;
+import java.io.*;
+
+public class Main {
+    enum Color { RED, GREEN, BLUE }
+
+    interface Shape { double area(); default String name() { return getClass().getSimpleName(); } }
+    record Circle(double r) implements Shape { public double area() { return Math.PI * r * r; } }
+    record Square(double s) implements Shape { public double area() { return s * s; } }
+
+    static abstract class Animal { abstract String sound(); }
+    static class Dog extends Animal { String sound() { return "woof"; } }
+    static class Cat extends Animal { String sound() { return "meow"; } }
+
+    static class Base {
+        final String tag;
+        Base(Object o) { tag = String.valueOf(o); }
+    }
+    static class Derived extends Base {
+        Derived(int x) {
+            super(x > 0 ? new StringBuilder("pos").append(x) : new ArrayList<>(List.of(x)));
+        }
+        Derived(String s, boolean b) {
+            this(b ? s.length() : -s.length());
+        }
+    }
+
+    static int loops(int n) {
+        int sum = 0;
+        outer:
+        for (int i = 0; i < n; i++) {
+            int j = 0;
+            while (true) {
+                if (j > i) continue outer;
+                if (i * j > 50) break outer;
+                sum += i ^ j;
+                j++;
+            }
+        }
+        int k = 0;
+        do { sum += k; k += 3; } while (k < n);
+        return sum;
+    }
+
+    static String tryCatch(int x) {
+        StringBuilder sb = new StringBuilder();
+        try {
+            try {
+                if (x == 0) throw new IllegalStateException("zero");
+                if (x == 1) throw new IOException("one");
+                sb.append(10 / (x - 2));
+            } catch (IllegalStateException | ArithmeticException e) {
+                sb.append("inner:").append(e.getClass().getSimpleName());
+                if (x == 2) return sb.append("/ret").toString();
+            } finally {
+                sb.append("/finally1");
+            }
+        } catch (IOException e) {
+            sb.append("/io:").append(e.getMessage());
+        } finally {
+            sb.append("/finally2");
+        }
+        return sb.toString();
+    }
+
+    static String switches(String s, Color c) {
+        String r;
+        switch (s) {
+            case "a": r = "A"; break;
+            case "bb": r = "B"; break;
+            case "Aa": case "BB": r = "collide-" + s; break;
+            default: r = "?";
+        }
+        switch (c) {
+            case RED: r += 1; break;
+            case GREEN: r += 2;
+            default: r += 3;
+        }
+        int v = switch (c) { case RED -> 10; case GREEN -> { int t = s.length(); yield t * 2; } default -> -1; };
+        int w = switch (v) { case 1, 2, 3 -> 7; case 1000 -> 8; case 20 -> 9; default -> v; };
+        return r + v + w;
+    }
+
+    static Object ternaries(int i) {
+        Object a = i % 3 == 0 ? "str" : i % 3 == 1 ? Integer.valueOf(i) : new ArrayList<String>();
+        CharSequence cs = i > 2 ? new StringBuilder("sb") : "s";
+        Animal an = i % 2 == 0 ? new Dog() : new Cat();
+        Object[] arr = i > 1 ? new String[] { "x" } : new Integer[] { 1, 2 };
+        Number n = i > 3 ? (Number) Long.valueOf(i) : (Number) Double.valueOf(i / 2.0);
+        Object prim = i > 4 ? new int[i] : new long[1];
+        return a + "|" + cs + "|" + an.sound() + "|" + arr.length + "|" + n + "|" + prim.getClass().getSimpleName();
+    }
+
+    static double longsDoubles(long a, double b, int n) {
+        long x = a;
+        double y = b;
+        for (int i = 0; i < n; i++) {
+            x = x * 31 + i;
+            y = y / 2 + x % 7;
+            if (x > 1000000L) { long t = x; x = t >>> 3; }
+            float f = (float) y;
+            y += f;
+        }
+        long cmp = x > y ? 1L : -1L;
+        return x + y + cmp;
+    }
+
+    private final Object lock = new Object();
+    private int counter;
+    synchronized void incSync() { counter++; }
+    int incBlock(int by) {
+        synchronized (lock) {
+            if (by < 0) throw new IllegalArgumentException("neg");
+            counter += by;
+            return counter;
+        }
+    }
+
+    static String lambdas(List<String> in) {
+        int base = in.size();
+        Function<String, Integer> f = s -> s.length() + base;
+        Supplier<List<Integer>> sup = ArrayList::new;
+        List<Integer> out = sup.get();
+        in.forEach(s -> out.add(f.apply(s)));
+        BiFunction<Integer, Integer, Integer> add = Integer::sum;
+        Runnable r = () -> out.add(add.apply(1, 2));
+        r.run();
+        return out.stream().map(String::valueOf).reduce("", (p, q) -> p + q + ",");
+    }
+
+    static int arrays() {
+        int[][] grid = new int[3][4];
+        long[][][] cube = new long[2][2][2];
+        String[][] names = new String[2][];
+        names[0] = new String[] { "a", "b" };
+        names[1] = new String[0];
+        char[] cs = { 'x', 'y' };
+        byte[] bs = { 1, 2, 3 };
+        short[] ss = { 7 };
+        boolean[] zs = { true, false };
+        float[] fs = { 1.5f };
+        double[] ds = { 2.5 };
+        int s = 0;
+        for (int i = 0; i < grid.length; i++) for (int j = 0; j < grid[i].length; j++) { grid[i][j] = i * j; s += grid[i][j]; }
+        cube[1][1][1] = 5;
+        return s + (int) cube[1][1][1] + names[0].length + cs[1] + bs[2] + ss[0] + (zs[0] ? 1 : 0) + (int) fs[0] + (int) ds[0];
+    }
+
+    static String patterns(Object o) {
+        if (o instanceof String s && s.length() > 2) return "long string " + s;
+        if (o instanceof Shape sh) return sh.name() + String.format("%.2f", sh.area());
+        if (o instanceof int[] ia) return "ints" + ia.length;
+        return "other";
+    }
+
+    static String resources() {
+        StringWriter w = new StringWriter();
+        try (PrintWriter pw = new PrintWriter(w); StringReader r = new StringReader("abc")) {
+            int ch;
+            while ((ch = r.read()) != -1) pw.print((char) (ch + 1));
+        } catch (IOException e) {
+            return "io";
+        }
+        return w.toString();
+    }
+
+    static int varargs(int... xs) { int s = 0; for (int x : xs) s += x; return s; }
+
+    static String anon(int k) {
+        Comparator<Integer> cmp = new Comparator<>() {
+            public int compare(Integer a, Integer b) { return k > 0 ? a - b : b - a; }
+        };
+        List<Integer> l = new ArrayList<>(List.of(3, 1, 2));
+        l.sort(cmp);
+        return l.toString();
+    }
+
+    static long bits(int i, long l, char c, byte b, short s) {
+        int x = (i << 3) | (i >> 1) ^ (i >>> 2) & ~i;
+        long y = (l << 5) | (l >> 2) ^ (l >>> 7) & ~l;
+        c += 2; b -= 1; s *= 3;
+        return x + y + c + b + s + (i % 5) + (l % 3) + (-i) + (-l);
+    }
+
+    static Object nullMerge(boolean b) {
+        String s = null;
+        if (b) s = "set";
+        Object o = b ? null : new int[0];
+        return s + (o == null ? "null" : o.getClass().getSimpleName());
+    }
+
+    static int exceptionsInLoop(int n) {
+        int ok = 0;
+        for (int i = 0; i < n; i++) {
+            try {
+                if (i % 3 == 0) throw new RuntimeException();
+                Object o = i % 3 == 1 ? null : "x";
+                ok += o.hashCode() & 1;
+            } catch (NullPointerException e) {
+                ok += 10;
+            } catch (RuntimeException e) {
+                ok += 100;
+                continue;
+            }
+            ok++;
+        }
+        return ok;
+    }
+
+    public static void main(String[] args) {
+        System.out.println(loops(20));
+        for (int i = 0; i < 5; i++) System.out.println(tryCatch(i));
+        for (String s : new String[] { "a", "bb", "Aa", "BB", "zzz" })
+            for (Color c : Color.values()) System.out.println(switches(s, c));
+        for (int i = 0; i < 7; i++) System.out.println(ternaries(i));
+        System.out.println(longsDoubles(3L, 1.5, 40));
+        Main m = new Main();
+        m.incSync();
+        System.out.println(m.incBlock(5));
+        try { m.incBlock(-1); } catch (IllegalArgumentException e) { System.out.println("caught " + e.getMessage()); }
+        System.out.println(lambdas(List.of("a", "bcd", "ef")));
+        System.out.println(arrays());
+        for (Object o : new Object[] { "hi", "hello", new Circle(1), new Square(2), new int[3], 5 }) System.out.println(patterns(o));
+        System.out.println(resources());
+        System.out.println(varargs(1, 2, 3) + varargs());
+        System.out.println(anon(1) + anon(-1));
+        System.out.println(bits(12345, 987654321L, 'a', (byte) 3, (short) 9));
+        System.out.println(nullMerge(true) + " " + nullMerge(false));
+        System.out.println(exceptionsInLoop(10));
+        System.out.println(new Derived(3).tag + " " + new Derived(-2).tag + " " + new Derived("abc", false).tag);
+        assert args.length == 0 : "no args";
+    }
+}
+`
+
+// reframeDir re-encodes every method of every class under dir with frames
+// recomputed and writes the classes under a new directory, which it
+// returns. h resolves classes for merges.
+func reframeDir(t *testing.T, dir string, h Hierarchy) (string, int) {
+	t.Helper()
+	out := t.TempDir()
+	methods := 0
+	err := NewDirSource(dir).Walk(func(e ClassEntry) error {
+		data, err := e.Read()
+		if err != nil {
+			return err
+		}
+		c, err := Parse(e.Path, data)
+		if err != nil {
+			return err
+		}
+		for _, m := range c.Methods {
+			code, err := DecodeCode(c, m)
+			if err != nil {
+				return err
+			}
+			if code == nil {
+				continue
+			}
+			if err := code.Encode(c, m, EncodeOptions{Frames: true, Hierarchy: h}); err != nil {
+				return err
+			}
+			methods++
+		}
+		p := filepath.Join(out, filepath.FromSlash(e.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, c.Bytes(), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, methods
+}
+
+// TestFramesJavacProgram recomputes the frames of a javac-compiled program
+// and runs it with -Xverify:all: the output must be the original's.
+func TestFramesJavacProgram(t *testing.T) {
+	for _, release := range []string{"17", "8"} {
+		t.Run("release"+release, func(t *testing.T) {
+			src, minMethods := framesProgramJava, 40
+			if release == "8" {
+				src, minMethods = framesProgramJava8, 15
+			}
+			dir := jvmtest.Compile(t, map[string]string{"Main.java": src}, "--release", release, "-g")
+			jdk, err := OpenJDK(jvmtest.JavaHome(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer jdk.Close()
+			out, methods := reframeDir(t, dir, NewHierarchy(NewDirSource(dir), jdk))
+			want, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "Main")
+			got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out, "Main")
+			if got != want {
+				t.Errorf("output after recomputing frames:\n%s\nwant:\n%s", got, want)
+			}
+			if methods < minMethods || len(want) < 150 {
+				t.Errorf("only %d methods, %d bytes of output: the program did not compile as expected", methods, len(want))
+			}
+		})
+	}
+}
+
+// framesProgramJava8 is the Java 8 program (class-file version 52).
+const framesProgramJava8 = `import java.util.*;
+import java.util.function.*;
+
+public class Main {
+    enum Op { ADD, SUB, MUL }
+
+    static class Node {
+        final Node next; final Object val;
+        Node(Object v, Node n) { val = v; next = n; }
+    }
+    static class Named extends Node {
+        Named(String s, int depth) {
+            super(depth > 0 ? (Object) new Named(s, depth - 1) : (Object) s.toUpperCase(),
+                  depth % 2 == 0 ? null : new Node(depth, null));
+        }
+    }
+
+    static int apply(Op op, int a, int b) {
+        switch (op) {
+            case ADD: return a + b;
+            case SUB: return a - b;
+            default: return a * b;
+        }
+    }
+
+    static String kind(String s) {
+        switch (s) {
+            case "one": return "1";
+            case "two": return "2";
+            case "FB": case "Ea": return "hash-collision:" + s;
+            default: return "many";
+        }
+    }
+
+    static long fib(int n) {
+        long a = 0, b = 1;
+        for (int i = 0; i < n; i++) { long t = a + b; a = b; b = t; }
+        return a;
+    }
+
+    static double mean(double[] xs) {
+        double s = 0;
+        for (double x : xs) s += x;
+        return xs.length == 0 ? Double.NaN : s / xs.length;
+    }
+
+    static String nested(int x) {
+        String r = "";
+        try {
+            try {
+                r += "a";
+                if (x == 1) throw new IllegalArgumentException();
+                if (x == 2) return r + "early";
+                r += "b";
+            } finally {
+                r += "f";
+                if (x == 3) throw new IllegalStateException();
+            }
+        } catch (IllegalArgumentException e) {
+            r += "IAE";
+        } catch (RuntimeException e) {
+            r += "RE";
+        }
+        return r;
+    }
+
+    static synchronized int syncStatic(int x) { return x * 2; }
+
+    static String lambdas() {
+        List<String> l = new ArrayList<String>(Arrays.asList("c", "a", "b"));
+        Collections.sort(l, (p, q) -> q.compareTo(p));
+        final StringBuilder sb = new StringBuilder();
+        l.forEach(sb::append);
+        Function<Integer, Function<Integer, Integer>> curried = a -> b -> a * 10 + b;
+        return sb.toString() + curried.apply(4).apply(2);
+    }
+
+    static Object pick(int i) {
+        Object o;
+        if (i == 0) o = new ArrayList<Object>();
+        else if (i == 1) o = new LinkedList<Object>();
+        else o = new HashSet<Object>();
+        Collection<?> c = (Collection<?>) o;
+        return c.getClass().getSimpleName() + c.size();
+    }
+
+    public static void main(String[] args) {
+        for (Op op : Op.values()) System.out.println(op + "=" + apply(op, 7, 3));
+        for (String s : new String[] { "one", "two", "FB", "Ea", "x" }) System.out.println(kind(s));
+        System.out.println(fib(50));
+        System.out.println(mean(new double[] { 1, 2, 4 }));
+        for (int i = 0; i < 4; i++) System.out.println(nested(i));
+        System.out.println(syncStatic(21));
+        System.out.println(lambdas());
+        for (int i = 0; i < 3; i++) System.out.println(pick(i));
+        Named n = new Named("abc", 3);
+        int depth = 0;
+        Object v = n;
+        while (v instanceof Node) { v = ((Node) v).val; depth++; }
+        System.out.println(depth + " " + v);
+    }
+}
+`
