@@ -36,6 +36,26 @@ const (
 	ArrayDims                            // arrayDims: int[] of the dimension sizes
 )
 
+// String gives the kind as the aspect language writes it.
+func (k ValueKind) String() string {
+	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
+		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims"}
+	if int(k) < len(names) {
+		return names[k]
+	}
+	return "ValueKind(" + itoa(int(k)) + ")"
+}
+
+func itoa(i int) string {
+	if i < 0 {
+		return "-" + itoa(-i)
+	}
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + itoa(i%10)
+}
+
 // Value is one argument of the advice call.
 type Value struct {
 	Kind  ValueKind

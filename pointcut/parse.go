@@ -247,10 +247,14 @@ func (p *fileParser) syntaxError(err error, toks []lexer.Token, eof Position) {
 		}
 	}
 	hint := ""
+	if strings.Contains(msg, `unexpected token "<EOF>" (expected ")")`) {
+		p.s.add(pos, "", "missing `)`: the parentheses of this declaration do not balance")
+		return
+	}
 	if strings.Contains(msg, "unexpected token \"}\"") || pos == eof {
 		hint = "a pointcut declaration ends with `;`, advice with its body `{ Class.method(...); }`"
 	}
-	if len(toks) > 0 && toks[0].Type == tokName {
+	if len(toks) > 0 {
 		switch toks[0].Value {
 		case "pointcut", "before", "after":
 		default:
@@ -260,10 +264,20 @@ func (p *fileParser) syntaxError(err error, toks []lexer.Token, eof Position) {
 	p.s.add(pos, hint, "%s", tidy(msg))
 }
 
-// tidy rewrites participle's messages into this package's style.
+// tidy rewrites participle's messages into this package's style, cutting
+// a long list of expected grammar to its first token.
 func tidy(msg string) string {
 	msg = strings.ReplaceAll(msg, `unexpected token "<EOF>"`, "unexpected end")
 	msg = strings.ReplaceAll(msg, `<EOF>`, "end")
+	if i := strings.Index(msg, " (expected "); i >= 0 && strings.HasSuffix(msg, ")") {
+		exp := msg[i+len(" (expected ") : len(msg)-1]
+		if len(exp) > 24 {
+			if j := strings.IndexByte(exp, ' '); j > 0 {
+				exp = exp[:j] + " ..."
+			}
+			msg = msg[:i] + " (expected " + exp + ")"
+		}
+	}
 	return msg
 }
 
