@@ -2,10 +2,9 @@ package classfile
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
 // TestCodeRoundTripJDK decodes and re-encodes (keeping the decoded frames)
@@ -13,20 +12,18 @@ import (
 // same instructions, and that most methods come back byte-identical (javac's
 // encodings are the shortest ones the encoder also picks).
 func TestCodeRoundTripJDK(t *testing.T) {
-	dir := os.Getenv("WEFT_JDK_CLASSES")
-	if dir == "" {
-		dir = "/tmp/jdkx/java.base"
+	src, err := OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer src.Close()
 	var methods, identical int
-	err := filepath.Walk(dir, func(path string, fi os.FileInfo, err error) error {
-		if err != nil || !strings.HasSuffix(path, ".class") {
-			return err
-		}
-		b, err := os.ReadFile(path)
+	err = src.Walk(func(e ClassEntry) error {
+		b, err := e.Read()
 		if err != nil {
 			return err
 		}
-		c, err := Parse(path, b)
+		c, err := Parse(e.Path, b)
 		if err != nil {
 			t.Fatal(err)
 		}
