@@ -47,7 +47,7 @@ func valuesString(vs []advice.Value) string {
 }
 
 var (
-	callPut = &Shadow{Kind: MethodCall, Within: "app/Main", Code: mainM, Member: Member{Owner: "java/util/Map", Name: "put", Desc: putDesc, Access: pub | 0x400, AccessKnown: true}, StaticThis: true}
+	callPut   = &Shadow{Kind: MethodCall, Within: "app/Main", Code: mainM, Member: Member{Owner: "java/util/Map", Name: "put", Desc: putDesc, Access: pub | 0x400, AccessKnown: true}, StaticThis: true}
 	callPutHM = &Shadow{Kind: MethodCall, Within: "app/Sub", Code: Member{Owner: "app/Sub", Name: "run", Desc: "(I)V"},
 		Member: Member{Owner: "java/util/HashMap", Name: "put", Desc: putDesc, Access: pub, AccessKnown: true}}
 	execPut   = &Shadow{Kind: MethodExecution, Within: "java/util/HashMap", Code: mapPut, Member: mapPut}

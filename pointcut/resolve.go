@@ -15,7 +15,9 @@ type Options struct {
 	// descriptors are derived from the values the advice passes.
 	AdviceCP string
 	// Hierarchy, if set, answers subtype questions the advice class path
-	// cannot (JDK classes) when checking advice parameter types.
+	// cannot (JDK classes) when checking advice parameter types. When nil
+	// and AdviceCP is set, the modules image of the JDK found through
+	// $JAVA_HOME or the java on PATH is used, if there is one.
 	Hierarchy classfile.Hierarchy
 }
 
@@ -154,6 +156,14 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 	h := chain{opts.Hierarchy}
 	if cp != nil {
 		h = append(h, cp)
+		if opts.Hierarchy == nil {
+			if home, err := defaultJavaHome(); err == nil {
+				if jdk, err := openJDKHierarchy(home); err == nil {
+					defer jdk.Close()
+					h = append(h, jdk)
+				}
+			}
+		}
 	}
 	for _, sc := range scopes {
 		var before, after []*boundAdvice
