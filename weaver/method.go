@@ -157,8 +157,9 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	if firstLine == 0 && len(code.Lines) > 0 {
 		firstLine = int(code.Lines[0].Line)
 	}
-	synthetic := m.Access&(classfile.AccSynthetic|classfile.AccBridge) != 0
-	if mname != "<clinit>" && !synthetic {
+	// Like ajc, synthetic methods (lambda bodies, accessors) have
+	// execution join points, bridge methods do not.
+	if mname != "<clinit>" && m.Access&classfile.AccBridge == 0 {
 		k := pointcut.MethodExecution
 		if ctor {
 			k = pointcut.ConstructorExecution
@@ -234,10 +235,29 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 			// No super/this call found: cannot place constructor execution.
 			out = out[1:]
 		} else {
+			// ajc places constructor execution at the first line after
+			// the super(...)/this(...) call.
 			exec.at = superAt
+			exec.line = lineAfter(code, lineAt, superAt, exec.line)
 		}
 	}
 	return out
+}
+
+// lineAfter returns the source line in effect at the first instruction
+// after index i, or def.
+func lineAfter(code *classfile.Code, lineAt map[*classfile.Label]int, i, def int) int {
+	line := def
+	for k := i + 1; k < len(code.Insns); k++ {
+		in := code.Insns[k]
+		if in.Op != classfile.OpLabel {
+			return line
+		}
+		if l, ok := lineAt[in.Label]; ok {
+			line = l
+		}
+	}
+	return line
 }
 
 // newarrayTypes maps newarray's atype to the element descriptor.

@@ -60,8 +60,12 @@ func (wi *WeaveInfo) String() string {
 	if wi.Line > 0 && wi.File != "" {
 		loc = fmt.Sprintf("%s:%d", wi.File, wi.Line)
 	}
+	kind := wi.Kind.String()
+	if wi.Kind == pointcut.ArrayConstruction {
+		kind = "constructor-call" // as ajc -Xjoinpoints:arrayconstruction prints it
+	}
 	s := fmt.Sprintf("Join point '%s(%s)' in Type '%s' (%s) advised by %s advice from '%s' (%s:%d)",
-		wi.Kind, Signature(wi.Kind, wi.Member), binaryName(wi.Within), loc,
+		kind, Signature(wi.Kind, wi.Member), binaryName(wi.Within), loc,
 		wi.Advice.Kind, wi.Advice.Aspect, filepath.Base(wi.Advice.File), wi.Advice.Line)
 	if wi.Residue {
 		s += " [with runtime test]"
