@@ -38,7 +38,11 @@ func Dump(w io.Writer, c *Class, opts DumpOptions) error {
 			d.member(f, false)
 		}
 	}
-	d.printf("\nMethods (%d):\n", len(c.Methods))
+	if opts.Method == "" {
+		d.printf("\nMethods (%d):\n", len(c.Methods))
+	} else {
+		d.printf("\nMethods %s (of %d):\n", opts.Method, len(c.Methods))
+	}
 	for _, m := range c.Methods {
 		name, desc := c.MemberName(m), c.MemberDesc(m)
 		if opts.Method != "" && opts.Method != name && opts.Method != name+desc {
@@ -275,7 +279,9 @@ func (d *dumper) member(m *Member, isMethod bool) {
 	d.printf("    flags: %s\n", flags(m.Access, fl))
 	for i := range m.Attributes {
 		a := &m.Attributes[i]
-		if isMethod && d.p.Utf8(a.Name) == "Code" {
+		// DecodeCode reads the first Code attribute; a second one (a
+		// malformed class) is listed raw.
+		if isMethod && a == d.c.Attr(m.Attributes, "Code") {
 			d.code(m, a)
 			continue
 		}
@@ -593,8 +599,9 @@ func (d *dumper) code(m *Member, a *Attribute) {
 			continue
 		}
 		n := rawInsnLen(bc, pc)
-		if n <= 0 {
-			d.printf("      (bytecode listing stops: cannot size the instruction at %d)\n", pc)
+		if n <= 0 || normalOp(bc, pc) != in.Op {
+			// Cannot happen for code DecodeCode accepted; never guess.
+			d.printf("      (listing stops: the instruction at %d does not match the decoded code)\n", pc)
 			break
 		}
 		d.printf("      %5d: %s\n", pc, d.insn(in, bc, pc))
@@ -656,40 +663,64 @@ func rawBytecode(info []byte) []byte {
 }
 
 // rawInsnLen returns the size of the instruction at pc, 0 if it cannot
-// be sized.
+// be sized or runs past the end of bc.
 func rawInsnLen(bc []byte, pc int) int {
 	if pc < 0 || pc >= len(bc) {
 		return 0
 	}
-	op := bc[pc]
-	s4 := func(i int) int {
+	s4 := func(i int) int64 {
 		if i+4 > len(bc) {
-			return -1 << 31
+			return -1
 		}
-		return int(int32(binary.BigEndian.Uint32(bc[i:])))
+		return int64(int32(binary.BigEndian.Uint32(bc[i:])))
 	}
-	switch op {
+	var n int64
+	switch op := bc[pc]; op {
 	case OpWide:
+		n = 4
 		if pc+1 < len(bc) && bc[pc+1] == OpIinc {
-			return 6
+			n = 6
 		}
-		return 4
 	case OpTableswitch:
 		p := (pc + 4) &^ 3
-		lo, hi := s4(p+4), s4(p+8)
-		if hi < lo || lo == -1<<31 || hi == -1<<31 {
+		if p+12 > len(bc) {
 			return 0
 		}
-		return p + 12 + 4*(hi-lo+1) - pc
+		n = int64(p-pc) + 12 + 4*(s4(p+8)-s4(p+4)+1)
 	case OpLookupswitch:
 		p := (pc + 4) &^ 3
-		n := s4(p + 4)
-		if n < 0 {
+		if p+8 > len(bc) {
 			return 0
 		}
-		return p + 8 + 8*n - pc
+		n = int64(p-pc) + 8 + 8*s4(p+4)
+	default:
+		n = int64(opSize[op])
 	}
-	return opSize[op]
+	if n <= 0 || int64(pc)+n > int64(len(bc)) {
+		return 0
+	}
+	return int(n)
+}
+
+// normalOp returns the opcode DecodeCode gives the instruction at pc
+// (see Insn): short and wide forms folded.
+func normalOp(bc []byte, pc int) uint16 {
+	op := bc[pc]
+	switch {
+	case op >= OpIload0 && op <= OpAload3:
+		return uint16(OpIload + (op-OpIload0)/4)
+	case op >= OpIstore0 && op <= OpAstore3:
+		return uint16(OpIstore + (op-OpIstore0)/4)
+	case op == OpLdcW:
+		return OpLdc
+	case op == OpGotoW:
+		return OpGoto
+	case op == OpJsrW:
+		return OpJsr
+	case op == OpWide && pc+1 < len(bc):
+		return uint16(bc[pc+1])
+	}
+	return uint16(op)
 }
 
 var newarrayTypes = [...]string{4: "boolean", 5: "char", 6: "float", 7: "double", 8: "byte",

@@ -236,3 +236,26 @@ func TestDumpMalformed(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// FuzzDump lists mutated classes: whatever Parse accepts, Dump must list
+// without panicking (malformed attributes and code are shown, not fatal).
+func FuzzDump(f *testing.F) {
+	src := jdkSource(f)
+	for _, name := range []string{"java/lang/Object", "java/lang/Integer", "java/lang/Record",
+		"java/lang/annotation/Retention", "java/util/Spliterator", "module-info"} {
+		b, err := src.Class(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := Parse("fuzz", b)
+		if err != nil {
+			return
+		}
+		if err := Dump(io.Discard, c, DumpOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
