@@ -150,7 +150,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 			s.Close()
 		}
 	}()
-	h := classfile.NewHierarchy(srcs...)
+	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
 	m, advs, err := loadAspects(fl.aspects, fl.adviceCP, h)
 	if err != nil {
 		return err

@@ -1,0 +1,188 @@
+package weaver
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/pointcut"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+const (
+	ajcPath    = "/usr/bin/ajc"
+	aspectjrt  = "/usr/share/java/aspectjrt.jar"
+	lang3Jar   = "/usr/share/java/commons-lang3.jar"
+	installAJ  = "install the Debian packages aspectj and libcommons-lang3-java (apt-get install -y aspectj libcommons-lang3-java)"
+	diffFolder = "testdata/diff"
+)
+
+// adviceLoc is the "from 'Aspect' (file:line)" part, whose file differs.
+var adviceLoc = regexp.MustCompile(` advice from '([^']*)' \([^():]*\.(aj|weft):([0-9]+)\)`)
+
+// normalizeInfo keeps the weave-info lines of out, with the advice's file
+// name dropped (the .aj and .weft files number their advice alike).
+func normalizeInfo(out string) map[string]int {
+	set := map[string]int{}
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, "Join point ") {
+			continue
+		}
+		set[adviceLoc.ReplaceAllString(strings.TrimSpace(l), " advice from '$1' (line $3)")]++
+	}
+	return set
+}
+
+// intentional reports weave-info lines that weft prints and ajc does not,
+// by design (docs/language.md): ajc has no array-construction join points
+// for arrays of arrays (anewarray of an array class, multianewarray).
+func intentional(line string) bool {
+	return strings.HasPrefix(line, "Join point 'constructor-call(void ") && strings.Contains(line, "[][].<init>(")
+}
+
+// TestAgainstAspectJ weaves commons-lang3 with the same six pieces of
+// advice written for ajc (Diff.aj) and for weft (diff.weft), compares the
+// -showWeaveInfo lines, and runs a program exercising the library on the
+// unwoven, the ajc-woven and the weft-woven jar: the program's output must
+// be the same and the advice counters of both woven runs equal.
+func TestAgainstAspectJ(t *testing.T) {
+	for _, f := range []string{ajcPath, aspectjrt, lang3Jar} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s missing: %s", f, installAJ)
+		}
+	}
+	home := jvmtest.JavaHome(t)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(diffFolder, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	adv := jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": read("Counter.java")}, "--release", "8")
+
+	// ajc
+	tmp := t.TempDir()
+	ajOut := filepath.Join(tmp, "ajc.jar")
+	cmd := exec.Command(ajcPath, "-1.8", "-inpath", lang3Jar, "-showWeaveInfo", "-Xjoinpoints:arrayconstruction",
+		"-cp", aspectjrt+string(filepath.ListSeparator)+adv, "-outjar", ajOut, filepath.Join(diffFolder, "Diff.aj"))
+	ajcOut, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ajc: %v\n%s", err, ajcOut)
+	}
+	want := normalizeInfo(string(ajcOut))
+
+	// weft
+	lang3, err := classfile.OpenSource(lang3Jar, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lang3.Close()
+	advSrc := classfile.NewDirSource(adv)
+	h := NewMethodHierarchy(classfile.NewHierarchy(lang3, advSrc, mustJDK(t)), lang3, advSrc, mustJDK(t))
+	f, err := pointcut.ParseFile("diff.weft", []byte(read("diff.weft")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := New(prog, prog.Advice(), Options{Hierarchy: h})
+	weftOut := filepath.Join(tmp, "weft.jar")
+	st, err := w.WeavePath(lang3Jar, weftOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, warn := range st.Warnings {
+		t.Errorf("weft warning: %s", warn)
+	}
+	var b strings.Builder
+	for i := range st.Shadows {
+		b.WriteString(st.Shadows[i].String() + "\n")
+	}
+	got := normalizeInfo(b.String())
+
+	var missing, extra []string
+	for l, n := range want {
+		if got[l] < n {
+			missing = append(missing, l)
+		}
+	}
+	nIntentional := 0
+	for l, n := range got {
+		if want[l] < n {
+			if intentional(l) {
+				nIntentional++
+				continue
+			}
+			extra = append(extra, l)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	t.Logf("ajc: %d distinct lines; weft: %d; %d weft-only by design (arrays of arrays)", len(want), len(got), nIntentional)
+	if len(want) < 5000 {
+		t.Errorf("ajc reported only %d lines: the comparison is vacuous", len(want))
+	}
+	show := func(ls []string) string {
+		if len(ls) > 15 {
+			ls = append(ls[:15:15], "…")
+		}
+		return strings.Join(ls, "\n")
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d weave-info lines of ajc that weft lacks:\n%s", len(missing), show(missing))
+	}
+	if len(extra) > 0 {
+		t.Errorf("%d weave-info lines of weft that ajc lacks:\n%s", len(extra), show(extra))
+	}
+
+	// Run the exercise on all three.
+	rt, err := rtjava.Build(home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(tmp, "weft-rt.jar")
+	jar, _ := rtjava.Jar(rt)
+	os.WriteFile(rtJar, jar, 0o644)
+	sep := string(filepath.ListSeparator)
+	ex := jvmtest.Compile(t, map[string]string{"Exercise.java": read("Exercise.java")}, "-cp", lang3Jar+sep+adv)
+	run := func(cp ...string) (prog, counts string) {
+		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join(append(cp, adv, ex), sep), "Exercise")
+		i := strings.LastIndex(out, "counts ")
+		if i < 0 {
+			t.Fatalf("no counts in output:\n%s", out)
+		}
+		return out[:i], strings.TrimSpace(out[i:])
+	}
+	plain, plainCounts := run(lang3Jar)
+	ajProg, ajCounts := run(ajOut, aspectjrt)
+	weftProg, weftCounts := run(weftOut, rtJar)
+	if plainCounts != "counts 0 0 0 0 0 0" {
+		t.Errorf("unwoven run counted advice: %s", plainCounts)
+	}
+	if ajProg != plain || weftProg != plain {
+		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain, ajProg, weftProg)
+	}
+	t.Logf("advice counts: ajc %s, weft %s", ajCounts, weftCounts)
+	// Counter e (array construction) also counts arrays of arrays in weft.
+	aj, wf := strings.Fields(ajCounts), strings.Fields(weftCounts)
+	for i, name := range []string{"", "a", "b", "c", "d", "e", "f"} {
+		if i == 0 || i >= len(aj) || i >= len(wf) {
+			continue
+		}
+		if name == "e" && len(wf[i]) >= len(aj[i]) && wf[i] >= aj[i] {
+			continue
+		}
+		if aj[i] != wf[i] {
+			t.Errorf("advice %s ran %s times woven by ajc, %s by weft", name, aj[i], wf[i])
+		}
+	}
+}
