@@ -1,0 +1,87 @@
+// Package weaver inserts advice into class files: it finds the join point
+// shadows of each method, asks a pointcut.Matcher which advice applies, and
+// rewrites the methods so the advice runs on a real JVM, verified.
+//
+// # API
+//
+//	w := weaver.New(matcher, advice, weaver.Options{Hierarchy: h, IDBase: 0})
+//	res, err := w.WeaveClass("pkg/Foo.class", data) // safe for concurrent use
+//	// res.Class: woven bytes, nil if unchanged (then copy data as is)
+//	// res.Extra: classes to add next to it (the sister class), by internal name
+//	// res.Shadows: one WeaveInfo per (shadow, advice); String() is ajc's
+//	//              -showWeaveInfo line
+//	// res.Warnings: methods left unwoven (too large, undecodable) and why
+//	st, err := w.WeavePath("app.jar", "out/app.jar") // a whole jar or directory, in parallel
+//
+// An error from WeaveClass means the class could not be parsed or woven at
+// all: the caller copies it unchanged (WeavePath does, with a warning).
+// Options.Hierarchy should be a *MethodHierarchy so that call and
+// execution pointcuts match through the supertypes that declare a method,
+// as AspectJ's do. Join point ids are unique ints per shadow, handed out
+// from Options.IDBase; a second run meant for the same JVM (the JDK weave,
+// then the application) starts at the first run's NextID().
+//
+// # Shadows
+//
+// method-execution and constructor-execution (after the super(...) or
+// this(...) call; ajc's rules: synthetic methods have execution join
+// points, bridge methods do not), method-call (invoke* of non-constructors,
+// invokedynamic excluded), constructor-call (new … invokespecial <init>,
+// paired by nesting; after returning receives the new object) and array
+// construction (newarray, anewarray, multianewarray; the dimensions are the
+// arguments). Before advice runs before the join point, after returning at
+// each normal exit with the returned value (null for void), after throwing
+// in a handler that rethrows the throwable unchanged, after (finally) on
+// both. Several advice at one shadow run in the order the Matcher gives
+// (precedence, highest first): before advice in that order, after advice in
+// the reverse order.
+//
+// # Woven method shape
+//
+// A method with at least one advised shadow becomes
+//
+//	invokestatic weft/rt/Weft.bypass()Z   // BIB first, then the thread's DIB
+//	ifne ORIGINAL
+//	  <copy of the body with the advice calls>
+//	ORIGINAL:
+//	  <the original body, unchanged>
+//
+// so the original body runs while the JVM bootstraps (BIB) and while the
+// current thread bypasses woven code (DIB, set around every advice call):
+// advice that calls back into woven code does not recurse, and no wrapper
+// method or extra stack frame is added. Methods without advised shadows
+// keep their Code attribute byte for byte. A method whose woven form would
+// exceed the JVM's 64 KB limit is left unwoven with a warning naming it.
+//
+// # Sister classes
+//
+// Each advice call in woven code is one invokestatic of a helper in the
+// woven class's sister class, pkg/Foo$weft$jp (SisterSuffix), passing only
+// the dynamic values the advice needs (this, target, arguments, the
+// returned value or the throwable, with their static types). The helper
+//
+//	static void aN(values...) {
+//	    if (!<residue instanceof tests>) return;
+//	    boolean old = DIB.getAndSetTrue();
+//	    try { Advice.method(<values boxed/cast>, <static parts>); }
+//	    finally { DIB.set(old); }
+//	}
+//
+// loads thisJoinPointStaticPart with ldc of a dynamic constant (bootstrap
+// weft.rt.JoinPointStaticPart.make), so a static part is created the
+// first time advice runs at its shadow. The sister class has no fields and
+// no <clinit>; it is first touched only by woven code that passed the
+// guard, i.e. after bootstrap. The woven class's own fields and <clinit>
+// are unchanged; the sister class is in the same package (same loader and
+// runtime package) and has version 55 (dynamic constants) whatever the
+// woven class's version.
+//
+// # Modes
+//
+// Woven code is identical for application and JDK weaving: it reaches the
+// bypass flags only through the static methods of weft.rt (Weft.bypass,
+// DIB.getAndSetTrue, DIB.set), which the application runtime implements
+// with a ThreadLocal and the JDK runtime (weaver/jdk) with a field of
+// java.lang.Thread. Options.Mode and Options.Exclude let the JDK weaver
+// keep methods such as an empty finalize() unwoven.
+package weaver
