@@ -1,0 +1,99 @@
+package weaver
+
+import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+// TestTooLargeAndMalformed: a method whose woven form would pass 64 KB is
+// left unwoven with a warning naming it while the rest of its class is
+// woven; a malformed class and a resource pass through a jar unchanged;
+// sister classes are added next to woven classes; the woven jar runs.
+func TestTooLargeAndMalformed(t *testing.T) {
+	src := map[string]string{
+		"adv/Log.java": logJava,
+		"app/Big.java": `package app;
+public class Big {
+    static int n;
+    static void v() { n++; }
+    static void big() {
+` + strings.Repeat("        v();\n", 7000) + `    }
+    public static void main(String[] a) { big(); System.out.println("n=" + n); }
+}`}
+	all := runtimeSources()
+	for k, v := range src {
+		all[k] = v
+	}
+	dir := jvmtest.Compile(t, all, "-g")
+	// A jar with the classes, a resource and a broken class.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, data []byte) {
+		f, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write(data)
+	}
+	big, err := os.ReadFile(filepath.Join(dir, "app/Big.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("META-INF/MANIFEST.MF", []byte("Manifest-Version: 1.0\r\nMain-Class: app.Big\r\n\r\n"))
+	add("app/Big.class", big)
+	add("app/data.txt", []byte("resource"))
+	add("app/Broken.class", []byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0})
+	zw.Close()
+	in := filepath.Join(t.TempDir(), "in.jar")
+	os.WriteFile(in, buf.Bytes(), 0o644)
+
+	all4 := func(k advice.Kind, order int) *advice.Advice {
+		return adv(k, order, "after", "(Lweft/rt/JoinPointStaticPart;)V", jpv)
+	}
+	rules := testMatcher{
+		{kind: pointcut.MethodCall, name: "v", adv: all4(advice.Before, 0)},
+		{kind: pointcut.MethodCall, name: "v", adv: all4(advice.After, 1)},
+		{kind: pointcut.MethodExecution, name: "main", adv: all4(advice.Before, 2)},
+	}
+	var advs []*advice.Advice
+	for _, r := range rules {
+		advs = append(advs, r.adv)
+	}
+	w := New(rules, advs, Options{Hierarchy: mustJDKHierarchy(t, dir)})
+	out := filepath.Join(t.TempDir(), "out.jar")
+	st, err := w.WeavePath(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warns := strings.Join(st.Warnings, "\n")
+	if !strings.Contains(warns, "app/Big.big()V: left unwoven") || !strings.Contains(warns, "app/Broken.class: copied unwoven") {
+		t.Errorf("warnings:\n%s", warns)
+	}
+	if st.Woven != 1 || st.MethodsWoven != 1 || st.Classes != 2 || st.Copied != 2 {
+		t.Errorf("stats: %+v", st)
+	}
+	zr, err := zip.OpenReader(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	zr.Close()
+	if got := strings.Join(names, " "); got != "META-INF/MANIFEST.MF app/Big.class app/Big$weft$jp.class app/data.txt app/Broken.class" {
+		t.Errorf("entries: %s", got)
+	}
+	stdout, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out+string(filepath.ListSeparator)+dir, "app.Big")
+	if stdout != "after method-execution(void app.Big.main(java.lang.String[]))\nn=7000\n" {
+		t.Errorf("output:\n%s", stdout)
+	}
+}
