@@ -455,9 +455,16 @@ func (d *dumper) module(m *Module, ind string) {
 		}
 		return " @" + p.Utf8(i)
 	}
-	d.printf("%sModule: %s%s, flags %s\n", ind, utf(m.Name), version(m.Version), flags(m.Flags, moduleFlags))
+	// Most entries have no flags: show them only when set.
+	optFlags := func(v uint16, names []flagName) string {
+		if v == 0 {
+			return ""
+		}
+		return ", flags " + flags(v, names)
+	}
+	d.printf("%sModule: %s%s%s\n", ind, utf(m.Name), version(m.Version), optFlags(m.Flags, moduleFlags))
 	for _, r := range m.Requires {
-		d.printf("%s  requires %s%s, flags %s\n", ind, utf(r.Module), version(r.Version), flags(r.Flags, requireFlags))
+		d.printf("%s  requires %s%s%s\n", ind, utf(r.Module), version(r.Version), optFlags(r.Flags, requireFlags))
 	}
 	for i, list := range [][]ModuleExport{m.Exports, m.Opens} {
 		verb := [...]string{"exports", "opens"}[i]
@@ -469,7 +476,7 @@ func (d *dumper) module(m *Module, ind string) {
 				}
 				to += " " + utf(x)
 			}
-			d.printf("%s  %s %s%s, flags %s\n", ind, verb, utf(e.Package), to, flags(e.Flags, exportFlags))
+			d.printf("%s  %s %s%s%s\n", ind, verb, utf(e.Package), to, optFlags(e.Flags, exportFlags))
 		}
 	}
 	for _, u := range m.Uses {
