@@ -113,21 +113,14 @@ type UnaryExpr struct {
 // step, by the grammar the designator takes; the result is in exactly one
 // of Method, Type or List (none for a reserved designator).
 type Designator struct {
-	Pos    Position
-	Name   []string    `parser:"@Name ( \".\" @Name )*"`
-	Body   []*balanced `parser:"\"(\" @@* \")\""`
-	Tokens []lexer.Token
+	Pos  Position
+	Name []string `parser:"@Name ( \".\" @Name )*"`
+	Body *rawBody `parser:"@@"`
 
 	Close  Position       // the closing parenthesis
 	Method *MethodPattern // call, execution, withincode
 	Type   *TypePattern   // within
 	List   []*ListElem    // this, target, args, named pointcuts
-}
-
-// balanced is any token sequence with balanced parentheses.
-type balanced struct {
-	Group []*balanced `parser:"  \"(\" @@* \")\""`
-	Tok   string      `parser:"| @!( \"(\" | \")\" )"`
 }
 
 type methodBody struct {
@@ -197,21 +190,26 @@ type TypeUnary struct {
 
 // SimpleType is a name pattern with optional `+`, array dimensions and
 // varargs: `java..*Map+[]`, `String...`. Member is a trailing `.name` after
-// `+` or `[]` (`Foo+.new`), meaningful only in signatures.
+// `+` or `[]` (`Foo+.new`), meaningful only in signatures. Its grammar,
+//
+//	SimpleType = Name { ("." | "..") Name } [ "+" ] { "[" "]" } [ "." Name ] [ "..." ]
+//
+// is parsed by hand (Parse): it is the most frequent rule, and participle
+// would branch at each of its optional parts.
 type SimpleType struct {
 	Pos     Position
-	Head    string      `parser:"@Name"`
-	Rest    []*NamePart `parser:"@@*"`
-	Plus    bool        `parser:"@\"+\"?"`
-	Dims    []string    `parser:"( @\"[\" \"]\" )*"`
-	Member  string      `parser:"( \".\" @Name )?"`
-	Varargs bool        `parser:"@\"...\"?"`
+	Head    string
+	Rest    []*NamePart
+	Plus    bool
+	Dims    []string
+	Member  string
+	Varargs bool
 }
 
 // NamePart is one `.name` or `..name` step of a dotted name pattern.
 type NamePart struct {
-	Sep  string `parser:"@( \"..\" | \".\" )"`
-	Name string `parser:"@Name"`
+	Sep  string
+	Name string
 }
 
 // ListElem is an element of a parameter or args list: `..` or a type

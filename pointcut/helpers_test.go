@@ -85,8 +85,7 @@ func testHier() *memHier {
 func parseTypePattern(t *testing.T, text string) (typePat, *compiler) {
 	t.Helper()
 	c := testCompiler(text + ")")
-	s := &errorSink{src: []byte(text + ")")}
-	toks := lexFile("p", []byte(text+")"), s)
+	toks := scan("p", []byte(text+")"))
 	b, err := typeParser.ParseFromLexer(peeking(toks, endOf("p", []byte(text+")"))))
 	if err != nil {
 		t.Fatalf("%q: %v", text, err)
@@ -99,8 +98,7 @@ func parseSig(t *testing.T, text string) (*sigPat, *compiler) {
 	t.Helper()
 	src := []byte(text + ")")
 	c := testCompiler(string(src))
-	s := &errorSink{src: src}
-	toks := lexFile("p", src, s)
+	toks := scan("p", src)
 	b, err := methodParser.ParseFromLexer(peeking(toks, endOf("p", src)))
 	if err != nil {
 		t.Fatalf("%q: %v", text, err)

@@ -2,6 +2,7 @@ package pointcut
 
 import (
 	"errors"
+	"sort"
 	"strings"
 
 	"github.com/alecthomas/participle/v2"
@@ -41,8 +42,13 @@ var reserved = map[string]bool{
 func ParseFile(filename string, src []byte) (*File, error) {
 	f := &File{Name: filename, Src: src}
 	s := &errorSink{src: src}
-	toks := lexFile(filename, src, s)
+	toks := scan(filename, src)
+	if n := len(toks); n > 0 && toks[n-1].Type == tokUnterminated {
+		s.add(toks[n-1].Pos, "close it with */", "unterminated comment")
+		toks = toks[:n-1]
+	}
 	p := &fileParser{f: f, s: s, toks: toks, eof: endOf(filename, src)}
+	p.walker = peeking(toks, p.eof)
 	p.parse()
 	return f, s.list.Err()
 }
@@ -53,44 +59,14 @@ func endOf(filename string, src []byte) Position {
 	return pos
 }
 
-// lexFile returns src's tokens without comments and blanks.
-func lexFile(filename string, src []byte, s *errorSink) []lexer.Token {
-	lx, err := weftLexer.LexString(filename, string(src))
-	if err != nil {
-		s.add(Position{Filename: filename, Line: 1, Column: 1}, "", "%v", err)
-		return nil
-	}
-	var toks []lexer.Token
-	for {
-		t, err := lx.Next()
-		if err != nil {
-			var pe participle.Error
-			if errors.As(err, &pe) {
-				s.add(pe.Position(), "", "%s", pe.Message())
-			} else {
-				s.add(Position{Filename: filename, Line: 1, Column: 1}, "", "%v", err)
-			}
-			return toks
-		}
-		switch t.Type {
-		case lexer.EOF:
-			return toks
-		case tokComment, tokWhitespace:
-			continue
-		case tokUnterminated:
-			s.add(t.Pos, "close it with */", "unterminated comment")
-			return toks
-		}
-		toks = append(toks, t)
-	}
-}
-
 type fileParser struct {
 	f    *File
 	s    *errorSink
 	toks []lexer.Token
 	i    int
 	eof  Position
+	// walker is a lexer over toks that at() moves forward.
+	walker *lexer.PeekingLexer
 }
 
 func (p *fileParser) peek() *lexer.Token {
@@ -187,7 +163,7 @@ func (p *fileParser) body(a *Aspect) {
 			p.i++
 			continue
 		}
-		p.decl(a, p.toks[start:p.i])
+		p.decl(a, start, p.i)
 		if p.i < len(p.toks) && p.toks[p.i].Type == tokName && p.toks[p.i].Value == "aspect" {
 			p.s.add(p.toks[p.i].Pos, "add `}` to close the aspect", "missing `}` at the end of aspect %s", a.Name)
 			return
@@ -201,25 +177,49 @@ func endPos(t lexer.Token) Position {
 	return pos
 }
 
-// decl parses one declaration.
-func (p *fileParser) decl(a *Aspect, toks []lexer.Token) {
+// at returns a lexer positioned at token i. Declarations and designator
+// bodies are parsed in file order from one lexer over the whole file, so
+// the tokens are copied once; walker only moves forward.
+func (p *fileParser) at(i int) *lexer.PeekingLexer {
+	if p.walker == nil || p.walker.Cursor() > i {
+		return peeking(p.toks[i:], p.eof) // not reached: parsing goes forward
+	}
+	for p.walker.Cursor() < i {
+		p.walker.Next()
+	}
+	lex := *p.walker
+	return &lex
+}
+
+// index returns the index of the token at a byte offset.
+func (p *fileParser) index(offset int) int {
+	return sort.Search(len(p.toks), func(i int) bool { return p.toks[i].Pos.Offset >= offset })
+}
+
+func (p *fileParser) tokAt(i int) *lexer.Token {
+	if i < len(p.toks) {
+		return &p.toks[i]
+	}
+	return &lexer.Token{Type: lexer.EOF, Pos: p.eof}
+}
+
+// decl parses the declaration of tokens [start, end).
+func (p *fileParser) decl(a *Aspect, start, end int) {
+	toks := p.toks[start:end]
 	for k := 0; k < len(toks) && k < 2; k++ {
 		if toks[k].Type == tokName && toks[k].Value == "around" {
 			p.s.add(toks[k].Pos, "use before() and after() advice", "around advice is not supported yet")
 			return
 		}
 	}
-	eof := endOf(p.f.Name, nil)
-	if len(toks) > 0 {
-		eof = endPos(toks[len(toks)-1])
+	lex := p.at(start)
+	d, err := declParser.ParseFromLexer(lex, participle.AllowTrailing(true))
+	if err == nil && lex.Cursor() != end {
+		t := p.tokAt(lex.Cursor())
+		err = participle.Errorf(t.Pos, "unexpected %s after the declaration", describe(t))
 	}
-	if p.i >= len(p.toks) || p.toks[p.i-1].Value != ";" && p.toks[p.i-1].Value != "}" {
-		// the declaration was cut short: report where it stops
-		eof = p.peek().Pos
-	}
-	d, err := declParser.ParseFromLexer(peeking(toks, eof))
 	if err != nil {
-		p.syntaxError(err, toks, eof)
+		p.syntaxError(err, toks, p.tokAt(end).Pos)
 		return
 	}
 	ok := true
@@ -234,24 +234,19 @@ func (p *fileParser) decl(a *Aspect, toks []lexer.Token) {
 	}
 }
 
-func (p *fileParser) syntaxError(err error, toks []lexer.Token, eof Position) {
+// syntaxError reports a declaration's syntax error; cut is where the
+// declaration was cut from the next.
+func (p *fileParser) syntaxError(err error, toks []lexer.Token, cut Position) {
 	var pe participle.Error
-	pos, msg := eof, err.Error()
+	pos, msg := cut, err.Error()
 	if errors.As(err, &pe) {
 		pos, msg = pe.Position(), pe.Message()
 	}
 	if pos.Line == 0 {
-		pos = eof
-		if len(toks) > 0 {
-			pos = toks[0].Pos
-		}
+		pos = cut
 	}
 	hint := ""
-	if strings.Contains(msg, `unexpected token "<EOF>" (expected ")")`) {
-		p.s.add(pos, "", "missing `)`: the parentheses of this declaration do not balance")
-		return
-	}
-	if strings.Contains(msg, "unexpected token \"}\"") || pos == eof {
+	if pos.Offset >= cut.Offset {
 		hint = "a pointcut declaration ends with `;`, advice with its body `{ Class.method(...); }`"
 	}
 	if len(toks) > 0 {
@@ -312,39 +307,37 @@ func walkDesignators(pd *PointcutDecl, ad *AdviceDecl, fn func(*Designator)) {
 
 // designator parses a designator's body with the grammar it takes.
 func (p *fileParser) designator(d *Designator) bool {
-	nameToks := 2*len(d.Name) - 1
-	if len(d.Tokens) < nameToks+2 {
-		p.s.add(d.Pos, "", "malformed designator")
-		return false
-	}
-	closeTok := d.Tokens[len(d.Tokens)-1]
-	d.Close = closeTok.Pos
-	body := d.Tokens[nameToks+1:] // the body and the closing parenthesis
-	eof := endPos(closeTok)
+	d.Close = d.Body.Close.Pos
+	open, close := p.index(d.Body.Open.Pos.Offset), p.index(d.Body.Close.Pos.Offset)
+	body := p.toks[open+1 : close+1] // the body and the closing parenthesis
 	name := strings.Join(d.Name, ".")
-	var err error
-	switch {
-	case name == "call" || name == "execution" || name == "withincode":
-		var b *methodBody
-		b, err = methodParser.ParseFromLexer(peeking(body, eof))
-		if err == nil {
-			d.Method = b.P
-		}
-	case name == "within":
-		var b *typeBody
-		b, err = typeParser.ParseFromLexer(peeking(body, eof))
-		if err == nil {
-			d.Type = b.P
-		}
-	case reserved[name]:
+	if reserved[name] {
 		p.s.add(d.Pos, "supported designators: "+strings.Join(Designators, ", "), "%s() is not supported yet", name)
 		return false
+	}
+	lex := p.at(open + 1)
+	trailing := participle.AllowTrailing(true)
+	var err error
+	switch name {
+	case "call", "execution", "withincode":
+		var b *methodBody
+		if b, err = methodParser.ParseFromLexer(lex, trailing); err == nil {
+			d.Method = b.P
+		}
+	case "within":
+		var b *typeBody
+		if b, err = typeParser.ParseFromLexer(lex, trailing); err == nil {
+			d.Type = b.P
+		}
 	default:
 		var b *listBody
-		b, err = listParser.ParseFromLexer(peeking(body, eof))
-		if err == nil {
+		if b, err = listParser.ParseFromLexer(lex, trailing); err == nil {
 			d.List = b.L
 		}
+	}
+	if err == nil && lex.Cursor() != close+1 {
+		t := p.tokAt(lex.Cursor())
+		err = participle.Errorf(t.Pos, "unexpected %s", describe(t))
 	}
 	if err == nil {
 		return true
