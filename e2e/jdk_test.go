@@ -4,8 +4,11 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,21 +42,37 @@ func (m execMatcher) Match(s *pointcut.Shadow, h classfile.Hierarchy) []pointcut
 const counterSrc = `package weftcount;
 public final class Counter {
     static long[] hits;
+    static java.util.Set<Thread> threads; // with -Dweft.threads=FILE
+    static volatile boolean childBypass;
     public static void hit(int id) {
         long[] h = hits;
         if (h == null) h = init();
         if (id < h.length) h[id]++;
+        if (threads != null) threads.add(Thread.currentThread());
     }
     static synchronized long[] init() {
-        if (hits == null) {
-            hits = new long[1 << 21];
-            String f = System.getProperty("weft.counts");
-            if (f != null) Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try (java.io.PrintWriter w = new java.io.PrintWriter(f)) {
-                    for (int i = 0; i < hits.length; i++) if (hits[i] != 0) w.println(i + " " + hits[i]);
-                } catch (Exception e) { e.printStackTrace(); }
-            }));
+        if (hits != null) return hits;
+        String tf = System.getProperty("weft.threads");
+        if (tf != null) {
+            threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            // A thread started inside advice inherits the bypass flag.
+            Thread t = new Thread(() -> childBypass = weft.rt.DIB.get());
+            t.start();
+            try { t.join(); } catch (InterruptedException e) { throw new Error(e); }
         }
+        String f = System.getProperty("weft.counts");
+        if (f != null || tf != null) Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                if (f != null) try (java.io.PrintWriter w = new java.io.PrintWriter(f)) {
+                    for (int i = 0; i < hits.length; i++) if (hits[i] != 0) w.println(i + " " + hits[i]);
+                }
+                if (tf != null) try (java.io.PrintWriter w = new java.io.PrintWriter(tf)) {
+                    w.println("childBypass=" + childBypass);
+                    for (Thread t : threads) w.println(t.getName());
+                }
+            } catch (Exception e) { e.printStackTrace(); }
+        }));
+        hits = new long[1 << 21];
         return hits;
     }
 }
@@ -61,6 +80,7 @@ public final class Counter {
 
 // wovenJDK is the JDK woven once for the tests of this package.
 type wovenJDK struct {
+	adv    string // the advice classes (and Linker)
 	dir    string // weft jdk output: weft.args, summary.json, patch/
 	args   string // "@DIR/weft.args"
 	sum    *jdk.Summary
@@ -95,11 +115,15 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 		return nil, err.Error()
 	}
 	// Advice compiles against the application-mode runtime: same API.
-	rtSrc := map[string]string{"weftcount/Counter.java": counterSrc}
+	rtSrc := map[string]string{"weftcount/Counter.java": counterSrc, "Linker.java": linkerSrc}
 	for k, v := range rtjava.Sources() {
 		rtSrc[k] = string(v)
 	}
-	adv := jvmtest.Compile(t, rtSrc)
+	// Compile's directory goes with the test that first asked: copy.
+	adv := filepath.Join(dir, "advice")
+	if err := copyDir(adv, jvmtest.Compile(t, rtSrc)); err != nil {
+		return nil, err.Error()
+	}
 	os.RemoveAll(filepath.Join(adv, "weft"))
 	img, err := classfile.OpenJDK(home)
 	if err != nil {
@@ -127,7 +151,7 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return &wovenJDK{dir: dir, args: "@" + filepath.Join(dir, "weft.args"), sum: sum, ids: ids, weaveS: sum.Seconds}, ""
+	return &wovenJDK{adv: adv, dir: dir, args: "@" + filepath.Join(dir, "weft.args"), sum: sum, ids: ids, weaveS: sum.Seconds}, ""
 }
 
 // readCounts reads a weft.counts file: id → hits.
@@ -202,4 +226,225 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(harsh.dir)
 	}
 	os.Exit(code)
+}
+
+// linkerSrc links every class of every module of the boot layer:
+// Class.forName(Module, String) loads without initializing and
+// getDeclaredMethods() links, so -Xverify:all verifies each class.
+const linkerSrc = `import java.net.URI;
+import java.nio.file.*;
+import java.util.*;
+public class Linker {
+    public static void main(String[] args) throws Exception {
+        FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
+        int linked = 0, other = 0;
+        List<String> bad = new ArrayList<>();
+        for (Module m : ModuleLayer.boot().modules()) {
+            Path root = jrt.getPath("/modules", m.getName());
+            List<Path> files = new ArrayList<>();
+            try (var s = Files.walk(root)) { s.filter(p -> p.toString().endsWith(".class")).forEach(files::add); }
+            for (Path p : files) {
+                String rel = root.relativize(p).toString();
+                if (rel.equals("module-info.class")) continue;
+                String name = rel.substring(0, rel.length() - 6).replace('/', '.');
+                try {
+                    Class<?> c = Class.forName(m, name);
+                    if (c == null) { other++; continue; }
+                    c.getDeclaredMethods();
+                    linked++;
+                } catch (VerifyError | ClassFormatError e) {
+                    bad.add(name + ": " + e);
+                } catch (Throwable e) {
+                    other++; // e.g. a missing optional dependency: the same on the stock JDK
+                }
+            }
+        }
+        System.out.println("linked " + linked + " other " + other + " bad " + bad.size());
+        for (String b : bad) System.out.println("BAD " + b);
+    }
+}
+`
+
+// TestHarshLinkEveryClass links every class of the woven image's boot
+// layer under -Xverify:all: every class loads and links (the stock JDK
+// links them all too: "other 0"), none fails verification.
+func TestHarshLinkEveryClass(t *testing.T) {
+	j := harshJDK(t)
+	woven, _ := jvmtest.Run(t, "-Xverify:all", j.args, "-cp", j.adv, "Linker")
+	t.Logf("woven: %s", strings.SplitN(woven, "\n", 2)[0])
+	var n, other, bad int
+	if _, err := fmt.Sscanf(woven, "linked %d other %d bad %d", &n, &other, &bad); err != nil {
+		t.Fatalf("linker output %q: %v", woven, err)
+	}
+	if bad != 0 {
+		t.Errorf("%d classes fail verification:\n%s", bad, woven)
+	}
+	if other != 0 || n < 15000 {
+		t.Errorf("woven JDK linked %d classes, %d failed to load or link", n, other)
+	}
+}
+
+// javacTree is a small multi-file source tree: generics, lambdas, inner
+// and anonymous classes, an enum, a record-like class, an interface with
+// default methods, string switch, varargs.
+var javacTree = map[string]string{
+	"shapes/Shape.java": `package shapes;
+public interface Shape extends Comparable<Shape> {
+    double area();
+    default String describe() { return getClass().getSimpleName() + String.format("(%.2f)", area()); }
+    default int compareTo(Shape o) { return Double.compare(area(), o.area()); }
+}`,
+	"shapes/Circle.java": `package shapes;
+public final class Circle implements Shape {
+    private final double r;
+    public Circle(double r) { this.r = r; }
+    public double area() { return Math.PI * r * r; }
+}`,
+	"shapes/Rect.java": `package shapes;
+public class Rect implements Shape {
+    protected final double w, h;
+    public Rect(double w, double h) { this.w = w; this.h = h; }
+    public double area() { return w * h; }
+    public static class Square extends Rect { public Square(double s) { super(s, s); } }
+}`,
+	"shapes/Kind.java": `package shapes;
+public enum Kind {
+    CIRCLE { Shape make(double x) { return new Circle(x); } },
+    SQUARE { Shape make(double x) { return new Rect.Square(x); } };
+    abstract Shape make(double x);
+    public static Shape parse(String s) {
+        String[] p = s.split(":");
+        switch (p[0]) {
+            case "c": return CIRCLE.make(Double.parseDouble(p[1]));
+            case "s": return SQUARE.make(Double.parseDouble(p[1]));
+            default: throw new IllegalArgumentException(s);
+        }
+    }
+}`,
+	"app/Main.java": `package app;
+import java.util.*;
+import java.util.function.*;
+import java.util.stream.*;
+import shapes.*;
+public class Main {
+    static <T extends Comparable<? super T>> List<T> sorted(Collection<T> c) { List<T> l = new ArrayList<>(c); Collections.sort(l); return l; }
+    static int sum(int... xs) { return IntStream.of(xs).sum(); }
+    public static void main(String[] args) {
+        List<Shape> shapes = Stream.of("c:1", "s:2", "c:0.5", "s:1.5").map(Kind::parse).collect(Collectors.toList());
+        Function<Shape, String> d = Shape::describe;
+        sorted(shapes).forEach(s -> System.out.println(d.apply(s)));
+        Map<String, List<Shape>> byKind = shapes.stream().collect(Collectors.groupingBy(s -> s.getClass().getSimpleName(), TreeMap::new, Collectors.toList()));
+        System.out.println(byKind.keySet() + " " + sum(1, 2, 3));
+        Runnable r = new Runnable() { public void run() { System.out.println("anon " + shapes.size()); } };
+        r.run();
+    }
+}`,
+}
+
+// TestHarshJavac compiles a multi-file source tree with javac running on the
+// woven JDK: the same diagnostics and byte-identical class files as stock.
+func TestHarshJavac(t *testing.T) {
+	j := harshJDK(t)
+	src := t.TempDir()
+	var files []string
+	for name, text := range javacTree {
+		p := filepath.Join(src, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	sort.Strings(files)
+	stockOut, wovenOut := t.TempDir(), t.TempDir()
+	javac := []string{"-m", "jdk.compiler/com.sun.tools.javac.Main", "-Xlint:all"}
+	so, se := jvmtest.Run(t, append(append(javac, "-d", stockOut), files...)...)
+	wo, we := jvmtest.Run(t, append(append(append([]string{"-Xverify:all", j.args}, javac...), "-d", wovenOut), files...)...)
+	if so != wo || se != we {
+		t.Errorf("javac output differs:\nstock: %s%s\nwoven: %s%s", so, se, wo, we)
+	}
+	n := 0
+	filepath.WalkDir(stockOut, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(stockOut, p)
+		a, _ := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join(wovenOut, rel))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between stock and woven javac (%v)", rel, err)
+		}
+		n++
+		return nil
+	})
+	if n < 8 {
+		t.Errorf("javac wrote %d class files", n)
+	}
+	// The program runs the same too.
+	want, _ := jvmtest.Run(t, "-cp", stockOut, "app.Main")
+	got, _ := jvmtest.Run(t, j.args, "-cp", wovenOut, "app.Main")
+	if got != want {
+		t.Errorf("app.Main on the woven JDK: %q, want %q", got, want)
+	}
+}
+
+const poolsSrc = `import java.util.*;
+import java.util.concurrent.*;
+import java.util.stream.*;
+public class Pools {
+    public static void main(String[] args) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        List<Future<Integer>> fs = new ArrayList<>();
+        for (int i = 0; i < 30; i++) { int k = i; fs.add(pool.submit(() -> { Map<Integer, Integer> m = new HashMap<>(); for (int j = 0; j < 1000; j++) m.put(j, j * k); return m.get(999); })); }
+        long total = 0;
+        for (Future<Integer> f : fs) total += f.get();
+        pool.shutdown();
+        pool.awaitTermination(1, TimeUnit.MINUTES);
+        long fj = new ForkJoinPool(4).submit(() -> IntStream.range(0, 200_000).parallel().mapToLong(i -> (long) i * i % 7).sum()).get();
+        long common = IntStream.range(0, 100_000).parallel().filter(i -> i % 3 == 0).count();
+        CompletableFuture<String> cf = CompletableFuture.supplyAsync(() -> "cf").thenApplyAsync(s -> s + "!");
+        System.out.println(total + " " + fj + " " + common + " " + cf.get());
+    }
+}
+`
+
+// TestHarshThreads runs a program with a thread pool, ForkJoin pools and
+// CompletableFuture on the woven JDK: same output, advice ran on every
+// kind of thread, and a thread started inside advice inherited the bypass.
+func TestHarshThreads(t *testing.T) {
+	j := harshJDK(t)
+	app := jvmtest.Compile(t, map[string]string{"Pools.java": poolsSrc})
+	want, _ := jvmtest.Run(t, "-cp", app, "Pools")
+	tf := filepath.Join(t.TempDir(), "threads")
+	got, _ := jvmtest.Run(t, j.args, "-Dweft.threads="+tf, "-cp", app, "Pools")
+	if got != want {
+		t.Errorf("Pools on the woven JDK: %q, want %q", got, want)
+	}
+	b, err := os.ReadFile(tf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := string(b)
+	for _, w := range []string{"childBypass=true", "\nmain\n", "pool-1-thread-", "ForkJoinPool-1-worker-", "ForkJoinPool.commonPool-worker-"} {
+		if !strings.Contains(seen, w) {
+			t.Errorf("threads file lacks %q:\n%s", w, seen)
+		}
+	}
+}
+
+func copyDir(dst, src string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
 }

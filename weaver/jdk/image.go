@@ -387,6 +387,10 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 	for _, m := range mods {
 		fmt.Fprintf(&b, "--add-reads %s=ALL-UNNAMED\n", m)
 	}
+	// A `java -m M` run resolves only M and what it needs; naming every
+	// patched module keeps the options above meaningful (no "Unknown
+	// module" warnings) without changing a class path run's boot layer.
+	fmt.Fprintf(&b, "--add-modules %s\n", strings.Join(mods, ","))
 	targets := append([]string{"ALL-UNNAMED"}, without(mods, "java.base")...)
 	fmt.Fprintf(&b, "--add-exports java.base/%s=%s\n", pkg, strings.Join(targets, ","))
 	if len(bootAppend) > 0 {
