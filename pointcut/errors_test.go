@@ -15,7 +15,7 @@ func TestErrorMessages(t *testing.T) {
 		{"unknown designator", `before(): calls(java.util.Map) { a.B.c(); }`,
 			[]string{"t.weft:2:11: unknown designator or pointcut calls", "hint: designators are call, execution, within, withincode, this, target, args"}},
 		{"unknown designator with a signature", `before(): calls(* *(..)) { a.B.c(); }`,
-			[]string{"t.weft:2:19:", "hint: designators are call, execution"}},
+			[]string{"t.weft:2:11: unknown designator calls (or a malformed pointcut reference: unexpected token \"*\" (expected \")\") at 2:19)", "hint: designators are call, execution"}},
 		{"constructor without parameters", `before(): call(Foo.new) { a.B.c(); }`,
 			[]string{"t.weft:2:23:", "hint: a constructor pattern needs a parameter list: write T.new(..)"}},
 		{"method without parameters", `before(): call(* foo) { a.B.c(); }`,

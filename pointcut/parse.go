@@ -347,16 +347,16 @@ func (p *fileParser) designator(d *Designator) bool {
 	if errors.As(err, &pe) {
 		pos, msg = pe.Position(), pe.Message()
 	}
-	hint := ""
 	switch name {
 	case "call", "execution", "withincode":
-		hint = sigHint(body)
+		p.s.add(pos, sigHint(body), "in %s(...): %s", name, tidy(msg))
 	case "this", "target", "args", "within":
+		p.s.add(pos, "", "in %s(...): %s", name, tidy(msg))
 	default:
-		hint = "designators are " + strings.Join(Designators, ", ") +
-			"; a named pointcut takes types or formals: name(Type, id)"
+		p.s.add(d.Pos, "designators are "+strings.Join(Designators, ", ")+
+			"; a named pointcut takes types or formals: name(Type, id)",
+			"unknown designator %s (or a malformed pointcut reference: %s at %d:%d)", name, tidy(msg), pos.Line, pos.Column)
 	}
-	p.s.add(pos, hint, "in %s(...): %s", name, tidy(msg))
 	return false
 }
 

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+var checkFlags struct {
+	adviceCP string
+}
+
+var checkCmd = &cobra.Command{
+	Use:   "check ASPECT... [--advice-cp CP]",
+	Short: "Parse and validate .weft aspects, and print what they contain",
+	Long: `check parses and resolves .weft aspect files and prints a summary of their
+aspects, named pointcuts and advice. Every error is reported with its
+file:line:col, the source line and a caret; check exits non-zero if there is
+any.
+
+With --advice-cp (directories and jars, ':'-separated, as java's -cp),
+check also binds each advice to its Java method: the class file must have
+a public static void method whose parameters take the values the advice
+passes (formals, thisJoinPointStaticPart, joinPointId, arrayDims, ...), and
+the summary shows the method descriptor the woven code will call. Without
+it, the descriptor shown is derived from the values passed.
+
+An aspect looks like this (see docs/language.md for the whole language):
+
+  aspect AllocTracker {
+      pointcut allocs(): call(*.new(..)) && !within(example.tracker..*);
+      after() returning(Object o): allocs() {
+          example.tracker.Tracker.onNew(o, thisJoinPointStaticPart);
+      }
+  }
+
+Examples:
+
+  # syntax and meaning only
+  weft check examples/count/count.weft
+
+  # also check the advice methods against their compiled classes
+  javac -d build/advice -cp weft-rt.jar examples/count/Counter.java
+  weft check examples/count/count.weft --advice-cp build/advice:weft-rt.jar`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: runCheck,
+}
+
+func init() {
+	checkCmd.Flags().StringVar(&checkFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	rootCmd.AddCommand(checkCmd)
+}
+
+func runCheck(cmd *cobra.Command, args []string) error {
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	var files []*pointcut.File
+	var errs pointcut.ErrorList
+	for _, name := range args {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		f, err := pointcut.ParseFile(name, src)
+		errs = appendErrors(errs, err)
+		files = append(files, f)
+	}
+	prog, err := pointcut.Resolve(files, checkFlags.adviceCP)
+	errs = appendErrors(errs, err)
+	if prog != nil {
+		for _, w := range prog.Warnings {
+			fmt.Fprintf(errOut, "warning: %s\n", w)
+		}
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		fmt.Fprintln(errOut, errs)
+		return fmt.Errorf("%d error%s in %s", len(errs), plural(len(errs)), strings.Join(args, ", "))
+	}
+	writeSummary(out, files, prog)
+	return nil
+}
+
+func appendErrors(list pointcut.ErrorList, err error) pointcut.ErrorList {
+	if err == nil {
+		return list
+	}
+	var l pointcut.ErrorList
+	if errors.As(err, &l) {
+		return append(list, l...)
+	}
+	return append(list, &pointcut.Error{Msg: err.Error()})
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// writeSummary prints aspects, pointcuts and advice in declaration order.
+func writeSummary(w io.Writer, files []*pointcut.File, prog *pointcut.Program) {
+	pcs := map[string][]pointcut.PointcutInfo{}
+	for _, p := range prog.Pointcuts {
+		pcs[p.Aspect] = append(pcs[p.Aspect], p)
+	}
+	advs := map[string][]pointcut.AdviceInfo{}
+	for _, a := range prog.AdviceInfo() {
+		advs[a.Advice.Aspect] = append(advs[a.Advice.Aspect], a)
+	}
+	naspects := 0
+	for _, f := range files {
+		for _, a := range f.Aspects {
+			naspects++
+			fmt.Fprintf(w, "aspect %s (%s:%d)\n", a.Name, f.Name, a.Pos.Line)
+			for _, p := range pcs[a.Name] {
+				fmt.Fprintf(w, "  pointcut %s(%s): %s\n", p.Name, strings.Join(p.Formals, ", "), p.Expr)
+			}
+			for _, ai := range advs[a.Name] {
+				fmt.Fprintf(w, "  %s: %s\n", adviceHeader(ai), ai.Pointcut)
+				m := ai.Advice.Method
+				var vals []string
+				for _, v := range ai.Advice.Args {
+					vals = append(vals, valueName(v))
+				}
+				fmt.Fprintf(w, "      calls %s.%s%s  with (%s)\n", strings.ReplaceAll(m.Owner, "/", "."), m.Name, m.Desc, strings.Join(vals, ", "))
+			}
+		}
+	}
+	checked := "advice methods checked against --advice-cp"
+	if !prog.Checked {
+		checked = "advice methods not checked (no --advice-cp)"
+	}
+	fmt.Fprintf(w, "%d aspect%s, %d pointcut%s, %d advice; %s\n", naspects, plural(naspects),
+		len(prog.Pointcuts), plural(len(prog.Pointcuts)), len(prog.AdviceInfo()), checked)
+}
+
+// adviceHeader renders an advice's kind and formals as written:
+// "after(int x) returning(Object o)".
+func adviceHeader(ai pointcut.AdviceInfo) string {
+	a := ai.Advice
+	formals := ai.Formals
+	exit := ""
+	switch a.Kind {
+	case advice.AfterReturning, advice.AfterThrowing:
+		clause := "returning"
+		typ := a.ReturnType
+		if a.Kind == advice.AfterThrowing {
+			clause, typ = "throwing", a.ThrowType
+		}
+		exit = " " + clause
+		if typ != "" && len(formals) > 0 {
+			exit += "(" + formals[len(formals)-1] + ")"
+			formals = formals[:len(formals)-1]
+		}
+	}
+	kind := "before"
+	if a.Kind != advice.Before {
+		kind = "after"
+	}
+	return fmt.Sprintf("%s:%d %s(%s)%s", a.File, a.Line, kind, strings.Join(formals, ", "), exit)
+}
+
+func valueName(v advice.Value) string {
+	if v.Kind == advice.Arg {
+		if v.Index < 0 {
+			return "arg"
+		}
+		return fmt.Sprintf("arg%d", v.Index)
+	}
+	return v.Kind.String()
+}
