@@ -99,7 +99,9 @@ type rewriter struct {
 	opts  classfile.EncodeOptions
 	stats *rewriteStats
 	log   io.Writer
+	tty   bool // log is a terminal showing a progress line
 	logMu sync.Mutex
+	dirs  sync.Map // output directories already created
 	jobs  chan rewriteJob
 	wg    sync.WaitGroup
 	errMu sync.Mutex
@@ -110,7 +112,10 @@ func (rw *rewriter) warnf(format string, args ...any) {
 	rw.stats.warnings.Add(1)
 	rw.logMu.Lock()
 	defer rw.logMu.Unlock()
-	fmt.Fprintf(rw.log, "\rweft: warning: "+format+"\x1b[K\n", args...)
+	if rw.tty { // overwrite the progress line
+		fmt.Fprint(rw.log, "\r\x1b[K")
+	}
+	fmt.Fprintf(rw.log, "weft: warning: "+format+"\n", args...)
 }
 
 func (rw *rewriter) fail(err error) {
@@ -206,7 +211,7 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 		}
 		sources = append(sources, src)
 	}
-	rw := &rewriter{stats: stats, log: log, opts: classfile.EncodeOptions{Frames: f.frames}}
+	rw := &rewriter{stats: stats, log: log, tty: rewriteToTerminal(log), opts: classfile.EncodeOptions{Frames: f.frames}}
 	if f.frames {
 		// Frames merge reference types by their common superclass: look
 		// classes up in the inputs first, then in the JDK.
@@ -268,15 +273,22 @@ func outputName(in string) string {
 	return filepath.Base(filepath.Clean(in))
 }
 
+// rewriteToTerminal reports whether w is a terminal (a character device).
+func rewriteToTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
 // showProgress prints a progress line every 200ms when log is a terminal.
 func showProgress(rw *rewriter, log io.Writer) (stop func()) {
-	f, ok := log.(*os.File)
-	if !ok {
+	if !rw.tty {
 		return func() {}
 	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return func() {}
-	}
+	f := log
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -304,10 +316,15 @@ func showProgress(rw *rewriter, log io.Writer) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-// writeFile writes b to p, creating its directory.
-func writeFile(p string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+// writeFile writes b to p, creating its directory (once: a JDK has
+// tens of thousands of classes in a thousand packages).
+func (rw *rewriter) writeFile(p string, b []byte) error {
+	dir := filepath.Dir(p)
+	if _, ok := rw.dirs.Load(dir); !ok {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		rw.dirs.Store(dir, true)
 	}
 	return os.WriteFile(p, b, 0o644)
 }
@@ -322,7 +339,7 @@ func rewriteImage(rw *rewriter, src *classfile.ImageSource, out string) error {
 		rw.jobs <- rewriteJob{
 			label: e.Module + "/" + e.Path,
 			read:  e.Read,
-			write: func(b []byte) error { return writeFile(dst, b) },
+			write: func(b []byte) error { return rw.writeFile(dst, b) },
 		}
 		return nil
 	})
@@ -350,7 +367,7 @@ func rewriteDir(rw *rewriter, in, out string) error {
 			rw.jobs <- rewriteJob{
 				label: p,
 				read:  func() ([]byte, error) { return os.ReadFile(p) },
-				write: func(b []byte) error { return writeFile(dst, b) },
+				write: func(b []byte) error { return rw.writeFile(dst, b) },
 			}
 			return nil
 		default:
@@ -359,7 +376,7 @@ func rewriteDir(rw *rewriter, in, out string) error {
 				return err
 			}
 			rw.stats.resources.Add(1)
-			return writeFile(dst, b)
+			return rw.writeFile(dst, b)
 		}
 	})
 }
