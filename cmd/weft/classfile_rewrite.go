@@ -390,6 +390,12 @@ func rewriteJar(rw *rewriter, in, out string) error {
 		return fmt.Errorf("%s: %w", in, err)
 	}
 	defer zr.Close()
+	for _, zf := range zr.File {
+		if signatureFile(zf.Name) {
+			rw.warnf("%s is signed (%s): the rewritten classes no longer match the signature", in, zf.Name)
+			break
+		}
+	}
 	classes := make([][]byte, len(zr.File))
 	var pending sync.WaitGroup
 	for i, zf := range zr.File {
@@ -455,6 +461,16 @@ func rewriteJar(rw *rewriter, in, out string) error {
 		return fmt.Errorf("writing %s: %w", out, err)
 	}
 	return f.Close()
+}
+
+// signatureFile reports whether a jar entry is a signature block file.
+func signatureFile(name string) bool {
+	dir, file := filepath.Split(name)
+	if dir != "META-INF/" {
+		return false
+	}
+	ext := strings.ToUpper(filepath.Ext(file))
+	return ext == ".SF" || ext == ".RSA" || ext == ".DSA" || ext == ".EC"
 }
 
 func readZipEntry(zf *zip.File) ([]byte, error) {

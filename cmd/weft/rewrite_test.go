@@ -119,6 +119,31 @@ func TestRewriteJarAndDir(t *testing.T) {
 	}
 }
 
+// TestRewriteSeveralInputs: with several inputs OUT is a directory with
+// one output per input, named after it.
+func TestRewriteSeveralInputs(t *testing.T) {
+	dir := jvmtest.Compile(t, map[string]string{"p/A.java": "package p; public class A { public static void main(String[] a) { System.out.println(\"A\"); } }"})
+	jar := filepath.Join(t.TempDir(), "b.jar")
+	src := jvmtest.Compile(t, map[string]string{"q/B.java": "package q; public class B { public static void main(String[] a) { System.out.println(\"B\"); } }"})
+	if out, err := exec.Command(filepath.Join(jvmtest.JavaHome(t), "bin", "jar"), "cf", jar, "-C", src, ".").CombinedOutput(); err != nil {
+		t.Fatalf("jar: %v\n%s", err, out)
+	}
+	out := t.TempDir()
+	st, err := rewrite([]string{dir, jar}, rewriteFlags{out: out, frames: true, jobs: 2}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.classes.Load() != 2 || st.warnings.Load() != 0 {
+		t.Fatal(st.summary())
+	}
+	if got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", filepath.Join(out, filepath.Base(dir)), "p.A"); got != "A\n" {
+		t.Fatalf("rewritten dir prints %q", got)
+	}
+	if got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", filepath.Join(out, "b.jar"), "q.B"); got != "B\n" {
+		t.Fatalf("rewritten jar prints %q", got)
+	}
+}
+
 func treeFiles(t *testing.T, root string) ([]string, map[string][]byte) {
 	var names []string
 	data := map[string][]byte{}
