@@ -209,7 +209,9 @@ func readZipFile(jar string, f *zip.File) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %s: %w", jar, f.Name, err)
 	}
 	defer rc.Close()
-	b := make([]byte, 0, f.UncompressedSize64)
+	// The header's size is a hint (archive/zip checks it at the end):
+	// start from at most 1 MB.
+	b := make([]byte, 0, min(f.UncompressedSize64, 1<<20))
 	b, err = readAllInto(b, rc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", jar, f.Name, err)
