@@ -32,3 +32,50 @@ func TestBuildIsCachedAndParses(t *testing.T) {
 		t.Fatalf("cache gave %d classes, build gave %d", len(again), len(classes))
 	}
 }
+
+// TestDIBPerThreadAndInherited runs the application-mode DIB on the JVM:
+// each thread sees only its own flag (also when thread ids collide in the
+// cell cache), and a new thread inherits its creator's flag.
+func TestDIBPerThreadAndInherited(t *testing.T) {
+	src := map[string]string{}
+	for k, v := range Sources() {
+		src[k] = string(v)
+	}
+	src["T.java"] = `import weft.rt.*;
+import java.util.concurrent.atomic.AtomicInteger;
+public class T {
+    static boolean childSees(boolean parent) throws Exception {
+        DIB.set(parent);
+        boolean[] seen = new boolean[1];
+        Thread c = new Thread(() -> seen[0] = DIB.get());
+        c.start(); c.join();
+        DIB.set(false);
+        return seen[0];
+    }
+    public static void main(String[] a) throws Exception {
+        System.out.println("bypass " + Weft.bypass() + " inherit " + childSees(true) + " " + childSees(false));
+        AtomicInteger bad = new AtomicInteger();
+        Thread[] ts = new Thread[600];
+        for (int i = 0; i < ts.length; i++) {
+            final boolean mine = i % 2 == 0;
+            ts[i] = new Thread(() -> {
+                for (int k = 0; k < 2000; k++) {
+                    boolean old = DIB.getAndSetTrue();
+                    if (old) bad.incrementAndGet();
+                    DIB.set(mine);
+                    if (DIB.get() != mine) bad.incrementAndGet();
+                    DIB.set(false);
+                }
+            });
+        }
+        for (Thread x : ts) x.start();
+        for (Thread x : ts) x.join();
+        System.out.println("bad " + bad.get());
+    }
+}`
+	dir := jvmtest.Compile(t, src)
+	out, _ := jvmtest.Run(t, "-cp", dir, "T")
+	if out != "bypass false inherit true false\nbad 0\n" {
+		t.Errorf("output:\n%s", out)
+	}
+}

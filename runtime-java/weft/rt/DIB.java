@@ -5,44 +5,82 @@ package weft.rt;
  * thread runs original method bodies and no advice.
  *
  * <p>This is the application-mode implementation, where java.lang.Thread
- * cannot carry the flag: a ThreadLocal holds a mutable cell per thread. A
- * new thread inherits its creator's flag. The JDK-mode implementation keeps
- * the same static methods over a field of java.lang.Thread.
+ * cannot carry the flag: each thread's flag lives in a {@link Cell} held by
+ * an InheritableThreadLocal (a new thread inherits its creator's flag).
+ * Woven code reads the flag at every woven method entry, so a ThreadLocal
+ * lookup there would dominate the cost of cheap advice: a small table
+ * indexed by thread id caches each thread's cell, and a hit costs two loads
+ * and a compare. The table is read and written without synchronization:
+ * only the owning thread uses its cell, and {@code Cell.owner} is final, so
+ * a thread never takes another thread's cell for its own. The JDK-mode
+ * implementation keeps the same static methods over a field of
+ * java.lang.Thread.
  */
 public final class DIB {
     private DIB() {}
 
     static final class Cell {
+        final Thread owner;
         boolean on;
+
+        Cell(Thread owner, boolean on) {
+            this.owner = owner;
+            this.on = on;
+        }
     }
 
     private static final InheritableThreadLocal<Cell> CELL = new InheritableThreadLocal<Cell>() {
         @Override
         protected Cell initialValue() {
-            return new Cell();
+            return new Cell(Thread.currentThread(), false);
         }
 
         @Override
         protected Cell childValue(Cell parent) {
-            Cell c = new Cell();
-            c.on = parent.on;
+            // Runs in the creating thread; the child's cell is made on its
+            // first lookup (initialValue) unless the parent bypasses.
+            return parent.on ? new Cell(null, true) : null;
+        }
+
+        @Override
+        public Cell get() {
+            Cell c = super.get();
+            if (c == null || c.owner != Thread.currentThread()) {
+                c = new Cell(Thread.currentThread(), c != null && c.on);
+                set(c);
+            }
             return c;
         }
     };
 
+    /** Cached cells by thread id modulo the table size (a power of two). */
+    private static final Cell[] CACHE = new Cell[256];
+
+    private static Cell cell() {
+        Thread t = Thread.currentThread();
+        int i = (int) t.getId() & (CACHE.length - 1);
+        Cell c = CACHE[i];
+        if (c != null && c.owner == t) {
+            return c;
+        }
+        c = CELL.get();
+        CACHE[i] = c;
+        return c;
+    }
+
     /** Returns the current thread's flag. */
     public static boolean get() {
-        return CELL.get().on;
+        return cell().on;
     }
 
     /** Sets the current thread's flag. */
     public static void set(boolean on) {
-        CELL.get().on = on;
+        cell().on = on;
     }
 
     /** Sets the current thread's flag and returns its previous value. */
     public static boolean getAndSetTrue() {
-        Cell c = CELL.get();
+        Cell c = cell();
         boolean old = c.on;
         c.on = true;
         return old;

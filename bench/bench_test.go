@@ -1,0 +1,194 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+const (
+	ajc       = "/usr/bin/ajc"
+	aspectjrt = "/usr/share/java/aspectjrt.jar"
+	guavaJar  = "/usr/share/java/guava.jar"
+)
+
+var sep = string(filepath.ListSeparator)
+
+// env is built once: the weft binary, the runtime, the counter advice, the
+// workload compiled plain and raw, and woven by weft and by ajc.
+type env struct {
+	dir, weft, rtJar, adv    string
+	plain, raw, woven, ajced string
+}
+
+var (
+	envOnce sync.Once
+	theEnv  *env
+	envErr  error
+)
+
+func setup(b *testing.B) *env {
+	b.Helper()
+	envOnce.Do(func() { theEnv, envErr = build(b) })
+	if envErr != nil {
+		b.Fatal(envErr)
+	}
+	return theEnv
+}
+
+func run(name string, args ...string) error {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+func build(b *testing.B) (*env, error) {
+	home := jvmtest.JavaHome(b)
+	javac := jvmtest.Javac(b)
+	for _, f := range []string{ajc, aspectjrt, guavaJar} {
+		if _, err := os.Stat(f); err != nil {
+			return nil, fmt.Errorf("%s missing: apt-get install -y aspectj libguava-java", f)
+		}
+	}
+	dir, err := os.MkdirTemp("", "weft-bench-")
+	if err != nil {
+		return nil, err
+	}
+	e := &env{dir: dir, weft: filepath.Join(dir, "weft"), rtJar: filepath.Join(dir, "weft-rt.jar")}
+	if err := run("go", "build", "-o", e.weft, "github.com/weft-aop/weft/cmd/weft"); err != nil {
+		return nil, err
+	}
+	classes, err := rtjava.Build(home, "")
+	if err != nil {
+		return nil, err
+	}
+	jar, _ := rtjava.Jar(classes)
+	if err := os.WriteFile(e.rtJar, jar, 0o644); err != nil {
+		return nil, err
+	}
+	sub := func(n string) string { return filepath.Join(dir, n) }
+	e.adv, e.plain, e.raw, e.woven, e.ajced = sub("adv"), sub("plain"), sub("raw"), sub("woven"), sub("ajc")
+	if err := run(javac, "--release", "8", "-cp", e.rtJar, "-d", e.adv, "../examples/count/Counter.java"); err != nil {
+		return nil, err
+	}
+	if err := run(javac, "--release", "8", "-g", "-d", e.plain, "testdata/Work.java"); err != nil {
+		return nil, err
+	}
+	rawSrc, err := os.ReadFile("testdata/WorkRaw.java.in")
+	if err != nil {
+		return nil, err
+	}
+	os.MkdirAll(sub("rawsrc/work"), 0o755)
+	os.WriteFile(sub("rawsrc/work/Work.java"), rawSrc, 0o644)
+	if err := run(javac, "--release", "8", "-g", "-cp", e.adv, "-d", e.raw, sub("rawsrc/work/Work.java")); err != nil {
+		return nil, err
+	}
+	if err := run(e.weft, "weave", "-q", "-a", "testdata/work.weft", "--advice-cp", e.adv, "-o", e.woven, e.plain); err != nil {
+		return nil, err
+	}
+	if err := run(ajc, "-1.8", "-inpath", e.plain, "-cp", aspectjrt+sep+e.adv, "-d", e.ajced, "testdata/Count.aj"); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// measure runs a command and returns its wall time and peak RSS in MB.
+func measure(b *testing.B, name string, args ...string) (time.Duration, float64) {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s: %v\n%s", name, err, out)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return d, float64(ru.Maxrss) / 1024
+}
+
+// BenchmarkWeave weaves guava 31.1 and a 2-class directory with the
+// counting aspect, weft and ajc side by side, as processes.
+func BenchmarkWeave(b *testing.B) {
+	e := setup(b)
+	countWeft := "../examples/count/count.weft"
+	countAj := filepath.Join(e.dir, "CountAll.aj")
+	os.WriteFile(countAj, []byte(`public aspect CountAll {
+    before(): (execution(* *(..)) || execution(new(..))) && !within(CountAll) {
+        count.Counter.hit(thisJoinPointStaticPart.getId());
+    }
+}
+`), 0o644)
+	for _, in := range []struct{ name, path string }{{"guava", guavaJar}, {"2class", e.plain}} {
+		out := filepath.Join(e.dir, "out-"+in.name)
+		b.Run("weft/"+in.name, func(b *testing.B) {
+			var rss float64
+			for i := 0; i < b.N; i++ {
+				os.RemoveAll(out)
+				o := out
+				if strings.HasSuffix(in.path, ".jar") {
+					o = filepath.Join(out, "w.jar")
+				}
+				_, rss = measure(b, e.weft, "weave", "-q", "-a", countWeft, "--advice-cp", e.adv, "-o", o, in.path)
+			}
+			b.ReportMetric(rss, "MB-peak-RSS")
+		})
+		b.Run("ajc/"+in.name, func(b *testing.B) {
+			var rss float64
+			for i := 0; i < b.N; i++ {
+				os.RemoveAll(out)
+				_, rss = measure(b, ajc, "-1.8", "-inpath", in.path, "-cp", aspectjrt+sep+e.adv, "-outjar", out+".jar", countAj)
+			}
+			b.ReportMetric(rss, "MB-peak-RSS")
+		})
+	}
+}
+
+// bestNs runs the workload and returns the best round time it printed.
+func bestNs(b *testing.B, workload string, cp ...string) float64 {
+	b.Helper()
+	out, _ := jvmtest.Run(b, "-cp", strings.Join(cp, sep), "work.Work", workload, "30")
+	f := strings.Fields(out)
+	if len(f) < 2 || f[0] != "ns" {
+		b.Fatalf("workload printed %q", out)
+	}
+	ns, err := strconv.ParseFloat(f[1], 64)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ns
+}
+
+// BenchmarkOverhead reports, for fib(30) and a loop of a million small
+// objects, the best round time unwoven (ms) and as multiples of it: with a
+// raw static call of the counter in the source, woven by weft, woven by
+// ajc. The counter (examples/count) counts per join point id.
+func BenchmarkOverhead(b *testing.B) {
+	e := setup(b)
+	for _, w := range []string{"fib", "alloc"} {
+		b.Run(w, func(b *testing.B) {
+			var plain, raw, weft, aj float64
+			for i := 0; i < b.N; i++ {
+				plain = bestNs(b, w, e.plain)
+				raw = bestNs(b, w, e.raw, e.adv)
+				weft = bestNs(b, w, e.woven, e.adv)
+				aj = bestNs(b, w, e.ajced, aspectjrt, e.adv)
+			}
+			b.ReportMetric(plain/1e6, "ms-unwoven")
+			b.ReportMetric(raw/plain, "x-raw-call")
+			b.ReportMetric(weft/plain, "x-weft")
+			b.ReportMetric(aj/plain, "x-ajc")
+		})
+	}
+}
