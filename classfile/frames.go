@@ -92,6 +92,9 @@ const (
 	bFrame // the verifier needs a frame here
 )
 
+// maxStateSlots bounds the memory of one analysis: blocks × locals.
+const maxStateSlots = 1 << 24
+
 // Marks of offsets in analyzer.at before blocks are made.
 const (
 	markFrame = -2
@@ -532,6 +535,10 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 
 	// The entry state.
 	ml := maxLocals
+	if int(nb)*ml > maxStateSlots {
+		// Only crafted code gets here (java.base's largest is under 10k).
+		return fmt.Errorf("too large for frame computation: %d blocks × %d locals", nb, ml)
+	}
 	a.entryLocals = slices.Grow(a.entryLocals[:0], int(nb)*ml)[:int(nb)*ml]
 	clear(a.entryLocals)
 	a.cur = slices.Grow(a.cur[:0], ml)[:ml]
@@ -720,14 +727,15 @@ func (a *analyzer) mergeNames(s, t string) vtype {
 	if ds == 0 && dt == 0 {
 		return a.intern(a.commonSuper(s, t))
 	}
-	if ds == dt && es[0] == 'L' && et[0] == 'L' {
+	rs, rt := isClassDesc(es), isClassDesc(et)
+	if ds == dt && rs && rt {
 		e := a.commonSuper(es[1:len(es)-1], et[1:len(et)-1])
 		return a.intern(strings.Repeat("[", ds) + "L" + e + ";")
 	}
-	if ds > 0 && es[0] != 'L' {
+	if ds > 0 && !rs {
 		ds--
 	}
-	if dt > 0 && et[0] != 'L' {
+	if dt > 0 && !rt {
 		dt--
 	}
 	d := min(ds, dt)
@@ -746,6 +754,9 @@ func arrayDims(s string) (int, string) {
 	}
 	return d, s[d:]
 }
+
+// isClassDesc reports whether d is an object type descriptor, L...;.
+func isClassDesc(d string) bool { return len(d) > 2 && d[0] == 'L' && d[len(d)-1] == ';' }
 
 // commonSuper returns the nearest common superclass of two classes, or
 // java/lang/Object if either is an interface (the verifier treats

@@ -862,3 +862,42 @@ public class Main {
     }
 }
 `
+
+// FuzzFrames feeds arbitrary class files to frame computation, seeded with
+// real classes of java.base: Encode with frames must not panic, and what it
+// encodes must decode again.
+func FuzzFrames(f *testing.F) {
+	src, err := OpenJDK(jvmtest.JavaHome(f), "java.base")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range []string{
+		"java/util/ArrayList$Itr", "java/util/concurrent/Exchanger", "java/lang/Integer",
+		"java/lang/invoke/LambdaForm$Name", "java/util/Optional",
+	} {
+		b, err := src.Class(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	src.Close()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := Parse("fuzz", b)
+		if err != nil {
+			return
+		}
+		for _, m := range c.Methods {
+			code, err := DecodeCode(c, m)
+			if err != nil || code == nil {
+				continue
+			}
+			if err := code.Encode(c, m, EncodeOptions{Frames: true, Hierarchy: testHierarchy}); err != nil {
+				continue
+			}
+			if _, err := DecodeCode(c, m); err != nil {
+				t.Fatalf("%s%s: frames computed, but the code does not decode again: %v", c.MemberName(m), c.MemberDesc(m), err)
+			}
+		}
+	})
+}
