@@ -63,6 +63,9 @@ type Options struct {
 	BootAppend []string
 	// Workers defaults to runtime.NumCPU().
 	Workers int
+	// NextID, if set, gives the first join point id after this weaving,
+	// saved in the summary (the application's weaving starts there).
+	NextID func() int32
 	// Progress, if set, is called (from one goroutine at a time) as
 	// classes complete.
 	Progress func(done, total int)
@@ -94,6 +97,8 @@ type Summary struct {
 	Intrinsics []string `json:"intrinsics"`
 	Warnings   []string `json:"warnings"`
 	Seconds    float64  `json:"seconds"`
+	// NextID is the first join point id not used by the woven JDK.
+	NextID int32 `json:"nextId"`
 }
 
 // Totals sums the per-module counts.
@@ -214,6 +219,9 @@ func WeaveImage(opts Options) (*Summary, error) {
 	sort.Strings(sum.Warnings)
 	if err := WriteArgs(opts.Out, opts.JavaHome, opts.BootAppend); err != nil {
 		return nil, err
+	}
+	if opts.NextID != nil {
+		sum.NextID = opts.NextID()
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	b, err := json.MarshalIndent(sum, "", "  ")

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/weaver/jdk"
+)
+
+var jdkFlags struct {
+	aspects  []string
+	adviceCP string
+	javaHome string
+	modules  string
+	out      string
+	quiet    bool
+}
+
+var jdkCmd = &cobra.Command{
+	Use:   "jdk -a ASPECT... [--advice-cp CP] [--java-home H] [--modules all|M,...] -o DIR",
+	Short: "Weave the JDK's own modules (java.base included) and write a java @argfile to run them",
+	Long: `jdk weaves the classes of the JDK's modules, read from its modules image,
+on all cores, and writes what the JVM needs to run them in place of the
+originals:
+
+  DIR/patch/<module>/...  woven classes and their sister classes; java.base
+                          also gets weft's JDK-mode runtime (package weft.rt),
+                          a java.lang.Thread with the per-thread bypass field
+                          and a java.lang.System that ends bootstrap
+  DIR/weft.args           options for java @DIR/weft.args: --patch-module per
+                          module, the advice on -Xbootclasspath/a, the
+                          --add-reads/--add-exports the woven code needs
+  DIR/summary.json        classes and methods woven per module, classes left
+                          unwoven and why, advised intrinsic methods
+
+Woven code runs the original bodies until System.initPhase3 returns (the
+bootstrap flag) and inside advice (the per-thread flag, inherited by threads
+the advice starts), so advice may use the whole class library.
+
+Methods annotated @IntrinsicCandidate may be replaced by the VM with
+intrinsics that skip their woven body: jdk lists those it advised, since
+counts there can be partial. Empty finalize() methods are never woven
+(docs/jdk.md lists the exclusions and why).
+
+Patching the JDK disables class data sharing: start-up is slower.
+
+Examples:
+
+  # count every method execution of the JDK
+  weft jdk -a count.weft --advice-cp build/advice -o /tmp/wjdk
+  java @/tmp/wjdk/weft.args -cp app.jar Main
+
+  # only java.base, with a given JDK
+  weft jdk -a alloc.weft --advice-cp adv.jar --modules java.base \
+      --java-home /usr/lib/jvm/java-17-openjdk-amd64 -o /tmp/wbase`,
+	Args: cobra.NoArgs,
+	RunE: func(cmd *cobra.Command, _ []string) error {
+		fl := &jdkFlags
+		sum, err := weaveJDK(jdkJob{aspects: fl.aspects, adviceCP: fl.adviceCP, javaHome: fl.javaHome,
+			modules: fl.modules, out: fl.out, progress: !fl.quiet})
+		if err != nil {
+			return err
+		}
+		if !fl.quiet {
+			printJDKSummary(os.Stderr, fl.out, sum)
+		}
+		return nil
+	},
+}
+
+func init() {
+	f := jdkCmd.Flags()
+	f.StringArrayVarP(&jdkFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&jdkFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	f.StringVar(&jdkFlags.javaHome, "java-home", "", "the JDK to weave (default: the java on PATH)")
+	f.StringVar(&jdkFlags.modules, "modules", "all", `modules to weave: "all" or a comma-separated list`)
+	f.StringVarP(&jdkFlags.out, "out", "o", "", "output directory")
+	f.BoolVarP(&jdkFlags.quiet, "quiet", "q", false, "no progress bar nor summary")
+	jdkCmd.MarkFlagRequired("aspect")
+	jdkCmd.MarkFlagRequired("out")
+	rootCmd.AddCommand(jdkCmd)
+}
+
+// jdkJob is one weaving of the JDK.
+type jdkJob struct {
+	aspects  []string
+	adviceCP string
+	javaHome string
+	modules  string // "all" or M,M...
+	out      string
+	progress bool // a progress bar when stderr is a terminal
+}
+
+// weaveJDK weaves the JDK as the job says into job.out.
+func weaveJDK(job jdkJob) (*jdk.Summary, error) {
+	home := job.javaHome
+	if home == "" {
+		h, err := classfile.DefaultJavaHome()
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
+	var mods []string
+	if job.modules != "" && job.modules != "all" {
+		mods = strings.Split(job.modules, ",")
+	}
+	srcs, err := openSources(job.adviceCP, home)
+	if err != nil {
+		return nil, err
+	}
+	img, err := classfile.OpenJDK(home)
+	if err != nil {
+		return nil, err
+	}
+	srcs = append(srcs, img)
+	defer func() {
+		for _, s := range srcs {
+			s.Close()
+		}
+	}()
+	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	m, advs, err := loadAspects(job.aspects, job.adviceCP, h)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(job.out, 0o755); err != nil {
+		return nil, err
+	}
+	out, err := filepath.Abs(job.out)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := jdk.BuildRuntime(home, filepath.Join(cacheRoot(), "rt"))
+	if err != nil {
+		return nil, err
+	}
+	x := &jdk.Exclusions{}
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
+	var boot []string
+	for _, p := range filepath.SplitList(job.adviceCP) {
+		if p != "" {
+			a, err := filepath.Abs(p)
+			if err != nil {
+				return nil, err
+			}
+			boot = append(boot, a)
+		}
+	}
+	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w},
+		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID}
+	if job.progress && isTerminal(os.Stderr) {
+		bar := &progressBar{w: os.Stderr, start: time.Now()}
+		opts.Progress = bar.update
+		defer bar.done()
+	}
+	return jdk.WeaveImage(opts)
+}
+
+// printJDKSummary tells what was woven, what not, and where counts can be
+// partial.
+func printJDKSummary(w io.Writer, dir string, sum *jdk.Summary) {
+	classes, woven, methods := sum.Totals()
+	fmt.Fprintf(w, "weft: wove %d of %d classes (%d methods) in %d modules in %.1fs\n",
+		woven, classes, methods, len(sum.Modules), sum.Seconds)
+	for _, u := range sum.Unwoven {
+		fmt.Fprintf(w, "weft: warning: %s: %s left unwoven: %s\n", u.Module, u.Class, u.Reason)
+	}
+	if n := len(sum.Intrinsics); n > 0 {
+		fmt.Fprintf(w, "weft: %d advised methods are intrinsic candidates: the VM may skip their woven body, so advice there can miss calls:\n", n)
+		for _, m := range sum.Intrinsics {
+			fmt.Fprintf(w, "  %s\n", m)
+		}
+	}
+	fmt.Fprintf(w, "weft: run with: java @%s ...\n", filepath.Join(dir, "weft.args"))
+}
+
+// cacheRoot is weft's cache directory: $WEFT_CACHE, else the user cache
+// directory's weft/.
+func cacheRoot() string {
+	if d := os.Getenv("WEFT_CACHE"); d != "" {
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		d = os.TempDir()
+	}
+	return filepath.Join(d, "weft")
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressBar draws "[=====>    ] 12345/26588 classes" on one line.
+type progressBar struct {
+	w     io.Writer
+	start time.Time
+	drawn bool
+}
+
+func (p *progressBar) update(done, total int) {
+	const width = 40
+	n := width * done / max(total, 1)
+	fmt.Fprintf(p.w, "\rweaving [%s%s] %d/%d classes %.1fs", strings.Repeat("=", n), strings.Repeat(" ", width-n),
+		done, total, time.Since(p.start).Seconds())
+	p.drawn = true
+}
+
+func (p *progressBar) done() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

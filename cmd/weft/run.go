@@ -1,0 +1,408 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/weaver/jdk"
+)
+
+var runFlags struct {
+	aspects  []string
+	adviceCP string
+	javaHome string
+	modules  string
+	verbose  bool
+}
+
+var runCmd = &cobra.Command{
+	Use:   "run -a ASPECT... [--advice-cp CP] -- java ARGS...",
+	Short: "Weave the JDK and the application (both cached) and run java on them",
+	Long: `run weaves the JDK (as "weft jdk" does) and the classes on the application's
+-cp / -jar (as "weft weave" does), then runs the java command on the woven
+classes. stdin, stdout and stderr are the program's; signals are passed on
+and weft exits with the program's exit code.
+
+Both weavings are cached under $WEFT_CACHE (default: the user cache
+directory's weft/). The JDK's is keyed by the JDK's release and build, the
+aspect files, the advice classes' bytes, the modules chosen and weft itself;
+the application's by that and the class path's contents. A second run with
+the same inputs starts java at once.
+
+Advice classes are put on the boot class path, so the JDK's woven code can
+call them; compile them against "weft runtime -o weft-rt.jar" but do not
+put that jar on the class path: in JDK mode the runtime is in java.base.
+
+Examples:
+
+  weft runtime -o /tmp/weft-rt.jar
+  javac -cp /tmp/weft-rt.jar -d /tmp/adv examples/alloc/alloc/Tracker.java
+  javac -d /tmp/demo examples/alloc/demo/WordFreq.java
+  weft run -a examples/alloc/alloc.weft --advice-cp /tmp/adv -- \
+      java -cp /tmp/demo WordFreq examples/alloc/demo/WordFreq.java
+
+  # the JDK only (no class path to weave), one module
+  weft run -a count.weft --advice-cp adv --modules java.base -- java -version`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: runRun,
+}
+
+func init() {
+	f := runCmd.Flags()
+	f.StringArrayVarP(&runFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&runFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
+	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
+	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
+	runCmd.MarkFlagRequired("aspect")
+	rootCmd.AddCommand(runCmd)
+}
+
+func runRun(cmd *cobra.Command, args []string) error {
+	fl := &runFlags
+	if cmd.ArgsLenAtDash() != 0 {
+		return fmt.Errorf("run: put the java command after --, e.g. weft run -a A.weft -- java -cp app Main")
+	}
+	javaCmd, err := exec.LookPath(args[0])
+	if err != nil {
+		return err
+	}
+	home := fl.javaHome
+	if home == "" {
+		real, err := filepath.EvalSymlinks(javaCmd)
+		if err != nil {
+			return err
+		}
+		home = filepath.Dir(filepath.Dir(real))
+	}
+	if _, err := os.Stat(filepath.Join(home, "lib", "modules")); err != nil {
+		return fmt.Errorf("%s is not a JDK with a modules image (use --java-home): %v", home, err)
+	}
+	say := func(format string, a ...any) {
+		if fl.verbose {
+			fmt.Fprintf(os.Stderr, "weft: "+format+"\n", a...)
+		}
+	}
+
+	// The JDK, once per key.
+	key, err := jdkKey(home, fl.aspects, fl.adviceCP, fl.modules)
+	if err != nil {
+		return err
+	}
+	jdkDir := filepath.Join(cacheRoot(), "jdk-"+key)
+	sum, err := cached(jdkDir, func() error {
+		fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", jdkDir)
+		s, err := weaveJDK(jdkJob{aspects: fl.aspects, adviceCP: fl.adviceCP, javaHome: home,
+			modules: fl.modules, out: jdkDir, progress: true})
+		if err == nil && len(s.Intrinsics) > 0 {
+			fmt.Fprintf(os.Stderr, "weft: %d advised JDK methods are intrinsic candidates (see %s): counts there can be partial\n",
+				len(s.Intrinsics), filepath.Join(jdkDir, "summary.json"))
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	say("woven JDK: %s", jdkDir)
+
+	// The application's class path, once per key.
+	javaArgs := args[1:]
+	cp, jar := appClassPath(javaArgs)
+	var entries []string
+	if jar != "" {
+		entries = []string{jar}
+	} else {
+		entries = filepath.SplitList(cp)
+	}
+	woven := map[string]string{}
+	if len(entries) > 0 {
+		h := sha256.New()
+		h.Write([]byte(key))
+		for _, e := range entries {
+			fmt.Fprintf(h, "\x00%s\x00", e)
+			hashPath(h, e)
+		}
+		appDir := filepath.Join(cacheRoot(), "app-"+hex.EncodeToString(h.Sum(nil))[:20])
+		outs := map[string]string{}
+		for i, e := range entries {
+			if st, err := os.Stat(e); err == nil && e != "" && !strings.HasSuffix(e, "*") {
+				name := fmt.Sprintf("%d-%s", i, filepath.Base(e))
+				if !st.IsDir() && !strings.HasSuffix(name, ".jar") {
+					name += ".jar"
+				}
+				outs[e] = filepath.Join(appDir, name)
+			}
+		}
+		if _, err := cached(appDir, func() error {
+			fmt.Fprintf(os.Stderr, "weft: weaving the class path into %s (once)\n", appDir)
+			return weaveApp(home, fl.aspects, fl.adviceCP, entries, outs, sum.NextID)
+		}); err != nil {
+			return err
+		}
+		woven = outs
+		say("woven class path: %s", appDir)
+	}
+
+	// Run java on both.
+	cmdArgs := append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, rewriteClassPath(javaArgs, woven)...)
+	say("%s %s", javaCmd, strings.Join(cmdArgs, " "))
+	os.Exit(runJava(javaCmd, cmdArgs))
+	return nil
+}
+
+// jdkKey hashes what the woven JDK depends on.
+func jdkKey(home string, aspects []string, adviceCP, modules string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "weft %s\x00%s\x00%s\x00%s\x00", version, jdk.Release(home), home, modules)
+	// weft itself: a rebuilt weft may weave differently.
+	if exe, err := os.Executable(); err == nil {
+		hashPath(h, exe)
+	}
+	for _, a := range aspects {
+		b, err := os.ReadFile(a)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "aspect\x00%d\x00", len(b))
+		h.Write(b)
+	}
+	for _, p := range filepath.SplitList(adviceCP) {
+		fmt.Fprintf(h, "advice\x00%s\x00", p)
+		hashPath(h, p)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:20], nil
+}
+
+// hashPath writes a file's bytes, or a directory's files' names and bytes
+// in name order, to h.
+func hashPath(h hash.Hash, p string) {
+	filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		f, err := os.Open(q)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		rel, _ := filepath.Rel(p, q)
+		fmt.Fprintf(h, "file\x00%s\x00", rel)
+		io.Copy(h, f)
+		return nil
+	})
+}
+
+// cached runs make to fill dir unless a previous run completed it, under
+// an exclusive lock so concurrent runs weave once. It returns the JDK
+// summary if dir holds one.
+func cached(dir string, make func() error) (*jdk.Summary, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, err
+	}
+	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return nil, err
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	done := filepath.Join(dir, ".complete")
+	if _, err := os.Stat(done); errors.Is(err, fs.ErrNotExist) {
+		os.RemoveAll(dir) // a run that died half way
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		if err := make(); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(done, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	sum := &jdk.Summary{}
+	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
+		if err := json.Unmarshal(b, sum); err != nil {
+			return nil, fmt.Errorf("%s: %v", dir, err)
+		}
+	}
+	return sum, nil
+}
+
+// weaveApp weaves the class path entries into outs (entry → output), with
+// join point ids after the JDK's.
+func weaveApp(home string, aspects []string, adviceCP string, entries []string, outs map[string]string, idBase int32) error {
+	srcs, err := openSources(strings.Join(append(append([]string{}, keys(outs)...), adviceCP), string(filepath.ListSeparator)), home)
+	if err != nil {
+		return err
+	}
+	img, err := classfile.OpenJDK(home)
+	if err != nil {
+		return err
+	}
+	srcs = append(srcs, img)
+	defer func() {
+		for _, s := range srcs {
+			s.Close()
+		}
+	}()
+	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	m, advs, err := loadAspects(aspects, adviceCP, h)
+	if err != nil {
+		return err
+	}
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
+	for _, e := range entries {
+		out, ok := outs[e]
+		if !ok {
+			continue
+		}
+		st, err := w.WeavePath(e, out)
+		if err != nil {
+			return fmt.Errorf("%s: %v", e, err)
+		}
+		for _, warn := range st.Warnings {
+			fmt.Fprintln(os.Stderr, "weft: warning:", warn)
+		}
+	}
+	return nil
+}
+
+func keys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// javaValueOptions are the java launcher options whose value is the next
+// argument.
+var javaValueOptions = map[string]bool{
+	"-cp": true, "-classpath": true, "--class-path": true, "-p": true, "--module-path": true,
+	"--upgrade-module-path": true, "--add-modules": true, "--limit-modules": true, "--add-reads": true,
+	"--add-exports": true, "--add-opens": true, "--patch-module": true, "-d": true, "--describe-module": true,
+	"--source": true, "--enable-native-access": true, "-javaagent": false,
+}
+
+// appClassPath finds the class path (-cp and its spellings) or the -jar
+// file in java's arguments, up to the main class.
+func appClassPath(args []string) (cp, jar string) {
+	cp = os.Getenv("CLASSPATH")
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-jar" && i+1 < len(args):
+			return "", args[i+1]
+		case a == "-cp" || a == "-classpath" || a == "--class-path":
+			if i+1 < len(args) {
+				cp = args[i+1]
+			}
+			i++
+		case strings.HasPrefix(a, "--class-path="):
+			cp = strings.TrimPrefix(a, "--class-path=")
+		case a == "-m" || a == "--module" || strings.HasPrefix(a, "--module="):
+			return cp, ""
+		case javaValueOptions[a]:
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return cp, "" // the main class: the rest are its arguments
+		}
+	}
+	return cp, ""
+}
+
+// rewriteClassPath replaces the class path entries and the -jar file in
+// java's arguments by their woven copies.
+func rewriteClassPath(args []string, woven map[string]string) []string {
+	out := append([]string(nil), args...)
+	mapCP := func(cp string) string {
+		parts := filepath.SplitList(cp)
+		for i, p := range parts {
+			if w, ok := woven[p]; ok {
+				parts[i] = w
+			}
+		}
+		return strings.Join(parts, string(filepath.ListSeparator))
+	}
+	hasCP := false
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		switch {
+		case a == "-jar" && i+1 < len(out):
+			if w, ok := woven[out[i+1]]; ok {
+				out[i+1] = w
+			}
+			return out
+		case (a == "-cp" || a == "-classpath" || a == "--class-path") && i+1 < len(out):
+			out[i+1] = mapCP(out[i+1])
+			hasCP = true
+			i++
+		case strings.HasPrefix(a, "--class-path="):
+			out[i] = "--class-path=" + mapCP(strings.TrimPrefix(a, "--class-path="))
+			hasCP = true
+		case a == "-m" || a == "--module" || strings.HasPrefix(a, "--module="):
+			return out
+		case javaValueOptions[a]:
+			i++
+		case !strings.HasPrefix(a, "-"):
+			if !hasCP && len(woven) > 0 { // the class path came from $CLASSPATH
+				return append(append(out[:i:i], "-cp", mapCP(os.Getenv("CLASSPATH"))), out[i:]...)
+			}
+			return out
+		}
+	}
+	return out
+}
+
+// runJava runs java with the terminal's streams, passes signals on, and
+// returns its exit code (128+signal when a signal killed it).
+func runJava(java string, args []string) int {
+	c := exec.Command(java, args...)
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
+	defer signal.Stop(sigs)
+	if err := c.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "weft:", err)
+		return 127
+	}
+	go func() {
+		for s := range sigs {
+			c.Process.Signal(s)
+		}
+	}()
+	err := c.Wait()
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return ee.ExitCode()
+	}
+	fmt.Fprintln(os.Stderr, "weft:", err)
+	return 1
+}
