@@ -302,23 +302,31 @@ func hasVarargs(ps []paramPat) bool {
 
 // matchParams matches a parameter list pattern against descriptors; `..`
 // matches any number of parameters. A T... element is taken as T[] (the
-// varargs condition is tested by matchDecl).
+// varargs condition is tested by matchDecl). It is a glob match by dynamic
+// programming over (pattern, parameter) positions, so patterns with many
+// `..` cost O(len(ps)·len(params)), never exponential time.
 func matchParams(ps []paramPat, params []string, h classfile.Hierarchy) bool {
-	if len(ps) == 0 {
-		return len(params) == 0
-	}
-	if ps[0].ellipsis {
-		for i := 0; i <= len(params); i++ {
-			if matchParams(ps[1:], params[i:], h) {
-				return true
+	n := len(params)
+	// ok[j]: ps[i:] matches params[j:], for the current i (from the end).
+	ok := make([]bool, n+1)
+	ok[n] = true
+	for i := len(ps) - 1; i >= 0; i-- {
+		next := make([]bool, n+1)
+		if ps[i].ellipsis {
+			// `..` matches params[j:k] for any k >= j.
+			any := false
+			for j := n; j >= 0; j-- {
+				any = any || ok[j]
+				next[j] = any
+			}
+		} else {
+			for j := 0; j < n; j++ {
+				next[j] = ok[j+1] && ps[i].t.match(params[j], h)
 			}
 		}
-		return false
+		ok = next
 	}
-	if len(params) == 0 || !ps[0].t.match(params[0], h) {
-		return false
-	}
-	return matchParams(ps[1:], params[1:], h)
+	return ok[0]
 }
 
 // matchMember matches the signatures of a called or executed member: its

@@ -1,6 +1,7 @@
 package pointcut
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/classfile"
@@ -119,6 +120,7 @@ var (
 	mapCtor  = Member{Owner: "java/util/HashMap", Name: "<init>", Desc: "(I)V", Access: pub, AccessKnown: true}
 	read     = Member{Owner: "app/IO", Name: "read", Desc: "()I", Access: pub, AccessKnown: true, Exceptions: []string{"java/io/IOException"}}
 	both     = Member{Owner: "app/IO", Name: "both", Desc: "()V", Access: pub, AccessKnown: true, Exceptions: []string{"java/lang/RuntimeException", "java/io/IOException"}}
+	manyInts = Member{Owner: "app/Main", Name: "many", Desc: "(" + strings.Repeat("I", 120) + ")V", Access: pub, AccessKnown: true}
 	unknown  = Member{Owner: "app/Main", Name: "run", Desc: "()V"} // unresolved call: modifiers unknown
 	int2D    = Member{Owner: "[[I", Name: "<init>", Desc: "(II)V"}
 	str1D    = Member{Owner: "[Ljava/lang/String;", Name: "<init>", Desc: "(I)V"}
@@ -150,6 +152,9 @@ func TestSignaturePatterns(t *testing.T) {
 		{"* put(.., Object, .., Object, ..)", []Member{mapPut}, nil},
 		{"* put(String, ..)", nil, []Member{mapPut}},
 		{"* *()", []Member{secret}, []Member{mapPut}},
+		// many `..` cost polynomial time, not exponential
+		{"* *(.., .., .., .., .., .., .., .., .., .., .., String)", nil, []Member{manyInts}},
+		{"* *(.., int, .., int, .., .., int)", []Member{manyInts}, nil},
 		// return types
 		{"Object *(..)", []Member{mapPut}, []Member{mainM, format}},
 		{"void *(..)", []Member{mainM, secret}, []Member{mapPut}},
