@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+const collectSrc = `import java.io.*;
+import java.util.*;
+public class Collect {
+    public static void main(String[] args) throws Exception {
+        Map<String, Integer> m = new HashMap<>();
+        BufferedReader r = new BufferedReader(new InputStreamReader(System.in));
+        for (String l; (l = r.readLine()) != null; ) m.merge(l, 1, Integer::sum);
+        System.out.println(new TreeMap<>(m));
+        System.exit(m.size());
+    }
+}
+`
+
+// TestRunAllocTracker runs examples/alloc through `weft run` twice on a
+// program using java.util collections: the tracker reports allocations
+// made inside the JDK (java.util.HashMap$Node) although its own advice
+// allocates; stdin, stdout and the exit code pass through; the second run
+// does no weaving.
+func TestRunAllocTracker(t *testing.T) {
+	weft := buildWeft(t)
+	rtDir := t.TempDir()
+	classes, err := rtjava.Build(jvmtest.JavaHome(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(rtDir, "weft-rt.jar")
+	b, _ := rtjava.Jar(classes)
+	os.WriteFile(rtJar, b, 0o644)
+	tracker, err := os.ReadFile("../examples/alloc/alloc/Tracker.java")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv := jvmtest.Compile(t, map[string]string{"alloc/Tracker.java": string(tracker)}, "-cp", rtJar)
+	app := jvmtest.Compile(t, map[string]string{"Collect.java": collectSrc})
+	cache := t.TempDir()
+	run := func() (stdout, stderr string, code int) {
+		cmd := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
+			"--modules", "java.base", "--", jvmtest.Java(t), "-cp", app, "Collect")
+		cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
+		cmd.Stdin = strings.NewReader("b\na\nb\nc\n")
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return o.String(), e.String(), cmd.ProcessState.ExitCode()
+	}
+	out, stderr, code := run()
+	if out != "{a=1, b=2, c=1}\n" || code != 3 {
+		t.Errorf("first run: stdout %q, exit %d; stderr:\n%s", out, code, stderr)
+	}
+	if !strings.Contains(stderr, "weft: weaving the JDK") || !strings.Contains(stderr, "weft: weaving the class path") {
+		t.Errorf("first run did not weave:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, "java.util.HashMap$Node") || !strings.Contains(stderr, "alloc: top sites:") {
+		t.Errorf("the tracker did not report HashMap$Node allocations:\n%s", stderr)
+	}
+	out2, stderr2, code2 := run()
+	if out2 != out || code2 != code {
+		t.Errorf("second run: stdout %q exit %d", out2, code2)
+	}
+	if strings.Contains(stderr2, "weft: weaving") || !strings.Contains(stderr2, "java.util.HashMap$Node") {
+		t.Errorf("second run wove again or did not track:\n%s", stderr2)
+	}
+}
