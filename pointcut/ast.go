@@ -168,34 +168,40 @@ type SigName struct {
 	Simple    *SimpleType  `parser:"| @@"`
 }
 
-// TypePattern is `A || B || ...`.
+// TypePattern is `A || B || ...`. The type pattern rules,
+//
+//	TypePattern = TypeAnd { "||" TypeAnd } .
+//	TypeAnd     = TypeUnary { "&&" TypeUnary } .
+//	TypeUnary   = "!" TypeUnary | "(" TypePattern ")" | SimpleType .
+//
+// are parsed by hand (TypePattern.Parse, a participle.Parseable): they are
+// the most frequent rules of signatures, and participle would branch at
+// every optional part of them.
 type TypePattern struct {
 	Pos Position
-	Or  []*TypeAnd `parser:"@@ ( \"||\" @@ )*"`
+	Or  []*TypeAnd
 }
 
 // TypeAnd is `A && B && ...`.
 type TypeAnd struct {
 	Pos Position
-	And []*TypeUnary `parser:"@@ ( \"&&\" @@ )*"`
+	And []*TypeUnary
 }
 
 // TypeUnary is `!T`, `(T)` or a simple type pattern.
 type TypeUnary struct {
 	Pos    Position
-	Not    *TypeUnary   `parser:"  \"!\" @@"`
-	Paren  *TypePattern `parser:"| \"(\" @@ \")\""`
-	Simple *SimpleType  `parser:"| @@"`
+	Not    *TypeUnary
+	Paren  *TypePattern
+	Simple *SimpleType
 }
 
 // SimpleType is a name pattern with optional `+`, array dimensions and
 // varargs: `java..*Map+[]`, `String...`. Member is a trailing `.name` after
-// `+` or `[]` (`Foo+.new`), meaningful only in signatures. Its grammar,
+// `+` or `[]` (`Foo+.new`), meaningful only in signatures. Parsed by hand
+// (see TypePattern):
 //
-//	SimpleType = Name { ("." | "..") Name } [ "+" ] { "[" "]" } [ "." Name ] [ "..." ]
-//
-// is parsed by hand (Parse): it is the most frequent rule, and participle
-// would branch at each of its optional parts.
+//	SimpleType = Name { ("." | "..") Name } [ "+" ] { "[" "]" } [ "." Name ] [ "..." ] .
 type SimpleType struct {
 	Pos     Position
 	Head    string

@@ -82,7 +82,7 @@ func testHier() *memHier {
 }
 
 // parseTypePattern compiles a type pattern written as text.
-func parseTypePattern(t *testing.T, text string) (typePat, *compiler) {
+func compileTypeText(t *testing.T, text string) (typePat, *compiler) {
 	t.Helper()
 	c := testCompiler(text + ")")
 	toks := scan("p", []byte(text+")"))

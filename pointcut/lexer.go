@@ -39,7 +39,7 @@ var (
 // blanks. An unterminated block comment ends the input with an
 // Unterminated token.
 func scan(filename string, src []byte) []lexer.Token {
-	toks := make([]lexer.Token, 0, len(src)/6)
+	toks := make([]lexer.Token, 0, len(src)/3+1) // tokens average 3 or more bytes with their blanks
 	pos := Position{Filename: filename, Line: 1, Column: 1}
 	text := string(src) // token values are substrings of it: one allocation
 	// advance moves pos over n bytes holding no newline but the last.
@@ -245,4 +245,87 @@ func (st *SimpleType) Parse(lex *lexer.PeekingLexer) error {
 		lex.Next()
 	}
 	return nil
+}
+
+func isPunctTok(t *lexer.Token, v string) bool { return t.Type == tokPunct && t.Value == v }
+
+// maxTypeNesting bounds the parentheses of a type pattern (and the
+// recursion parsing them).
+const maxTypeNesting = 200
+
+// Parse implements participle.Parseable for TypePattern.
+func (tp *TypePattern) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tokName && !isPunctTok(t, "!") && !isPunctTok(t, "(") {
+		return participle.NextMatch
+	}
+	return parseTypePattern(lex, tp, 0)
+}
+
+func parseTypePattern(lex *lexer.PeekingLexer, tp *TypePattern, depth int) error {
+	tp.Pos = lex.Peek().Pos
+	for {
+		a := &TypeAnd{Pos: lex.Peek().Pos}
+		for {
+			u, err := parseTypeUnary(lex, depth)
+			if err != nil {
+				return err
+			}
+			a.And = append(a.And, u)
+			if !isPunctTok(lex.Peek(), "&&") {
+				break
+			}
+			lex.Next()
+		}
+		tp.Or = append(tp.Or, a)
+		if !isPunctTok(lex.Peek(), "||") {
+			return nil
+		}
+		lex.Next()
+	}
+}
+
+func parseTypeUnary(lex *lexer.PeekingLexer, depth int) (*TypeUnary, error) {
+	t := lex.Peek()
+	u := &TypeUnary{Pos: t.Pos}
+	if depth > maxTypeNesting {
+		return nil, participle.Errorf(t.Pos, "type pattern nested too deeply")
+	}
+	switch {
+	case isPunctTok(t, "!"):
+		lex.Next()
+		inner, err := parseTypeUnary(lex, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		u.Not = inner
+	case isPunctTok(t, "("):
+		lex.Next()
+		inner := &TypePattern{}
+		if err := parseTypePattern(lex, inner, depth+1); err != nil {
+			return nil, err
+		}
+		if c := lex.Peek(); !isPunctTok(c, ")") {
+			return nil, participle.Errorf(c.Pos, "unexpected %s (expected \")\")", tokenText(c))
+		}
+		lex.Next()
+		u.Paren = inner
+	case t.Type == tokName:
+		st := &SimpleType{}
+		if err := st.Parse(lex); err != nil {
+			return nil, err
+		}
+		u.Simple = st
+	default:
+		return nil, participle.Errorf(t.Pos, "unexpected %s (expected a type pattern)", tokenText(t))
+	}
+	return u, nil
+}
+
+// tokenText quotes a token as participle's messages do.
+func tokenText(t *lexer.Token) string {
+	if t.EOF() {
+		return "end"
+	}
+	return "token \"" + t.Value + "\""
 }

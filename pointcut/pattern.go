@@ -96,7 +96,10 @@ func newNamePat(st *SimpleType) *namePat {
 	case name == "*":
 		p.star = true
 	case wild:
-		p.re = regexp.MustCompile(re.String())
+		var err error
+		if p.re, err = regexp.Compile(re.String()); err != nil {
+			p.exact = name // cannot happen with quoted input; match the text literally
+		}
 	default:
 		p.exact = name
 	}

@@ -68,7 +68,7 @@ func TestTypePatterns(t *testing.T) {
 		{"(java.util.*)", []string{"Ljava/util/HashMap;"}, []string{"Ljava/lang/String;"}},
 	}
 	for _, tt := range tests {
-		p, _ := parseTypePattern(t, tt.pattern)
+		p, _ := compileTypeText(t, tt.pattern)
 		for _, d := range tt.yes {
 			if !p.match(d, h) {
 				t.Errorf("%s should match %s", tt.pattern, javaName(d))
@@ -85,25 +85,25 @@ func TestTypePatterns(t *testing.T) {
 // Without a hierarchy, `+` sees only the type itself (and Object+ still
 // matches every reference type).
 func TestPlusWithoutHierarchy(t *testing.T) {
-	p, _ := parseTypePattern(t, "java.util.Map+")
+	p, _ := compileTypeText(t, "java.util.Map+")
 	if p.match("Ljava/util/HashMap;", nil) {
 		t.Error("Map+ matched HashMap with no hierarchy")
 	}
 	if !p.match("Ljava/util/Map;", nil) {
 		t.Error("Map+ did not match Map")
 	}
-	p, _ = parseTypePattern(t, "Object+")
+	p, _ = compileTypeText(t, "Object+")
 	if !p.match("Lany/Thing;", nil) {
 		t.Error("Object+ did not match a class")
 	}
 }
 
 func TestUnqualifiedTypeWarns(t *testing.T) {
-	_, c := parseTypePattern(t, "IOException")
+	_, c := compileTypeText(t, "IOException")
 	if len(c.warns) != 1 || !contains(c.warns[0].Error(), "not qualified", "java.io.IOException") {
 		t.Errorf("want a warning about IOException, got %v", c.warns)
 	}
-	_, c = parseTypePattern(t, "String || int || Foo*")
+	_, c = compileTypeText(t, "String || int || Foo*")
 	if len(c.warns) != 0 {
 		t.Errorf("unexpected warnings: %v", c.warns)
 	}
