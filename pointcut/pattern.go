@@ -241,6 +241,9 @@ func (s *sigPat) String() string { return s.text }
 // matchShape tests what is common to all signatures of a member: name,
 // return type and parameter types (varargs aside).
 func (s *sigPat) matchShape(m *Member, h classfile.Hierarchy) bool {
+	if m.Name == "<clinit>" {
+		return false // a static initializer is no method (AspectJ's staticinitialization)
+	}
 	if s.ctor != (m.Name == "<init>") {
 		return false
 	}

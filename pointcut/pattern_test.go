@@ -120,6 +120,7 @@ var (
 	mapCtor  = Member{Owner: "java/util/HashMap", Name: "<init>", Desc: "(I)V", Access: pub, AccessKnown: true}
 	read     = Member{Owner: "app/IO", Name: "read", Desc: "()I", Access: pub, AccessKnown: true, Exceptions: []string{"java/io/IOException"}}
 	both     = Member{Owner: "app/IO", Name: "both", Desc: "()V", Access: pub, AccessKnown: true, Exceptions: []string{"java/lang/RuntimeException", "java/io/IOException"}}
+	clinit   = Member{Owner: "app/Main", Name: "<clinit>", Desc: "()V", Access: classfile.AccStatic, AccessKnown: true}
 	manyInts = Member{Owner: "app/Main", Name: "many", Desc: "(" + strings.Repeat("I", 120) + ")V", Access: pub, AccessKnown: true}
 	unknown  = Member{Owner: "app/Main", Name: "run", Desc: "()V"} // unresolved call: modifiers unknown
 	int2D    = Member{Owner: "[[I", Name: "<init>", Desc: "(II)V"}
@@ -134,7 +135,7 @@ func TestSignaturePatterns(t *testing.T) {
 		sig     string
 		yes, no []Member
 	}{
-		{"* *(..)", []Member{mapPut, format, mainM, secret}, []Member{mainCtor, int2D}},
+		{"* *(..)", []Member{mapPut, format, mainM, secret}, []Member{mainCtor, int2D, clinit}},
 		{"* java.util.HashMap.put(..)", []Member{mapPut}, []Member{lhmPut, format}},
 		{"* put(..)", []Member{mapPut, lhmPut}, []Member{format}},
 		{"* p*(..)", []Member{mapPut}, []Member{mainM}},

@@ -556,3 +556,5 @@ func returnedDesc(s *Shadow) string {
 	}
 	return ret
 }
+
+var _ Matcher = (*Program)(nil)
