@@ -30,8 +30,12 @@ func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
 		// Frame computation may rewrite dead code and insert labels; lay
 		// out again until the branch rewriting settles.
 		for try := 0; ; try++ {
+			before := code.Insns
 			if err := computeFrames(c, m, code, opts.Hierarchy); err != nil {
 				return fmt.Errorf("%s: %w", name, err)
+			}
+			if len(code.Insns) == len(before) && (len(before) == 0 || &code.Insns[0] == &before[0]) {
+				break // the instructions are unchanged: so is the layout
 			}
 			offs, end, rewrote, err = code.layout(name)
 			if err != nil {

@@ -167,6 +167,12 @@ var analyzers = sync.Pool{New: func() any {
 // replaced by `athrow` with a frame of their own, and exception-table
 // ranges are trimmed to the reachable code, as ASM does, so that the
 // result verifies.
+//
+// It runs on laid-out code: every label placed in code.Insns has its
+// offset, and blocks are found by offset. When it inserts labels (before a
+// `new` whose uninitialized value is in a frame, at a frame position with
+// no label) or rewrites dead code, it sets code.Insns to a new slice, which
+// tells Encode to lay the code out again.
 func computeFrames(c *Class, m *Member, code *Code, h Hierarchy) error {
 	a := analyzers.Get().(*analyzer)
 	defer analyzers.Put(a)
