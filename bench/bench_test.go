@@ -104,10 +104,13 @@ func build(b *testing.B) (*env, error) {
 	return e, nil
 }
 
-// measure runs a command and returns its wall time and peak RSS in MB.
+// measure runs a command and returns its CPU time (user+system, which a
+// loaded machine inflates less than wall time) and peak RSS in MB.
 func measure(b *testing.B, name string, args ...string) (time.Duration, float64) {
 	b.Helper()
 	cmd := exec.Command(name, args...)
+	// /usr/bin/ajc defaults to -Xmx64M, too small for guava.
+	cmd.Env = append(os.Environ(), "JAVA_OPTS=-Xmx2g")
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(start)
@@ -115,7 +118,8 @@ func measure(b *testing.B, name string, args ...string) (time.Duration, float64)
 		b.Fatalf("%s: %v\n%s", name, err, out)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return d, float64(ru.Maxrss) / 1024
+	_ = d
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), float64(ru.Maxrss) / 1024
 }
 
 // BenchmarkWeave weaves guava 31.1 and a 2-class directory with the
@@ -134,23 +138,27 @@ func BenchmarkWeave(b *testing.B) {
 		out := filepath.Join(e.dir, "out-"+in.name)
 		b.Run("weft/"+in.name, func(b *testing.B) {
 			var rss float64
+			var cpu time.Duration
 			for i := 0; i < b.N; i++ {
 				os.RemoveAll(out)
 				o := out
 				if strings.HasSuffix(in.path, ".jar") {
 					o = filepath.Join(out, "w.jar")
 				}
-				_, rss = measure(b, e.weft, "weave", "-q", "-a", countWeft, "--advice-cp", e.adv, "-o", o, in.path)
+				cpu, rss = measure(b, e.weft, "weave", "-q", "-a", countWeft, "--advice-cp", e.adv, "-o", o, in.path)
 			}
 			b.ReportMetric(rss, "MB-peak-RSS")
+			b.ReportMetric(cpu.Seconds(), "cpu-s")
 		})
 		b.Run("ajc/"+in.name, func(b *testing.B) {
 			var rss float64
+			var cpu time.Duration
 			for i := 0; i < b.N; i++ {
 				os.RemoveAll(out)
-				_, rss = measure(b, ajc, "-1.8", "-inpath", in.path, "-cp", aspectjrt+sep+e.adv, "-outjar", out+".jar", countAj)
+				cpu, rss = measure(b, ajc, "-1.8", "-inpath", in.path, "-cp", aspectjrt+sep+e.adv, "-outjar", out+".jar", countAj)
 			}
 			b.ReportMetric(rss, "MB-peak-RSS")
+			b.ReportMetric(cpu.Seconds(), "cpu-s")
 		})
 	}
 }
@@ -191,4 +199,12 @@ func BenchmarkOverhead(b *testing.B) {
 			b.ReportMetric(aj/plain, "x-ajc")
 		})
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if theEnv != nil {
+		os.RemoveAll(theEnv.dir)
+	}
+	os.Exit(code)
 }

@@ -141,6 +141,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 		return x
 	}
 
+	e.out = make([]classfile.Insn, 0, 2*len(orig)+8*len(shadows)+16)
 	original := classfile.NewLabel()
 	e.invokestatic("weft/rt/Weft", "bypass", "()Z")
 	e.add(classfile.Insn{Op: classfile.OpIfne, Label: original})

@@ -2,6 +2,7 @@ package weaver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -176,8 +177,13 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	line := firstLine
 	superAt := -1
 	for i, in := range code.Insns {
-		s := &shadow{at: i, line: line, preSuper: preSuper, newAt: -1}
-		s.Within, s.Code, s.StaticThis = cw.name, self, static || preSuper
+		var (
+			kind         pointcut.ShadowKind
+			member       pointcut.Member
+			staticTarget = true
+			newAt        = -1
+			dup          bool
+		)
 		switch in.Op {
 		case classfile.OpLabel:
 			if l, ok := lineAt[in.Label]; ok {
@@ -199,35 +205,30 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 					}
 					continue
 				}
-				s.newAt = news[len(news)-1]
+				newAt = news[len(news)-1]
 				news = news[:len(news)-1]
-				s.dup = s.newAt+1 < len(code.Insns) && code.Insns[s.newAt+1].Op == classfile.OpDup
-				s.Kind = pointcut.ConstructorCall
-				s.StaticTarget = true
+				dup = newAt+1 < len(code.Insns) && code.Insns[newAt+1].Op == classfile.OpDup
+				kind = pointcut.ConstructorCall
 			} else {
-				s.Kind = pointcut.MethodCall
-				s.StaticTarget = in.Op == classfile.OpInvokestatic
+				kind = pointcut.MethodCall
+				staticTarget = in.Op == classfile.OpInvokestatic
 			}
-			s.Member = pointcut.Member{Owner: owner, Name: name, Desc: desc}
+			member = pointcut.Member{Owner: owner, Name: name, Desc: desc}
 		case classfile.OpNewarray:
-			s.Kind = pointcut.ArrayConstruction
-			s.Member = pointcut.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
-			s.StaticTarget = true
+			kind = pointcut.ArrayConstruction
+			member = pointcut.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
 		case classfile.OpAnewarray:
-			s.Kind = pointcut.ArrayConstruction
-			s.Member = pointcut.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
-			s.StaticTarget = true
+			kind = pointcut.ArrayConstruction
+			member = pointcut.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
 		case classfile.OpMultianewarray:
-			s.Kind = pointcut.ArrayConstruction
-			d := "("
-			for k := int32(0); k < in.Const; k++ {
-				d += "I"
-			}
-			s.Member = pointcut.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: d + ")V"}
-			s.StaticTarget = true
+			kind = pointcut.ArrayConstruction
+			member = pointcut.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: "(" + strings.Repeat("I", int(in.Const)) + ")V"}
 		default:
 			continue
 		}
+		s := &shadow{at: i, line: line, preSuper: preSuper, newAt: newAt, dup: dup}
+		s.Kind, s.Member, s.Within, s.Code = kind, member, cw.name, self
+		s.StaticThis, s.StaticTarget = static || preSuper, staticTarget
 		match(s)
 	}
 	if exec != nil && exec.Kind == pointcut.ConstructorExecution {
