@@ -28,6 +28,10 @@ type emitter struct {
 	callHandlers []classfile.Handler // innermost: one per call-site shadow
 	execHandlers []classfile.Handler // outermost: the execution shadow
 	tmp          int                 // first free local slot
+	// savedArgs holds, when after advice of the execution shadow uses the
+	// arguments, the slots where they were saved at entry (the body may
+	// assign its parameters; the join point's arguments are the entry values).
+	savedArgs []int
 	maxLocals    int
 	extraStack   int
 
@@ -149,6 +153,8 @@ func (e *emitter) emit(shadows []*shadow) error {
 	execThrows := exec != nil && exec.has(advice.AfterThrowing, advice.After)
 	if exec != nil && !e.ctor {
 		e.execBefore(exec)
+		e.saveArgs(exec)
+		base = e.tmp
 		e.openSegment()
 	}
 	postSuper := !e.ctor
@@ -182,6 +188,8 @@ func (e *emitter) emit(shadows []*shadow) error {
 			postSuper = true
 			e.tmp = base
 			e.execBefore(exec)
+			e.saveArgs(exec)
+			base = e.tmp
 			e.openSegment()
 		}
 	}
@@ -192,7 +200,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 		e.label(h)
 		exc := e.alloc(1)
 		e.local(classfile.OpAstore, exc)
-		ctx := e.execCtx(exec)
+		ctx := e.exitCtx(exec)
 		ctx.exc = exc
 		for k := len(exec.applied) - 1; k >= 0; k-- {
 			a := exec.applied[k]
@@ -273,6 +281,36 @@ func (e *emitter) execCtx(s *shadow) valueCtx {
 	return ctx
 }
 
+// saveArgs copies the parameters to fresh slots, reserved for the whole
+// body, if after advice of execution shadow s uses them.
+func (e *emitter) saveArgs(s *shadow) {
+	use := false
+	for _, a := range s.applied {
+		if a.Advice.Kind != advice.Before && needs(a, advice.Arg, advice.ArrayDims) {
+			use = true
+		}
+	}
+	if !use {
+		return
+	}
+	ctx := e.execCtx(s)
+	for k, p := range ctx.argDescs {
+		slot := e.alloc(slots(p))
+		e.local(loadOp(p), ctx.args[k])
+		e.local(storeOp(p), slot)
+		e.savedArgs = append(e.savedArgs, slot)
+	}
+}
+
+// exitCtx is execCtx with the arguments saved at entry.
+func (e *emitter) exitCtx(s *shadow) valueCtx {
+	ctx := e.execCtx(s)
+	if e.savedArgs != nil {
+		ctx.args = e.savedArgs
+	}
+	return ctx
+}
+
 func (e *emitter) execBefore(s *shadow) {
 	ctx := e.execCtx(s)
 	for _, a := range s.applied {
@@ -286,7 +324,7 @@ func (e *emitter) execBefore(s *shadow) {
 // before the return instruction ret, outside the after-throwing range.
 func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
 	e.closeSegment()
-	ctx := e.execCtx(s)
+	ctx := e.exitCtx(s)
 	if ctx.retDesc != "V" {
 		ctx.ret = e.alloc(slots(ctx.retDesc))
 		e.local(storeOp(ctx.retDesc), ctx.ret)

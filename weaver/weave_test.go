@@ -155,3 +155,23 @@ obj null
 		t.Errorf("%d weave infos with a runtime test, want 12", n)
 	}
 }
+
+// TestAfterAdviceSeesEntryArguments: after advice of an execution binds
+// the arguments the join point started with, although the body assigns
+// its parameter.
+func TestAfterAdviceSeesEntryArguments(t *testing.T) {
+	src := map[string]string{
+		"adv/Log.java": logJava,
+		"app/Main.java": `package app;
+public class Main {
+    long down(long n) { long s = 0; while (n > 0) { s += n; n--; } return s; }
+    public String toString() { return "M"; }
+    public static void main(String[] a) { System.out.println(new Main().down(4)); }
+}`}
+	rules := testMatcher{{kind: pointcut.MethodExecution, name: "down",
+		adv: adv(advice.After, 0, "largs", "(Ljava/lang/Object;J)V", val(advice.This, 0, "Ljava/lang/Object;"), val(advice.Arg, 0, "J"))}}
+	out, _, _ := compileWeaveRun(t, src, rules, "app.Main")
+	if out != "largs M 4\n10\n" {
+		t.Errorf("output:\n%s", out)
+	}
+}
