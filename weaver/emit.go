@@ -31,9 +31,9 @@ type emitter struct {
 	// savedArgs holds, when after advice of the execution shadow uses the
 	// arguments, the slots where they were saved at entry (the body may
 	// assign its parameters; the join point's arguments are the entry values).
-	savedArgs []int
-	maxLocals    int
-	extraStack   int
+	savedArgs  []int
+	maxLocals  int
+	extraStack int
 
 	// segments of the woven copy covered by the execution shadow's
 	// after-throwing handler (the exits' advice calls are left out).
