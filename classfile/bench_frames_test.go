@@ -63,3 +63,54 @@ func BenchmarkParseDecodeEncode(b *testing.B) {
 		c.Bytes()
 	})
 }
+
+// BenchmarkComputeFrames times the analysis alone: every method of java.base
+// is decoded and laid out once, then its frames are computed per iteration.
+func BenchmarkComputeFrames(b *testing.B) {
+	src, err := OpenJDK(jvmtest.JavaHome(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	h := NewHierarchy(src)
+	type method struct {
+		c    *Class
+		m    *Member
+		code *Code
+	}
+	var methods []method
+	classes := javaBase(b)
+	for _, data := range classes {
+		c, err := Parse("", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range c.Methods {
+			code, err := DecodeCode(c, m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if code == nil {
+				continue
+			}
+			// Encode once: dead code and labels are settled, offsets set.
+			if err := code.Encode(c, m, EncodeOptions{Frames: true, Hierarchy: h}); err != nil {
+				b.Fatal(err)
+			}
+			methods = append(methods, method{c, m, code})
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, x := range methods {
+			if err := computeFrames(x.c, x.m, x.code, h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	secs := b.Elapsed().Seconds()
+	b.ReportMetric(float64(len(classes)*b.N)/secs, "classes/s")
+	b.ReportMetric(float64(len(methods)*b.N)/secs, "methods/s")
+	b.ReportMetric(0, "ns/op")
+}

@@ -356,13 +356,10 @@ func (a *analyzer) ref(i uint16) *refInfo {
 		r.args = r.retSlots
 		return r
 	}
-	j := 1
-	for j < len(desc) && desc[j] != ')' {
-		_, n, next := a.descType(desc, j)
-		r.args += n
-		j = next
+	r.args = int32(ArgSlots(desc)) // the arguments' types do not matter
+	if j := strings.LastIndexByte(desc, ')'); j > 0 {
+		r.ret, r.retSlots, _ = a.descType(desc, j+1)
 	}
-	r.ret, r.retSlots, _ = a.descType(desc, j+1)
 	return r
 }
 
@@ -1329,11 +1326,12 @@ func (a *analyzer) trimHandlers() {
 // need a frame; unreachable blocks get locals () and stack (Throwable).
 func (a *analyzer) emitFrames() {
 	n, slots := 0, 0
+	ml := a.maxLocals
 	for b := range a.blocks {
 		if blk := &a.blocks[b]; blk.flags&bFrame != 0 {
 			n++
 			if blk.flags&bReached != 0 {
-				slots += a.maxLocals + int(blk.nstack)
+				slots += entries(a.entryLocals[b*ml:(b+1)*ml]) + entries(a.stacks[blk.stackAt:blk.stackAt+blk.nstack])
 			} else {
 				slots++
 			}
@@ -1345,7 +1343,6 @@ func (a *analyzer) emitFrames() {
 	}
 	frames := make([]Frame, 0, n)
 	types := make([]VType, 0, slots)
-	ml := a.maxLocals
 	for b := range a.blocks {
 		blk := &a.blocks[b]
 		if blk.flags&bFrame == 0 {
@@ -1383,6 +1380,23 @@ func (a *analyzer) emitFrames() {
 		frames = append(frames, Frame{At: at, Locals: types[start:nl:nl], Stack: types[nl:len(types):len(types)]})
 	}
 	a.code.Frames = frames
+}
+
+// entries returns the number of frame entries for slots: trailing Tops are
+// dropped, and a long or double is one entry.
+func entries(slots []vtype) int {
+	n := len(slots)
+	for n > 0 && slots[n-1] == tTop {
+		n--
+	}
+	e := 0
+	for j := 0; j < n; j++ {
+		e++
+		if k := slots[j].kind(); k == VLong || k == VDouble {
+			j++
+		}
+	}
+	return e
 }
 
 func (a *analyzer) outType(t vtype) VType {
