@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,11 +40,20 @@ func normalizeInfo(out string) map[string]int {
 	return set
 }
 
-// intentional reports weave-info lines that weft prints and ajc does not,
-// by design (docs/language.md): ajc has no array-construction join points
-// for arrays of arrays (anewarray of an array class, multianewarray).
-func intentional(line string) bool {
+// weftOnly reports weave-info lines that weft prints and ajc does not, by
+// design (docs/language.md, differences 5): `*[]` matches arrays of arrays
+// too (anewarray of an array class, multianewarray).
+func weftOnly(line string) bool {
 	return strings.HasPrefix(line, "Join point 'constructor-call(void ") && strings.Contains(line, "[][].<init>(")
+}
+
+// ajcOnly reports weave-info lines that ajc prints and weft does not, by
+// design (docs/language.md, differences 4): a non-array pattern such as
+// `call(org.apache..*.new(..))` selects constructor calls only, while ajc
+// also applies it to array construction (advice 5 of Diff.aj).
+func ajcOnly(line string) bool {
+	return strings.HasPrefix(line, "Join point 'constructor-call(void ") && strings.Contains(line, "[].<init>(") &&
+		strings.Contains(line, "advised by after advice from 'Diff' (line 5)")
 }
 
 // TestAgainstAspectJ weaves commons-lang3 with the same six pieces of
@@ -110,15 +120,19 @@ func TestAgainstAspectJ(t *testing.T) {
 	got := normalizeInfo(b.String())
 
 	var missing, extra []string
+	nIntentional := 0
 	for l, n := range want {
 		if got[l] < n {
+			if ajcOnly(l) {
+				nIntentional++
+				continue
+			}
 			missing = append(missing, l)
 		}
 	}
-	nIntentional := 0
 	for l, n := range got {
 		if want[l] < n {
-			if intentional(l) {
+			if weftOnly(l) {
 				nIntentional++
 				continue
 			}
@@ -127,7 +141,7 @@ func TestAgainstAspectJ(t *testing.T) {
 	}
 	sort.Strings(missing)
 	sort.Strings(extra)
-	t.Logf("ajc: %d distinct lines; weft: %d; %d weft-only by design (arrays of arrays)", len(want), len(got), nIntentional)
+	t.Logf("ajc: %d distinct lines; weft: %d; %d differ by design (docs/language.md)", len(want), len(got), nIntentional)
 	if len(want) < 5000 {
 		t.Errorf("ajc reported only %d lines: the comparison is vacuous", len(want))
 	}
@@ -172,16 +186,19 @@ func TestAgainstAspectJ(t *testing.T) {
 		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain, ajProg, weftProg)
 	}
 	t.Logf("advice counts: ajc %s, weft %s", ajCounts, weftCounts)
-	// Counter e (array construction) also counts arrays of arrays in weft.
+	// By design, counter e (array construction) also counts arrays of
+	// arrays in weft, and counter d does not count arrays in weft.
 	aj, wf := strings.Fields(ajCounts), strings.Fields(weftCounts)
 	for i, name := range []string{"", "a", "b", "c", "d", "e", "f"} {
 		if i == 0 || i >= len(aj) || i >= len(wf) {
 			continue
 		}
-		if name == "e" && len(wf[i]) >= len(aj[i]) && wf[i] >= aj[i] {
+		x, _ := strconv.Atoi(aj[i])
+		y, _ := strconv.Atoi(wf[i])
+		if name == "e" && y >= x || name == "d" && y <= x {
 			continue
 		}
-		if aj[i] != wf[i] {
+		if x != y {
 			t.Errorf("advice %s ran %s times woven by ajc, %s by weft", name, aj[i], wf[i])
 		}
 	}
