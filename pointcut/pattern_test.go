@@ -120,6 +120,7 @@ var (
 	mapCtor  = Member{Owner: "java/util/HashMap", Name: "<init>", Desc: "(I)V", Access: pub, AccessKnown: true}
 	read     = Member{Owner: "app/IO", Name: "read", Desc: "()I", Access: pub, AccessKnown: true, Exceptions: []string{"java/io/IOException"}}
 	both     = Member{Owner: "app/IO", Name: "both", Desc: "()V", Access: pub, AccessKnown: true, Exceptions: []string{"java/lang/RuntimeException", "java/io/IOException"}}
+	boolsM   = Member{Owner: "app/A", Name: "add", Desc: "([ZZ)[Z", Access: pub | classfile.AccStatic, AccessKnown: true}
 	clinit   = Member{Owner: "app/Main", Name: "<clinit>", Desc: "()V", Access: classfile.AccStatic, AccessKnown: true}
 	manyInts = Member{Owner: "app/Main", Name: "many", Desc: "(" + strings.Repeat("I", 120) + ")V", Access: pub, AccessKnown: true}
 	unknown  = Member{Owner: "app/Main", Name: "run", Desc: "()V"} // unresolved call: modifiers unknown
@@ -159,6 +160,9 @@ func TestSignaturePatterns(t *testing.T) {
 		// return types
 		{"Object *(..)", []Member{mapPut}, []Member{mainM, format}},
 		{"void *(..)", []Member{mainM, secret}, []Member{mapPut}},
+		{"* *(..)", []Member{boolsM}, nil},
+		{"boolean[] *(boolean[], ..)", []Member{boolsM}, nil},
+		{"int[] *(..)", nil, []Member{boolsM}},
 		{"!void *(..)", []Member{mapPut, format}, []Member{mainM}},
 		{"String java.lang.String.format(String, Object...)", []Member{format}, nil},
 		// varargs are distinct from arrays (AspectJ 5 notebook)

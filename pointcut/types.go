@@ -74,7 +74,14 @@ func dims(desc string) int {
 func isPrimDesc(d string) bool { return len(d) == 1 && primName[d[0]] != "" }
 
 func isRefDesc(d string) bool {
-	return len(d) > 2 && (d[0] == '[' || d[0] == 'L' && d[len(d)-1] == ';')
+	switch {
+	case len(d) >= 2 && d[0] == '[':
+		e := d[dims(d):]
+		return isPrimDesc(e) && e != "V" || isRefDesc(e)
+	case len(d) > 2 && d[0] == 'L':
+		return d[len(d)-1] == ';'
+	}
+	return false
 }
 
 // classDesc returns the descriptor of an internal name or array descriptor.
@@ -124,7 +131,7 @@ func splitMethodDesc(desc string) (params []string, ret string, ok bool) {
 		}
 		if desc[j] == 'L' {
 			k := strings.IndexByte(desc[j:], ';')
-			if k < 0 {
+			if k < 2 { // no ';', or an empty class name
 				return nil, "", false
 			}
 			j += k
