@@ -445,7 +445,14 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 // needs reports whether advice a (its arguments or residue) uses a value
 // of one of the kinds.
 func needs(a pointcut.Applied, kinds ...advice.ValueKind) bool {
-	for _, v := range a.Advice.Args {
+	if c := exitCheck(a); c != "" {
+		for _, k := range kinds {
+			if k == advice.Returned && a.Advice.Kind == advice.AfterReturning || k == advice.Thrown && a.Advice.Kind == advice.AfterThrowing {
+				return true
+			}
+		}
+	}
+	for _, v := range adviceArgs(a) {
 		for _, k := range kinds {
 			if v.Kind == k {
 				return true
@@ -474,10 +481,36 @@ func needs(a pointcut.Applied, kinds ...advice.ValueKind) bool {
 	return walk(a.Residue)
 }
 
+// adviceArgs returns the values of the advice call at a shadow: the
+// Matcher's, with indexes resolved for the shadow, else the advice's own.
+func adviceArgs(a pointcut.Applied) []advice.Value {
+	if a.Args != nil {
+		return a.Args
+	}
+	return a.Advice.Args
+}
+
+// exitCheck returns the class the returned or thrown value must be an
+// instance of for after returning(T x) / after throwing(T x) advice to run,
+// "" for none: the Matcher's ExitCheck, or for hand-built Applied values
+// (no Args), one derived from Advice.ReturnType / ThrowType.
+func exitCheck(a pointcut.Applied) string {
+	if a.Args != nil || a.ExitCheck != "" {
+		return a.ExitCheck
+	}
+	switch ad := a.Advice; {
+	case ad.Kind == advice.AfterReturning && ad.ReturnType != "" && !isPrim(ad.ReturnType) && ad.ReturnType != "Ljava/lang/Object;":
+		return descClass(ad.ReturnType)
+	case ad.Kind == advice.AfterThrowing && ad.ThrowType != "" && ad.ThrowType != "Ljava/lang/Throwable;":
+		return descClass(ad.ThrowType)
+	}
+	return ""
+}
+
 // callHelper emits the call of the sister-class helper that runs advice a
 // at ctx's shadow: it pushes the dynamic values the helper takes.
 func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
-	spec := &helperSpec{adv: a.Advice, residue: a.Residue, kind: ctx.s.Kind}
+	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue, kind: ctx.s.Kind}
 	want := func(kind advice.ValueKind, index int) {
 		for _, p := range spec.params {
 			if p.kind == kind && p.index == index {
@@ -486,7 +519,14 @@ func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
 		}
 		spec.params = append(spec.params, hparam{kind: kind, index: index, desc: e.valueDesc(ctx, kind, index)})
 	}
-	for _, v := range a.Advice.Args {
+	if spec.exitCheck != "" {
+		if a.Advice.Kind == advice.AfterReturning {
+			want(advice.Returned, 0)
+		} else {
+			want(advice.Thrown, 0)
+		}
+	}
+	for _, v := range spec.args {
 		switch v.Kind {
 		case advice.JoinPointStaticPart, advice.JoinPointID:
 			spec.jp = e.cw.jpInfo(ctx.s)

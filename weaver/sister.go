@@ -43,6 +43,8 @@ type hparam struct {
 // helperSpec describes one helper method.
 type helperSpec struct {
 	adv       *advice.Advice
+	args      []advice.Value // the advice call's values at this shadow
+	exitCheck string         // instanceof test on the returned/thrown value, "" if none
 	residue   *pointcut.Residue
 	kind      pointcut.ShadowKind
 	params    []hparam
@@ -73,7 +75,7 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	desc := spec.methodDesc()
-	key := fmt.Sprintf("%p|%s|%s|%v|%v|%d|%d", spec.adv, desc, residueString(spec.residue), jpKey(spec.jp), jpKey(spec.enclosing), spec.dims, spec.kind)
+	key := fmt.Sprintf("%p|%s|%v|%s|%s|%v|%v|%d|%d", spec.adv, desc, spec.params, spec.exitCheck, residueString(spec.residue), jpKey(spec.jp), jpKey(spec.enclosing), spec.dims, spec.kind)
 	if h, ok := s.byKey[key]; ok {
 		return h.name, h.desc
 	}
@@ -296,11 +298,12 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		jump(h.residue, ret)
 	}
 	a := h.adv
-	if a.Kind == advice.AfterReturning && a.ReturnType != "" && !isPrim(a.ReturnType) && a.ReturnType != "Ljava/lang/Object;" {
-		instanceOf(advice.Returned, 0, descClass(a.ReturnType), ret)
-	}
-	if a.Kind == advice.AfterThrowing && a.ThrowType != "" && a.ThrowType != "Ljava/lang/Throwable;" {
-		instanceOf(advice.Thrown, 0, descClass(a.ThrowType), ret)
+	if h.exitCheck != "" {
+		if a.Kind == advice.AfterReturning {
+			instanceOf(advice.Returned, 0, h.exitCheck, ret)
+		} else {
+			instanceOf(advice.Thrown, 0, h.exitCheck, ret)
+		}
 	}
 	old := n
 	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "getAndSetTrue", "()Z")
@@ -309,7 +312,7 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})
 	stack := 0
 	advParams, advRet := splitDesc(a.Method.Desc)
-	for k, v := range a.Args {
+	for k, v := range h.args {
 		want := v.Desc
 		if k < len(advParams) {
 			want = advParams[k]

@@ -51,7 +51,7 @@ type WeaveInfo struct {
 	Line    int    // source line, 0 if the method has no line table
 	ID      int32  // join point id
 	Advice  *advice.Advice
-	Residue bool // a runtime test guards the advice
+	Residue bool // a runtime test (residue) guards the advice; ajc does not count after returning/throwing type checks
 }
 
 // String formats the shadow as AspectJ's -showWeaveInfo does.
