@@ -79,13 +79,25 @@ func editClass(t *testing.T, dir, name string, edit func(c *Class, m *Member, co
 
 func isReturn(op uint16) bool { return op >= OpIreturn && op <= OpReturn }
 
+// guardedPrintInsns is printInsns behind a branch that is never taken at
+// run time (iconst_0; ifeq skip): the verifier still checks both paths, and
+// the join point after it needs a frame with whatever is on the stack.
+func guardedPrintInsns(p *Pool, msg string) []Insn {
+	skip := NewLabel()
+	insns := []Insn{{Op: OpIconst0}, {Op: OpIfeq, Label: skip}}
+	insns = append(insns, printInsns(p, msg)...)
+	return append(insns, Insn{Op: OpLabel, Label: skip})
+}
+
 // addEntryExit prints "> name" at entry and "< name" before every return.
-func addEntryExit(c *Class, m *Member, code *Code) {
+func addEntryExit(c *Class, m *Member, code *Code) { addEntryExitWith(c, m, code, printInsns) }
+
+func addEntryExitWith(c *Class, m *Member, code *Code, print func(*Pool, string) []Insn) {
 	name := c.MemberName(m)
-	insns := append([]Insn(nil), printInsns(c.Pool, "> "+name)...)
+	insns := append([]Insn(nil), print(c.Pool, "> "+name)...)
 	for _, in := range code.Insns {
 		if isReturn(in.Op) {
-			insns = append(insns, printInsns(c.Pool, "< "+name)...)
+			insns = append(insns, print(c.Pool, "< "+name)...)
 		}
 		insns = append(insns, in)
 	}
@@ -94,7 +106,9 @@ func addEntryExit(c *Class, m *Member, code *Code) {
 
 // addCatchAll wraps the body of a method other than a constructor in a
 // catch-all handler that prints "! name" and rethrows.
-func addCatchAll(c *Class, m *Member, code *Code) {
+func addCatchAll(c *Class, m *Member, code *Code) { addCatchAllWith(c, m, code, printInsns) }
+
+func addCatchAllWith(c *Class, m *Member, code *Code, print func(*Pool, string) []Insn) {
 	name := c.MemberName(m)
 	if name == "<init>" || name == "<clinit>" {
 		return
@@ -102,7 +116,7 @@ func addCatchAll(c *Class, m *Member, code *Code) {
 	start, end, handler := NewLabel(), NewLabel(), NewLabel()
 	insns := append([]Insn{{Op: OpLabel, Label: start}}, code.Insns...)
 	insns = append(insns, Insn{Op: OpLabel, Label: end}, Insn{Op: OpLabel, Label: handler})
-	insns = append(insns, printInsns(c.Pool, "! "+name)...)
+	insns = append(insns, print(c.Pool, "! "+name)...)
 	code.Insns = append(insns, Insn{Op: OpAthrow})
 	code.Handlers = append(code.Handlers, Handler{Start: start, End: end, Handler: handler})
 }
