@@ -64,6 +64,12 @@ func TestErrorMessages(t *testing.T) {
 			[]string{"pointcut p is declared twice in aspect A (first at t.weft:2:1)"}},
 		{"bad formal type", `before(Strin s): call(* *(..)) && args(s) { a.B.c(s); }`,
 			[]string{"formal s: unknown type Strin"}},
+		{"operator without operand", `before(): within(java.util.* &&) { a.B.c(); }`,
+			[]string{"t.weft:2:32: in within(...): unexpected token \")\" (expected a type pattern)"}},
+		{"unclosed parenthesis", `before(): within((java.util.*) { a.B.c(); }`,
+			[]string{"t.weft:2:17: missing `)`: this `(` is not closed"}},
+		{"type pattern too deep", `before(): within(` + strings.Repeat("(", 300) + "A" + strings.Repeat(")", 300) + `) { a.B.c(); }`,
+			[]string{"type pattern nested too deeply"}},
 		{"array construction has no execution", `before(): execution(int[].new(..)) { a.B.c(); }`,
 			[]string{"arrays have no constructor to execute"}},
 	}

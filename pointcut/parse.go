@@ -171,12 +171,6 @@ func (p *fileParser) body(a *Aspect) {
 	}
 }
 
-func endPos(t lexer.Token) Position {
-	pos := t.Pos
-	pos.Advance(t.Value)
-	return pos
-}
-
 // at returns a lexer positioned at token i. Declarations and designator
 // bodies are parsed in file order from one lexer over the whole file, so
 // the tokens are copied once; walker only moves forward.

@@ -14,12 +14,6 @@ type typePat interface {
 	String() string
 }
 
-// anyType is `*` written alone: every type, primitives, void and arrays.
-type anyType struct{}
-
-func (anyType) match(string, classfile.Hierarchy) bool { return true }
-func (anyType) String() string                         { return "*" }
-
 type notType struct{ p typePat }
 
 func (n notType) match(d string, h classfile.Hierarchy) bool { return !n.p.match(d, h) }
