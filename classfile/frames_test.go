@@ -917,3 +917,28 @@ func FuzzFrames(f *testing.F) {
 		}
 	})
 }
+
+// TestFramesLdcKinds: the type ldc pushes depends on the constant's tag,
+// and a dynamic constant's on its descriptor.
+func TestFramesLdcKinds(t *testing.T) {
+	c := newTestClass("A", "java/lang/Object", 61)
+	p := c.Pool
+	mh := p.Add(Constant{Tag: TagMethodHandle, A: 6, B: p.AddMethodref("A", "m", "()V", false)})
+	mt := p.Add(Constant{Tag: TagMethodType, A: p.AddUtf8("()V")})
+	condyJ := p.Add(Constant{Tag: TagDynamic, A: 0, B: p.AddNameAndType("j", "J")})
+	condyS := p.Add(Constant{Tag: TagDynamic, A: 0, B: p.AddNameAndType("s", "[Ljava/lang/String;")})
+	l := NewLabel()
+	code := encodeTest(t, c, AccStatic, "m", "(Z)V", []Insn{
+		idx(OpLdc, p.AddInt(1)), idx(OpLdc, p.AddFloat(1)), idx(OpLdc2W, p.AddLong(1)), idx(OpLdc2W, p.AddDouble(1)),
+		idx(OpLdc, p.AddString("s")), idx(OpLdc, p.AddClass("A")), idx(OpLdc, mh), idx(OpLdc, mt),
+		idx(OpLdc2W, condyJ), idx(OpLdc, condyS),
+		idx(OpIload, 0), jmp(OpIfeq, l), lbl(l), op(OpReturn),
+	})
+	want := "[I] [I F J D java/lang/String java/lang/Class java/lang/invoke/MethodHandle java/lang/invoke/MethodType J [Ljava/lang/String;]"
+	if got := frameAt(t, code, l); got != want {
+		t.Errorf("frame %s, want %s", got, want)
+	}
+	if code.MaxStack != 14 { // 13 slots of constants, then the iload
+		t.Errorf("max stack %d, want 14", code.MaxStack)
+	}
+}
