@@ -150,10 +150,16 @@ func (n withinNode) eval(m *matchCtx) result {
 	}
 }
 
-// withincodeNode is withincode(sig): code in a method or constructor.
+// withincodeNode is withincode(sig): code in a method or constructor. As in
+// AspectJ, a method's execution is not within its own code, while a
+// constructor's execution is (AspectJ keeps it for inlined field
+// initializers).
 type withincodeNode struct{ sig *sigPat }
 
 func (n withincodeNode) eval(m *matchCtx) result {
+	if m.s.Kind == MethodExecution {
+		return never
+	}
 	code := m.s.Code
 	if code.Name == "<clinit>" || code.Name == "" {
 		return never
