@@ -205,12 +205,20 @@ func (a *analyzer) setClass(c *Class, h Hierarchy) {
 		a.arrayOf = a.arrayOf[:0]
 		a.refs = a.refs[:0]
 	}
-	// The pool only grows: extend the caches by index.
+	// The pool only grows: extend the caches by index, reusing memory.
 	if n := c.Pool.Len(); len(a.refs) < n {
-		a.poolType = append(a.poolType, make([]vtype, n-len(a.poolType))...)
-		a.arrayOf = append(a.arrayOf, make([]vtype, n-len(a.arrayOf))...)
-		a.refs = append(a.refs, make([]refInfo, n-len(a.refs))...)
+		a.poolType = grow(a.poolType, n)
+		a.arrayOf = grow(a.arrayOf, n)
+		a.refs = grow(a.refs, n)
 	}
+}
+
+// grow extends s to length n with zero values.
+func grow[T any](s []T, n int) []T {
+	m := len(s)
+	s = slices.Grow(s, n-m)[:n]
+	clear(s[m:])
+	return s
 }
 
 func (a *analyzer) intern(name string) vtype {
