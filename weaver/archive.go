@@ -211,6 +211,15 @@ func (w *Weaver) weaveJar(in, out string) (*Stats, error) {
 			}
 		}
 	}
+	if st.Woven > 0 {
+		for _, e := range es {
+			if u := strings.ToUpper(e.name); strings.HasPrefix(u, "META-INF/") &&
+				(strings.HasSuffix(u, ".SF") || strings.HasSuffix(u, ".RSA") || strings.HasSuffix(u, ".DSA") || strings.HasSuffix(u, ".EC")) {
+				st.Warnings = append(st.Warnings, fmt.Sprintf("%s: signed jar (%s): the woven classes no longer match its signatures; remove them or re-sign", in, e.name))
+				break
+			}
+		}
+	}
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
