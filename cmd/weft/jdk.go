@@ -22,6 +22,7 @@ var jdkFlags struct {
 	modules  string
 	out      string
 	quiet    bool
+	dirs     bool
 }
 
 var jdkCmd = &cobra.Command{
@@ -31,7 +32,8 @@ var jdkCmd = &cobra.Command{
 on all cores, and writes what the JVM needs to run them in place of the
 originals:
 
-  DIR/patch/<module>/...  woven classes and their sister classes; java.base
+  DIR/patch/<module>.jar  woven classes and their sister classes (with
+                          --patch-dirs: a class tree DIR/patch/<module>/); java.base
                           also gets weft's JDK-mode runtime (package weft.rt),
                           a java.lang.Thread with the per-thread bypass field
                           and a java.lang.System that ends bootstrap
@@ -65,7 +67,7 @@ Examples:
 	RunE: func(cmd *cobra.Command, _ []string) error {
 		fl := &jdkFlags
 		sum, err := weaveJDK(jdkJob{aspects: fl.aspects, adviceCP: fl.adviceCP, javaHome: fl.javaHome,
-			modules: fl.modules, out: fl.out, progress: !fl.quiet})
+			modules: fl.modules, out: fl.out, progress: !fl.quiet, dirs: fl.dirs})
 		if err != nil {
 			return err
 		}
@@ -84,6 +86,7 @@ func init() {
 	f.StringVar(&jdkFlags.modules, "modules", "all", `modules to weave: "all" or a comma-separated list`)
 	f.StringVarP(&jdkFlags.out, "out", "o", "", "output directory")
 	f.BoolVarP(&jdkFlags.quiet, "quiet", "q", false, "no progress bar nor summary")
+	f.BoolVar(&jdkFlags.dirs, "patch-dirs", false, "write DIR/patch/<module>/ class trees instead of DIR/patch/<module>.jar")
 	jdkCmd.MarkFlagRequired("aspect")
 	jdkCmd.MarkFlagRequired("out")
 	rootCmd.AddCommand(jdkCmd)
@@ -97,6 +100,7 @@ type jdkJob struct {
 	modules  string // "all" or M,M...
 	out      string
 	progress bool // a progress bar when stderr is a terminal
+	dirs     bool // class trees instead of jars
 }
 
 // weaveJDK weaves the JDK as the job says into job.out.
@@ -156,7 +160,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, error) {
 		}
 	}
 	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w},
-		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID}
+		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs}
 	if job.progress && isTerminal(os.Stderr) {
 		bar := &progressBar{w: os.Stderr, start: time.Now()}
 		opts.Progress = bar.update

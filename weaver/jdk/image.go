@@ -7,6 +7,8 @@
 package jdk
 
 import (
+	"archive/zip"
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -61,6 +63,9 @@ type Options struct {
 	Runtime map[string][]byte
 	// BootAppend is put on -Xbootclasspath/a (the advice classes).
 	BootAppend []string
+	// Jars writes each module's classes to Out/patch/<module>.jar instead
+	// of a directory tree: far fewer files to write and to open.
+	Jars bool
 	// Workers defaults to runtime.NumCPU().
 	Workers int
 	// NextID, if set, gives the first join point id after this weaving,
@@ -146,18 +151,18 @@ func WeaveImage(opts Options) (*Summary, error) {
 		next     atomic.Int64
 		wg       sync.WaitGroup
 		progMu   sync.Mutex
-		dirs     sync.Map // directories already created
 	)
+	// Outputs are collected in memory and written at the end, in parallel:
+	// one file (or jar entry) per class.
+	files := map[string]map[string][]byte{} // module → internal name → bytes
 	write := func(module, name string, b []byte) error {
-		p := filepath.Join(patchDir, module, filepath.FromSlash(name)+".class")
-		d := filepath.Dir(p)
-		if _, ok := dirs.Load(d); !ok {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return err
-			}
-			dirs.Store(d, true)
+		m := files[module]
+		if m == nil {
+			m = map[string][]byte{}
+			files[module] = m
 		}
-		return os.WriteFile(p, b, 0o644)
+		m[name] = b
+		return nil
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -172,6 +177,7 @@ func WeaveImage(opts Options) (*Summary, error) {
 				r := weaveEntry(opts, e)
 				var werr error
 				name := strings.TrimSuffix(e.Path, ".class")
+				mu.Lock()
 				if r.class != nil {
 					werr = write(e.Module, name, r.class)
 				}
@@ -180,7 +186,6 @@ func WeaveImage(opts Options) (*Summary, error) {
 						werr = write(e.Module, n, b)
 					}
 				}
-				mu.Lock()
 				ms := sum.Modules[e.Module]
 				ms.Classes++
 				if r.class != nil {
@@ -211,7 +216,13 @@ func WeaveImage(opts Options) (*Summary, error) {
 	}
 	// The runtime scheme: Thread and System patched over whatever the
 	// weaver made of them, the runtime added to java.base.
-	if err := patchBase(img, patchDir, opts.Runtime); err != nil {
+	if files["java.base"] == nil {
+		files["java.base"] = map[string][]byte{}
+	}
+	if err := patchBase(img, files["java.base"], opts.Runtime); err != nil {
+		return nil, err
+	}
+	if err := writePatches(patchDir, files, opts.Jars, workers); err != nil {
 		return nil, err
 	}
 	sort.Slice(sum.Unwoven, func(i, j int) bool { return sum.Unwoven[i].Class < sum.Unwoven[j].Class })
@@ -309,42 +320,131 @@ func isIntrinsic(c *classfile.Class, m *classfile.Member) bool {
 }
 
 // patchBase applies the Thread and System patches (to the woven class if
-// the weaver changed it, else to the image's) and writes the runtime.
-func patchBase(img *classfile.ImageSource, patchDir string, rt map[string][]byte) error {
-	base := filepath.Join(patchDir, "java.base")
+// the weaver changed it, else to the image's) and adds the runtime, in the
+// java.base outputs base.
+func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string][]byte) error {
 	for _, p := range []struct {
 		name  string
 		patch func([]byte) ([]byte, error)
 	}{{"java/lang/Thread", PatchThread}, {"java/lang/System", PatchSystem}} {
-		file := filepath.Join(base, filepath.FromSlash(p.name)+".class")
-		data, err := os.ReadFile(file)
-		if os.IsNotExist(err) {
-			data, err = ImageClass(img.JavaHome(), p.name)
-		}
-		if err != nil {
-			return err
+		data, ok := base[p.name]
+		if !ok {
+			var err error
+			if data, err = ImageClass(img.JavaHome(), p.name); err != nil {
+				return err
+			}
 		}
 		out, err := p.patch(data)
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(file, out, 0o644); err != nil {
-			return err
-		}
+		base[p.name] = out
 	}
 	for name, b := range rt {
-		file := filepath.Join(base, filepath.FromSlash(name)+".class")
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return err
+		base[name] = b
+	}
+	return nil
+}
+
+// writePatches writes each module's classes to patchDir/<module>/ or, with
+// jars, to patchDir/<module>.jar (stored, not compressed: the JVM reads
+// it at start-up). Jars take one file per module instead of one per class,
+// which is faster to write and to load from.
+func writePatches(patchDir string, files map[string]map[string][]byte, jars bool, workers int) error {
+	type job struct{ module, name string }
+	var jobs []job
+	for m, classes := range files {
+		if jars {
+			jobs = append(jobs, job{module: m})
+			continue
 		}
-		if err := os.WriteFile(file, b, 0o644); err != nil {
+		for n := range classes {
+			jobs = append(jobs, job{m, n})
+		}
+	}
+	// Jar jobs: biggest module first, so it does not finish last.
+	sort.Slice(jobs, func(i, j int) bool { return len(files[jobs[i].module]) > len(files[jobs[j].module]) })
+	if err := os.MkdirAll(patchDir, 0o755); err != nil {
+		return err
+	}
+	var (
+		next  atomic.Int64
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		dirs  sync.Map
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				j := jobs[i]
+				var err error
+				if jars {
+					err = writeJar(filepath.Join(patchDir, j.module+".jar"), files[j.module])
+				} else {
+					p := filepath.Join(patchDir, j.module, filepath.FromSlash(j.name)+".class")
+					d := filepath.Dir(p)
+					if _, ok := dirs.Load(d); !ok {
+						err = os.MkdirAll(d, 0o755)
+						dirs.Store(d, true)
+					}
+					if err == nil {
+						err = os.WriteFile(p, files[j.module][j.name], 0o644)
+					}
+				}
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// writeJar writes classes (internal name → bytes) to a stored jar, in name
+// order so the output is reproducible.
+func writeJar(path string, classes map[string][]byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	zw := zip.NewWriter(bw)
+	names := make([]string, 0, len(classes))
+	for n := range classes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: n + ".class", Method: zip.Store})
+		if err == nil {
+			_, err = w.Write(classes[n])
+		}
+		if err != nil {
+			f.Close()
 			return err
 		}
 	}
-	return nil
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // ImageClass reads one class (internal name) of java.base from the image.
@@ -375,14 +475,20 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 		return err
 	}
 	var mods, others []string
+	where := map[string]string{} // module → its patch directory or jar
 	for _, e := range ents {
+		m := e.Name()
 		if !e.IsDir() {
-			continue
+			var ok bool
+			if m, ok = strings.CutSuffix(m, ".jar"); !ok {
+				continue
+			}
 		}
-		if boot[e.Name()] {
-			mods = append(mods, e.Name())
+		where[m] = filepath.Join(patchDir, e.Name())
+		if boot[m] {
+			mods = append(mods, m)
 		} else {
-			others = append(others, e.Name())
+			others = append(others, m)
 		}
 	}
 	sort.Strings(mods)
@@ -390,7 +496,7 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 	b.WriteString("# weft: run the woven JDK with: java @" + filepath.Join(dir, "weft.args") + " ...\n")
 	pkg := strings.ReplaceAll(strings.TrimSuffix(runtimePackage, "/"), "/", ".")
 	for _, m := range mods {
-		fmt.Fprintf(&b, "--patch-module %s=%s\n", m, argQuote(filepath.Join(patchDir, m)))
+		fmt.Fprintf(&b, "--patch-module %s=%s\n", m, argQuote(where[m]))
 	}
 	for _, m := range mods {
 		fmt.Fprintf(&b, "--add-reads %s=ALL-UNNAMED\n", m)
@@ -409,7 +515,7 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 			"# --add-modules M and uncomment its lines:\n")
 		for _, m := range others {
 			fmt.Fprintf(&b, "# --patch-module %s=%s\n# --add-reads %s=ALL-UNNAMED\n# --add-exports java.base/%s=%s\n",
-				m, argQuote(filepath.Join(patchDir, m)), m, pkg, m)
+				m, argQuote(where[m]), m, pkg, m)
 		}
 	}
 	return os.WriteFile(filepath.Join(dir, "weft.args"), []byte(b.String()), 0o644)

@@ -1,0 +1,55 @@
+package jdk
+
+import (
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/pointcut"
+	"github.com/weft-aop/weft/weaver"
+)
+
+// everyExecution is the harshest aspect: before advice at every method and
+// constructor execution, passing the join point id.
+type everyExecution struct{ adv *advice.Advice }
+
+func (m everyExecution) Match(s *pointcut.Shadow, h classfile.Hierarchy) []pointcut.Applied {
+	if s.Kind != pointcut.MethodExecution && s.Kind != pointcut.ConstructorExecution {
+		return nil
+	}
+	return []pointcut.Applied{{Advice: m.adv, Verdict: pointcut.Always}}
+}
+
+// BenchmarkWeaveAllModules weaves every module of the JDK with the
+// harshest aspect and writes the patch tree: the time `weft jdk` spends
+// once the aspect is loaded.
+func BenchmarkWeaveAllModules(b *testing.B) {
+	home := jvmtest.JavaHome(b)
+	rt, err := BuildRuntime(home, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	img, err := classfile.OpenJDK(home)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer img.Close()
+	adv := &advice.Advice{Kind: advice.Before, Aspect: "Count", File: "count.weft", Line: 2,
+		Method: advice.Method{Owner: "count/Counter", Name: "hit", Desc: "(I)V"},
+		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+	for i := 0; i < b.N; i++ {
+		x := &Exclusions{}
+		w := weaver.New(everyExecution{adv}, nil, weaver.Options{Hierarchy: classfile.NewHierarchy(img),
+			Mode: weaver.JDK, Exclude: x.Excluded})
+		sum, err := WeaveImage(Options{JavaHome: home, Out: b.TempDir(), Weaver: Aspects{W: w},
+			Exclusions: x, Runtime: rt})
+		if err != nil {
+			b.Fatal(err)
+		}
+		classes, woven, methods := sum.Totals()
+		b.ReportMetric(float64(classes), "classes")
+		b.ReportMetric(float64(woven), "woven")
+		b.ReportMetric(float64(methods), "methods")
+	}
+}
