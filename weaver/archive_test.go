@@ -97,3 +97,25 @@ public class Big {
 		t.Errorf("output:\n%s", stdout)
 	}
 }
+
+// TestWeavingTwiceIsRefused: weaving weft's output again leaves it as is.
+func TestWeavingTwiceIsRefused(t *testing.T) {
+	src := map[string]string{"adv/Log.java": logJava, "app/Main.java": `package app;
+public class Main { public static void main(String[] a) { System.out.println("hi"); } }`}
+	rules := testMatcher{{kind: pointcut.MethodExecution, name: "main", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
+	all := runtimeSources()
+	for k, v := range src {
+		all[k] = v
+	}
+	dir := jvmtest.Compile(t, all)
+	w := New(rules, nil, Options{Hierarchy: mustJDKHierarchy(t, dir)})
+	b, _ := os.ReadFile(filepath.Join(dir, "app/Main.class"))
+	res, err := w.WeaveClass("Main.class", b)
+	if err != nil || res.Class == nil {
+		t.Fatalf("first weave: %v", err)
+	}
+	again, err := w.WeaveClass("Main.class", res.Class)
+	if err != nil || again.Class != nil || len(again.Warnings) != 1 {
+		t.Errorf("second weave: class changed %v, warnings %v, err %v", again.Class != nil, again.Warnings, err)
+	}
+}

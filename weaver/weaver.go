@@ -154,6 +154,10 @@ func (w *Weaver) WeaveClass(name string, data []byte) (res *Result, err error) {
 		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] {
 		return res, nil
 	}
+	if alreadyWoven(c) {
+		res.Warnings = append(res.Warnings, cname+": already woven by weft: left as is")
+		return res, nil
+	}
 	cw := &classWeaver{w: w, c: c, name: cname, file: sourceFile(c)}
 	cw.sister = newSister(cname + SisterSuffix)
 	// Pool entries are added as we go; keep the originals to restore on a
@@ -182,6 +186,16 @@ func (w *Weaver) WeaveClass(name string, data []byte) (res *Result, err error) {
 	}
 	res.Extra = map[string][]byte{cw.sister.name: sb}
 	return res, nil
+}
+
+// alreadyWoven reports whether c calls weft's guard, i.e. is weft's output.
+func alreadyWoven(c *classfile.Class) bool {
+	for i := 1; i < c.Pool.Len(); i++ {
+		if c.Pool.Tag(uint16(i)) == classfile.TagClass && c.Pool.ClassName(uint16(i)) == "weft/rt/Weft" {
+			return true
+		}
+	}
+	return false
 }
 
 // sourceFile returns the SourceFile attribute's value, or "".
