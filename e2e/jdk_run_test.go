@@ -3,10 +3,12 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
@@ -79,4 +81,45 @@ func TestRunAllocTracker(t *testing.T) {
 	if strings.Contains(stderr2, "weft: weaving") || !strings.Contains(stderr2, "java.util.HashMap$Node") {
 		t.Errorf("second run wove again or did not track:\n%s", stderr2)
 	}
+
+	// Signals pass through: SIGTERM to weft reaches java, whose shutdown
+	// hook runs, and weft exits as java did (128+15).
+	sleeper := jvmtest.Compile(t, map[string]string{"Sleeper.java": sleeperSrc})
+	cmd := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
+		"--modules", "java.base", "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
+	cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
+	var o bytes.Buffer
+	cmd.Stdout = &o
+	pr, pw, _ := os.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	// Wait until the program is up (it says so on stderr), then signal weft.
+	buf := make([]byte, 4096)
+	var errOut strings.Builder
+	for !strings.Contains(errOut.String(), "sleeping") {
+		n, err := pr.Read(buf)
+		if err != nil {
+			t.Fatalf("sleeper ended early: %v\n%s", err, errOut.String())
+		}
+		errOut.Write(buf[:n])
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	go io.Copy(io.Discard, pr)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(o.String(), "bye") {
+		t.Errorf("after SIGTERM: exit %d, stdout %q; want 143 and the shutdown hook's bye", code, o.String())
+	}
 }
+
+const sleeperSrc = `public class Sleeper {
+    public static void main(String[] args) throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("bye")));
+        System.err.println("sleeping");
+        Thread.sleep(60_000);
+        System.out.println("woke up");
+    }
+}
+`
