@@ -149,3 +149,11 @@ func contains(s string, subs ...string) bool {
 	}
 	return true
 }
+
+// endOf is the position after the last byte of src.
+func endOf(filename string, src []byte) Position {
+	s := newScanner(filename, src)
+	for t, _ := s.Next(); !t.EOF(); t, _ = s.Next() {
+	}
+	return s.pos
+}

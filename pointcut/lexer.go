@@ -1,6 +1,7 @@
 package pointcut
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -28,76 +29,86 @@ var weftLexer = lexer.MustSimple([]lexer.SimpleRule{
 })
 
 var (
-	tokName         = weftLexer.Symbols()["Name"]
-	tokPunct        = weftLexer.Symbols()["Punct"]
-	tokString       = weftLexer.Symbols()["String"]
-	tokOther        = weftLexer.Symbols()["Other"]
-	tokUnterminated = weftLexer.Symbols()["Unterminated"]
+	tokName   = weftLexer.Symbols()["Name"]
+	tokPunct  = weftLexer.Symbols()["Punct"]
+	tokString = weftLexer.Symbols()["String"]
+	tokOther  = weftLexer.Symbols()["Other"]
 )
 
-// scan tokenizes src as weftLexer's rules do, dropping comments and
-// blanks. An unterminated block comment ends the input with an
-// Unterminated token.
-func scan(filename string, src []byte) []lexer.Token {
-	toks := make([]lexer.Token, 0, len(src)/3+1) // tokens average 3 or more bytes with their blanks
-	pos := Position{Filename: filename, Line: 1, Column: 1}
-	text := string(src) // token values are substrings of it: one allocation
-	// advance moves pos over n bytes holding no newline but the last.
-	advance := func(n int) {
-		for _, r := range text[pos.Offset : pos.Offset+n] {
-			if r == '\n' {
-				pos.Line++
-				pos.Column = 1
-			} else {
-				pos.Column++
-			}
+// scanner tokenizes src as weftLexer's rules do, dropping comments and
+// blanks; it is a lexer.Lexer, so participle's PeekingLexer is filled
+// straight from it (the file's tokens are stored once). An unterminated
+// block comment ends the input: Next returns EOF there and unterminated
+// holds the comment's position.
+type scanner struct {
+	src          string
+	pos          Position
+	n            int // tokens returned, EOF excluded
+	unterminated *Position
+}
+
+func newScanner(filename string, src []byte) *scanner {
+	return &scanner{src: string(src), pos: Position{Filename: filename, Line: 1, Column: 1}}
+}
+
+// advance moves pos over n bytes.
+func (s *scanner) advance(n int) {
+	for _, r := range s.src[s.pos.Offset : s.pos.Offset+n] {
+		if r == '\n' {
+			s.pos.Line++
+			s.pos.Column = 1
+		} else {
+			s.pos.Column++
 		}
-		pos.Offset += n
 	}
-	emit := func(typ lexer.TokenType, n int) {
-		toks = append(toks, lexer.Token{Type: typ, Value: text[pos.Offset : pos.Offset+n], Pos: pos})
-		advance(n)
-	}
-	for pos.Offset < len(src) {
-		rest := src[pos.Offset:]
-		r, size := utf8.DecodeRune(rest)
+	s.pos.Offset += n
+}
+
+func (s *scanner) token(typ lexer.TokenType, n int) (lexer.Token, error) {
+	t := lexer.Token{Type: typ, Value: s.src[s.pos.Offset : s.pos.Offset+n], Pos: s.pos}
+	s.advance(n)
+	s.n++
+	return t, nil
+}
+
+// Next implements lexer.Lexer.
+func (s *scanner) Next() (lexer.Token, error) {
+	for s.pos.Offset < len(s.src) && s.unterminated == nil {
+		rest := s.src[s.pos.Offset:]
+		r, size := utf8.DecodeRuneInString(rest)
 		switch {
 		case r == '\n' || r == ' ' || r == '\t' || r == '\r' || r != utf8.RuneError && unicode.IsSpace(r):
-			advance(size)
+			s.advance(size)
 		case r == '/' && len(rest) > 1 && rest[1] == '/':
-			n := 2
-			for n < len(rest) && rest[n] != '\n' {
-				n++
+			n := strings.IndexByte(rest, '\n')
+			if n < 0 {
+				n = len(rest)
 			}
-			advance(n)
+			s.advance(n)
 		case r == '/' && len(rest) > 1 && rest[1] == '*':
-			n := 2
-			for n+1 < len(rest) && !(rest[n] == '*' && rest[n+1] == '/') {
-				n++
+			n := strings.Index(rest[2:], "*/")
+			if n < 0 {
+				p := s.pos
+				s.unterminated = &p
+				break
 			}
-			if n+1 >= len(rest) {
-				emit(tokUnterminated, 2)
-				return toks
-			}
-			advance(n + 2)
+			s.advance(n + 4)
 		case isNameStart(r):
 			n := size
 			for n < len(rest) {
-				r2, s2 := utf8.DecodeRune(rest[n:])
+				r2, s2 := utf8.DecodeRuneInString(rest[n:])
 				if !isNameStart(r2) && !unicode.IsNumber(r2) {
 					break
 				}
 				n += s2
 			}
-			emit(tokName, n)
-		case r == '.' && len(rest) > 2 && rest[1] == '.' && rest[2] == '.':
-			emit(tokPunct, 3)
-		case r == '.' && len(rest) > 1 && rest[1] == '.',
-			r == '&' && len(rest) > 1 && rest[1] == '&',
-			r == '|' && len(rest) > 1 && rest[1] == '|':
-			emit(tokPunct, 2)
+			return s.token(tokName, n)
+		case r == '.' && strings.HasPrefix(rest, "..."):
+			return s.token(tokPunct, 3)
+		case strings.HasPrefix(rest, ".."), strings.HasPrefix(rest, "&&"), strings.HasPrefix(rest, "||"):
+			return s.token(tokPunct, 2)
 		case r < utf8.RuneSelf && isPunct[r]:
-			emit(tokPunct, 1)
+			return s.token(tokPunct, 1)
 		case r == '"':
 			n := 1
 			for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
@@ -107,15 +118,27 @@ func scan(filename string, src []byte) []lexer.Token {
 				n++
 			}
 			if n < len(rest) && rest[n] == '"' {
-				emit(tokString, n+1)
-			} else {
-				emit(tokOther, 1)
+				return s.token(tokString, n+1)
 			}
+			return s.token(tokOther, 1)
 		default:
-			emit(tokOther, size)
+			return s.token(tokOther, size)
 		}
 	}
-	return toks
+	return lexer.EOFToken(s.pos), nil
+}
+
+// scan returns all tokens of src (for tests and small inputs).
+func scan(filename string, src []byte) []lexer.Token {
+	s := newScanner(filename, src)
+	var toks []lexer.Token
+	for {
+		t, _ := s.Next()
+		if t.EOF() {
+			return toks
+		}
+		toks = append(toks, t)
+	}
 }
 
 var isPunct = [utf8.RuneSelf]bool{'.': true, ',': true, ';': true, ':': true, '(': true, ')': true,

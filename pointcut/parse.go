@@ -42,21 +42,19 @@ var reserved = map[string]bool{
 func ParseFile(filename string, src []byte) (*File, error) {
 	f := &File{Name: filename, Src: src}
 	s := &errorSink{src: src}
-	toks := scan(filename, src)
-	if n := len(toks); n > 0 && toks[n-1].Type == tokUnterminated {
-		s.add(toks[n-1].Pos, "close it with */", "unterminated comment")
-		toks = toks[:n-1]
+	sc := newScanner(filename, src)
+	walker, err := lexer.Upgrade(sc)
+	if err != nil { // the scanner never fails
+		panic(err)
 	}
-	p := &fileParser{f: f, s: s, toks: toks, eof: endOf(filename, src)}
-	p.walker = peeking(toks, p.eof)
+	if sc.unterminated != nil {
+		s.add(*sc.unterminated, "close it with */", "unterminated comment")
+	}
+	// The tokens live once, in the walker; toks is a view of them.
+	toks := walker.Range(0, lexer.RawCursor(sc.n))
+	p := &fileParser{f: f, s: s, toks: toks, eof: walker.Range(lexer.RawCursor(sc.n), lexer.RawCursor(sc.n+1))[0].Pos, walker: walker}
 	p.parse()
 	return f, s.list.Err()
-}
-
-func endOf(filename string, src []byte) Position {
-	pos := Position{Filename: filename, Line: 1, Column: 1}
-	pos.Advance(string(src))
-	return pos
 }
 
 type fileParser struct {
