@@ -47,6 +47,7 @@ Examples:
   weft check examples/count/count.weft
 
   # also check the advice methods against their compiled classes
+  weft runtime -o weft-rt.jar
   javac -d build/advice -cp weft-rt.jar examples/count/Counter.java
   weft check examples/count/count.weft --advice-cp build/advice:weft-rt.jar`,
 	Args: cobra.MinimumNArgs(1),
