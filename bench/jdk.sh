@@ -18,10 +18,8 @@ javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
 # 1. Weave time: `go test -bench` of the image driver (weaver + frames +
 #    writing the patch tree), then the CLI end to end, cold.
 go test ./weaver/jdk -run '^$' -bench BenchmarkWeaveAllModules -benchtime 1x | grep -E '^Benchmark|classes'
-start=$(date +%s.%N)
-"$W/weft" jdk -q -a examples/count/count.weft --advice-cp "$W/adv" -o "$W/jdk"
-end=$(date +%s.%N)
-printf 'weft jdk, all modules, CLI end to end: %.2f s\n' "$(echo "$end - $start" | bc)"
+/usr/bin/time -f 'weft jdk, all modules, CLI end to end: %e s wall, %U s user + %S s sys CPU' \
+  "$W/weft" jdk -q -a examples/count/count.weft --advice-cp "$W/adv" -o "$W/jdk"
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
 mkdir -p "$W/src/gen"
@@ -45,24 +43,30 @@ public class C$i<T extends Comparable<T>> implements Supplier<List<T>> {
 JAVA
 done
 ARGS="@$W/jdk/weft.args -Dcount.quiet=1"
-best() { # best wall time (s) of RUNS runs of a command
-  local b=999999
+best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs
+  local bw=999999 bc=999999
   for _ in $(seq 1 "$RUNS"); do
-    local s e t
-    s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N)
-    t=$(( (e - s) / 1000000 )); (( t < b )) && b=$t
+    local w c
+    /usr/bin/time -o "$W/time" -f '%e %U %S' "$@" >/dev/null 2>&1
+    read -r w c < <(tail -1 "$W/time" | awk '{printf "%d %d\n", $1*1000, ($2+$3)*1000}')
+    (( w < bw )) && bw=$w
+    (( c < bc )) && bc=$c
   done
-  echo "$b"
+  echo "$bw $bc"
 }
+ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
+uptime
 JAVAC="-m jdk.compiler/com.sun.tools.javac.Main -d $W/out $W/src/gen/*.java"
-s_javac=$(best java $JAVAC)
-w_javac=$(best java $ARGS $JAVAC)
-printf 'javac, 120 files:  stock %5d ms   woven (counting everywhere) %5d ms   x%.2f\n' "$s_javac" "$w_javac" "$(echo "$w_javac / $s_javac" | bc -l)"
+read -r s_w s_c < <(best java $JAVAC)
+read -r w_w w_c < <(best java $ARGS $JAVAC)
+printf 'javac, 120 files (wall / cpu ms): stock %6d / %6d   woven, counting everywhere %6d / %6d   %s wall, %s cpu\n' \
+  "$s_w" "$s_c" "$w_w" "$w_c" "$(ratio "$s_w" "$w_w")" "$(ratio "$s_c" "$w_c")"
 
 mkdir -p "$W/hello"
 printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' > "$W/hello/Hello.java"
 javac -d "$W/hello" "$W/hello/Hello.java"
-s_hello=$(best java -cp "$W/hello" Hello)
-n_hello=$(best java -Xshare:off -cp "$W/hello" Hello)
-w_hello=$(best java $ARGS -cp "$W/hello" Hello)
-printf 'hello world start: stock %5d ms   stock without CDS %5d ms   woven %5d ms\n' "$s_hello" "$n_hello" "$w_hello"
+read -r s_w s_c < <(best java -cp "$W/hello" Hello)
+read -r n_w n_c < <(best java -Xshare:off -cp "$W/hello" Hello)
+read -r w_w w_c < <(best java $ARGS -cp "$W/hello" Hello)
+printf 'hello world (wall / cpu ms): stock %5d / %5d   stock without CDS %5d / %5d   woven %5d / %5d\n' \
+  "$s_w" "$s_c" "$n_w" "$n_c" "$w_w" "$w_c"

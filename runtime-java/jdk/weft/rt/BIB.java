@@ -13,9 +13,13 @@ package weft.rt;
  * about to load the main class.
  *
  * <p>Woven code reads {@link #ready} without synchronization and, only when
- * it still sees false, confirms under the lock with {@link #isReady}
- * (FERRARI's double-checked read): a stale false costs one synchronized
- * call, never a wrong answer, and the common case costs one plain read.
+ * it still sees false, confirms with {@link #isReady} (FERRARI's
+ * double-checked read): a stale false costs one more read, never a wrong
+ * answer, and the common case costs one plain read. FERRARI confirms under
+ * a lock; here the confirmation reads a volatile copy of the flag, which
+ * the Java memory model makes just as current, because during bootstrap
+ * every woven method call takes this path: a monitor there cost start-up
+ * time for nothing.
  */
 public final class BIB {
     private BIB() {}
@@ -23,13 +27,17 @@ public final class BIB {
     /** True once bootstrap is over. Default false: no clinit. */
     public static boolean ready;
 
-    /** Reads the flag under the lock (JDK mode: never sets it). */
-    public static synchronized boolean isReady() {
-        return ready;
+    /** The flag as last set: a volatile read sees the current state. */
+    private static volatile boolean current;
+
+    /** Confirms the flag (JDK mode: never sets it). */
+    public static boolean isReady() {
+        return current;
     }
 
     /** Marks the end of bootstrap; called by System.initPhase3. */
     public static synchronized void setReady() {
+        current = true;
         ready = true;
     }
 }
