@@ -14,7 +14,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
@@ -23,17 +22,14 @@ import (
 	"github.com/weft-aop/weft/weaver/jdk"
 )
 
-// execMatcher is the harshest aspect (written without the language):
-// before advice at every method and constructor execution of every class,
-// passing the join point id.
-type execMatcher struct{ adv *advice.Advice }
-
-func (m execMatcher) Match(s *pointcut.Shadow, h classfile.Hierarchy) []pointcut.Applied {
-	if s.Kind != pointcut.MethodExecution && s.Kind != pointcut.ConstructorExecution {
-		return nil
-	}
-	return []pointcut.Applied{{Advice: m.adv, Verdict: pointcut.Always}}
+// countAspect is the harshest aspect: before advice at every method and
+// constructor execution of every class, passing the join point id.
+const countAspect = `aspect Count {
+    before(): (execution(* *(..)) || execution(new(..))) && !within(weftcount..*) {
+        weftcount.Counter.hit(joinPointId);
+    }
 }
+`
 
 // counterSrc counts hits per join point id and, at exit, writes the
 // non-zero counts to the file named by -Dweft.counts. It has no static
@@ -130,11 +126,17 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 		return nil, err.Error()
 	}
 	defer img.Close()
+	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(img), img)
+	f, err := pointcut.ParseFile("count.weft", []byte(countAspect))
+	if err != nil {
+		return nil, err.Error()
+	}
+	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
+	if err != nil {
+		return nil, err.Error()
+	}
 	x := &jdk.Exclusions{}
-	w := weaver.New(execMatcher{&advice.Advice{Kind: advice.Before, Aspect: "Count", File: "count.weft", Line: 2,
-		Method: advice.Method{Owner: "weftcount/Counter", Name: "hit", Desc: "(I)V"},
-		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}},
-		nil, weaver.Options{Hierarchy: classfile.NewHierarchy(img), Mode: weaver.JDK, Exclude: x.Excluded})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
 	var mu sync.Mutex
 	ids := map[string]int32{}
 	cw := jdk.Aspects{W: w, OnResult: func(res *weaver.Result) {
@@ -146,7 +148,7 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 			}
 		}
 	}}
-	sum, err := jdk.WeaveImage(jdk.Options{JavaHome: home, Out: dir, Weaver: cw, Exclusions: x,
+	sum, err := jdk.WeaveImage(jdk.Options{JavaHome: home, Out: dir, Weaver: cw, Exclusions: x, Jars: true,
 		Runtime: rt, BootAppend: []string{adv}})
 	if err != nil {
 		return nil, err.Error()
