@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -113,6 +114,10 @@ func weaveJDK(job jdkJob) (*jdk.Summary, error) {
 		}
 		home = h
 	}
+	// Weaving the JDK allocates a lot of short-lived garbage: trading
+	// memory (about 1.6 GB instead of 0.8 GB) for less GC work saves about
+	// a sixth of the CPU time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	var mods []string
 	if job.modules != "" && job.modules != "all" {
 		mods = strings.Split(job.modules, ",")
