@@ -25,8 +25,9 @@
 //
 // method-execution and constructor-execution (after the super(...) or
 // this(...) call; ajc's rules: synthetic methods have execution join
-// points, bridge methods do not), method-call (invoke* of non-constructors,
-// invokedynamic excluded), constructor-call (new … invokespecial <init>,
+// points, bridge methods have no join points at all), method-call (invoke*
+// of non-constructors; as in ajc, not super.m(...) calls nor
+// invokedynamic), constructor-call (new … invokespecial <init>,
 // paired by nesting; after returning receives the new object) and array
 // construction (newarray, anewarray, multianewarray; the dimensions are the
 // arguments). Before advice runs before the join point, after returning at

@@ -59,7 +59,9 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, stri
 	if err != nil {
 		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
-	if code == nil {
+	if code == nil || m.Access&classfile.AccBridge != 0 {
+		// Like ajc, no join points at all in bridge methods (they are the
+		// compiler's, not the program's).
 		return false, nil, ""
 	}
 	for _, in := range code.Insns {
@@ -210,6 +212,11 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 				dup = newAt+1 < len(code.Insns) && code.Insns[newAt+1].Op == classfile.OpDup
 				kind = pointcut.ConstructorCall
 			} else {
+				if in.Op == classfile.OpInvokespecial && owner != cw.name {
+					// super.m(...): like ajc, not a call join point
+					// (invokespecial of a private method of this class is).
+					continue
+				}
 				kind = pointcut.MethodCall
 				staticTarget = in.Op == classfile.OpInvokestatic
 			}
