@@ -19,7 +19,8 @@
 // execution pointcuts match through the supertypes that declare a method,
 // as AspectJ's do. Join point ids are unique ints per shadow, handed out
 // from Options.IDBase; a second run meant for the same JVM (the JDK weave,
-// then the application) starts at the first run's NextID().
+// then the application) starts at the first run's NextID(). Classes are
+// woven in parallel, so which class gets which ids varies between runs.
 //
 // # Shadows
 //
