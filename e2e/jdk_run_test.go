@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -123,3 +124,56 @@ const sleeperSrc = `public class Sleeper {
     }
 }
 `
+
+// TestJDKCommand runs `weft jdk` on java.base: it writes the patch jar, the
+// argfile and the summary, lists the advised intrinsic candidates, and the
+// JVM runs on the result under -Xverify:all.
+func TestJDKCommand(t *testing.T) {
+	weft := buildWeft(t)
+	src, err := os.ReadFile("../examples/count/Counter.java")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
+	if b, err := exec.Command(weft, "runtime", "-o", rtJar).CombinedOutput(); err != nil {
+		t.Fatalf("weft runtime: %v\n%s", err, b)
+	}
+	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(src)}, "-cp", rtJar)
+	out := t.TempDir()
+	cmd := exec.Command(weft, "jdk", "-a", "../examples/count/count.weft", "--advice-cp", adv, "--modules", "java.base", "-o", out)
+	cmd.Env = append(os.Environ(), "WEFT_CACHE="+t.TempDir())
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("weft jdk: %v\n%s", err, b)
+	}
+	msg := string(b)
+	if !strings.Contains(msg, "intrinsic candidates") || !strings.Contains(msg, "java/lang/Math.") {
+		t.Errorf("weft jdk does not list the advised intrinsics:\n%.2000s", msg)
+	}
+	if strings.Contains(msg, "\r") {
+		t.Error("progress bar drawn although stderr is not a terminal")
+	}
+	var sum struct {
+		Modules map[string]struct{ Classes, ClassesWoven, MethodsWoven int }
+		Unwoven []any
+		NextID  int `json:"nextId"`
+	}
+	sb, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(sb, &sum); err != nil {
+		t.Fatal(err)
+	}
+	base := sum.Modules["java.base"]
+	if len(sum.Modules) != 1 || base.ClassesWoven < 5000 || base.MethodsWoven < 40000 || sum.NextID < base.MethodsWoven || len(sum.Unwoven) != 0 {
+		t.Errorf("summary: %+v", sum)
+	}
+	if _, err := os.Stat(filepath.Join(out, "patch", "java.base.jar")); err != nil {
+		t.Error(err)
+	}
+	_, stderr := jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(out, "weft.args"), "-Dcount.quiet=1", "-version")
+	if !strings.Contains(stderr, "openjdk version") {
+		t.Errorf("java -version on the woven java.base: %s", stderr)
+	}
+}
