@@ -176,4 +176,21 @@ func TestJDKCommand(t *testing.T) {
 	if !strings.Contains(stderr, "openjdk version") {
 		t.Errorf("java -version on the woven java.base: %s", stderr)
 	}
+
+	// On a terminal (script(1) gives it one), a progress bar is drawn.
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Fatalf("script(1) (util-linux) is needed to give weft a terminal: %v", err)
+	}
+	line := strings.Join([]string{weft, "jdk", "-a", "../examples/count/count.weft", "--advice-cp", adv,
+		"--modules", "java.base", "-o", t.TempDir()}, " ")
+	cmd = exec.Command(script, "-qec", line, "/dev/null")
+	cmd.Env = append(os.Environ(), "WEFT_CACHE="+t.TempDir())
+	b, err = cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("weft jdk on a terminal: %v\n%.2000s", err, b)
+	}
+	if !strings.Contains(string(b), "\rweaving [") || !strings.Contains(string(b), " classes ") {
+		t.Errorf("no progress bar on a terminal:\n%.1000q", b)
+	}
 }
