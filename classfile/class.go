@@ -175,13 +175,7 @@ func Parse(name string, b []byte) (*Class, error) {
 
 // Bytes encodes the class file.
 func (c *Class) Bytes() []byte {
-	n := 1024
-	for _, m := range c.Methods {
-		for _, a := range m.Attributes {
-			n += len(a.Info) + 6
-		}
-	}
-	b := make([]byte, 0, n)
+	b := make([]byte, 0, c.size())
 	b = be32(b, 0xCAFEBABE)
 	b = be16(b, c.Minor)
 	b = be16(b, c.Major)
@@ -196,6 +190,25 @@ func (c *Class) Bytes() []byte {
 	b = writeMembers(b, c.Fields)
 	b = writeMembers(b, c.Methods)
 	return writeAttributes(b, c.Attributes)
+}
+
+// size returns the encoded size of the class, so Bytes allocates once.
+func (c *Class) size() int {
+	n := 10 + c.Pool.size() + 8 + 2*len(c.Interfaces) + 6 + attributesSize(c.Attributes)
+	for _, ms := range [2][]*Member{c.Fields, c.Methods} {
+		for _, m := range ms {
+			n += 6 + attributesSize(m.Attributes)
+		}
+	}
+	return n
+}
+
+func attributesSize(as []Attribute) int {
+	n := 2
+	for _, a := range as {
+		n += 6 + len(a.Info)
+	}
+	return n
 }
 
 func writeMembers(b []byte, ms []*Member) []byte {

@@ -96,7 +96,14 @@ type Code struct {
 	Frames              []Frame // the decoded StackMapTable
 	Attributes          []Attribute
 
-	gen uint64 // stamp of the last layout
+	gen   uint64    // stamp of the last layout
+	names attrNames // pool indices of the attribute names seen when decoding
+}
+
+// attrNames remembers the Utf8 indices of the attribute names a decoded
+// Code used, so that encoding it again needs no constant-pool lookups.
+type attrNames struct {
+	lines, locals, localTypes, stackMap uint16
 }
 
 // CodeTypeAnnotations is a RuntimeVisibleTypeAnnotations or

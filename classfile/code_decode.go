@@ -1,6 +1,9 @@
 package classfile
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // MaxCodeLength is the largest code array the JVM accepts (JVMS §4.7.3).
 const MaxCodeLength = 65535
@@ -12,8 +15,36 @@ type codeDecoder struct {
 	member  *Member
 	code    *Code
 	codeLen int
-	labels  []*Label // by bytecode offset, 0..codeLen inclusive
-	starts  []bool   // offsets where an instruction starts
+	*decodeScratch
+	labelBlock []Label // labels are allocated in blocks
+	nlabels    int
+}
+
+// decodeScratch holds the per-offset tables of a decoding, reused across
+// calls: stamps instead of clearing make reuse cost nothing per method.
+type decodeScratch struct {
+	gen   uint32
+	slots []offsetSlot // by bytecode offset, 0..codeLen inclusive
+	insns []Insn
+	offs  []int
+}
+
+type offsetSlot struct {
+	labelGen, startGen uint32
+	label              *Label
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(decodeScratch) }}
+
+// isStart reports whether an instruction starts at off (< codeLen).
+func (d *codeDecoder) isStart(off int) bool { return d.slots[off].startGen == d.gen }
+
+// label returns the label at off, or nil.
+func (d *codeDecoder) label(off int) *Label {
+	if s := &d.slots[off]; s.labelGen == d.gen {
+		return s.label
+	}
+	return nil
 }
 
 // DecodeCode decodes method m's Code attribute into the label-based model.
@@ -24,9 +55,22 @@ func DecodeCode(c *Class, m *Member) (*Code, error) {
 	if a == nil {
 		return nil, nil
 	}
-	name := c.Name() + "." + c.MemberName(m) + c.MemberDesc(m) + " Code"
-	d := &codeDecoder{r: &reader{b: a.Info, name: name}, c: c, member: m}
-	if err := d.decode(); err != nil {
+	d := &codeDecoder{r: &reader{b: a.Info}, c: c, member: m, decodeScratch: scratchPool.Get().(*decodeScratch)}
+	err := d.decode()
+	for i := range d.insns {
+		d.insns[i] = Insn{} // drop references into the result
+	}
+	scratchPool.Put(d.decodeScratch)
+	if err != nil {
+		// Names are built only for errors: building them for every
+		// method is a measurable share of decoding.
+		if fe, ok := err.(*FormatError); ok {
+			name := c.Name() + "." + c.MemberName(m) + c.MemberDesc(m) + " Code"
+			if fe.Class != "" {
+				name += " " + fe.Class
+			}
+			fe.Class = name
+		}
 		return nil, err
 	}
 	return d.code, nil
@@ -38,18 +82,23 @@ func (d *codeDecoder) labelAt(off int) *Label {
 		d.r.fail("offset %d is outside the code (length %d)", off, d.codeLen)
 		return nil
 	}
-	l := d.labels[off]
-	if l == nil {
-		l = &Label{Offset: off}
-		d.labels[off] = l
+	s := &d.slots[off]
+	if s.labelGen != d.gen {
+		if len(d.labelBlock) == 0 {
+			d.labelBlock = make([]Label, 16)
+		}
+		s.labelGen, s.label = d.gen, &d.labelBlock[0]
+		d.labelBlock = d.labelBlock[1:]
+		*s.label = Label{Offset: off}
+		d.nlabels++
 	}
-	return l
+	return s.label
 }
 
 // validLabel is labelAt for tables (lines, local variables) whose entries
 // are dropped rather than rejected when they do not point at an instruction.
 func (d *codeDecoder) validLabel(off int) *Label {
-	if off < 0 || off > d.codeLen || (off < d.codeLen && !d.starts[off]) {
+	if off < 0 || off > d.codeLen || (off < d.codeLen && !d.isStart(off)) {
 		return nil
 	}
 	return d.labelAt(off)
@@ -69,14 +118,21 @@ func (d *codeDecoder) decode() error {
 		return r.err
 	}
 	d.codeLen = len(bc)
-	d.labels = make([]*Label, d.codeLen+1)
-	d.starts = make([]bool, d.codeLen)
+	d.gen++
+	if d.gen == 0 { // wrapped: old stamps could collide
+		d.slots = nil
+		d.gen = 1
+	}
+	if cap(d.slots) < d.codeLen+1 {
+		d.slots = make([]offsetSlot, d.codeLen+1, d.codeLen+1+d.codeLen/4)
+	}
+	d.slots = d.slots[:d.codeLen+1]
 	insns, offs, err := d.decodeInsns(bc, bcStart)
 	if err != nil {
 		return err
 	}
-	for off, l := range d.labels {
-		if l != nil && off < d.codeLen && !d.starts[off] {
+	for off := 0; off < d.codeLen; off++ {
+		if d.slots[off].labelGen == d.gen && !d.isStart(off) {
 			return r.fail("branch target %d is not the start of an instruction", off)
 		}
 	}
@@ -108,16 +164,21 @@ func (d *codeDecoder) decode() error {
 		if r.err != nil {
 			break
 		}
-		sub := &reader{b: info, name: r.name + " " + d.c.Pool.Utf8(nameIdx)}
-		switch d.c.Pool.Utf8(nameIdx) {
+		attrName := d.c.Pool.Utf8(nameIdx)
+		sub := &reader{b: info, name: attrName}
+		switch attrName {
 		case "LineNumberTable":
 			d.decodeLines(sub)
+			code.names.lines = nameIdx
 		case "LocalVariableTable":
 			code.Locals = append(code.Locals, d.decodeLocals(sub)...)
+			code.names.locals = nameIdx
 		case "LocalVariableTypeTable":
 			code.LocalTypes = append(code.LocalTypes, d.decodeLocals(sub)...)
+			code.names.localTypes = nameIdx
 		case "StackMapTable":
 			stackMap = info
+			code.names.stackMap = nameIdx
 		case "RuntimeVisibleTypeAnnotations", "RuntimeInvisibleTypeAnnotations":
 			code.TypeAnnotations = append(code.TypeAnnotations, d.decodeTypeAnnotations(sub, nameIdx))
 		default:
@@ -134,7 +195,7 @@ func (d *codeDecoder) decode() error {
 		return r.fail("%d bytes of trailing data", len(r.b)-r.off)
 	}
 	if stackMap != nil {
-		frames, err := d.decodeStackMap(&reader{b: stackMap, name: r.name + " StackMapTable"})
+		frames, err := d.decodeStackMap(&reader{b: stackMap, name: "StackMapTable"})
 		if err != nil {
 			return err
 		}
@@ -142,20 +203,14 @@ func (d *codeDecoder) decode() error {
 	}
 
 	// Interleave label placements with the instructions.
-	nl := 0
-	for _, l := range d.labels {
-		if l != nil {
-			nl++
-		}
-	}
-	code.Insns = make([]Insn, 0, len(insns)+nl)
+	code.Insns = make([]Insn, 0, len(insns)+d.nlabels)
 	for i, in := range insns {
-		if l := d.labels[offs[i]]; l != nil {
+		if l := d.label(offs[i]); l != nil {
 			code.Insns = append(code.Insns, Insn{Op: OpLabel, Label: l})
 		}
 		code.Insns = append(code.Insns, in)
 	}
-	if l := d.labels[d.codeLen]; l != nil {
+	if l := d.label(d.codeLen); l != nil {
 		code.Insns = append(code.Insns, Insn{Op: OpLabel, Label: l})
 	}
 	return nil
@@ -164,8 +219,8 @@ func (d *codeDecoder) decode() error {
 // decodeInsns decodes the bytecode into normalized instructions and the
 // offset of each.
 func (d *codeDecoder) decodeInsns(bc []byte, base int) ([]Insn, []int, error) {
-	insns := make([]Insn, 0, len(bc)/2+1)
-	offs := make([]int, 0, len(bc)/2+1)
+	insns, offs := d.insns[:0], d.offs[:0]
+	defer func() { d.insns, d.offs = insns, offs }()
 	fail := func(off int, format string, args ...any) ([]Insn, []int, error) {
 		d.r.off = base + off
 		return nil, nil, d.r.fail("bytecode offset %d: %s", off, fmt.Sprintf(format, args...))
@@ -176,7 +231,7 @@ func (d *codeDecoder) decodeInsns(bc []byte, base int) ([]Insn, []int, error) {
 	}
 	for pc := 0; pc < len(bc); {
 		op := bc[pc]
-		d.starts[pc] = true
+		d.slots[pc].startGen = d.gen
 		in := Insn{Op: uint16(op)}
 		size := opSize[op]
 		if size == 0 && op != OpTableswitch && op != OpLookupswitch && op != OpWide {

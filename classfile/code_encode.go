@@ -47,14 +47,11 @@ func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
 		}
 	}
 	info := code.emit(c, m, offs, end)
-	codeName := c.Pool.AddUtf8("Code")
-	for i := range m.Attributes {
-		if m.Attributes[i].Name == codeName {
-			m.Attributes[i].Info = info
-			return nil
-		}
+	if a := c.Attr(m.Attributes, "Code"); a != nil {
+		a.Info = info
+		return nil
 	}
-	m.Attributes = append(m.Attributes, Attribute{Name: codeName, Info: info})
+	m.Attributes = append(m.Attributes, Attribute{Name: c.Pool.AddUtf8("Code"), Info: info})
 	return nil
 }
 
@@ -227,7 +224,12 @@ func (code *Code) checkLabels(name string, gen uint64) error {
 // emit writes the Code attribute's bytes for the laid-out instructions.
 func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 	p := c.Pool
-	b := make([]byte, 0, 8+end+64)
+	size := 8 + end + 2 + 8*len(code.Handlers) + 2 + 10 + 4*len(code.Lines) +
+		12 + 10*(len(code.Locals)+len(code.LocalTypes)) + 8 + 12*len(code.Frames)
+	for _, a := range code.Attributes {
+		size += 6 + len(a.Info)
+	}
+	b := make([]byte, 0, size)
 	b = be16(b, code.MaxStack)
 	b = be16(b, code.MaxLocals)
 	b = be32(b, uint32(end))
@@ -345,8 +347,11 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 	countAt := len(b)
 	b = be16(b, 0)
 	nattrs := 0
-	attr := func(name string, body func([]byte) []byte) {
-		b = be16(b, p.AddUtf8(name))
+	attr := func(nameIdx uint16, name string, body func([]byte) []byte) {
+		if nameIdx == 0 || p.Utf8(nameIdx) != name {
+			nameIdx = p.AddUtf8(name)
+		}
+		b = be16(b, nameIdx)
 		at := len(b)
 		b = be32(b, 0)
 		b = body(b)
@@ -356,7 +361,7 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 	}
 	placed := func(l *Label) bool { return l != nil && l.gen == code.gen }
 	if len(code.Lines) > 0 {
-		attr("LineNumberTable", func(b []byte) []byte {
+		attr(code.names.lines, "LineNumberTable", func(b []byte) []byte {
 			at := len(b)
 			b = be16(b, 0)
 			n := 0
@@ -371,11 +376,11 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 			return b
 		})
 	}
-	localTable := func(name string, vars []LocalVar) {
+	localTable := func(nameIdx uint16, name string, vars []LocalVar) {
 		if len(vars) == 0 {
 			return
 		}
-		attr(name, func(b []byte) []byte {
+		attr(nameIdx, name, func(b []byte) []byte {
 			at := len(b)
 			b = be16(b, 0)
 			n := 0
@@ -393,10 +398,10 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 			return b
 		})
 	}
-	localTable("LocalVariableTable", code.Locals)
-	localTable("LocalVariableTypeTable", code.LocalTypes)
+	localTable(code.names.locals, "LocalVariableTable", code.Locals)
+	localTable(code.names.localTypes, "LocalVariableTypeTable", code.LocalTypes)
 	if c.Major >= 50 && len(code.Frames) > 0 {
-		attr("StackMapTable", func(b []byte) []byte {
+		attr(code.names.stackMap, "StackMapTable", func(b []byte) []byte {
 			return append(b, encodeStackMap(p, code.Frames, InitialLocals(c, m))...)
 		})
 	}

@@ -50,7 +50,11 @@ type Constant struct {
 // Add* methods return the index of an equal existing entry or append one.
 type Pool struct {
 	entries []Constant
-	index   map[Constant]uint16 // built on first Add, for deduplication
+	// Deduplication indexes, each built on first use: most encodes add only
+	// attribute names and class names, so those get cheap indexes of their own.
+	utf8s   map[string]uint16   // Utf8 entries
+	classes map[uint16]uint16   // Class entries by their Utf8 index
+	index   map[Constant]uint16 // all other entries
 }
 
 // NewPool returns an empty pool (with the unused slot 0).
@@ -135,16 +139,43 @@ func (p *Pool) Double(i uint16) float64 { return math.Float64frombits(p.Get(i).N
 // It panics if the pool would exceed 65,535 entries; callers that build
 // classes from untrusted sizes check Len first.
 func (p *Pool) Add(c Constant) uint16 {
-	if p.index == nil {
-		p.index = make(map[Constant]uint16, len(p.entries))
-		for i := len(p.entries) - 1; i > 0; i-- { // lowest index wins
-			if p.entries[i].Tag != 0 {
-				p.index[p.entries[i]] = uint16(i)
+	switch c.Tag {
+	case TagUtf8:
+		if p.utf8s == nil {
+			p.utf8s = make(map[string]uint16)
+			for i := len(p.entries) - 1; i > 0; i-- { // lowest index wins
+				if e := &p.entries[i]; e.Tag == TagUtf8 {
+					p.utf8s[e.Str] = uint16(i)
+				}
 			}
 		}
-	}
-	if i, ok := p.index[c]; ok {
-		return i
+		if i, ok := p.utf8s[c.Str]; ok {
+			return i
+		}
+	case TagClass:
+		if p.classes == nil {
+			p.classes = make(map[uint16]uint16)
+			for i := len(p.entries) - 1; i > 0; i-- {
+				if e := &p.entries[i]; e.Tag == TagClass {
+					p.classes[e.A] = uint16(i)
+				}
+			}
+		}
+		if i, ok := p.classes[c.A]; ok && c == (Constant{Tag: TagClass, A: c.A}) {
+			return i
+		}
+	default:
+		if p.index == nil {
+			p.index = make(map[Constant]uint16)
+			for i := len(p.entries) - 1; i > 0; i-- {
+				if e := p.entries[i]; e.Tag != 0 && e.Tag != TagUtf8 && e.Tag != TagClass {
+					p.index[e] = uint16(i)
+				}
+			}
+		}
+		if i, ok := p.index[c]; ok {
+			return i
+		}
 	}
 	n := len(p.entries)
 	width := 1
@@ -158,8 +189,51 @@ func (p *Pool) Add(c Constant) uint16 {
 	if width == 2 {
 		p.entries = append(p.entries, Constant{})
 	}
-	p.index[c] = uint16(n)
+	switch c.Tag {
+	case TagUtf8:
+		p.utf8s[c.Str] = uint16(n)
+	case TagClass:
+		p.classes[c.A] = uint16(n)
+	default:
+		p.index[c] = uint16(n)
+	}
 	return uint16(n)
+}
+
+// classIndex returns the index of the Class entry for name, adding one if
+// there is none. Before the dedup indexes exist it scans the Class entries,
+// which is cheaper than building them for the few names a method's frames
+// use.
+func (p *Pool) classIndex(name string) uint16 {
+	if p.classes == nil || p.utf8s == nil {
+		for i := 1; i < len(p.entries); i++ {
+			if e := &p.entries[i]; e.Tag == TagClass && len(p.Get(e.A).Str) == len(name) && p.Utf8(e.A) == name {
+				return uint16(i)
+			}
+		}
+	}
+	return p.AddClass(name)
+}
+
+// size returns the encoded size of the pool.
+func (p *Pool) size() int {
+	n := 2
+	for i := 1; i < len(p.entries); i++ {
+		switch c := &p.entries[i]; c.Tag {
+		case TagUtf8:
+			n += 3 + len(c.Str)
+		case TagLong, TagDouble:
+			n += 9
+			i++
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			n += 3
+		case TagMethodHandle:
+			n += 4
+		default:
+			n += 5
+		}
+	}
+	return n
 }
 
 // AddUtf8 adds a Utf8 entry.
@@ -226,6 +300,9 @@ func parsePool(r *reader) (*Pool, error) {
 		return nil, r.fail("constant_pool_count %d exceeds the class size", count)
 	}
 	p := &Pool{entries: make([]Constant, count)}
+	// One string for the whole input: Utf8 entries are substrings of it,
+	// which saves an allocation per entry.
+	text := string(r.b)
 	for i := 1; i < count; i++ {
 		at := r.off
 		tag := r.u1()
@@ -233,7 +310,10 @@ func parsePool(r *reader) (*Pool, error) {
 		switch tag {
 		case TagUtf8:
 			n := int(r.u2())
-			c.Str = string(r.bytes(n))
+			if r.need(n) {
+				c.Str = text[r.off : r.off+n]
+				r.off += n
+			}
 		case TagInteger, TagFloat:
 			c.Num = uint64(r.u4())
 		case TagLong, TagDouble:

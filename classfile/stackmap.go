@@ -230,7 +230,7 @@ func appendVType(b []byte, p *Pool, t VType) []byte {
 	b = append(b, t.Kind)
 	switch t.Kind {
 	case VObject:
-		b = be16(b, p.AddClass(t.Class))
+		b = be16(b, p.classIndex(t.Class))
 	case VUninitialized:
 		b = be16(b, uint16(t.New.Offset))
 	}
