@@ -41,6 +41,7 @@ type entry struct {
 	data []byte
 	raw  *zip.File // copy as is (jar entries that are not woven)
 	res  *Result
+	cw   *classWeaver // woven, waiting for its join point ids
 	err  error
 	// packed holds the woven class and its extra classes, compressed by
 	// the worker that wove them (jar outputs only).
@@ -95,15 +96,7 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 					continue
 				}
 				e.data = data
-				e.res, e.err = w.WeaveClass(e.name, data)
-				if packIt && e.err == nil && e.res != nil && e.res.Class != nil {
-					mod := e.raw.Modified
-					e.packed = append(e.packed, pack(e.name, e.res.Class, mod))
-					for _, name := range sortedKeys(e.res.Extra) {
-						p := extraPath(e.name, e.res.Name, name)
-						e.packed = append(e.packed, pack(p, e.res.Extra[name], mod))
-					}
-				}
+				e.res, e.cw, e.err = w.weave(e.name, data)
 			}
 		}()
 	}
@@ -114,6 +107,24 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 	}
 	close(work)
 	wg.Wait()
+	// Number join points in input order, so the output is reproducible.
+	for _, e := range es {
+		if e.cw == nil || e.err != nil {
+			continue
+		}
+		if err := w.finish(e.name, e.res, e.cw, w.nextID.Add(e.cw.ids)-e.cw.ids); err != nil {
+			e.err, e.res = err, nil // copied unwoven
+			continue
+		}
+		e.cw = nil
+		if packIt {
+			mod := e.raw.Modified
+			e.packed = append(e.packed, pack(e.name, e.res.Class, mod))
+			for _, name := range sortedKeys(e.res.Extra) {
+				e.packed = append(e.packed, pack(extraPath(e.name, e.res.Name, name), e.res.Extra[name], mod))
+			}
+		}
+	}
 	for _, e := range es {
 		if !strings.HasSuffix(e.name, ".class") {
 			st.Copied++

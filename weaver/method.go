@@ -16,6 +16,9 @@ type classWeaver struct {
 	name   string
 	file   string
 	sister *sister
+	// ids counts the class's join point ids, numbered from 0 until
+	// Weaver.finish adds the class's base.
+	ids int32
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
 }
@@ -77,7 +80,8 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, stri
 		return false, nil, ""
 	}
 	for _, s := range shadows {
-		s.id = cw.w.nextID.Add(1) - 1
+		s.id = cw.ids
+		cw.ids++
 	}
 	saved := append([]classfile.Attribute(nil), m.Attributes...)
 	e := &emitter{cw: cw, m: m, code: code, static: m.Access&classfile.AccStatic != 0,

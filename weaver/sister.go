@@ -138,8 +138,9 @@ func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
 	if s.Code.Name == "<clinit>" {
 		kind = "staticinitialization"
 	}
-	j := &jpInfo{id: cw.w.nextID.Add(1) - 1, kind: kind, declType: binaryName(cw.name), name: s.Code.Name,
+	j := &jpInfo{id: cw.ids, kind: kind, declType: binaryName(cw.name), name: s.Code.Name,
 		sig: Signature(k, s.Code), within: binaryName(cw.name), file: cw.file, line: s.line}
+	cw.ids++
 	cw.enclosing[key] = j
 	return j
 }
@@ -151,14 +152,14 @@ const (
 
 // bytes builds the sister class of woven class woven (version 55, for
 // dynamic constants; package-private, final, synthetic).
-func (s *sister) bytes(woven *classfile.Class) ([]byte, error) {
+func (s *sister) bytes(woven *classfile.Class, base int32) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := classfile.NewPool()
 	c := &classfile.Class{Major: 55, Pool: p, Access: classfile.AccFinal | classfile.AccSuper | classfile.AccSynthetic}
 	c.This = p.AddClass(s.name)
 	c.Super = p.AddClass("java/lang/Object")
-	g := &sisterGen{c: c, bsm: map[int32]uint16{}}
+	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base}
 	for _, h := range s.helpers {
 		m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
 			Name: p.AddUtf8(h.name), Desc: p.AddUtf8(h.desc)}
@@ -188,6 +189,7 @@ type sisterGen struct {
 	bsmHandle uint16
 	bsms      [][]uint16
 	bsm       map[int32]uint16 // join point id → Dynamic constant
+	base      int32            // added to the class-relative join point ids
 	insns     []classfile.Insn
 }
 
@@ -208,7 +210,7 @@ func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
 		ref := p.AddMethodref("weft/rt/JoinPointStaticPart", "make", bsmDesc, false)
 		g.bsmHandle = p.Add(classfile.Constant{Tag: classfile.TagMethodHandle, A: 6, B: ref})
 	}
-	args := []uint16{p.AddInt(j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
+	args := []uint16{p.AddInt(g.base + j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
 		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line))}
 	g.bsms = append(g.bsms, args)
 	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("jp", jpDesc)})
@@ -325,7 +327,7 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 			g.idx(classfile.OpLdc, g.jpConstant(h.enclosing))
 			stack++
 		case advice.JoinPointID:
-			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(h.jp.id)})
+			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(g.base + h.jp.id)})
 			g.convert("I", want)
 			stack += slots(want)
 		case advice.ArrayDims:

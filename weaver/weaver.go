@@ -138,30 +138,40 @@ const RuntimePackage = "weft/rt/"
 // entry). A class that cannot be parsed or woven returns an error and the
 // caller copies it unchanged; methods that cannot be woven (too large,
 // undecodable) are left unchanged with a warning in the Result.
-func (w *Weaver) WeaveClass(name string, data []byte) (res *Result, err error) {
+func (w *Weaver) WeaveClass(name string, data []byte) (*Result, error) {
+	res, cw, err := w.weave(name, data)
+	if err != nil || cw == nil {
+		return res, err
+	}
+	return res, w.finish(name, res, cw, w.nextID.Add(cw.ids)-cw.ids)
+}
+
+// weave weaves a class with join point ids relative to the class; cw is
+// nil if the class is unchanged. finish then numbers the ids from a base
+// and builds the sister class: WeavePath weaves in parallel and numbers in
+// input order, so its output does not depend on scheduling.
+func (w *Weaver) weave(name string, data []byte) (res *Result, cw *classWeaver, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("%s: weaving failed: %v", name, r)
+			res, cw, err = nil, nil, fmt.Errorf("%s: weaving failed: %v", name, r)
 		}
 	}()
 	c, err := classfile.Parse(name, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cname := c.Name()
 	res = &Result{Name: cname}
 	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
 		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] {
-		return res, nil
+		return res, nil, nil
 	}
 	if alreadyWoven(c) {
 		res.Warnings = append(res.Warnings, cname+": already woven by weft: left as is")
-		return res, nil
+		return res, nil, nil
 	}
-	cw := &classWeaver{w: w, c: c, name: cname, file: sourceFile(c)}
+	cw = &classWeaver{w: w, c: c, name: cname, file: sourceFile(c)}
 	cw.sister = newSister(cname + SisterSuffix)
-	// Pool entries are added as we go; keep the originals to restore on a
-	// per-method failure (Pool only grows, so unused entries are harmless).
 	for _, m := range c.Methods {
 		mname, mdesc := c.MemberName(m), c.MemberDesc(m)
 		if w.opts.Exclude != nil && w.opts.Exclude(cname, mname, mdesc) {
@@ -177,15 +187,29 @@ func (w *Weaver) WeaveClass(name string, data []byte) (res *Result, err error) {
 		}
 	}
 	if res.MethodsWoven == 0 {
-		return res, nil
+		return res, nil, nil
 	}
 	res.Class = c.Bytes()
-	sb, err := cw.sister.bytes(c)
+	return res, cw, nil
+}
+
+// finish gives the class's join points the ids base, base+1, … and builds
+// its sister class.
+func (w *Weaver) finish(name string, res *Result, cw *classWeaver, base int32) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: building sister class: %v", name, r)
+		}
+	}()
+	for i := range res.Shadows {
+		res.Shadows[i].ID += base
+	}
+	sb, err := cw.sister.bytes(cw.c, base)
 	if err != nil {
-		return nil, fmt.Errorf("%s: building sister class: %v", name, err)
+		return fmt.Errorf("%s: building sister class: %v", name, err)
 	}
 	res.Extra = map[string][]byte{cw.sister.name: sb}
-	return res, nil
+	return nil
 }
 
 // alreadyWoven reports whether c calls weft's guard, i.e. is weft's output.
