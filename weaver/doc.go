@@ -19,8 +19,9 @@
 // execution pointcuts match through the supertypes that declare a method,
 // as AspectJ's do. Join point ids are unique ints per shadow, handed out
 // from Options.IDBase; a second run meant for the same JVM (the JDK weave,
-// then the application) starts at the first run's NextID(). Classes are
-// woven in parallel, so which class gets which ids varies between runs.
+// then the application) starts at the first run's NextID(). WeaveClass
+// numbers each class's ids as one block; WeavePath weaves in parallel but
+// numbers the blocks in input order, so its output is reproducible.
 //
 // # Shadows
 //
