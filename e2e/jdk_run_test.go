@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -81,6 +83,22 @@ func TestRunAllocTracker(t *testing.T) {
 	}
 	if strings.Contains(stderr2, "weft: weaving") || !strings.Contains(stderr2, "java.util.HashMap$Node") {
 		t.Errorf("second run wove again or did not track:\n%s", stderr2)
+	}
+
+	// -jar: the jar is woven into the cache and run from there.
+	jar := filepath.Join(t.TempDir(), "collect.jar")
+	writeAppJar(t, jar, app, "Collect")
+	cmd0 := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
+		"--modules", "java.base", "--", jvmtest.Java(t), "-jar", jar)
+	cmd0.Env = append(os.Environ(), "WEFT_CACHE="+cache)
+	cmd0.Stdin = strings.NewReader("x\ny\n")
+	var o0, e0 bytes.Buffer
+	cmd0.Stdout, cmd0.Stderr = &o0, &e0
+	cmd0.Run()
+	if o0.String() != "{x=1, y=1}\n" || cmd0.ProcessState.ExitCode() != 2 ||
+		strings.Contains(e0.String(), "weft: weaving the JDK") || !strings.Contains(e0.String(), "weft: weaving the class path") ||
+		!strings.Contains(e0.String(), "java.util.HashMap$Node") {
+		t.Errorf("-jar run: stdout %q, exit %d, stderr:\n%s", o0.String(), cmd0.ProcessState.ExitCode(), e0.String())
 	}
 
 	// Signals pass through: SIGTERM to weft reaches java, whose shutdown
@@ -193,4 +211,35 @@ func TestJDKCommand(t *testing.T) {
 	if !strings.Contains(string(b), "\rweaving [") || !strings.Contains(string(b), " classes ") {
 		t.Errorf("no progress bar on a terminal:\n%.1000q", b)
 	}
+}
+
+// writeAppJar writes the classes of dir into an executable jar.
+func writeAppJar(t *testing.T, jar, dir, main string) {
+	f, err := os.Create(jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	w, _ := zw.Create("META-INF/MANIFEST.MF")
+	fmt.Fprintf(w, "Manifest-Version: 1.0\r\nMain-Class: %s\r\n\r\n", main)
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 }

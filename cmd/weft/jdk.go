@@ -180,6 +180,10 @@ func printJDKSummary(w io.Writer, dir string, sum *jdk.Summary) {
 	classes, woven, methods := sum.Totals()
 	fmt.Fprintf(w, "weft: wove %d of %d classes (%d methods) in %d modules in %.1fs\n",
 		woven, classes, methods, len(sum.Modules), sum.Seconds)
+	if n := len(sum.Warnings); n > 0 {
+		fmt.Fprintf(w, "weft: %d methods left unwoven (e.g. over 64 KB once woven): see \"warnings\" in %s\n",
+			n, filepath.Join(dir, "summary.json"))
+	}
 	for _, u := range sum.Unwoven {
 		fmt.Fprintf(w, "weft: warning: %s: %s left unwoven: %s\n", u.Module, u.Class, u.Reason)
 	}

@@ -36,7 +36,8 @@ type Woven struct {
 	Extra        map[string][]byte // sister classes by internal name
 	MethodsWoven int
 	// Methods names the woven methods (name+descriptor), to report which
-	// are intrinsics.
+	// are intrinsics; it may be left nil for a class without any
+	// @IntrinsicCandidate method.
 	Methods  []string
 	Warnings []string
 }
