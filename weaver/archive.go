@@ -95,8 +95,10 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 					e.err = err
 					continue
 				}
-				e.data = data
 				e.res, e.cw, e.err = w.weave(e.name, data)
+				if !packIt {
+					e.data = data // a directory output writes it back
+				}
 			}
 		}()
 	}

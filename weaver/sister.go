@@ -150,9 +150,9 @@ const (
 	bsmDesc = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;I)Lweft/rt/JoinPointStaticPart;"
 )
 
-// bytes builds the sister class of woven class woven (version 55, for
-// dynamic constants; package-private, final, synthetic).
-func (s *sister) bytes(woven *classfile.Class, base int32) ([]byte, error) {
+// bytes builds the sister class (version 55, for dynamic constants;
+// package-private, final, synthetic) with join point ids from base.
+func (s *sister) bytes(base int32) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := classfile.NewPool()

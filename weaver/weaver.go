@@ -190,6 +190,9 @@ func (w *Weaver) weave(name string, data []byte) (res *Result, cw *classWeaver, 
 		return res, nil, nil
 	}
 	res.Class = c.Bytes()
+	// Keep only what finish needs: WeavePath holds every class until
+	// the ids are numbered.
+	cw.c, cw.w = nil, nil
 	return res, cw, nil
 }
 
@@ -204,7 +207,7 @@ func (w *Weaver) finish(name string, res *Result, cw *classWeaver, base int32) (
 	for i := range res.Shadows {
 		res.Shadows[i].ID += base
 	}
-	sb, err := cw.sister.bytes(cw.c, base)
+	sb, err := cw.sister.bytes(base)
 	if err != nil {
 		return fmt.Errorf("%s: building sister class: %v", name, err)
 	}
