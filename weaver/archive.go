@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Stats sums up weaving a jar or directory.
@@ -58,8 +57,10 @@ type packedEntry struct {
 // deflated: compressing them cost a quarter of the weaving time of a jar,
 // and class loading reads stored entries directly. Everything copied from
 // the input keeps its own compression.
-func pack(name string, data []byte, mod time.Time) packedEntry {
-	h := zip.FileHeader{Name: name, Method: zip.Store, Modified: mod,
+// like is the input entry's header, whose times the new entry keeps.
+func pack(name string, data []byte, like *zip.FileHeader) packedEntry {
+	h := zip.FileHeader{Name: name, Method: zip.Store, Modified: like.Modified,
+		ModifiedTime: like.ModifiedTime, ModifiedDate: like.ModifiedDate, Extra: like.Extra,
 		CRC32: crc32.ChecksumIEEE(data), UncompressedSize64: uint64(len(data)), CompressedSize64: uint64(len(data))}
 	return packedEntry{header: h, data: data}
 }
@@ -120,10 +121,10 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 		}
 		e.cw = nil
 		if packIt {
-			mod := e.raw.Modified
-			e.packed = append(e.packed, pack(e.name, e.res.Class, mod))
+			like := &e.raw.FileHeader
+			e.packed = append(e.packed, pack(e.name, e.res.Class, like))
 			for _, name := range sortedKeys(e.res.Extra) {
-				e.packed = append(e.packed, pack(extraPath(e.name, e.res.Name, name), e.res.Extra[name], mod))
+				e.packed = append(e.packed, pack(extraPath(e.name, e.res.Name, name), e.res.Extra[name], like))
 			}
 		}
 	}
@@ -247,6 +248,14 @@ func (w *Weaver) weaveJar(in, out string) (*Stats, error) {
 }
 
 func copyRaw(zw *zip.Writer, f *zip.File) error {
+	if strings.HasSuffix(f.Name, "/") {
+		// A directory: its header only (zip refuses data, even the two
+		// bytes of an empty deflate stream some tools write).
+		h := f.FileHeader
+		h.Method, h.CompressedSize64, h.UncompressedSize64, h.CRC32 = zip.Store, 0, 0, 0
+		_, err := zw.CreateHeader(&h)
+		return err
+	}
 	r, err := f.OpenRaw()
 	if err != nil {
 		return err

@@ -47,6 +47,9 @@ public class Big {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := zw.CreateHeader(&zip.FileHeader{Name: "META-INF/", Method: zip.Deflate}); err != nil {
+		t.Fatal(err)
+	}
 	add("META-INF/MANIFEST.MF", []byte("Manifest-Version: 1.0\r\nMain-Class: app.Big\r\n\r\n"))
 	add("app/Big.class", big)
 	add("app/data.txt", []byte("resource"))
@@ -77,7 +80,7 @@ public class Big {
 	if !strings.Contains(warns, "app/Big.big()V: left unwoven") || !strings.Contains(warns, "app/Broken.class: copied unwoven") {
 		t.Errorf("warnings:\n%s", warns)
 	}
-	if st.Woven != 1 || st.MethodsWoven != 1 || st.Classes != 2 || st.Copied != 2 {
+	if st.Woven != 1 || st.MethodsWoven != 1 || st.Classes != 2 || st.Copied != 3 {
 		t.Errorf("stats: %+v", st)
 	}
 	zr, err := zip.OpenReader(out)
@@ -89,7 +92,7 @@ public class Big {
 		names = append(names, f.Name)
 	}
 	zr.Close()
-	if got := strings.Join(names, " "); got != "META-INF/MANIFEST.MF app/Big.class app/Big$weft$jp.class app/data.txt app/Broken.class" {
+	if got := strings.Join(names, " "); got != "META-INF/ META-INF/MANIFEST.MF app/Big.class app/Big$weft$jp.class app/data.txt app/Broken.class" {
 		t.Errorf("entries: %s", got)
 	}
 	stdout, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out+string(filepath.ListSeparator)+dir, "app.Big")
