@@ -14,9 +14,11 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-// TestGuavaWovenRuns weaves all of guava with examples/count (every method
-// and constructor execution) and runs a multi-threaded program using it
-// under -Xverify:all: same output as unwoven, and the counter saw guava's
+// TestGuavaWovenRuns weaves all of guava with every shadow kind and advice
+// kind (testdata/guava/all.weft: executions before and after, calls after
+// returning, constructor and array calls after throwing), links every
+// woven and sister class under -Xverify:all, and runs a multi-threaded
+// program using it: same output as unwoven, and the counter saw guava's
 // join points.
 func TestGuavaWovenRuns(t *testing.T) {
 	const guava = "/usr/share/java/guava.jar"
@@ -27,7 +29,8 @@ func TestGuavaWovenRuns(t *testing.T) {
 	src := runtimeSources()
 	src["count/Counter.java"] = string(must(os.ReadFile("../examples/count/Counter.java")))
 	adv := jvmtest.Compile(t, src)
-	prog := jvmtest.Compile(t, map[string]string{"G.java": string(must(os.ReadFile("testdata/guava/G.java")))}, "-cp", guava, "-nowarn")
+	prog := jvmtest.Compile(t, map[string]string{"G.java": string(must(os.ReadFile("testdata/guava/G.java"))),
+		"Link.java": string(must(os.ReadFile("testdata/guava/Link.java")))}, "-cp", guava, "-nowarn")
 
 	g, err := classfile.OpenSource(guava, home)
 	if err != nil {
@@ -35,7 +38,7 @@ func TestGuavaWovenRuns(t *testing.T) {
 	}
 	defer g.Close()
 	h := NewMethodHierarchy(classfile.NewHierarchy(g, mustJDK(t)), g, mustJDK(t))
-	f, err := pointcut.ParseFile("count.weft", must(os.ReadFile("../examples/count/count.weft")))
+	f, err := pointcut.ParseFile("all.weft", must(os.ReadFile("testdata/guava/all.weft")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,8 +64,16 @@ func TestGuavaWovenRuns(t *testing.T) {
 		os.WriteFile(filepath.Join(rtDir, n+".class"), b, 0o644)
 	}
 	sep := string(filepath.ListSeparator)
+	cp := strings.Join([]string{out, rtDir, adv, prog}, sep)
+	link, _ := jvmtest.Run(t, "-Xverify:all", "-Dcount.quiet=1", "-cp", cp, "Link", out)
+	if !strings.HasPrefix(link, "ok ") || !strings.Contains(link, " verify 0 other 0 ") {
+		t.Errorf("linking the woven jar: %s", link)
+	}
+	if n, _ := strconv.Atoi(strings.Fields(link + " 0 0")[1]); n < 3500 {
+		t.Errorf("linked only %d classes: %s", n, link)
+	}
 	want, _ := jvmtest.Run(t, "-cp", guava+sep+prog, "G")
-	got, stderr := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join([]string{out, rtDir, adv, prog}, sep), "G")
+	got, stderr := jvmtest.Run(t, "-Xverify:all", "-cp", cp, "G")
 	if got != want {
 		t.Errorf("woven output:\n%s\nwant:\n%s", got, want)
 	}
@@ -72,7 +83,7 @@ func TestGuavaWovenRuns(t *testing.T) {
 	}
 	hits, _ := strconv.Atoi(m[1])
 	jps, _ := strconv.Atoi(m[2])
-	if hits < 5000 || jps < 300 {
+	if hits < 20000 || jps < 1000 {
 		t.Errorf("counter saw %d hits at %d join points", hits, jps)
 	}
 }
