@@ -40,7 +40,7 @@ type entry struct {
 	data []byte
 	raw  *zip.File // copy as is (jar entries that are not woven)
 	res  *Result
-	cw   *classWeaver // woven, waiting for its join point ids
+	prep *Prepared // woven, waiting for its join point ids
 	err  error
 	// packed holds the woven class and its extra classes, compressed by
 	// the worker that wove them (jar outputs only).
@@ -96,7 +96,10 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 					e.err = err
 					continue
 				}
-				e.res, e.cw, e.err = w.weave(e.name, data)
+				e.prep, e.err = w.Prepare(e.name, data)
+				if e.err == nil {
+					e.res = e.prep.Result
+				}
 				if !packIt {
 					e.data = data // a directory output writes it back
 				}
@@ -112,14 +115,15 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 	wg.Wait()
 	// Number join points in input order, so the output is reproducible.
 	for _, e := range es {
-		if e.cw == nil || e.err != nil {
+		if e.prep == nil || e.prep.IDs() == 0 {
 			continue
 		}
-		if err := w.finish(e.name, e.res, e.cw, w.nextID.Add(e.cw.ids)-e.cw.ids); err != nil {
+		err := w.FinishAt(e.prep, w.ReserveIDs(e.prep.IDs()))
+		e.prep = nil
+		if err != nil {
 			e.err, e.res = err, nil // copied unwoven
 			continue
 		}
-		e.cw = nil
 		if packIt {
 			like := &e.raw.FileHeader
 			e.packed = append(e.packed, pack(e.name, e.res.Class, like))

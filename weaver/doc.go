@@ -13,6 +13,11 @@
 //	// res.Warnings: methods left unwoven (too large, undecodable) and why
 //	st, err := w.WeavePath("app.jar", "out/app.jar") // a whole jar or directory, in parallel
 //
+//	// WeaveClass in two halves, for drivers with their own workers:
+//	p, err := w.Prepare(name, data)          // concurrently
+//	base := w.ReserveIDs(p.IDs())            // in a fixed order: reproducible ids
+//	err = w.FinishAt(p, base)                // concurrently; p.Result is then complete
+//
 // An error from WeaveClass means the class could not be parsed or woven at
 // all: the caller copies it unchanged (WeavePath does, with a warning).
 // Options.Hierarchy should be a *MethodHierarchy so that call and

@@ -139,11 +139,55 @@ const RuntimePackage = "weft/rt/"
 // caller copies it unchanged; methods that cannot be woven (too large,
 // undecodable) are left unchanged with a warning in the Result.
 func (w *Weaver) WeaveClass(name string, data []byte) (*Result, error) {
-	res, cw, err := w.weave(name, data)
-	if err != nil || cw == nil {
-		return res, err
+	p, err := w.Prepare(name, data)
+	if err != nil {
+		return nil, err
 	}
-	return res, w.finish(name, res, cw, w.nextID.Add(cw.ids)-cw.ids)
+	return p.Result, w.FinishAt(p, w.ReserveIDs(p.IDs()))
+}
+
+// Prepared is a class woven by Prepare whose join points are not numbered
+// yet: Result.Class is final, Result.Extra (the sister class) and the IDs
+// in Result.Shadows are filled in by FinishAt.
+type Prepared struct {
+	Result *Result
+	name   string
+	cw     *classWeaver // nil if the class is unchanged
+}
+
+// IDs returns how many join point ids the class needs (0 if unchanged).
+func (p *Prepared) IDs() int32 {
+	if p.cw == nil {
+		return 0
+	}
+	return p.cw.ids
+}
+
+// Prepare is the first half of WeaveClass, safe for concurrent use: a
+// driver that weaves in parallel can then reserve ids in a fixed order
+// (ReserveIDs) and finish the classes (FinishAt, also concurrently), so
+// its output does not depend on scheduling. WeavePath works this way.
+func (w *Weaver) Prepare(name string, data []byte) (*Prepared, error) {
+	res, cw, err := w.weave(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{Result: res, name: name, cw: cw}, nil
+}
+
+// ReserveIDs takes the next n join point ids and returns the first.
+func (w *Weaver) ReserveIDs(n int32) int32 { return w.nextID.Add(n) - n }
+
+// FinishAt numbers p's join points from base (reserved with ReserveIDs)
+// and builds its sister class. On error the class must be copied
+// unchanged.
+func (w *Weaver) FinishAt(p *Prepared, base int32) error {
+	if p.cw == nil {
+		return nil
+	}
+	cw := p.cw
+	p.cw = nil
+	return w.finish(p.name, p.Result, cw, base)
 }
 
 // weave weaves a class with join point ids relative to the class; cw is
