@@ -2,11 +2,13 @@ package weaver
 
 import (
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
 )
@@ -119,6 +121,34 @@ public class Report { public static void main(String[] a) throws Exception { All
 		if !strings.Contains(rep, w) {
 			t.Errorf("advice report lacks %q:\n%s", w, rep)
 		}
+	}
+	// far() must have been woven: its woven copy puts 36 KB of code under
+	// one `if`, a branch the encoder can only write as goto_w.
+	b, err := os.ReadFile(filepath.Join(res.Name, "app", "All.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse("All", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := c.FindMethod("far", "(I)I")
+	code, err := classfile.DecodeCode(c, far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := c.Attr(far.Attributes, "Code").Info
+	length := int(info[4])<<24 | int(info[5])<<16 | int(info[6])<<8 | int(info[7])
+	guarded := false
+	for _, in := range code.Insns {
+		if in.Op == classfile.OpInvokestatic {
+			if owner, name, _ := c.Pool.MemberRef(in.Index); owner == "weft/rt/Weft" && name == "bypass" {
+				guarded = true
+			}
+		}
+	}
+	if !guarded || length < 50000 {
+		t.Errorf("far() not woven as expected: guard %v, %d bytes", guarded, length)
 	}
 	kindsSeen := map[string]bool{}
 	for _, wi := range infos {

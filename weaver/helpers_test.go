@@ -96,7 +96,7 @@ func compileWeaveRun(t *testing.T, sources map[string]string, rules testMatcher,
 	h := classfile.NewHierarchy(classfile.NewDirSource(dir), mustJDK(t))
 	w := New(rules, advs, Options{Hierarchy: h, IDBase: 1000})
 	var infos []WeaveInfo
-	var total Result
+	total := Result{Name: dir} // Name: the class directory, for inspection
 	err := filepath.Walk(filepath.Join(dir, "app"), func(p string, fi os.FileInfo, err error) error {
 		if err != nil || fi.IsDir() || !strings.HasSuffix(p, ".class") {
 			return err
