@@ -31,9 +31,7 @@ type emitter struct {
 	// savedArgs holds, when after advice of the execution shadow uses the
 	// arguments, the slots where they were saved at entry (the body may
 	// assign its parameters; the join point's arguments are the entry values).
-	savedArgs  []int
-	maxLocals  int
-	extraStack int
+	savedArgs []int
 
 	// segments of the woven copy covered by the execution shadow's
 	// after-throwing handler (the exits' advice calls are left out).
@@ -81,9 +79,6 @@ func (e *emitter) invokestatic(owner, name, desc string) {
 func (e *emitter) alloc(n int) int {
 	s := e.tmp
 	e.tmp += n
-	if e.tmp > e.maxLocals {
-		e.maxLocals = e.tmp
-	}
 	return s
 }
 
@@ -120,7 +115,6 @@ func (e *emitter) emit(shadows []*shadow) error {
 	} else if e.static && n > e.tmp {
 		e.tmp = n
 	}
-	e.maxLocals = e.tmp
 	base := e.tmp
 
 	var exec *shadow
@@ -240,9 +234,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 	code.Locals = copyLocals(code.Locals)
 	code.LocalTypes = copyLocals(code.LocalTypes)
 	code.Insns = e.out
-	// Used only when frames (which recompute both) are off.
-	code.MaxLocals = uint16(e.maxLocals)
-	code.MaxStack += uint16(e.extraStack + 8)
+	// Encode's frame computation recomputes max stack and locals.
 	return nil
 }
 
@@ -554,13 +546,8 @@ func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
 	}
 	walk(a.Residue)
 	spec.dims = len(ctx.argDescs)
-	stack := 0
 	for _, p := range spec.params {
 		e.loadValue(ctx, p.kind, p.index)
-		stack += slots(p.desc)
-	}
-	if stack > e.extraStack {
-		e.extraStack = stack
 	}
 	name, desc := e.cw.sister.helper(spec)
 	e.invokestatic(e.cw.sister.name, name, desc)

@@ -90,12 +90,9 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, stri
 		m.Attributes = saved
 		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
-	opts := classfile.EncodeOptions{Frames: !cw.w.opts.NoFrames, Hierarchy: cw.w.opts.Hierarchy}
-	if opts.Frames && opts.Hierarchy == nil {
+	opts := classfile.EncodeOptions{Frames: true, Hierarchy: cw.w.opts.Hierarchy}
+	if opts.Hierarchy == nil {
 		opts.Hierarchy = noHierarchy{}
-	}
-	if !opts.Frames {
-		code.Frames = nil
 	}
 	if err := code.Encode(c, m, opts); err != nil {
 		m.Attributes = saved

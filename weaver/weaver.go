@@ -37,9 +37,6 @@ type Options struct {
 	// are ignored), e.g. the JDK exclusion list. desc is the method
 	// descriptor.
 	Exclude func(class, method, desc string) bool
-	// NoFrames skips StackMapTable computation (for tests that run with
-	// verification off before frames were available). Never set in tools.
-	NoFrames bool
 }
 
 // WeaveInfo describes one advised shadow: one line of --weave-info.
