@@ -82,7 +82,9 @@
 // guard, i.e. after bootstrap. The woven class's own fields and <clinit>
 // are unchanged; the sister class is in the same package (same loader and
 // runtime package) and has version 55 (dynamic constants) whatever the
-// woven class's version.
+// woven class's version. A class whose woven form or sister class would
+// overflow a constant pool (tens of thousands of advised shadows) is left
+// unwoven with a warning, like any class that cannot be woven.
 //
 // # Modes
 //
