@@ -52,9 +52,32 @@ type Pool struct {
 	entries []Constant
 	// Deduplication indexes, each built on first use: most encodes add only
 	// attribute names and class names, so those get cheap indexes of their own.
-	utf8s   map[string]uint16   // Utf8 entries
-	classes map[uint16]uint16   // Class entries by their Utf8 index
-	index   map[Constant]uint16 // all other entries
+	utf8s   map[string]uint16 // Utf8 entries
+	classes map[uint16]uint16 // Class entries by their Utf8 index
+	index   map[refKey]uint16 // all other entries
+}
+
+// refKey is a non-Utf8 constant without its (always empty) string: a
+// pointer-free key hashes faster and costs the collector nothing.
+type refKey struct {
+	tag  uint8
+	a, b uint16
+	num  uint64
+}
+
+func keyOf(c *Constant) refKey { return refKey{c.Tag, c.A, c.B, c.Num} }
+
+// countTag returns how many entries have tag (other: all but Utf8, Class
+// and the unusable slots), to size an index once.
+func (p *Pool) countTag(tag uint8, other bool) int {
+	n := 0
+	for i := 1; i < len(p.entries); i++ {
+		t := p.entries[i].Tag
+		if t == tag || other && t != 0 && t != TagUtf8 && t != TagClass {
+			n++
+		}
+	}
+	return n
 }
 
 // NewPool returns an empty pool (with the unused slot 0).
@@ -142,7 +165,7 @@ func (p *Pool) Add(c Constant) uint16 {
 	switch c.Tag {
 	case TagUtf8:
 		if p.utf8s == nil {
-			p.utf8s = make(map[string]uint16)
+			p.utf8s = make(map[string]uint16, p.countTag(TagUtf8, false)+16)
 			for i := len(p.entries) - 1; i > 0; i-- { // lowest index wins
 				if e := &p.entries[i]; e.Tag == TagUtf8 {
 					p.utf8s[e.Str] = uint16(i)
@@ -154,7 +177,7 @@ func (p *Pool) Add(c Constant) uint16 {
 		}
 	case TagClass:
 		if p.classes == nil {
-			p.classes = make(map[uint16]uint16)
+			p.classes = make(map[uint16]uint16, p.countTag(TagClass, false)+8)
 			for i := len(p.entries) - 1; i > 0; i-- {
 				if e := &p.entries[i]; e.Tag == TagClass {
 					p.classes[e.A] = uint16(i)
@@ -166,14 +189,14 @@ func (p *Pool) Add(c Constant) uint16 {
 		}
 	default:
 		if p.index == nil {
-			p.index = make(map[Constant]uint16)
+			p.index = make(map[refKey]uint16, p.countTag(0, true)+16)
 			for i := len(p.entries) - 1; i > 0; i-- {
-				if e := p.entries[i]; e.Tag != 0 && e.Tag != TagUtf8 && e.Tag != TagClass {
-					p.index[e] = uint16(i)
+				if e := &p.entries[i]; e.Tag != 0 && e.Tag != TagUtf8 && e.Tag != TagClass {
+					p.index[keyOf(e)] = uint16(i)
 				}
 			}
 		}
-		if i, ok := p.index[c]; ok {
+		if i, ok := p.index[keyOf(&c)]; ok && c.Str == "" {
 			return i
 		}
 	}
@@ -195,7 +218,9 @@ func (p *Pool) Add(c Constant) uint16 {
 	case TagClass:
 		p.classes[c.A] = uint16(n)
 	default:
-		p.index[c] = uint16(n)
+		if c.Str == "" {
+			p.index[keyOf(&c)] = uint16(n)
+		}
 	}
 	return uint16(n)
 }
@@ -299,7 +324,9 @@ func parsePool(r *reader) (*Pool, error) {
 	if count-1 > (len(r.b)-r.off)/3+1 {
 		return nil, r.fail("constant_pool_count %d exceeds the class size", count)
 	}
-	p := &Pool{entries: make([]Constant, count)}
+	// Room for what a weaver typically adds, so the first Add does not
+	// copy the whole pool.
+	p := &Pool{entries: make([]Constant, count, count+count/4+16)}
 	// One string for the whole input: Utf8 entries are substrings of it,
 	// which saves an allocation per entry.
 	text := string(r.b)

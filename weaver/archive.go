@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Stats sums up weaving a jar or directory.
@@ -41,6 +42,7 @@ type entry struct {
 	raw  *zip.File // copy as is (jar entries that are not woven)
 	res  *Result
 	prep *Prepared // woven, waiting for its join point ids
+	base int32     // its first join point id
 	err  error
 	// packed holds the woven class and its extra classes, compressed by
 	// the worker that wove them (jar outputs only).
@@ -84,45 +86,43 @@ func (w *Weaver) WeavePath(in, out string) (*Stats, error) {
 // worker also compresses what it wove.
 func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt bool) *Stats {
 	st := &Stats{}
-	work := make(chan *entry)
-	var wg sync.WaitGroup
-	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for e := range work {
-				data, err := read(e)
-				if err != nil {
-					e.err = err
-					continue
-				}
-				e.prep, e.err = w.Prepare(e.name, data)
-				if e.err == nil {
-					e.res = e.prep.Result
-				}
-				if !packIt {
-					e.data = data // a directory output writes it back
-				}
-			}
-		}()
-	}
+	var classes []*entry
 	for _, e := range es {
 		if strings.HasSuffix(e.name, ".class") {
-			work <- e
+			classes = append(classes, e)
 		}
 	}
-	close(work)
-	wg.Wait()
-	// Number join points in input order, so the output is reproducible.
-	for _, e := range es {
+	parallel(classes, func(e *entry) {
+		data, err := read(e)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.prep, e.err = w.Prepare(e.name, data)
+		if e.err == nil {
+			e.res = e.prep.Result
+		}
+		if !packIt {
+			e.data = data // a directory output writes it back
+		}
+	})
+	// Number join points in input order, so the output is reproducible;
+	// then build the sister classes in parallel.
+	var woven []*entry
+	for _, e := range classes {
 		if e.prep == nil || e.prep.IDs() == 0 {
+			e.prep = nil
 			continue
 		}
-		err := w.FinishAt(e.prep, w.ReserveIDs(e.prep.IDs()))
+		e.base = w.ReserveIDs(e.prep.IDs())
+		woven = append(woven, e)
+	}
+	parallel(woven, func(e *entry) {
+		err := w.FinishAt(e.prep, e.base)
 		e.prep = nil
 		if err != nil {
 			e.err, e.res = err, nil // copied unwoven
-			continue
+			return
 		}
 		if packIt {
 			like := &e.raw.FileHeader
@@ -131,7 +131,7 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 				e.packed = append(e.packed, pack(extraPath(e.name, e.res.Name, name), e.res.Extra[name], like))
 			}
 		}
-	}
+	})
 	for _, e := range es {
 		if !strings.HasSuffix(e.name, ".class") {
 			st.Copied++
@@ -155,6 +155,26 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 		}
 	}
 	return st
+}
+
+// parallel calls f on each of es on all cores.
+func parallel(es []*entry, f func(*entry)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(es) {
+					return
+				}
+				f(es[k])
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // extraPath places extra class extra next to the class named class stored
