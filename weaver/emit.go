@@ -8,9 +8,10 @@ import (
 
 // emitter rewrites one method body as
 //
-//	invokestatic weft/rt/Weft.bypass()Z
-//	ifne ORIGINAL
-//	  <woven copy of the body>
+//	invokestatic weft/rt/Weft.enter()Ljava/lang/Object;
+//	dup; astore TOKEN
+//	ifnull ORIGINAL
+//	  <woven copy of the body, passing TOKEN to each advice helper>
 //	ORIGINAL:
 //	  <original body, unchanged>
 //
@@ -28,6 +29,7 @@ type emitter struct {
 	callHandlers []classfile.Handler // innermost: one per call-site shadow
 	execHandlers []classfile.Handler // outermost: the execution shadow
 	tmp          int                 // first free local slot
+	token        int                 // local slot of the guard's bypass token
 	// savedArgs holds, when after advice of the execution shadow uses the
 	// arguments, the slots where they were saved at entry (the body may
 	// assign its parameters; the join point's arguments are the entry values).
@@ -115,6 +117,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 	} else if e.static && n > e.tmp {
 		e.tmp = n
 	}
+	e.token = e.alloc(1)
 	base := e.tmp
 
 	var exec *shadow
@@ -141,8 +144,10 @@ func (e *emitter) emit(shadows []*shadow) error {
 
 	e.out = make([]classfile.Insn, 0, 2*len(orig)+8*len(shadows)+16)
 	original := classfile.NewLabel()
-	e.invokestatic("weft/rt/Weft", "bypass", "()Z")
-	e.add(classfile.Insn{Op: classfile.OpIfne, Label: original})
+	e.invokestatic("weft/rt/Weft", "enter", "()Ljava/lang/Object;")
+	e.op(classfile.OpDup)
+	e.local(classfile.OpAstore, e.token)
+	e.add(classfile.Insn{Op: classfile.OpIfnull, Label: original})
 	execExits := exec != nil && exec.has(advice.AfterReturning, advice.After)
 	execThrows := exec != nil && exec.has(advice.AfterThrowing, advice.After)
 	if exec != nil && !e.ctor {
@@ -502,7 +507,7 @@ func exitCheck(a pointcut.Applied) string {
 // callHelper emits the call of the sister-class helper that runs advice a
 // at ctx's shadow: it pushes the dynamic values the helper takes.
 func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
-	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue, kind: ctx.s.Kind}
+	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue}
 	want := func(kind advice.ValueKind, index int) {
 		for _, p := range spec.params {
 			if p.kind == kind && p.index == index {
@@ -525,6 +530,7 @@ func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
 		case advice.EnclosingStaticPart:
 			spec.enclosing = e.cw.enclosingInfo(e.m, ctx.s)
 		case advice.ArrayDims:
+			spec.dims = len(ctx.argDescs)
 			for k := range ctx.argDescs {
 				want(advice.Arg, k)
 			}
@@ -545,12 +551,32 @@ func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
 		}
 	}
 	walk(a.Residue)
-	spec.dims = len(ctx.argDescs)
+	e.local(classfile.OpAload, e.token)
 	for _, p := range spec.params {
 		e.loadValue(ctx, p.kind, p.index)
 	}
+	if spec.jp != nil {
+		e.pushInt(spec.jp.id)
+	}
+	if spec.enclosing != nil {
+		e.pushInt(spec.enclosing.id)
+	}
 	name, desc := e.cw.sister.helper(spec)
 	e.invokestatic(e.cw.sister.name, name, desc)
+}
+
+// pushInt pushes an int constant.
+func (e *emitter) pushInt(v int32) {
+	switch {
+	case v >= -1 && v <= 5:
+		e.op(classfile.OpIconst0 + uint16(v))
+	case v >= -128 && v <= 127:
+		e.add(classfile.Insn{Op: classfile.OpBipush, Const: v})
+	case v >= -32768 && v <= 32767:
+		e.add(classfile.Insn{Op: classfile.OpSipush, Const: v})
+	default:
+		e.add(classfile.Insn{Op: classfile.OpLdc, Index: e.cw.c.Pool.AddInt(v)})
+	}
 }
 
 // valueDesc is the static type of a value at ctx; values that do not exist

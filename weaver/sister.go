@@ -3,6 +3,7 @@ package weaver
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -12,10 +13,15 @@ import (
 )
 
 // A sister class holds everything static the woven code of one class needs,
-// so the woven class keeps its fields and <clinit>: one static helper per
-// (shadow, advice) that tests the residue, sets the DIB around the advice
-// call, and pushes the join point's static part, loaded with ldc of a
-// dynamic constant. Nothing in it initializes until woven code first calls
+// so the woven class keeps its fields and <clinit>: static helpers that
+// test the residue, set the DIB around the advice call and pass it the join
+// point's id or static part. Helpers are shared by every shadow of the class
+// whose advice call has the same shape (advice, value types, residue): the
+// woven code passes the shadow's class-relative id as an int argument, and
+// the helper adds the class's base id or, for a static part, calls the
+// sister's jp(int) method, a switch over ldc of dynamic constants. Fewer
+// helper methods means less for the JIT to compile: one per shadow doubled
+// the methods C1 compiled on a woven JDK. Nothing in it initializes until woven code first calls
 // a helper, which happens only after bootstrap (BIB) and outside bypassed
 // code (DIB); the class itself has no fields and no <clinit>.
 type sister struct {
@@ -23,6 +29,8 @@ type sister struct {
 	mu      sync.Mutex
 	helpers []*helperSpec
 	byKey   map[string]*helperSpec
+	// parts holds the static parts some helper loads, by relative id.
+	parts map[int32]*jpInfo
 }
 
 // jpInfo is a join point static part as the sister class materializes it.
@@ -46,36 +54,50 @@ type helperSpec struct {
 	args      []advice.Value // the advice call's values at this shadow
 	exitCheck string         // instanceof test on the returned/thrown value, "" if none
 	residue   *pointcut.Residue
-	kind      pointcut.ShadowKind
 	params    []hparam
-	jp        *jpInfo
+	jp        *jpInfo // the shadow's static part, if an advice value needs it
 	enclosing *jpInfo
-	dims      int // number of dimension arguments (ArrayDims)
+	dims      int // number of dimension arguments (ArrayDims), else 0
 
 	name, desc string
 }
 
 func newSister(name string) *sister {
-	return &sister{name: name, byKey: map[string]*helperSpec{}}
+	return &sister{name: name, byKey: map[string]*helperSpec{}, parts: map[int32]*jpInfo{}}
 }
 
 func (h *helperSpec) methodDesc() string {
 	var b strings.Builder
-	b.WriteByte('(')
+	b.WriteString("(Ljava/lang/Object;") // the guard's bypass token
 	for _, p := range h.params {
 		b.WriteString(p.desc)
+	}
+	if h.jp != nil {
+		b.WriteByte('I') // the shadow's relative id
+	}
+	if h.enclosing != nil {
+		b.WriteByte('I') // the enclosing execution's relative id
 	}
 	b.WriteString(")V")
 	return b.String()
 }
 
 // helper returns the name and descriptor of the helper for spec, adding it
-// if no identical one exists.
+// if none of the same shape exists. The join points are not part of the
+// shape: the caller passes their relative ids.
 func (s *sister) helper(spec *helperSpec) (string, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, v := range spec.args {
+		switch v.Kind {
+		case advice.JoinPointStaticPart:
+			s.parts[spec.jp.id] = spec.jp
+		case advice.EnclosingStaticPart:
+			s.parts[spec.enclosing.id] = spec.enclosing
+		}
+	}
 	desc := spec.methodDesc()
-	key := fmt.Sprintf("%p|%s|%v|%s|%s|%v|%v|%d|%d", spec.adv, desc, spec.params, spec.exitCheck, residueString(spec.residue), jpKey(spec.jp), jpKey(spec.enclosing), spec.dims, spec.kind)
+	key := fmt.Sprintf("%p|%s|%v|%s|%s|%v", spec.adv, desc, spec.params, spec.exitCheck, residueString(spec.residue), spec.dims)
 	if h, ok := s.byKey[key]; ok {
 		return h.name, h.desc
 	}
@@ -84,13 +106,6 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	s.helpers = append(s.helpers, spec)
 	s.byKey[key] = spec
 	return spec.name, spec.desc
-}
-
-func jpKey(j *jpInfo) any {
-	if j == nil {
-		return -1
-	}
-	return j.id
 }
 
 func residueString(r *pointcut.Residue) string {
@@ -159,7 +174,12 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	c := &classfile.Class{Major: 55, Pool: p, Access: classfile.AccFinal | classfile.AccSuper | classfile.AccSynthetic}
 	c.This = p.AddClass(s.name)
 	c.Super = p.AddClass("java/lang/Object")
-	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base}
+	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base, sister: s.name}
+	if len(s.parts) > 0 {
+		if err := g.partsMethods(s.parts); err != nil {
+			return nil, err
+		}
+	}
 	for _, h := range s.helpers {
 		m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
 			Name: p.AddUtf8(h.name), Desc: p.AddUtf8(h.desc)}
@@ -190,7 +210,103 @@ type sisterGen struct {
 	bsms      [][]uint16
 	bsm       map[int32]uint16 // join point id → Dynamic constant
 	base      int32            // added to the class-relative join point ids
+	sister    string           // the sister class's name
 	insns     []classfile.Insn
+}
+
+// The sister method returning a static part by relative join point id.
+const (
+	partsMethod = "jp"
+	partsDesc   = "(I)" + jpDesc
+	// partsShift splits the ids into groups of 4096, one switch method
+	// each, so no method nears 64 KB (about 12 bytes per static part).
+	partsShift = 12
+)
+
+// partsMethods adds to c the methods returning the static parts by
+// relative id:
+//
+//	static JoinPointStaticPart jp(int id) {
+//	    switch (id) { case k: return ldc <static part k>; ... }
+//	    return null;
+//	}
+//
+// Helpers call jp with the id their caller passed; once a helper is inlined
+// into woven code the id is a constant and the JIT folds the switch. With
+// more than one group of ids, jp switches on id>>partsShift to methods
+// jp0, jp1, ... shaped like the above.
+func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
+	ids := make([]int32, 0, len(parts))
+	for id := range parts {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	var groups [][]int32
+	for i, id := range ids {
+		if i == 0 || id>>partsShift != ids[i-1]>>partsShift {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], id)
+	}
+	p := g.c.Pool
+	add := func(name string, code *classfile.Code) error {
+		m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
+			Name: p.AddUtf8(name), Desc: p.AddUtf8(partsDesc)}
+		g.c.Methods = append(g.c.Methods, m)
+		return code.Encode(g.c, m, classfile.EncodeOptions{})
+	}
+	if len(groups) == 1 {
+		return add(partsMethod, g.switchCode(ids, func(id int32) {
+			g.idx(classfile.OpLdc, g.jpConstant(parts[id]))
+		}))
+	}
+	keys := make([]int32, len(groups))
+	for k, grp := range groups {
+		keys[k] = grp[0] >> partsShift
+		if err := add(fmt.Sprintf("%s%d", partsMethod, k), g.switchCode(grp, func(id int32) {
+			g.idx(classfile.OpLdc, g.jpConstant(parts[id]))
+		})); err != nil {
+			return err
+		}
+	}
+	sub := map[int32]int{}
+	for k, key := range keys {
+		sub[key] = k
+	}
+	top := g.switchCode(keys, func(key int32) {
+		g.idx(classfile.OpIload, 0)
+		g.invoke(classfile.OpInvokestatic, g.sister, fmt.Sprintf("%s%d", partsMethod, sub[key]), partsDesc)
+	})
+	// The top method switches on id>>partsShift.
+	top.Insns = append([]classfile.Insn{{Op: classfile.OpIload, Index: 0},
+		{Op: classfile.OpBipush, Const: partsShift}, {Op: classfile.OpIshr}}, top.Insns[1:]...)
+	top.MaxStack = 2
+	return add(partsMethod, top)
+}
+
+// switchCode builds `switch (local 0) { case k: <push(k)>; return; }
+// return null;` for a method (I)Ljava/lang/Object-like.
+func (g *sisterGen) switchCode(keys []int32, push func(int32)) *classfile.Code {
+	code := &classfile.Code{MaxStack: 1, MaxLocals: 1}
+	g.insns = nil
+	sw := &classfile.Switch{Default: classfile.NewLabel(), Keys: keys}
+	g.idx(classfile.OpIload, 0)
+	g.add(classfile.Insn{Op: classfile.OpLookupswitch, Switch: sw})
+	locals := []classfile.VType{{Kind: classfile.VInteger}}
+	for _, k := range keys {
+		l := classfile.NewLabel()
+		sw.Targets = append(sw.Targets, l)
+		g.add(classfile.Insn{Op: classfile.OpLabel, Label: l})
+		code.Frames = append(code.Frames, classfile.Frame{At: l, Locals: locals})
+		push(k)
+		g.op(classfile.OpAreturn)
+	}
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: sw.Default})
+	code.Frames = append(code.Frames, classfile.Frame{At: sw.Default, Locals: locals})
+	g.op(classfile.OpAconstNull)
+	g.op(classfile.OpAreturn)
+	code.Insns = g.insns
+	return code
 }
 
 func (g *sisterGen) add(ins ...classfile.Insn) { g.insns = append(g.insns, ins...) }
@@ -220,23 +336,40 @@ func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
 
 // helperCode builds
 //
-//	static void aN(values...) {
+//	static void aN(Object token, values..., int id, int enclosingId) {
 //	    if (!residue) return;
-//	    boolean old = DIB.getAndSetTrue();
-//	    try { Advice.m(converted values, static parts...); }
-//	    finally { DIB.set(old); }
+//	    DIB.begin(token);
+//	    try { Advice.m(converted values, base+id, jp(id), jp(enclosingId)...); }
+//	    finally { DIB.end(token); }
 //	}
+//
+// token is what the woven method's guard (Weft.enter) returned: the
+// thread's flag was clear then, and every begin/end pair restores it, so
+// end clears it rather than restoring a saved value.
+//
+// (id and enclosingId only when an advice value needs them)
 //
 // with its frames written directly (the shapes are fixed).
 func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	g.insns = nil
 	slot := map[[2]int]int{}
-	var paramTypes []classfile.VType
-	n := 0
+	paramTypes := []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Object"}} // the token
+	n := 1
 	for _, p := range h.params {
 		slot[[2]int{int(p.kind), p.index}] = n
 		n += slots(p.desc)
 		paramTypes = append(paramTypes, vtype(p.desc))
+	}
+	jpSlot, encSlot := -1, -1
+	if h.jp != nil {
+		jpSlot = n
+		n++
+		paramTypes = append(paramTypes, classfile.VType{Kind: classfile.VInteger})
+	}
+	if h.enclosing != nil {
+		encSlot = n
+		n++
+		paramTypes = append(paramTypes, classfile.VType{Kind: classfile.VInteger})
 	}
 	code := &classfile.Code{}
 	frame := func(l *classfile.Label, locals []classfile.VType, stack []classfile.VType) {
@@ -307,9 +440,8 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 			instanceOf(advice.Thrown, 0, h.exitCheck, ret)
 		}
 	}
-	old := n
-	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "getAndSetTrue", "()Z")
-	g.idx(classfile.OpIstore, uint16(old))
+	g.idx(classfile.OpAload, 0)
+	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "begin", "(Ljava/lang/Object;)V")
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})
 	stack := 0
@@ -321,13 +453,19 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		}
 		switch v.Kind {
 		case advice.JoinPointStaticPart:
-			g.idx(classfile.OpLdc, g.jpConstant(h.jp))
+			g.idx(classfile.OpIload, uint16(jpSlot))
+			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
 			stack++
 		case advice.EnclosingStaticPart:
-			g.idx(classfile.OpLdc, g.jpConstant(h.enclosing))
+			g.idx(classfile.OpIload, uint16(encSlot))
+			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
 			stack++
 		case advice.JoinPointID:
-			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(g.base + h.jp.id)})
+			g.idx(classfile.OpIload, uint16(jpSlot))
+			if g.base != 0 {
+				g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(g.base)})
+				g.op(classfile.OpIadd)
+			}
 			g.convert("I", want)
 			stack += slots(want)
 		case advice.ArrayDims:
@@ -355,16 +493,15 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		g.op(classfile.OpPop2)
 	}
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: end})
-	g.idx(classfile.OpIload, uint16(old))
-	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "set", "(Z)V")
+	g.idx(classfile.OpAload, 0)
+	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "end", "(Ljava/lang/Object;)V")
 	g.op(classfile.OpReturn)
-	withOld := append(append([]classfile.VType(nil), paramTypes...), classfile.VType{Kind: classfile.VInteger})
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: handler})
-	frame(handler, withOld, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
-	g.idx(classfile.OpAstore, uint16(old+1))
-	g.idx(classfile.OpIload, uint16(old))
-	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "set", "(Z)V")
-	g.idx(classfile.OpAload, uint16(old+1))
+	frame(handler, paramTypes, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
+	g.idx(classfile.OpAstore, uint16(n))
+	g.idx(classfile.OpAload, 0)
+	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "end", "(Ljava/lang/Object;)V")
+	g.idx(classfile.OpAload, uint16(n))
 	g.op(classfile.OpAthrow)
 	if checked || h.residue != nil {
 		g.add(classfile.Insn{Op: classfile.OpLabel, Label: ret})
@@ -373,7 +510,7 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	}
 	code.Insns = g.insns
 	code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
-	code.MaxLocals = uint16(n + 2)
+	code.MaxLocals = uint16(n + 1)
 	code.MaxStack = uint16(stack + 6)
 	return code
 }

@@ -85,4 +85,28 @@ public final class DIB {
         c.on = true;
         return old;
     }
+
+    /**
+     * Returns null if the current thread's flag is set, else a token for the
+     * current thread to pass to {@link #begin} and {@link #end} (here its
+     * cell, so that they need no lookup).
+     */
+    public static Object token() {
+        Cell c = cell();
+        return c.on ? null : c;
+    }
+
+    /**
+     * Sets the flag of the thread whose token this is (the current thread,
+     * whose flag was clear when it got the token and has been restored by
+     * every begin/end pair since).
+     */
+    public static void begin(Object token) {
+        ((Cell) token).on = true;
+    }
+
+    /** Clears the flag {@link #begin} set: the advice call is over. */
+    public static void end(Object token) {
+        ((Cell) token).on = false;
+    }
 }

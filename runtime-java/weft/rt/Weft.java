@@ -20,4 +20,20 @@ public final class Weft {
         }
         return DIB.get();
     }
+
+    /**
+     * The guard woven code calls at the entry of every woven method: null if
+     * the current thread must run the original body (as {@link #bypass}
+     * decides, BIB read first), else the current thread's bypass token. The
+     * woven body keeps the token in a local and passes it to each advice
+     * helper, which brackets the advice with {@link DIB#begin} and
+     * {@link DIB#end}: one lookup of the thread's flag per woven method
+     * entry, none per advice call.
+     */
+    public static Object enter() {
+        if (!BIB.ready && !BIB.isReady()) {
+            return null;
+        }
+        return DIB.token();
+    }
 }

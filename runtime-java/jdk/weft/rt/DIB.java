@@ -34,4 +34,24 @@ public final class DIB {
         t.weft$dib = true;
         return old;
     }
+
+    /**
+     * Returns null if the current thread's flag is set, else a token for
+     * {@link #begin} and {@link #end} (the application-mode API; here the
+     * thread itself).
+     */
+    public static Object token() {
+        Thread t = Thread.currentThread();
+        return t.weft$dib ? null : t;
+    }
+
+    /** Sets the current thread's flag around an advice call. */
+    public static void begin(Object token) {
+        Thread.currentThread().weft$dib = true;
+    }
+
+    /** Clears the flag {@link #begin} set: the advice call is over. */
+    public static void end(Object token) {
+        Thread.currentThread().weft$dib = false;
+    }
 }
