@@ -2,6 +2,7 @@ package classfile
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 )
 
@@ -52,7 +53,7 @@ type Pool struct {
 	entries []Constant
 	// Deduplication indexes, each built on first use: most encodes add only
 	// attribute names and class names, so those get cheap indexes of their own.
-	utf8s   map[string]uint16 // Utf8 entries
+	utf8s   utf8Index         // Utf8 entries
 	classes map[uint16]uint16 // Class entries by their Utf8 index
 	index   map[refKey]uint16 // all other entries
 }
@@ -164,15 +165,10 @@ func (p *Pool) Double(i uint16) float64 { return math.Float64frombits(p.Get(i).N
 func (p *Pool) Add(c Constant) uint16 {
 	switch c.Tag {
 	case TagUtf8:
-		if p.utf8s == nil {
-			p.utf8s = make(map[string]uint16, p.countTag(TagUtf8, false)+16)
-			for i := len(p.entries) - 1; i > 0; i-- { // lowest index wins
-				if e := &p.entries[i]; e.Tag == TagUtf8 {
-					p.utf8s[e.Str] = uint16(i)
-				}
-			}
+		if p.utf8s.slots == nil {
+			p.utf8s.build(p.entries)
 		}
-		if i, ok := p.utf8s[c.Str]; ok {
+		if i := p.utf8s.find(p.entries, c.Str); i != 0 {
 			return i
 		}
 	case TagClass:
@@ -214,7 +210,7 @@ func (p *Pool) Add(c Constant) uint16 {
 	}
 	switch c.Tag {
 	case TagUtf8:
-		p.utf8s[c.Str] = uint16(n)
+		p.utf8s.insert(p.entries, uint16(n))
 	case TagClass:
 		p.classes[c.A] = uint16(n)
 	default:
@@ -225,12 +221,79 @@ func (p *Pool) Add(c Constant) uint16 {
 	return uint16(n)
 }
 
+// utf8Index finds Utf8 entries by their string: an open-addressing table
+// of pool indices (0: empty slot), smaller and quicker to build than a
+// map[string]uint16, which matters because weaving builds one per class.
+type utf8Index struct {
+	slots []uint16 // len is a power of two, at least twice the entries
+	n     int
+}
+
+var utf8Seed = maphash.MakeSeed()
+
+// build indexes the Utf8 entries of es; the lowest index of equal strings wins.
+func (x *utf8Index) build(es []Constant) {
+	n := 0
+	for i := 1; i < len(es); i++ {
+		if es[i].Tag == TagUtf8 {
+			n++
+		}
+	}
+	size := 64
+	for size < 2*(n+16) {
+		size *= 2
+	}
+	x.slots, x.n = make([]uint16, size), 0
+	for i := 1; i < len(es); i++ {
+		if es[i].Tag == TagUtf8 {
+			x.insert(es, uint16(i))
+		}
+	}
+}
+
+// find returns the index of the Utf8 entry s, 0 if none.
+func (x *utf8Index) find(es []Constant, s string) uint16 {
+	mask := len(x.slots) - 1
+	for k := int(maphash.String(utf8Seed, s)) & mask; ; k = (k + 1) & mask {
+		i := x.slots[k]
+		if i == 0 {
+			return 0
+		}
+		if e := &es[i]; len(e.Str) == len(s) && e.Str == s {
+			return i
+		}
+	}
+}
+
+// insert adds Utf8 entry i of es unless an equal string is indexed.
+func (x *utf8Index) insert(es []Constant, i uint16) {
+	if 2*(x.n+1) > len(x.slots) {
+		old := x.slots
+		x.slots, x.n = make([]uint16, 2*len(old)), 0
+		for _, j := range old {
+			if j != 0 {
+				x.insert(es, j)
+			}
+		}
+	}
+	s := es[i].Str
+	mask := len(x.slots) - 1
+	k := int(maphash.String(utf8Seed, s)) & mask
+	for ; x.slots[k] != 0; k = (k + 1) & mask {
+		if es[x.slots[k]].Str == s {
+			return
+		}
+	}
+	x.slots[k] = i
+	x.n++
+}
+
 // classIndex returns the index of the Class entry for name, adding one if
 // there is none. Before the dedup indexes exist it scans the Class entries,
 // which is cheaper than building them for the few names a method's frames
 // use.
 func (p *Pool) classIndex(name string) uint16 {
-	if p.classes == nil || p.utf8s == nil {
+	if p.classes == nil || p.utf8s.slots == nil {
 		for i := 1; i < len(p.entries); i++ {
 			if e := &p.entries[i]; e.Tag == TagClass && len(p.Get(e.A).Str) == len(name) && p.Utf8(e.A) == name {
 				return uint16(i)

@@ -2,6 +2,7 @@ package weaver
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/weft-aop/weft/advice"
@@ -133,24 +134,24 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		AccessKnown: true, Exceptions: exceptions(c, m)}
 	static := m.Access&classfile.AccStatic != 0
 	ctor := mname == "<init>"
-	// Lines by label.
-	lineAt := map[*classfile.Label]int{}
-	for _, ln := range code.Lines {
-		if _, ok := lineAt[ln.Start]; !ok {
-			lineAt[ln.Start] = int(ln.Line)
-		}
-	}
+	lineAt := newLineTable(code.Lines)
 	var out []*shadow
+	// Most instructions match nothing: they are matched in one scratch
+	// shadow, copied out only when advice applies.
+	scratch := &shadow{}
 	match := func(s *shadow) {
-		s.applied = cw.filter(&s.Shadow, cw.w.m.Match(&s.Shadow, h))
-		if len(s.applied) > 0 {
-			out = append(out, s)
+		*scratch = *s
+		scratch.applied = cw.filter(&scratch.Shadow, cw.w.m.Match(&scratch.Shadow, h))
+		if len(scratch.applied) > 0 {
+			m := new(shadow)
+			*m = *scratch
+			out = append(out, m)
 		}
 	}
 	firstLine := 0
 	for _, in := range code.Insns {
 		if in.Op == classfile.OpLabel {
-			if l, ok := lineAt[in.Label]; ok {
+			if l, ok := lineAt.at(in.Label); ok {
 				firstLine = l
 				break
 			}
@@ -189,7 +190,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		)
 		switch in.Op {
 		case classfile.OpLabel:
-			if l, ok := lineAt[in.Label]; ok {
+			if l, ok := lineAt.at(in.Label); ok {
 				line = l
 			}
 			continue
@@ -234,10 +235,10 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		default:
 			continue
 		}
-		s := &shadow{at: i, line: line, preSuper: preSuper, newAt: newAt, dup: dup}
+		s := shadow{at: i, line: line, preSuper: preSuper, newAt: newAt, dup: dup}
 		s.Kind, s.Member, s.Within, s.Code = kind, member, cw.name, self
 		s.StaticThis, s.StaticTarget = static || preSuper, staticTarget
-		match(s)
+		match(&s)
 	}
 	if exec != nil && exec.Kind == pointcut.ConstructorExecution {
 		if superAt < 0 {
@@ -253,16 +254,55 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	return out
 }
 
+// lineTable maps the labels of a just decoded Code to the source line
+// they start (the first LineNumberTable entry wins, as javap shows). It
+// looks labels up by their decoded offset: one sorted slice instead of a
+// map per method.
+type lineTable []lineEntry
+
+type lineEntry struct{ off, line int }
+
+func newLineTable(lines []classfile.LineNumber) lineTable {
+	t := make(lineTable, 0, len(lines))
+	sorted := true
+	for _, ln := range lines {
+		if ln.Start == nil {
+			continue
+		}
+		if n := len(t); n > 0 && t[n-1].off >= ln.Start.Offset {
+			sorted = false
+		}
+		t = append(t, lineEntry{ln.Start.Offset, int(ln.Line)})
+	}
+	if !sorted {
+		// Stable, so that the first entry of an offset stays first.
+		sort.SliceStable(t, func(i, j int) bool { return t[i].off < t[j].off })
+	}
+	return t
+}
+
+// at returns the line starting at label l, if any.
+func (t lineTable) at(l *classfile.Label) (int, bool) {
+	if l == nil {
+		return 0, false
+	}
+	i := sort.Search(len(t), func(i int) bool { return t[i].off >= l.Offset })
+	if i < len(t) && t[i].off == l.Offset {
+		return t[i].line, true
+	}
+	return 0, false
+}
+
 // lineAfter returns the source line in effect at the first instruction
 // after index i, or def.
-func lineAfter(code *classfile.Code, lineAt map[*classfile.Label]int, i, def int) int {
+func lineAfter(code *classfile.Code, lineAt lineTable, i, def int) int {
 	line := def
 	for k := i + 1; k < len(code.Insns); k++ {
 		in := code.Insns[k]
 		if in.Op != classfile.OpLabel {
 			return line
 		}
-		if l, ok := lineAt[in.Label]; ok {
+		if l, ok := lineAt.at(in.Label); ok {
 			line = l
 		}
 	}

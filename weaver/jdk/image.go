@@ -271,7 +271,9 @@ func weaveEntry(opts Options, e classfile.ClassEntry) (r entryResult) {
 		return
 	}
 	r.class, r.extra, r.methods, r.warnings = res.Class, res.Extra, res.MethodsWoven, res.Warnings
-	if res.Class != nil {
+	if res.Class != nil && len(res.Methods) > 0 {
+		// Methods is nil for classes without any intrinsic candidate:
+		// no need to parse those again.
 		r.intrinsics = intrinsics(data, res.Methods)
 	}
 	return
