@@ -48,8 +48,9 @@
 //
 // A method with at least one advised shadow becomes
 //
-//	invokestatic weft/rt/Weft.bypass()Z   // BIB first, then the thread's DIB
-//	ifne ORIGINAL
+//	invokestatic weft/rt/Weft.enter()Ljava/lang/Object; // BIB first, then the thread's DIB
+//	dup; astore TOKEN
+//	ifnull ORIGINAL
 //	  <copy of the body with the advice calls>
 //	ORIGINAL:
 //	  <the original body, unchanged>
@@ -64,33 +65,42 @@
 // # Sister classes
 //
 // Each advice call in woven code is one invokestatic of a helper in the
-// woven class's sister class, pkg/Foo$weft$jp (SisterSuffix), passing only
-// the dynamic values the advice needs (this, target, arguments, the
-// returned value or the throwable, with their static types). The helper
+// woven class's sister class, pkg/Foo$weft$jp (SisterSuffix), passing the
+// guard's TOKEN, the dynamic values the advice needs (this, target,
+// arguments, the returned value or the throwable, with their static types)
+// and, if the advice uses the join point, the shadow's class-relative id
+// (an int constant). The helper
 //
-//	static void aN(values...) {
+//	static void aN(Object token, values..., int id) {
 //	    if (!<residue instanceof tests>) return;
-//	    boolean old = DIB.getAndSetTrue();
-//	    try { Advice.method(<values boxed/cast>, <static parts>); }
-//	    finally { DIB.set(old); }
+//	    DIB.begin(token);
+//	    try { Advice.method(<values boxed/cast>, BASE+id or jp(id)); }
+//	    finally { DIB.end(token); }
 //	}
 //
-// loads thisJoinPointStaticPart with ldc of a dynamic constant (bootstrap
+// is shared by every shadow of the class whose advice call has the same
+// shape (advice, value types, residue), so a class has a few helpers, not
+// one per shadow: that is what the JIT compiles. The token lets the helper
+// set and clear the flag without looking the thread up again (the flag was
+// clear when the guard passed, and every begin/end pair restores it).
+// jp(int) switches over ldc of dynamic constants (bootstrap
 // weft.rt.JoinPointStaticPart.make), so a static part is created the
-// first time advice runs at its shadow. The sister class has no fields and
-// no <clinit>; it is first touched only by woven code that passed the
-// guard, i.e. after bootstrap. The woven class's own fields and <clinit>
-// are unchanged; the sister class is in the same package (same loader and
-// runtime package) and has version 55 (dynamic constants) whatever the
-// woven class's version. A class whose woven form or sister class would
-// overflow a constant pool (tens of thousands of advised shadows) is left
-// unwoven with a warning, like any class that cannot be woven.
+// first time advice runs at its shadow; BASE, the class's first join point
+// id, is known only to the sister class (see Prepare/FinishAt). The sister
+// class has no fields and no <clinit>; it is first touched only by woven
+// code that passed the guard, i.e. after bootstrap. The woven class's own
+// fields and <clinit> are unchanged; the sister class is in the same
+// package (same loader and runtime package) and has version 55 (dynamic
+// constants) whatever the woven class's version. A class whose woven form
+// or sister class would overflow a constant pool (tens of thousands of
+// advised shadows) is left unwoven with a warning, like any class that
+// cannot be woven.
 //
 // # Modes
 //
 // Woven code is identical for application and JDK weaving: it reaches the
-// bypass flags only through the static methods of weft.rt (Weft.bypass,
-// DIB.getAndSetTrue, DIB.set), which the application runtime implements
+// bypass flags only through the static methods of weft.rt (Weft.enter,
+// DIB.begin, DIB.end), which the application runtime implements
 // with a ThreadLocal and the JDK runtime (weaver/jdk) with a field of
 // java.lang.Thread. Options.Mode and Options.Exclude let the JDK weaver
 // keep methods such as an empty finalize() unwoven.
