@@ -282,7 +282,10 @@ func newImageSource(img *jimage.Image, only []string) (*ImageSource, error) {
 		if !s.has(e.Module) || !strings.HasSuffix(e.Name, ".class") {
 			continue
 		}
-		pkg := path.Dir(e.Name)
+		pkg := "." // path.Dir, without its allocations: image names are clean
+		if i := strings.LastIndexByte(e.Name, '/'); i >= 0 {
+			pkg = e.Name[:i]
+		}
 		if ms := s.pkgs[pkg]; len(ms) == 0 || ms[len(ms)-1] != e.Module {
 			s.pkgs[pkg] = append(ms, e.Module)
 		}

@@ -30,7 +30,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -99,7 +100,23 @@ type Image struct {
 	entriesOnce sync.Once
 	entries     []Entry
 	entriesErr  error
+	// file identifies an image opened from a file, for entriesCache.
+	file *fileID
 }
+
+// fileID identifies an image file's contents well enough to share its
+// entry list: a run of weft opens the JDK's image several times (class
+// sources, the weaving driver, single classes), and listing its 30,000-odd
+// entries costs tens of milliseconds each time.
+type fileID struct {
+	path  string
+	size  int64
+	mtime int64
+	ino   uint64
+}
+
+// entriesCache maps a fileID to the []Entry of that file (never modified).
+var entriesCache sync.Map
 
 // FormatError reports a malformed image: the file, the byte offset in it,
 // and what was wrong.
@@ -142,6 +159,7 @@ func Open(path string) (*Image, error) {
 		return nil, err
 	}
 	img.unmap = unmap
+	img.file = &fileID{path: path, size: st.Size(), mtime: st.ModTime().UnixNano(), ino: inode(st)}
 	return img, nil
 }
 
@@ -323,6 +341,12 @@ func (img *Image) Entries() ([]Entry, error) {
 			img.entriesErr = errClosed
 			return
 		}
+		if img.file != nil {
+			if es, ok := entriesCache.Load(*img.file); ok {
+				img.entries = es.([]Entry)
+				return
+			}
+		}
 		n := int(img.header.TableLength)
 		es := make([]Entry, 0, n)
 		for i := 0; i < n; i++ {
@@ -339,13 +363,16 @@ func (img *Image) Entries() ([]Entry, error) {
 			}
 			es = append(es, e)
 		}
-		sort.Slice(es, func(i, j int) bool {
-			if es[i].Module != es[j].Module {
-				return es[i].Module < es[j].Module
+		slices.SortFunc(es, func(a, b Entry) int {
+			if c := strings.Compare(a.Module, b.Module); c != 0 {
+				return c
 			}
-			return es[i].Name < es[j].Name
+			return strings.Compare(a.Name, b.Name)
 		})
 		img.entries = es
+		if img.file != nil {
+			entriesCache.Store(*img.file, es)
+		}
 	})
 	return img.entries, img.entriesErr
 }

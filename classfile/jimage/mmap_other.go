@@ -15,3 +15,6 @@ func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	}
 	return b, func() error { return nil }, nil
 }
+
+// inode is unknown here: path, size and time identify the file.
+func inode(os.FileInfo) uint64 { return 0 }
