@@ -41,8 +41,9 @@ type entry struct {
 	data []byte
 	raw  *zip.File // copy as is (jar entries that are not woven)
 	res  *Result
-	prep *Prepared // woven, waiting for its join point ids
-	base int32     // its first join point id
+	prep *Prepared     // woven, waiting for its join point ids
+	base int32         // its first join point id
+	done chan struct{} // closed when a woven entry is final
 	err  error
 	// packed holds the woven class and its extra classes, compressed by
 	// the worker that wove them (jar outputs only).
@@ -83,8 +84,10 @@ func (w *Weaver) WeavePath(in, out string) (*Stats, error) {
 }
 
 // weaveAll weaves the class entries in parallel; then, if packIt, each
-// worker also compresses what it wove.
-func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt bool) *Stats {
+// worker also packs what it wove. If write is set, it is called for every
+// entry in input order, as soon as the entry is final: writing overlaps the
+// building of sister classes. It stops at write's first error, returned.
+func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt bool, write func(*entry) error) (*Stats, error) {
 	st := &Stats{}
 	var classes []*entry
 	for _, e := range es {
@@ -117,21 +120,40 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 		e.base = w.ReserveIDs(e.prep.IDs())
 		woven = append(woven, e)
 	}
-	parallel(woven, func(e *entry) {
-		err := w.FinishAt(e.prep, e.base)
-		e.prep = nil
-		if err != nil {
-			e.err, e.res = err, nil // copied unwoven
-			return
-		}
-		if packIt {
-			like := &e.raw.FileHeader
-			e.packed = append(e.packed, pack(e.name, e.res.Class, like))
-			for _, name := range sortedKeys(e.res.Extra) {
-				e.packed = append(e.packed, pack(extraPath(e.name, e.res.Name, name), e.res.Extra[name], like))
+	for _, e := range woven {
+		e.done = make(chan struct{})
+	}
+	finished := make(chan struct{})
+	go func() {
+		parallel(woven, func(e *entry) {
+			defer close(e.done)
+			err := w.FinishAt(e.prep, e.base)
+			e.prep = nil
+			if err != nil {
+				e.err, e.res = err, nil // copied unwoven
+				return
 			}
+			if packIt {
+				like := &e.raw.FileHeader
+				e.packed = append(e.packed, pack(e.name, e.res.Class, like))
+				for _, name := range sortedKeys(e.res.Extra) {
+					e.packed = append(e.packed, pack(extraPath(e.name, e.res.Name, name), e.res.Extra[name], like))
+				}
+			}
+		})
+		close(finished)
+	}()
+	var werr error
+	for _, e := range es {
+		if write == nil || werr != nil {
+			break
 		}
-	})
+		if e.done != nil {
+			<-e.done
+		}
+		werr = write(e)
+	}
+	<-finished
 	for _, e := range es {
 		if !strings.HasSuffix(e.name, ".class") {
 			st.Copied++
@@ -154,7 +176,7 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 			st.Shadows = append(st.Shadows, e.res.Shadows...)
 		}
 	}
-	return st
+	return st, werr
 }
 
 // parallel calls f on each of es on all cores.
@@ -201,15 +223,6 @@ func (w *Weaver) weaveJar(in, out string) (*Stats, error) {
 	for _, f := range zr.File {
 		es = append(es, &entry{name: f.Name, raw: f})
 	}
-	st := w.weaveAll(es, func(e *entry) ([]byte, error) {
-		r, err := e.raw.Open()
-		if err != nil {
-			return nil, err
-		}
-		defer r.Close()
-		b := make([]byte, 0, e.raw.UncompressedSize64)
-		return readAll(b, r)
-	}, true)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, err
 	}
@@ -226,29 +239,44 @@ func (w *Weaver) weaveJar(in, out string) (*Stats, error) {
 	for _, e := range es {
 		seen[e.name] = true
 	}
-	for _, e := range es {
+	var warnings []string
+	buf := make([]byte, 32<<10)
+	st, err := w.weaveAll(es, func(e *entry) ([]byte, error) {
+		r, err := e.raw.Open()
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		b := make([]byte, 0, e.raw.UncompressedSize64)
+		return readAll(b, r)
+	}, true, func(e *entry) error {
 		if e.res == nil || e.res.Class == nil {
-			if err := copyRaw(zw, e.raw); err != nil {
-				return nil, fmt.Errorf("%s: %s: %v", in, e.name, err)
+			if err := copyRaw(zw, e.raw, buf); err != nil {
+				return fmt.Errorf("%s: %s: %v", in, e.name, err)
 			}
-			continue
+			return nil
 		}
 		for k, p := range e.packed {
 			if k > 0 && seen[p.header.Name] {
-				st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s already exists: the sister class was not added", in, p.header.Name))
+				warnings = append(warnings, fmt.Sprintf("%s: %s already exists: the sister class was not added", in, p.header.Name))
 				continue
 			}
 			seen[p.header.Name] = true
 			h := p.header
 			f, err := zw.CreateRaw(&h)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if _, err := f.Write(p.data); err != nil {
-				return nil, err
+				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	st.Warnings = append(st.Warnings, warnings...)
 	if st.Woven > 0 {
 		for _, e := range es {
 			if u := strings.ToUpper(e.name); strings.HasPrefix(u, "META-INF/") &&
@@ -271,7 +299,8 @@ func (w *Weaver) weaveJar(in, out string) (*Stats, error) {
 	return st, os.Rename(f.Name(), out)
 }
 
-func copyRaw(zw *zip.Writer, f *zip.File) error {
+// copyRaw copies f's compressed bytes as they are; buf is the copy buffer.
+func copyRaw(zw *zip.Writer, f *zip.File, buf []byte) error {
 	if strings.HasSuffix(f.Name, "/") {
 		// A directory: its header only (zip refuses data, even the two
 		// bytes of an empty deflate stream some tools write).
@@ -289,7 +318,7 @@ func copyRaw(zw *zip.Writer, f *zip.File) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(w, r)
+	_, err = io.CopyBuffer(w, r, buf)
 	return err
 }
 
@@ -324,9 +353,9 @@ func (w *Weaver) weaveDir(in, out string) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := w.weaveAll(es, func(e *entry) ([]byte, error) {
+	st, _ := w.weaveAll(es, func(e *entry) ([]byte, error) {
 		return os.ReadFile(filepath.Join(in, filepath.FromSlash(e.name)))
-	}, false)
+	}, false, nil)
 	for _, e := range es {
 		dst := filepath.Join(out, filepath.FromSlash(e.name))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
