@@ -15,7 +15,7 @@ var encodeGen atomic.Uint64
 // 16-bit reach into the inverted branch over a goto_w. With opts.Frames it
 // then recomputes MaxStack, MaxLocals and Frames (see frames.go).
 func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
-	name := c.Name() + "." + c.MemberName(m) + c.MemberDesc(m)
+	name := memberName{c, m} // for errors only: formatted when one occurs
 	if opts.Frames && opts.Hierarchy == nil {
 		return fmt.Errorf("%s: computing frames needs a class hierarchy", name)
 	}
@@ -54,6 +54,15 @@ func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
 	m.Attributes = append(m.Attributes, Attribute{Name: c.Pool.AddUtf8("Code"), Info: info})
 	return nil
 }
+
+// memberName formats as "Class.nameDesc", the prefix of Encode's errors;
+// building that string for every method encoded cost more than the errors.
+type memberName struct {
+	c *Class
+	m *Member
+}
+
+func (n memberName) String() string { return n.c.Name() + "." + n.c.MemberName(n.m) + n.c.MemberDesc(n.m) }
 
 // insnSize returns the encoded size of in at offset off; long says that a
 // goto or jsr needs its 32-bit form.
@@ -114,7 +123,7 @@ func invertBranch(op uint16) uint16 {
 
 // layout assigns an offset to every instruction and label. It returns the
 // offsets, the code length, and whether it rewrote a conditional branch.
-func (code *Code) layout(name string) (offs []int, end int, rewrote bool, err error) {
+func (code *Code) layout(name memberName) (offs []int, end int, rewrote bool, err error) {
 	for {
 		gen := encodeGen.Add(1)
 		n := len(code.Insns)
@@ -189,7 +198,7 @@ func (code *Code) layout(name string) (offs []int, end int, rewrote bool, err er
 
 // checkLabels verifies that switch targets and exception handlers refer
 // to placed labels.
-func (code *Code) checkLabels(name string, gen uint64) error {
+func (code *Code) checkLabels(name memberName, gen uint64) error {
 	placed := func(l *Label) bool { return l != nil && l.gen == gen }
 	for i := range code.Insns {
 		if sw := code.Insns[i].Switch; sw != nil {

@@ -58,7 +58,7 @@ func (s *shadow) has(kinds ...advice.Kind) bool {
 func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, string) {
 	c := cw.c
 	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
-	where := cw.name + "." + mname + mdesc
+	where := memberWhere{cw.name, mname, mdesc} // formatted in warnings only
 	code, err := classfile.DecodeCode(c, m)
 	if err != nil {
 		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
@@ -106,7 +106,11 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, stri
 			return false, nil, fmt.Sprintf("%s: left unwoven: the woven method would be %d bytes, over the 64 KB limit", where, n)
 		}
 	}
-	var infos []WeaveInfo
+	n := 0
+	for _, s := range shadows {
+		n += len(s.applied)
+	}
+	infos := make([]WeaveInfo, 0, n)
 	for _, s := range shadows {
 		for _, a := range s.applied {
 			infos = append(infos, WeaveInfo{Kind: s.Kind, Member: s.Member, Within: cw.name,
@@ -115,6 +119,11 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, stri
 	}
 	return true, infos, ""
 }
+
+// memberWhere formats as "Class.nameDesc", the prefix of warnings.
+type memberWhere struct{ class, name, desc string }
+
+func (w memberWhere) String() string { return w.class + "." + w.name + w.desc }
 
 func (cw *classWeaver) anyAdvice() bool { return len(cw.w.advice) > 0 }
 
