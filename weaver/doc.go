@@ -48,9 +48,11 @@
 //
 // A method with at least one advised shadow becomes
 //
-//	invokestatic weft/rt/Weft.enter()Ljava/lang/Object; // BIB first, then the thread's DIB
-//	dup; astore TOKEN
-//	ifnull ORIGINAL
+//	getstatic weft/rt/BIB.ready; ifeq SLOW   // BIB first, a plain read
+//	invokestatic weft/rt/DIB.token()Ljava/lang/Object; goto GOT  // the thread's DIB
+//	SLOW: invokestatic weft/rt/Weft.enter()Ljava/lang/Object; // BIB confirmed, then DIB
+//	GOT: dup; astore TOKEN
+//	ifnull ORIGINAL  // null: bypass
 //	  <copy of the body with the advice calls>
 //	ORIGINAL:
 //	  <the original body, unchanged>
@@ -58,7 +60,10 @@
 // so the original body runs while the JVM bootstraps (BIB) and while the
 // current thread bypasses woven code (DIB, set around every advice call):
 // advice that calls back into woven code does not recurse, and no wrapper
-// method or extra stack frame is added. Methods without advised shadows
+// method or extra stack frame is added. The BIB branch is in each woven
+// method, not in a shared runtime method, so each has its own branch
+// profile: the JIT drops the bootstrap path from methods that never saw
+// it, instead of keeping or deoptimizing it everywhere. Methods without advised shadows
 // keep their Code attribute byte for byte. A method whose woven form would
 // exceed the JVM's 64 KB limit is left unwoven with a warning naming it.
 //
@@ -99,7 +104,7 @@
 // # Modes
 //
 // Woven code is identical for application and JDK weaving: it reaches the
-// bypass flags only through the static methods of weft.rt (Weft.enter,
+// bypass flags only through weft.rt (BIB.ready, Weft.enter, DIB.token,
 // DIB.begin, DIB.end), which the application runtime implements
 // with a ThreadLocal and the JDK runtime (weaver/jdk) with a field of
 // java.lang.Thread. Options.Mode and Options.Exclude let the JDK weaver

@@ -8,8 +8,10 @@ import (
 
 // emitter rewrites one method body as
 //
-//	invokestatic weft/rt/Weft.enter()Ljava/lang/Object;
-//	dup; astore TOKEN
+//	getstatic weft/rt/BIB.ready; ifeq SLOW
+//	invokestatic weft/rt/DIB.token()Ljava/lang/Object; goto GOT
+//	SLOW: invokestatic weft/rt/Weft.enter()Ljava/lang/Object;
+//	GOT: dup; astore TOKEN
 //	ifnull ORIGINAL
 //	  <woven copy of the body, passing TOKEN to each advice helper>
 //	ORIGINAL:
@@ -144,7 +146,19 @@ func (e *emitter) emit(shadows []*shadow) error {
 
 	e.out = make([]classfile.Insn, 0, 2*len(orig)+8*len(shadows)+16)
 	original := classfile.NewLabel()
+	// The guard reads BIB.ready inline, so each woven method has its own
+	// profile of that branch: a shared one (inside Weft.enter) records the
+	// bootstrap's "not ready" and makes the JIT keep, or deoptimize on, the
+	// bootstrap path of every method compiled early. Only when the plain
+	// read sees false does Weft.enter confirm it (FERRARI's double check).
+	slow, got := classfile.NewLabel(), classfile.NewLabel()
+	e.add(classfile.Insn{Op: classfile.OpGetstatic, Index: e.cw.c.Pool.AddFieldref("weft/rt/BIB", "ready", "Z")})
+	e.add(classfile.Insn{Op: classfile.OpIfeq, Label: slow})
+	e.invokestatic("weft/rt/DIB", "token", "()Ljava/lang/Object;")
+	e.add(classfile.Insn{Op: classfile.OpGoto, Label: got})
+	e.label(slow)
 	e.invokestatic("weft/rt/Weft", "enter", "()Ljava/lang/Object;")
+	e.label(got)
 	e.op(classfile.OpDup)
 	e.local(classfile.OpAstore, e.token)
 	e.add(classfile.Insn{Op: classfile.OpIfnull, Label: original})
