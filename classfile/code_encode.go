@@ -62,7 +62,9 @@ type memberName struct {
 	m *Member
 }
 
-func (n memberName) String() string { return n.c.Name() + "." + n.c.MemberName(n.m) + n.c.MemberDesc(n.m) }
+func (n memberName) String() string {
+	return n.c.Name() + "." + n.c.MemberName(n.m) + n.c.MemberDesc(n.m)
+}
 
 // insnSize returns the encoded size of in at offset off; long says that a
 // goto or jsr needs its 32-bit form.

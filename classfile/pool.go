@@ -53,9 +53,9 @@ type Pool struct {
 	entries []Constant
 	// Deduplication indexes, each built on first use: most encodes add only
 	// attribute names and class names, so those get cheap indexes of their own.
-	utf8s   utf8Index         // Utf8 entries
-	classes map[uint16]uint16 // Class entries by their Utf8 index
-	index   map[refKey]uint16 // all other entries
+	utf8s   utf8Index // Utf8 entries
+	classes []uint16  // Class entries by their Utf8 index (0: none)
+	index   refIndex  // all other entries
 }
 
 // refKey is a non-Utf8 constant without its (always empty) string: a
@@ -67,19 +67,6 @@ type refKey struct {
 }
 
 func keyOf(c *Constant) refKey { return refKey{c.Tag, c.A, c.B, c.Num} }
-
-// countTag returns how many entries have tag (other: all but Utf8, Class
-// and the unusable slots), to size an index once.
-func (p *Pool) countTag(tag uint8, other bool) int {
-	n := 0
-	for i := 1; i < len(p.entries); i++ {
-		t := p.entries[i].Tag
-		if t == tag || other && t != 0 && t != TagUtf8 && t != TagClass {
-			n++
-		}
-	}
-	return n
-}
 
 // NewPool returns an empty pool (with the unused slot 0).
 func NewPool() *Pool { return &Pool{entries: make([]Constant, 1, 64)} }
@@ -173,26 +160,21 @@ func (p *Pool) Add(c Constant) uint16 {
 		}
 	case TagClass:
 		if p.classes == nil {
-			p.classes = make(map[uint16]uint16, p.countTag(TagClass, false)+8)
-			for i := len(p.entries) - 1; i > 0; i-- {
-				if e := &p.entries[i]; e.Tag == TagClass {
+			p.classes = make([]uint16, len(p.entries), cap(p.entries))
+			for i := 1; i < len(p.entries); i++ { // lowest index wins
+				if e := &p.entries[i]; e.Tag == TagClass && int(e.A) < len(p.classes) && p.classes[e.A] == 0 {
 					p.classes[e.A] = uint16(i)
 				}
 			}
 		}
-		if i, ok := p.classes[c.A]; ok && c == (Constant{Tag: TagClass, A: c.A}) {
-			return i
+		if int(c.A) < len(p.classes) && p.classes[c.A] != 0 && c == (Constant{Tag: TagClass, A: c.A}) {
+			return p.classes[c.A]
 		}
 	default:
-		if p.index == nil {
-			p.index = make(map[refKey]uint16, p.countTag(0, true)+16)
-			for i := len(p.entries) - 1; i > 0; i-- {
-				if e := &p.entries[i]; e.Tag != 0 && e.Tag != TagUtf8 && e.Tag != TagClass {
-					p.index[keyOf(e)] = uint16(i)
-				}
-			}
+		if p.index.slots == nil {
+			p.index.build(p.entries)
 		}
-		if i, ok := p.index[keyOf(&c)]; ok && c.Str == "" {
+		if i := p.index.find(p.entries, keyOf(&c)); i != 0 && c.Str == "" {
 			return i
 		}
 	}
@@ -212,10 +194,15 @@ func (p *Pool) Add(c Constant) uint16 {
 	case TagUtf8:
 		p.utf8s.insert(p.entries, uint16(n))
 	case TagClass:
-		p.classes[c.A] = uint16(n)
+		for int(c.A) >= len(p.classes) {
+			p.classes = append(p.classes, 0)
+		}
+		if p.classes[c.A] == 0 {
+			p.classes[c.A] = uint16(n)
+		}
 	default:
 		if c.Str == "" {
-			p.index[keyOf(&c)] = uint16(n)
+			p.index.insert(p.entries, uint16(n))
 		}
 	}
 	return uint16(n)
@@ -285,6 +272,79 @@ func (x *utf8Index) insert(es []Constant, i uint16) {
 		}
 	}
 	x.slots[k] = i
+	x.n++
+}
+
+// refIndex finds the entries other than Utf8 and Class by their refKey:
+// an open-addressing table of pool indices (0: empty slot), like utf8Index.
+type refIndex struct {
+	slots []uint16
+	n     int
+}
+
+func (k refKey) hash() uint64 {
+	h := uint64(k.tag)<<32 | uint64(k.a)<<16 | uint64(k.b)
+	h ^= k.num * 0x9E3779B97F4A7C15
+	h *= 0xBF58476D1CE4E5B9
+	return h ^ h>>29
+}
+
+func isRef(tag uint8) bool { return tag != 0 && tag != TagUtf8 && tag != TagClass }
+
+// build indexes the entries of es; the lowest index of equal keys wins.
+func (x *refIndex) build(es []Constant) {
+	n := 0
+	for i := 1; i < len(es); i++ {
+		if isRef(es[i].Tag) {
+			n++
+		}
+	}
+	size := 64
+	for size < 2*(n+16) {
+		size *= 2
+	}
+	x.slots, x.n = make([]uint16, size), 0
+	for i := 1; i < len(es); i++ {
+		if isRef(es[i].Tag) {
+			x.insert(es, uint16(i))
+		}
+	}
+}
+
+// find returns the index of the entry with key k, 0 if none.
+func (x *refIndex) find(es []Constant, k refKey) uint16 {
+	mask := len(x.slots) - 1
+	for s := int(k.hash()) & mask; ; s = (s + 1) & mask {
+		i := x.slots[s]
+		if i == 0 {
+			return 0
+		}
+		if keyOf(&es[i]) == k {
+			return i
+		}
+	}
+}
+
+// insert adds entry i of es unless an equal one is indexed.
+func (x *refIndex) insert(es []Constant, i uint16) {
+	if 2*(x.n+1) > len(x.slots) {
+		old := x.slots
+		x.slots, x.n = make([]uint16, 2*len(old)), 0
+		for _, j := range old {
+			if j != 0 {
+				x.insert(es, j)
+			}
+		}
+	}
+	k := keyOf(&es[i])
+	mask := len(x.slots) - 1
+	s := int(k.hash()) & mask
+	for ; x.slots[s] != 0; s = (s + 1) & mask {
+		if keyOf(&es[x.slots[s]]) == k {
+			return
+		}
+	}
+	x.slots[s] = i
 	x.n++
 }
 
