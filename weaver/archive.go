@@ -154,6 +154,13 @@ func (w *Weaver) weaveAll(es []*entry, read func(*entry) ([]byte, error), packIt
 		werr = write(e)
 	}
 	<-finished
+	n := 0
+	for _, e := range classes {
+		if e.err == nil && e.res != nil && e.res.Class != nil {
+			n += len(e.res.Shadows)
+		}
+	}
+	st.Shadows = make([]WeaveInfo, 0, n)
 	for _, e := range es {
 		if !strings.HasSuffix(e.name, ".class") {
 			st.Copied++

@@ -54,31 +54,32 @@ func (s *shadow) has(kinds ...advice.Kind) bool {
 
 // weaveMethod finds and matches the shadows of m and, if any advice
 // applies, rewrites m's body as guard → woven copy | original. It returns
-// whether m changed and a warning when m was left unwoven despite advice.
-func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, string) {
+// whether m changed and a warning when m was left unwoven despite advice;
+// the advised shadows of a woven m are appended to infos.
+func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (bool, string) {
 	c := cw.c
 	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
 	where := memberWhere{cw.name, mname, mdesc} // formatted in warnings only
 	code, err := classfile.DecodeCode(c, m)
 	if err != nil {
-		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
+		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
 	if code == nil || m.Access&classfile.AccBridge != 0 {
 		// Like ajc, no join points at all in bridge methods (they are the
 		// compiler's, not the program's).
-		return false, nil, ""
+		return false, ""
 	}
 	for _, in := range code.Insns {
 		if in.Op == classfile.OpJsr || in.Op == classfile.OpRet {
 			// The copy would need its own subroutines; such old code is rare.
 			if cw.anyAdvice() {
-				return false, nil, fmt.Sprintf("%s: left unwoven: jsr/ret subroutines are not supported", where)
+				return false, fmt.Sprintf("%s: left unwoven: jsr/ret subroutines are not supported", where)
 			}
 		}
 	}
 	shadows := cw.findShadows(m, code)
 	if len(shadows) == 0 {
-		return false, nil, ""
+		return false, ""
 	}
 	for _, s := range shadows {
 		s.id = cw.ids
@@ -89,7 +90,7 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, stri
 		ctor: mname == "<init>", desc: mdesc}
 	if err := e.emit(shadows); err != nil {
 		m.Attributes = saved
-		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
+		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
 	opts := classfile.EncodeOptions{Frames: true, Hierarchy: cw.w.opts.Hierarchy}
 	if opts.Hierarchy == nil {
@@ -97,27 +98,22 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member) (bool, []WeaveInfo, stri
 	}
 	if err := code.Encode(c, m, opts); err != nil {
 		m.Attributes = saved
-		return false, nil, fmt.Sprintf("%s: left unwoven: %v", where, err)
+		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
 	if a := c.Attr(m.Attributes, "Code"); a != nil && len(a.Info) > 8 {
 		n := int(a.Info[4])<<24 | int(a.Info[5])<<16 | int(a.Info[6])<<8 | int(a.Info[7])
 		if n > 65535 {
 			m.Attributes = saved
-			return false, nil, fmt.Sprintf("%s: left unwoven: the woven method would be %d bytes, over the 64 KB limit", where, n)
+			return false, fmt.Sprintf("%s: left unwoven: the woven method would be %d bytes, over the 64 KB limit", where, n)
 		}
 	}
-	n := 0
-	for _, s := range shadows {
-		n += len(s.applied)
-	}
-	infos := make([]WeaveInfo, 0, n)
 	for _, s := range shadows {
 		for _, a := range s.applied {
-			infos = append(infos, WeaveInfo{Kind: s.Kind, Member: s.Member, Within: cw.name,
+			*infos = append(*infos, WeaveInfo{Kind: s.Kind, Member: s.Member, Within: cw.name,
 				File: cw.file, Line: s.line, ID: s.id, Advice: a.Advice, Residue: a.Verdict == pointcut.Maybe})
 		}
 	}
-	return true, infos, ""
+	return true, ""
 }
 
 // memberWhere formats as "Class.nameDesc", the prefix of warnings.

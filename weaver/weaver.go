@@ -218,13 +218,12 @@ func (w *Weaver) weave(name string, data []byte) (res *Result, cw *classWeaver, 
 		if w.opts.Exclude != nil && w.opts.Exclude(cname, mname, mdesc) {
 			continue
 		}
-		woven, infos, warn := cw.weaveMethod(m)
+		woven, warn := cw.weaveMethod(m, &res.Shadows)
 		if warn != "" {
 			res.Warnings = append(res.Warnings, warn)
 		}
 		if woven {
 			res.MethodsWoven++
-			res.Shadows = append(res.Shadows, infos...)
 		}
 	}
 	if res.MethodsWoven == 0 {
