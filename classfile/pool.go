@@ -56,6 +56,9 @@ type Pool struct {
 	utf8s   utf8Index // Utf8 entries
 	classes []uint16  // Class entries by their Utf8 index (0: none)
 	index   refIndex  // all other entries
+	// The member references added last (entries never change once added).
+	refs    [4]refMemo
+	nextRef int
 }
 
 // refKey is a non-Utf8 constant without its (always empty) string: a
@@ -422,7 +425,7 @@ func (p *Pool) AddNameAndType(name, desc string) uint16 {
 
 // AddFieldref adds a Fieldref entry.
 func (p *Pool) AddFieldref(owner, name, desc string) uint16 {
-	return p.Add(Constant{Tag: TagFieldref, A: p.AddClass(owner), B: p.AddNameAndType(name, desc)})
+	return p.addRef(TagFieldref, owner, name, desc)
 }
 
 // AddMethodref adds a Methodref entry, or an InterfaceMethodref if iface.
@@ -431,7 +434,28 @@ func (p *Pool) AddMethodref(owner, name, desc string, iface bool) uint16 {
 	if iface {
 		tag = TagInterfaceMethodref
 	}
-	return p.Add(Constant{Tag: tag, A: p.AddClass(owner), B: p.AddNameAndType(name, desc)})
+	return p.addRef(tag, owner, name, desc)
+}
+
+// refMemo remembers a member reference added to a pool. A weaver adds the
+// same few references (its runtime's guard, a sister class's helpers) to
+// every method it rewrites: remembering them saves five lookups each time.
+type refMemo struct {
+	owner, name, desc string
+	tag               uint8
+	index             uint16
+}
+
+func (p *Pool) addRef(tag uint8, owner, name, desc string) uint16 {
+	for i := range p.refs {
+		if r := &p.refs[i]; r.index != 0 && r.tag == tag && r.name == name && r.owner == owner && r.desc == desc {
+			return r.index
+		}
+	}
+	i := p.Add(Constant{Tag: tag, A: p.AddClass(owner), B: p.AddNameAndType(name, desc)})
+	p.refs[p.nextRef] = refMemo{owner, name, desc, tag, i}
+	p.nextRef = (p.nextRef + 1) % len(p.refs)
+	return i
 }
 
 // parsePool reads the constant pool starting at r's position.
