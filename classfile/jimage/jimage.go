@@ -330,6 +330,50 @@ func (img *Image) entry(loc location) (Entry, error) {
 	}, nil
 }
 
+// listEntry is entry for listing every entry: the strings that repeat
+// (module, parent, extension) are shared through shared, keyed by their
+// offset, and the name is built in buf with one allocation.
+func (img *Image) listEntry(loc location, shared map[uint64]string, buf *[]byte) (Entry, error) {
+	str := func(kind int) (string, error) {
+		off := loc[kind]
+		if s, ok := shared[off]; ok {
+			return s, nil
+		}
+		s, err := img.str(off)
+		if err == nil {
+			shared[off] = s
+		}
+		return s, err
+	}
+	module, err1 := str(attrModule)
+	parent, err2 := str(attrParent)
+	ext, err3 := str(attrExtension)
+	off := loc[attrBase]
+	end := -1
+	if off < uint64(len(img.strs)) {
+		end = bytes.IndexByte(img.strs[off:], 0)
+	}
+	if err1 != nil || err2 != nil || err3 != nil || end < 0 {
+		return img.entry(loc) // entry's error, in its order
+	}
+	b := (*buf)[:0]
+	if parent != "" {
+		b = append(append(b, parent...), '/')
+	}
+	b = append(b, img.strs[off:off+uint64(end)]...)
+	if ext != "" {
+		b = append(append(b, '.'), ext...)
+	}
+	*buf = b
+	return Entry{
+		Module:           module,
+		Name:             string(b),
+		Offset:           loc[attrOffset],
+		CompressedSize:   loc[attrCompressed],
+		UncompressedSize: loc[attrUncompressed],
+	}, nil
+}
+
 // Entries returns every resource of the image, sorted by module and name.
 // The image's own directory entries (modules "modules" and "packages",
 // which jrtfs uses to list packages) are included.
@@ -349,6 +393,9 @@ func (img *Image) Entries() ([]Entry, error) {
 		}
 		n := int(img.header.TableLength)
 		es := make([]Entry, 0, n)
+		// Module, package and extension strings repeat: one string each.
+		shared := map[uint64]string{}
+		var buf []byte
 		for i := 0; i < n; i++ {
 			off := img.order.Uint32(img.offs[4*i:])
 			loc, err := img.location(off)
@@ -356,7 +403,7 @@ func (img *Image) Entries() ([]Entry, error) {
 				img.entriesErr = err
 				return
 			}
-			e, err := img.entry(loc)
+			e, err := img.listEntry(loc, shared, &buf)
 			if err != nil {
 				img.entriesErr = err
 				return
