@@ -38,9 +38,12 @@ func Sources() map[string][]byte {
 	return m
 }
 
-// Hash is the hex SHA-256 of the sources (names and contents): the cache key.
-func Hash() string {
-	src := Sources()
+// Hash is the cache key of the application-mode runtime's sources.
+func Hash() string { return SourcesHash(Sources()) }
+
+// SourcesHash returns a cache key for sources (names and contents) and any
+// extra inputs the build depends on: 16 hex digits of their SHA-256.
+func SourcesHash(src map[string][]byte, extra ...[]byte) string {
 	names := make([]string, 0, len(src))
 	for n := range src {
 		names = append(names, n)
@@ -50,6 +53,10 @@ func Hash() string {
 	for _, n := range names {
 		fmt.Fprintf(h, "%s\x00%d\x00", n, len(src[n]))
 		h.Write(src[n])
+	}
+	for _, x := range extra {
+		fmt.Fprintf(h, "%d\x00", len(x))
+		h.Write(x)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
@@ -66,30 +73,49 @@ func Build(javaHome, cacheDir string) (map[string][]byte, error) {
 		}
 		cacheDir = filepath.Join(d, "weft")
 	}
-	dir := filepath.Join(cacheDir, "rt-"+Hash())
-	if classes, err := readClasses(dir); err == nil && len(classes) > 0 {
-		return classes, nil
-	}
 	javac := "javac"
 	if javaHome != "" {
 		javac = filepath.Join(javaHome, "bin", "javac")
 	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+	return CompileCached(javac, filepath.Join(cacheDir, "rt-"+Hash()), Sources(),
+		func(string) ([]string, error) { return []string{"--release", "11", "-g", "-nowarn"}, nil })
+}
+
+// CompileCached returns the class files (by internal name) javac makes of
+// sources, cached in dir. Only the first call compiles: in a temporary
+// directory beside dir, renamed into place when complete, so concurrent
+// processes never see half a cache entry. options gives javac's options
+// for the directory the sources are written to (it may write more inputs
+// beside it); -d and the source files are added.
+func CompileCached(javac, dir string, sources map[string][]byte, options func(srcDir string) ([]string, error)) (map[string][]byte, error) {
+	if classes, err := readClasses(dir); err == nil && len(classes) > 0 {
+		return classes, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(cacheDir, "build-")
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "build-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	src, out := filepath.Join(tmp, "src"), filepath.Join(tmp, "out")
-	args := []string{"--release", "11", "-g", "-nowarn", "-d", out}
-	for name, text := range Sources() {
+	args, err := options(src)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, "-d", out)
+	names := make([]string, 0, len(sources))
+	for n := range sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
 		p := filepath.Join(src, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(p, text, 0o644); err != nil {
+		if err := os.WriteFile(p, sources[name], 0o644); err != nil {
 			return nil, err
 		}
 		args = append(args, p)

@@ -8,15 +8,10 @@
 package jdkrt
 
 import (
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
-	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -44,73 +39,19 @@ func Sources() map[string][]byte {
 // cacheDir/rt-jdk-HASH, keyed by the sources and the Thread bytes.
 func Build(javaHome, cacheDir string, patchedThread []byte) (map[string][]byte, error) {
 	src := Sources()
-	names := make([]string, 0, len(src))
-	for n := range src {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	h := sha256.New()
-	for _, n := range names {
-		fmt.Fprintf(h, "%s\x00%d\x00", n, len(src[n]))
-		h.Write(src[n])
-	}
-	h.Write(patchedThread)
-	dir := filepath.Join(cacheDir, "rt-jdk-"+hex.EncodeToString(h.Sum(nil))[:16])
-	if classes, err := readClasses(dir); err == nil && len(classes) > 0 {
-		return classes, nil
-	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp(cacheDir, "build-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	srcDir, thread, out := filepath.Join(tmp, "src"), filepath.Join(tmp, "thread"), filepath.Join(tmp, "out")
-	if err := os.MkdirAll(filepath.Join(thread, "java", "lang"), 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(thread, "java", "lang", "Thread.class"), patchedThread, 0o644); err != nil {
-		return nil, err
-	}
-	args := []string{"--patch-module", "java.base=" + thread + string(os.PathListSeparator) + srcDir,
-		"-g", "-nowarn", "-d", out}
-	for _, n := range names {
-		p := filepath.Join(srcDir, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(p, src[n], 0o644); err != nil {
-			return nil, err
-		}
-		args = append(args, p)
-	}
+	dir := filepath.Join(cacheDir, "rt-jdk-"+rtjava.SourcesHash(src, patchedThread))
 	javac := filepath.Join(javaHome, "bin", "javac")
-	if b, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the JDK-mode weft runtime with %s: %v\n%s", javac, err, b)
-	}
-	if err := os.Rename(out, dir); err != nil {
-		if _, statErr := os.Stat(dir); statErr != nil {
+	return rtjava.CompileCached(javac, dir, src, func(srcDir string) ([]string, error) {
+		// javac compiles weft.rt as part of java.base, against the patched
+		// Thread; no --release: javac refuses it with --patch-module.
+		thread := filepath.Join(filepath.Dir(srcDir), "thread")
+		if err := os.MkdirAll(filepath.Join(thread, "java", "lang"), 0o755); err != nil {
 			return nil, err
 		}
-	}
-	return readClasses(dir)
-}
-
-func readClasses(dir string) (map[string][]byte, error) {
-	classes := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+		if err := os.WriteFile(filepath.Join(thread, "java", "lang", "Thread.class"), patchedThread, 0o644); err != nil {
+			return nil, err
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".class") {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		classes[strings.TrimSuffix(filepath.ToSlash(rel), ".class")] = b
-		return err
+		return []string{"--patch-module", "java.base=" + thread + string(os.PathListSeparator) + srcDir,
+			"-g", "-nowarn"}, nil
 	})
-	return classes, err
 }
