@@ -17,11 +17,12 @@
 //	                     weft            ajc 1.9.5
 //	weave guava          0.63 s, 0.61 CPU-s, 109 MB   8.24 s, 8.35 CPU-s, 562 MB
 //	weave 2 classes      0.04 s, 15 MB                2.37 s, 225 MB
-//	fib(30)              ×2.23 (raw static call ×1.36)  ×1.74
+//	fib(30)              ×1.66 (raw static call ×1.37)  ×1.72
 //	1M small objects     ×0.97 (raw static call ×0.96)  ×7.11
 //
-// The application-mode bypass flag costs a table lookup per woven method
-// entry and two per advice call (runtime-java/weft/rt/DIB.java); in fib,
-// whose body is a few instructions, that is what separates weft from the
-// raw call.
+// (fib: ×2.23 before the woven guard passed its bypass token to the advice
+// helpers.) The application-mode bypass flag costs one table lookup per
+// woven method entry (runtime-java/weft/rt/DIB.java) and two stores per
+// advice call; in fib, whose body is a few instructions, that is what
+// separates weft from the raw call.
 package bench
