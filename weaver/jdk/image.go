@@ -156,6 +156,19 @@ func WeaveImage(opts Options) (*Summary, error) {
 	// Outputs are collected in memory and written at the end, in parallel:
 	// one file (or jar entry) per class.
 	files := map[string]map[string][]byte{} // module → internal name → bytes
+	// A module's jar is written by the worker that finishes its last class
+	// (all but java.base, patched at the end): the heap then never holds
+	// every woven class at once, which with GC percent 400 made it grow to
+	// well over a gigabyte (page faults cost as much CPU as writing).
+	left := map[string]int{}
+	for _, e := range entries {
+		left[e.Module]++
+	}
+	if opts.Jars {
+		if err := os.MkdirAll(patchDir, 0o755); err != nil {
+			return nil, err
+		}
+	}
 	write := func(module, name string, b []byte) error {
 		m := files[module]
 		if m == nil {
@@ -198,10 +211,24 @@ func WeaveImage(opts Options) (*Summary, error) {
 				}
 				sum.Intrinsics = append(sum.Intrinsics, r.intrinsics...)
 				sum.Warnings = append(sum.Warnings, r.warnings...)
+				var finished map[string][]byte
+				if left[e.Module]--; left[e.Module] == 0 && opts.Jars && e.Module != "java.base" {
+					finished = files[e.Module]
+					delete(files, e.Module)
+				}
 				if werr != nil && firstErr == nil {
 					firstErr = werr
 				}
 				mu.Unlock()
+				if len(finished) > 0 {
+					if err := writeJar(filepath.Join(patchDir, e.Module+".jar"), finished); err != nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = err
+						}
+						mu.Unlock()
+					}
+				}
 				n := int(done.Add(1))
 				if opts.Progress != nil && (n%256 == 0 || n == len(entries)) {
 					progMu.Lock()
