@@ -20,6 +20,36 @@ func (a Aspects) WeaveClass(name string, data []byte) (*Woven, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.woven(data, res), nil
+}
+
+// Begin implements Sequencer: the weaving is done now, the join point
+// numbering and the sister class when the driver says.
+func (a Aspects) Begin(name string, data []byte) (Pending, error) {
+	p, err := a.W.Prepare(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return &pendingClass{a: a, p: p, data: data}, nil
+}
+
+type pendingClass struct {
+	a    Aspects
+	p    *weaver.Prepared
+	data []byte
+	base int32
+}
+
+func (pc *pendingClass) Number() { pc.base = pc.a.W.ReserveIDs(pc.p.IDs()) }
+
+func (pc *pendingClass) Finish() (*Woven, error) {
+	if err := pc.a.W.FinishAt(pc.p, pc.base); err != nil {
+		return nil, err
+	}
+	return pc.a.woven(pc.data, pc.p.Result), nil
+}
+
+func (a Aspects) woven(data []byte, res *weaver.Result) *Woven {
 	if a.OnResult != nil {
 		a.OnResult(res)
 	}
@@ -29,7 +59,7 @@ func (a Aspects) WeaveClass(name string, data []byte) (*Woven, error) {
 	if res.Class != nil && bytes.Contains(data, []byte("IntrinsicCandidate")) {
 		w.Methods = changedMethods(data, res.Class)
 	}
-	return w, nil
+	return w
 }
 
 // changedMethods lists (name+desc) the methods whose Code differs between

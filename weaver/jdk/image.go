@@ -47,6 +47,21 @@ type ClassWeaver interface {
 	WeaveClass(name string, data []byte) (*Woven, error)
 }
 
+// A Sequencer is a ClassWeaver whose output depends on the order in which
+// classes are numbered (join point ids). WeaveImage begins classes in
+// parallel, numbers them in image order and finishes them in parallel, so
+// the woven JDK is the same whatever the scheduling.
+type Sequencer interface {
+	ClassWeaver
+	Begin(name string, data []byte) (Pending, error)
+}
+
+// Pending is a class a Sequencer has begun.
+type Pending interface {
+	Number()                 // called in image order, one class at a time
+	Finish() (*Woven, error) // called once, after Number, from any goroutine
+}
+
 // Options configure WeaveImage.
 type Options struct {
 	JavaHome string
@@ -178,6 +193,60 @@ func WeaveImage(opts Options) (*Summary, error) {
 		m[name] = b
 		return nil
 	}
+	// Entries are begun in parallel; as the run of consecutive begun
+	// entries (the frontier) advances, they are numbered in image order and
+	// finished by whichever worker advanced it: nobody waits for anybody.
+	begun := make([]*pendingEntry, len(entries))
+	frontier := 0
+	var seqMu sync.Mutex
+	complete := func(e classfile.ClassEntry, r entryResult) {
+		var werr error
+		name := strings.TrimSuffix(e.Path, ".class")
+		mu.Lock()
+		if r.class != nil {
+			werr = write(e.Module, name, r.class)
+		}
+		for n, b := range r.extra {
+			if werr == nil {
+				werr = write(e.Module, n, b)
+			}
+		}
+		ms := sum.Modules[e.Module]
+		ms.Classes++
+		if r.class != nil {
+			ms.ClassesWoven++
+			ms.MethodsWoven += r.methods
+		}
+		if r.unwoven != "" {
+			sum.Unwoven = append(sum.Unwoven, Unwoven{Module: e.Module, Class: name, Reason: r.unwoven})
+		}
+		sum.Intrinsics = append(sum.Intrinsics, r.intrinsics...)
+		sum.Warnings = append(sum.Warnings, r.warnings...)
+		var finished map[string][]byte
+		if left[e.Module]--; left[e.Module] == 0 && opts.Jars && e.Module != "java.base" {
+			finished = files[e.Module]
+			delete(files, e.Module)
+		}
+		if werr != nil && firstErr == nil {
+			firstErr = werr
+		}
+		mu.Unlock()
+		if len(finished) > 0 {
+			if err := writeJar(filepath.Join(patchDir, e.Module+".jar"), finished); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}
+		n := int(done.Add(1))
+		if opts.Progress != nil && (n%256 == 0 || n == len(entries)) {
+			progMu.Lock()
+			opts.Progress(n, len(entries))
+			progMu.Unlock()
+		}
+	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -187,53 +256,21 @@ func WeaveImage(opts Options) (*Summary, error) {
 				if i >= len(entries) {
 					return
 				}
-				e := entries[i]
-				r := weaveEntry(opts, e)
-				var werr error
-				name := strings.TrimSuffix(e.Path, ".class")
-				mu.Lock()
-				if r.class != nil {
-					werr = write(e.Module, name, r.class)
-				}
-				for n, b := range r.extra {
-					if werr == nil {
-						werr = write(e.Module, n, b)
+				p := beginEntry(opts, entries[i])
+				seqMu.Lock()
+				begun[i] = p
+				var ready []*pendingEntry
+				for frontier < len(entries) && begun[frontier] != nil {
+					if q := begun[frontier]; q.pending != nil {
+						q.pending.Number()
 					}
+					ready = append(ready, begun[frontier])
+					begun[frontier] = nil
+					frontier++
 				}
-				ms := sum.Modules[e.Module]
-				ms.Classes++
-				if r.class != nil {
-					ms.ClassesWoven++
-					ms.MethodsWoven += r.methods
-				}
-				if r.unwoven != "" {
-					sum.Unwoven = append(sum.Unwoven, Unwoven{Module: e.Module, Class: name, Reason: r.unwoven})
-				}
-				sum.Intrinsics = append(sum.Intrinsics, r.intrinsics...)
-				sum.Warnings = append(sum.Warnings, r.warnings...)
-				var finished map[string][]byte
-				if left[e.Module]--; left[e.Module] == 0 && opts.Jars && e.Module != "java.base" {
-					finished = files[e.Module]
-					delete(files, e.Module)
-				}
-				if werr != nil && firstErr == nil {
-					firstErr = werr
-				}
-				mu.Unlock()
-				if len(finished) > 0 {
-					if err := writeJar(filepath.Join(patchDir, e.Module+".jar"), finished); err != nil {
-						mu.Lock()
-						if firstErr == nil {
-							firstErr = err
-						}
-						mu.Unlock()
-					}
-				}
-				n := int(done.Add(1))
-				if opts.Progress != nil && (n%256 == 0 || n == len(entries)) {
-					progMu.Lock()
-					opts.Progress(n, len(entries))
-					progMu.Unlock()
+				seqMu.Unlock()
+				for _, q := range ready {
+					complete(q.entry, finishEntry(q))
 				}
 			}
 		}()
@@ -280,19 +317,50 @@ type entryResult struct {
 	warnings   []string
 }
 
-func weaveEntry(opts Options, e classfile.ClassEntry) (r entryResult) {
+// pendingEntry is an entry between beginEntry and finishEntry: either
+// begun by a Sequencer (pending) or already woven (result).
+type pendingEntry struct {
+	entry   classfile.ClassEntry
+	data    []byte
+	pending Pending
+	result  entryResult
+}
+
+func beginEntry(opts Options, e classfile.ClassEntry) *pendingEntry {
+	p := &pendingEntry{entry: e}
 	name := e.Module + "/" + e.Path
 	data, err := e.Read()
 	if err != nil {
-		r.unwoven = err.Error()
-		return
+		p.result.unwoven = err.Error()
+		return p
 	}
 	if opts.Exclusions != nil && bytes.Contains(data, []byte("finalize")) {
 		if c, err := classfile.Parse(name, data); err == nil {
 			opts.Exclusions.Note(c)
 		}
 	}
+	p.data = data
+	if seq, ok := opts.Weaver.(Sequencer); ok {
+		if p.pending, err = seq.Begin(name, data); err != nil {
+			p.result.unwoven = err.Error()
+			p.pending = nil
+		}
+		return p
+	}
 	res, err := opts.Weaver.WeaveClass(name, data)
+	p.result = wovenResult(data, res, err)
+	return p
+}
+
+func finishEntry(p *pendingEntry) entryResult {
+	if p.pending == nil {
+		return p.result
+	}
+	res, err := p.pending.Finish()
+	return wovenResult(p.data, res, err)
+}
+
+func wovenResult(data []byte, res *Woven, err error) (r entryResult) {
 	if err != nil {
 		r.unwoven = err.Error()
 		return

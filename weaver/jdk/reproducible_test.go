@@ -1,0 +1,62 @@
+package jdk
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/weaver"
+)
+
+// TestWeaveImageIsReproducible weaves two modules twice on several workers:
+// join point ids are numbered in image order whatever the scheduling, so
+// the patch jars and the next free id must be the same both times.
+func TestWeaveImageIsReproducible(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	rt, err := BuildRuntime(home, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := classfile.OpenJDK(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	adv := &advice.Advice{Kind: advice.Before, Aspect: "Count", File: "count.weft", Line: 2,
+		Method: advice.Method{Owner: "count/Counter", Name: "hit", Desc: "(I)V"},
+		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+	var jars [2]map[string][]byte
+	var next [2]int32
+	for run := range jars {
+		x := &Exclusions{}
+		w := weaver.New(everyExecution{adv}, nil, weaver.Options{Hierarchy: classfile.NewHierarchy(img),
+			Mode: weaver.JDK, Exclude: x.Excluded})
+		out := t.TempDir()
+		// Run 0 on 4 workers, run 1 on 3: different interleavings.
+		if _, err := WeaveImage(Options{JavaHome: home, Modules: []string{"java.logging", "java.xml"}, Out: out,
+			Weaver: Aspects{W: w}, Jars: true, Exclusions: x, Runtime: rt, Workers: 4 - run, NextID: w.NextID}); err != nil {
+			t.Fatal(err)
+		}
+		next[run] = w.NextID()
+		jars[run] = map[string][]byte{}
+		for _, m := range []string{"java.logging", "java.xml"} {
+			b, err := os.ReadFile(filepath.Join(out, "patch", m+".jar"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			jars[run][m] = b
+		}
+	}
+	if next[0] != next[1] || next[0] < 1000 {
+		t.Errorf("next join point id %d then %d, want the same (and many join points)", next[0], next[1])
+	}
+	for m, b := range jars[0] {
+		if !bytes.Equal(b, jars[1][m]) {
+			t.Errorf("%s.jar differs between two weavings", m)
+		}
+	}
+}
