@@ -30,6 +30,9 @@ type matchCtx struct {
 	s     *Shadow
 	h     classfile.Hierarchy
 	binds []advice.Value
+	// bindsBuf backs binds for advice with few formals (most), so one
+	// Match allocates no binds slice per advice.
+	bindsBuf [4]advice.Value
 }
 
 func and(a, b result) result {
@@ -266,4 +269,56 @@ func (n argsNode) eval(m *matchCtx) result {
 		}
 	}
 	return r
+}
+
+// KindSet is a set of shadow kinds, one bit per ShadowKind.
+type KindSet uint8
+
+// AllKinds holds every shadow kind.
+const AllKinds KindSet = 1<<(ArrayConstruction+1) - 1
+
+// Has reports whether k is in the set.
+func (s KindSet) Has(k ShadowKind) bool { return s&(1<<k) != 0 }
+
+// kindsOf returns the shadow kinds pointcut n can match at all (a
+// superset: designators other than call and execution count as any kind),
+// so a weaver can skip shadows no advice could match before matching them.
+func kindsOf(n node) KindSet {
+	switch n := n.(type) {
+	case kindedNode:
+		if n.call {
+			return 1<<MethodCall | 1<<ConstructorCall | 1<<ArrayConstruction
+		}
+		return 1<<MethodExecution | 1<<ConstructorExecution
+	case andNode:
+		return kindsOf(n.l) & kindsOf(n.r)
+	case orNode:
+		return kindsOf(n.l) | kindsOf(n.r)
+	case constNode:
+		if n.v == Never {
+			return 0
+		}
+	}
+	return AllKinds
+}
+
+// adviceKinds is kindsOf b's pointcut, narrowed to array construction when
+// the advice takes its dimensions.
+func adviceKinds(b *boundAdvice) KindSet {
+	k := kindsOf(b.pc)
+	if b.usesDims {
+		k &= 1 << ArrayConstruction
+	}
+	return k
+}
+
+// ShadowKinds returns the shadow kinds some advice of p can match: Match
+// returns nothing for a shadow of another kind, so a weaver need not even
+// build such shadows.
+func (p *Program) ShadowKinds() KindSet {
+	var k KindSet
+	for _, b := range p.order {
+		k |= b.kinds
+	}
+	return k
 }

@@ -63,6 +63,7 @@ type boundAdvice struct {
 	params   []string // advice method parameter descriptors
 	exit     string   // returning/throwing formal type, "" if none
 	usesDims bool
+	kinds    KindSet // the shadow kinds pc can match (adviceKinds)
 }
 
 // argSpec is one argument of the advice call: a formal's value or a
@@ -172,6 +173,7 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 			if b == nil {
 				continue
 			}
+			b.kinds = adviceKinds(b)
 			prog.advice = append(prog.advice, b)
 			if b.info.Advice.Kind == advice.Before {
 				before = append(before, b)
@@ -491,12 +493,21 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 // reverse).
 func (p *Program) Match(s *Shadow, h classfile.Hierarchy) []Applied {
 	var out []Applied
+	var m *matchCtx // one per call, made when some advice can match s's kind
 	for _, b := range p.order {
-		if b.usesDims && s.Kind != ArrayConstruction {
-			continue // arrayDims exists only at array construction
+		if !b.kinds.Has(s.Kind) {
+			continue // e.g. execution(...) at a call; arrayDims exists only at array construction
 		}
-		m := matchCtx{s: s, h: h, binds: make([]advice.Value, b.nformals)}
-		r := b.pc.eval(&m)
+		if m == nil {
+			m = &matchCtx{s: s, h: h}
+		}
+		if b.nformals <= len(m.bindsBuf) {
+			m.binds = m.bindsBuf[:b.nformals]
+			clear(m.binds)
+		} else {
+			m.binds = make([]advice.Value, b.nformals)
+		}
+		r := b.pc.eval(m)
 		if r.v == Never {
 			continue
 		}

@@ -122,27 +122,13 @@ func (e *emitter) emit(shadows []*shadow) error {
 	e.token = e.alloc(1)
 	base := e.tmp
 
+	// The call shadows, in code order (as findShadows lists them).
 	var exec *shadow
-	byAt := map[int]*shadow{}
-	for _, s := range shadows {
-		if s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution {
-			exec = s
-		} else {
-			byAt[s.at] = s
-		}
+	calls := shadows
+	if len(shadows) > 0 && (shadows[0].Kind == pointcut.MethodExecution || shadows[0].Kind == pointcut.ConstructorExecution) {
+		exec, calls = shadows[0], shadows[1:]
 	}
-	lmap := map[*classfile.Label]*classfile.Label{}
-	lm := func(l *classfile.Label) *classfile.Label {
-		if l == nil {
-			return nil
-		}
-		if x, ok := lmap[l]; ok {
-			return x
-		}
-		x := classfile.NewLabel()
-		lmap[l] = x
-		return x
-	}
+	lm := newLabelCopier(orig).copy
 
 	e.out = make([]classfile.Insn, 0, 2*len(orig)+8*len(shadows)+16)
 	original := classfile.NewLabel()
@@ -188,9 +174,10 @@ func (e *emitter) emit(shadows []*shadow) error {
 		case in.Label != nil:
 			cp.Label = lm(in.Label)
 		}
-		if s := byAt[i]; s != nil {
+		if len(calls) > 0 && calls[0].at == i {
 			e.tmp = base
-			e.callShadow(s, cp)
+			e.callShadow(calls[0], cp)
+			calls = calls[1:]
 		} else if execExits && postSuper && isReturn(in.Op) {
 			e.tmp = base
 			e.execExit(exec, cp)
@@ -255,6 +242,70 @@ func (e *emitter) emit(shadows []*shadow) error {
 	code.Insns = e.out
 	// Encode's frame computation recomputes max stack and locals.
 	return nil
+}
+
+// labelCopier maps the labels of a just decoded body to their copies. A
+// decoded label is unique at its bytecode offset, so copies are found by
+// offset in a slice (a map per woven method cost more than the rest of the
+// copy); a label that is not at its own slot (not from DecodeCode) falls
+// back to a map.
+type labelCopier struct {
+	byOff []labelPair
+	other map[*classfile.Label]*classfile.Label
+	block []classfile.Label // copies are carved from here: one allocation
+}
+
+type labelPair struct{ orig, copy *classfile.Label }
+
+func newLabelCopier(insns []classfile.Insn) *labelCopier {
+	n, max := 0, -1
+	for _, in := range insns {
+		if in.Op == classfile.OpLabel && in.Label != nil {
+			n++
+			if in.Label.Offset > max {
+				max = in.Label.Offset
+			}
+		}
+	}
+	return &labelCopier{byOff: make([]labelPair, max+1), block: make([]classfile.Label, n)}
+}
+
+func (lc *labelCopier) copy(l *classfile.Label) *classfile.Label {
+	if l == nil {
+		return nil
+	}
+	var slot *labelPair
+	if off := l.Offset; off >= 0 && off < len(lc.byOff) {
+		slot = &lc.byOff[off]
+		if slot.orig == l {
+			return slot.copy
+		}
+		if slot.orig != nil {
+			slot = nil // another label at that offset: use the map
+		}
+	}
+	if slot == nil {
+		if x, ok := lc.other[l]; ok {
+			return x
+		}
+	}
+	var x *classfile.Label
+	if len(lc.block) > 0 {
+		x = &lc.block[0]
+		lc.block = lc.block[1:]
+		*x = classfile.Label{Offset: -1}
+	} else {
+		x = classfile.NewLabel()
+	}
+	if slot != nil {
+		*slot = labelPair{l, x}
+	} else {
+		if lc.other == nil {
+			lc.other = map[*classfile.Label]*classfile.Label{}
+		}
+		lc.other[l] = x
+	}
+	return x
 }
 
 // canThrow reports whether an instruction may throw: everything but
@@ -539,7 +590,13 @@ func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
 	}
 	for _, v := range spec.args {
 		switch v.Kind {
-		case advice.JoinPointStaticPart, advice.JoinPointID:
+		case advice.JoinPointID:
+			if spec.jp == nil {
+				// Only the id: the static part's strings are built
+				// when the sister class holds it (JoinPointStaticPart).
+				spec.jp = &jpInfo{id: ctx.s.id}
+			}
+		case advice.JoinPointStaticPart:
 			spec.jp = e.cw.jpInfo(ctx.s)
 		case advice.EnclosingStaticPart:
 			spec.enclosing = e.cw.enclosingInfo(e.m, ctx.s)

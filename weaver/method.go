@@ -22,6 +22,7 @@ type classWeaver struct {
 	ids int32
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
+	binName   string // binaryName(name), once needed
 }
 
 // shadow is a matched shadow inside one method body.
@@ -139,6 +140,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		AccessKnown: true, Exceptions: exceptions(c, m)}
 	static := m.Access&classfile.AccStatic != 0
 	ctor := mname == "<init>"
+	kinds := shadowKinds(cw.w.m)
 	lineAt := newLineTable(code.Lines)
 	var out []*shadow
 	// Most instructions match nothing: they are matched in one scratch
@@ -174,8 +176,18 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		if ctor {
 			k = pointcut.ConstructorExecution
 		}
-		match(&shadow{Shadow: pointcut.Shadow{Kind: k, Within: cw.name, Code: self, Member: self,
-			StaticThis: static, StaticTarget: static}, at: -1, line: firstLine})
+		if kinds.Has(k) {
+			match(&shadow{Shadow: pointcut.Shadow{Kind: k, Within: cw.name, Code: self, Member: self,
+				StaticThis: static, StaticTarget: static}, at: -1, line: firstLine})
+		}
+	}
+	if kinds&(1<<pointcut.MethodCall|1<<pointcut.ConstructorCall|1<<pointcut.ArrayConstruction) == 0 {
+		// No advice matches a shadow in the body: at most the execution
+		// shadow, whose placement in a constructor needs the loop below
+		// to find the super(...)/this(...) call.
+		if len(out) == 0 || !ctor {
+			return out
+		}
 	}
 	var exec *shadow
 	if len(out) > 0 {
@@ -218,6 +230,9 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 				news = news[:len(news)-1]
 				dup = newAt+1 < len(code.Insns) && code.Insns[newAt+1].Op == classfile.OpDup
 				kind = pointcut.ConstructorCall
+				if !kinds.Has(kind) {
+					continue
+				}
 			} else {
 				if in.Op == classfile.OpInvokespecial && owner != cw.name {
 					// super.m(...): like ajc, not a call join point
@@ -225,18 +240,18 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 					continue
 				}
 				kind = pointcut.MethodCall
+				if !kinds.Has(kind) {
+					continue
+				}
 				staticTarget = in.Op == classfile.OpInvokestatic
 			}
 			member = pointcut.Member{Owner: owner, Name: name, Desc: desc}
-		case classfile.OpNewarray:
+		case classfile.OpNewarray, classfile.OpAnewarray, classfile.OpMultianewarray:
+			if !kinds.Has(pointcut.ArrayConstruction) {
+				continue
+			}
+			member = arrayMember(c, in)
 			kind = pointcut.ArrayConstruction
-			member = pointcut.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
-		case classfile.OpAnewarray:
-			kind = pointcut.ArrayConstruction
-			member = pointcut.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
-		case classfile.OpMultianewarray:
-			kind = pointcut.ArrayConstruction
-			member = pointcut.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: "(" + strings.Repeat("I", int(in.Const)) + ")V"}
 		default:
 			continue
 		}
@@ -257,6 +272,15 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		}
 	}
 	return out
+}
+
+// shadowKinds returns the shadow kinds matcher m can match at all: all of
+// them unless m says otherwise (pointcut.Program does).
+func shadowKinds(m pointcut.Matcher) pointcut.KindSet {
+	if k, ok := m.(interface{ ShadowKinds() pointcut.KindSet }); ok {
+		return k.ShadowKinds()
+	}
+	return pointcut.AllKinds
 }
 
 // lineTable maps the labels of a just decoded Code to the source line
@@ -312,6 +336,17 @@ func lineAfter(code *classfile.Code, lineAt lineTable, i, def int) int {
 		}
 	}
 	return line
+}
+
+// arrayMember is the member of an array construction shadow at in.
+func arrayMember(c *classfile.Class, in classfile.Insn) pointcut.Member {
+	switch in.Op {
+	case classfile.OpNewarray:
+		return pointcut.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
+	case classfile.OpAnewarray:
+		return pointcut.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
+	}
+	return pointcut.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: "(" + strings.Repeat("I", int(in.Const)) + ")V"}
 }
 
 // newarrayTypes maps newarray's atype to the element descriptor.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -29,6 +30,10 @@ type sister struct {
 	mu      sync.Mutex
 	helpers []*helperSpec
 	byKey   map[string]*helperSpec
+	// advIDs numbers the advice of the helpers (the key's first part);
+	// keyBuf is the key being looked up.
+	advIDs map[*advice.Advice]int
+	keyBuf []byte
 	// parts holds the static parts some helper loads, by relative id.
 	parts map[int32]*jpInfo
 }
@@ -96,16 +101,56 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 			s.parts[spec.enclosing.id] = spec.enclosing
 		}
 	}
-	desc := spec.methodDesc()
-	key := fmt.Sprintf("%p|%s|%v|%s|%s|%v", spec.adv, desc, spec.params, spec.exitCheck, residueString(spec.residue), spec.dims)
-	if h, ok := s.byKey[key]; ok {
+	// The key is built in a reused buffer and looked up without a string
+	// (most shadows of a class share a few shapes).
+	adv, ok := s.advIDs[spec.adv]
+	if !ok {
+		if s.advIDs == nil {
+			s.advIDs = map[*advice.Advice]int{}
+		}
+		adv = len(s.advIDs)
+		s.advIDs[spec.adv] = adv
+	}
+	key := spec.appendKey(strconv.AppendInt(s.keyBuf[:0], int64(adv), 10))
+	s.keyBuf = key
+	if h, ok := s.byKey[string(key)]; ok {
 		return h.name, h.desc
 	}
-	spec.name = fmt.Sprintf("a%d", len(s.helpers))
-	spec.desc = desc
+	spec.name = "a" + strconv.Itoa(len(s.helpers))
+	spec.desc = spec.methodDesc()
 	s.helpers = append(s.helpers, spec)
-	s.byKey[key] = spec
+	s.byKey[string(key)] = spec
 	return spec.name, spec.desc
+}
+
+// appendKey appends to b what, with the advice, makes a helper's shape: the
+// parameters (their descriptors make the method descriptor), the static
+// parts passed, the exit check, the residue and the dimensions.
+func (h *helperSpec) appendKey(b []byte) []byte {
+	for _, p := range h.params {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(p.kind), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(p.index), 10)
+		b = append(b, ',')
+		b = append(b, p.desc...)
+	}
+	b = append(b, '|')
+	if h.jp != nil {
+		b = append(b, 'J')
+	}
+	if h.enclosing != nil {
+		b = append(b, 'E')
+	}
+	b = append(b, '|')
+	b = append(b, h.exitCheck...)
+	b = append(b, '|')
+	if h.residue != nil {
+		b = append(b, residueString(h.residue)...)
+	}
+	b = append(b, '|')
+	b = strconv.AppendInt(b, int64(h.dims), 10)
+	return b
 }
 
 func residueString(r *pointcut.Residue) string {
@@ -128,7 +173,15 @@ func (cw *classWeaver) jpInfo(s *shadow) *jpInfo {
 		owner = s.Member.Owner
 	}
 	return &jpInfo{id: s.id, kind: s.Kind.String(), declType: binaryName(owner), name: s.Member.Name,
-		sig: Signature(s.Kind, s.Member), within: binaryName(cw.name), file: cw.file, line: s.line}
+		sig: Signature(s.Kind, s.Member), within: cw.binaryName(), file: cw.file, line: s.line}
+}
+
+// binaryName is the class's binary name, made once per class.
+func (cw *classWeaver) binaryName() string {
+	if cw.binName == "" {
+		cw.binName = binaryName(cw.name)
+	}
+	return cw.binName
 }
 
 // enclosingInfo returns the static part of the execution join point of the
@@ -153,8 +206,8 @@ func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
 	if s.Code.Name == "<clinit>" {
 		kind = "staticinitialization"
 	}
-	j := &jpInfo{id: cw.ids, kind: kind, declType: binaryName(cw.name), name: s.Code.Name,
-		sig: Signature(k, s.Code), within: binaryName(cw.name), file: cw.file, line: s.line}
+	j := &jpInfo{id: cw.ids, kind: kind, declType: cw.binaryName(), name: s.Code.Name,
+		sig: Signature(k, s.Code), within: cw.binaryName(), file: cw.file, line: s.line}
 	cw.ids++
 	cw.enclosing[key] = j
 	return j

@@ -1,0 +1,46 @@
+package pointcut
+
+import "testing"
+
+// ShadowKinds tells a weaver which shadows it need not build: it must
+// include every kind Match can answer for, and leave out the kinds a
+// pointcut's call/execution designators exclude.
+func TestShadowKinds(t *testing.T) {
+	const (
+		exec  = 1<<MethodExecution | 1<<ConstructorExecution
+		calls = 1<<MethodCall | 1<<ConstructorCall | 1<<ArrayConstruction
+	)
+	for _, tc := range []struct {
+		pc   string
+		want KindSet
+	}{
+		{"(execution(* *(..)) || execution(new(..))) && !within(count..*)", exec},
+		{"call(* *(..)) && within(a..*)", calls},
+		{"call(* *(..)) || execution(* *(..))", AllKinds},
+		{"call(* *(..)) && execution(* *(..))", 0},
+		{"within(a..*)", AllKinds},
+		{"!execution(* *(..))", AllKinds},
+	} {
+		p := mustResolve(t, "aspect A {\nbefore(): "+tc.pc+" { a.B.c(); }\n}\n")
+		if got := p.ShadowKinds(); got != tc.want {
+			t.Errorf("%s: ShadowKinds = %05b, want %05b", tc.pc, got, tc.want)
+		}
+		// Match never applies advice at a kind left out.
+		for k := MethodCall; k <= ArrayConstruction; k++ {
+			if p.ShadowKinds().Has(k) {
+				continue
+			}
+			s := &Shadow{Kind: k, Within: "x/Y", Member: Member{Owner: "x/Y", Name: "m", Desc: "()V"}}
+			if k == ArrayConstruction {
+				s.Member = Member{Owner: "[I", Name: "<init>", Desc: "(I)V"}
+			}
+			if got := p.Match(s, nil); len(got) != 0 {
+				t.Errorf("%s: Match at a %s shadow = %d advice, want none", tc.pc, k, len(got))
+			}
+		}
+	}
+	p := mustResolve(t, "aspect A {\nbefore(): call(*.new(..)) || call(*[].new(..)) { a.B.c(arrayDims); }\n}\n")
+	if got := p.ShadowKinds(); got != 1<<ArrayConstruction {
+		t.Errorf("arrayDims advice: ShadowKinds = %05b, want array construction only", got)
+	}
+}
