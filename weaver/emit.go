@@ -138,12 +138,13 @@ func (e *emitter) emit(shadows []*shadow) error {
 	// bootstrap path of every method compiled early. Only when the plain
 	// read sees false does Weft.enter confirm it (FERRARI's double check).
 	slow, got := classfile.NewLabel(), classfile.NewLabel()
-	e.add(classfile.Insn{Op: classfile.OpGetstatic, Index: e.cw.c.Pool.AddFieldref("weft/rt/BIB", "ready", "Z")})
+	g := e.cw.guardRefs()
+	e.add(classfile.Insn{Op: classfile.OpGetstatic, Index: g.ready})
 	e.add(classfile.Insn{Op: classfile.OpIfeq, Label: slow})
-	e.invokestatic("weft/rt/DIB", "token", "()Ljava/lang/Object;")
+	e.add(classfile.Insn{Op: classfile.OpInvokestatic, Index: g.token})
 	e.add(classfile.Insn{Op: classfile.OpGoto, Label: got})
 	e.label(slow)
-	e.invokestatic("weft/rt/Weft", "enter", "()Ljava/lang/Object;")
+	e.add(classfile.Insn{Op: classfile.OpInvokestatic, Index: g.enter})
 	e.label(got)
 	e.op(classfile.OpDup)
 	e.local(classfile.OpAstore, e.token)
@@ -226,11 +227,18 @@ func (e *emitter) emit(shadows []*shadow) error {
 	hs = append(hs, e.execHandlers...)
 	hs = append(hs, code.Handlers...)
 	code.Handlers = hs
-	for _, ln := range append([]classfile.LineNumber(nil), code.Lines...) {
-		code.Lines = append(code.Lines, classfile.LineNumber{Start: lm(ln.Start), Line: ln.Line})
+	lines := make([]classfile.LineNumber, len(code.Lines), 2*len(code.Lines))
+	copy(lines, code.Lines)
+	for _, ln := range code.Lines {
+		lines = append(lines, classfile.LineNumber{Start: lm(ln.Start), Line: ln.Line})
 	}
+	code.Lines = lines
 	copyLocals := func(vs []classfile.LocalVar) []classfile.LocalVar {
-		out := append([]classfile.LocalVar(nil), vs...)
+		if len(vs) == 0 {
+			return vs
+		}
+		out := make([]classfile.LocalVar, len(vs), 2*len(vs))
+		copy(out, vs)
 		for _, v := range vs {
 			v.Start, v.End = lm(v.Start), lm(v.End)
 			out = append(out, v)
@@ -242,6 +250,21 @@ func (e *emitter) emit(shadows []*shadow) error {
 	code.Insns = e.out
 	// Encode's frame computation recomputes max stack and locals.
 	return nil
+}
+
+// guardRefs holds the constant pool indexes of the guard's references.
+type guardRefs struct{ ready, token, enter uint16 }
+
+// guardRefs returns the pool indexes of the guard's references, added to
+// the class's pool by its first woven method.
+func (cw *classWeaver) guardRefs() guardRefs {
+	if cw.guard.ready == 0 {
+		p := cw.c.Pool
+		cw.guard = guardRefs{ready: p.AddFieldref("weft/rt/BIB", "ready", "Z"),
+			token: p.AddMethodref("weft/rt/DIB", "token", "()Ljava/lang/Object;", false),
+			enter: p.AddMethodref("weft/rt/Weft", "enter", "()Ljava/lang/Object;", false)}
+	}
+	return cw.guard
 }
 
 // labelCopier maps the labels of a just decoded body to their copies. A

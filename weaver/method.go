@@ -23,6 +23,7 @@ type classWeaver struct {
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
 	binName   string // binaryName(name), once needed
+	guard     guardRefs
 }
 
 // shadow is a matched shadow inside one method body.
