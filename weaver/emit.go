@@ -1,6 +1,8 @@
 package weaver
 
 import (
+	"sync"
+
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/pointcut"
@@ -130,7 +132,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 	}
 	lm := newLabelCopier(orig).copy
 
-	e.out = make([]classfile.Insn, 0, 2*len(orig)+8*len(shadows)+16)
+	e.out = getInsns(2*len(orig) + 8*len(shadows) + 16)
 	original := classfile.NewLabel()
 	// The guard reads BIB.ready inline, so each woven method has its own
 	// profile of that branch: a shared one (inside Weft.enter) records the
@@ -252,6 +254,29 @@ func (e *emitter) emit(shadows []*shadow) error {
 	return nil
 }
 
+// insnBufs recycles the instruction lists of woven bodies: a list is dead
+// once Encode has written the method, and a fresh one per method was the
+// weaver's largest allocation (cleared memory included).
+var insnBufs sync.Pool
+
+// getInsns returns an empty instruction list with room for n.
+func getInsns(n int) []classfile.Insn {
+	if b, ok := insnBufs.Get().(*[]classfile.Insn); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]classfile.Insn, 0, n)
+}
+
+// putInsns hands a list back for another woven body; nothing may use it
+// after.
+func putInsns(b []classfile.Insn) {
+	if cap(b) == 0 || cap(b) > 1<<16 {
+		return // keep huge ones from pinning memory
+	}
+	b = b[:0]
+	insnBufs.Put(&b)
+}
+
 // guardRefs holds the constant pool indexes of the guard's references.
 type guardRefs struct{ ready, token, enter uint16 }
 
@@ -267,67 +292,65 @@ func (cw *classWeaver) guardRefs() guardRefs {
 	return cw.guard
 }
 
-// labelCopier maps the labels of a just decoded body to their copies. A
-// decoded label is unique at its bytecode offset, so copies are found by
-// offset in a slice (a map per woven method cost more than the rest of the
-// copy); a label that is not at its own slot (not from DecodeCode) falls
-// back to a map.
+// labelCopier maps the labels of a just decoded body to their copies. The
+// body places its labels in increasing offset order (DecodeCode makes one
+// label per offset), so a label's copy is found by binary search on its
+// offset: no map per woven method, and the copies are allocated at once.
+// Labels out of that order (not from DecodeCode) fall back to a map.
 type labelCopier struct {
-	byOff []labelPair
-	other map[*classfile.Label]*classfile.Label
-	block []classfile.Label // copies are carved from here: one allocation
+	orig   []*classfile.Label // the body's placed labels, by offset
+	copies []classfile.Label  // copies[i] is the copy of orig[i]
+	other  map[*classfile.Label]*classfile.Label
 }
 
-type labelPair struct{ orig, copy *classfile.Label }
-
 func newLabelCopier(insns []classfile.Insn) *labelCopier {
-	n, max := 0, -1
+	n := 0
 	for _, in := range insns {
 		if in.Op == classfile.OpLabel && in.Label != nil {
 			n++
-			if in.Label.Offset > max {
-				max = in.Label.Offset
-			}
 		}
 	}
-	return &labelCopier{byOff: make([]labelPair, max+1), block: make([]classfile.Label, n)}
+	lc := &labelCopier{orig: make([]*classfile.Label, 0, n), copies: make([]classfile.Label, n)}
+	for _, in := range insns {
+		if in.Op != classfile.OpLabel || in.Label == nil {
+			continue
+		}
+		if k := len(lc.orig); k > 0 && lc.orig[k-1].Offset >= in.Label.Offset || in.Label.Offset < 0 {
+			lc.orig, lc.copies = nil, nil // not decoded order: map only
+			break
+		}
+		lc.orig = append(lc.orig, in.Label)
+	}
+	for i := range lc.copies {
+		lc.copies[i] = classfile.Label{Offset: -1}
+	}
+	return lc
 }
 
 func (lc *labelCopier) copy(l *classfile.Label) *classfile.Label {
 	if l == nil {
 		return nil
 	}
-	var slot *labelPair
-	if off := l.Offset; off >= 0 && off < len(lc.byOff) {
-		slot = &lc.byOff[off]
-		if slot.orig == l {
-			return slot.copy
-		}
-		if slot.orig != nil {
-			slot = nil // another label at that offset: use the map
-		}
-	}
-	if slot == nil {
-		if x, ok := lc.other[l]; ok {
-			return x
+	lo, hi := 0, len(lc.orig)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if lc.orig[m].Offset < l.Offset {
+			lo = m + 1
+		} else {
+			hi = m
 		}
 	}
-	var x *classfile.Label
-	if len(lc.block) > 0 {
-		x = &lc.block[0]
-		lc.block = lc.block[1:]
-		*x = classfile.Label{Offset: -1}
-	} else {
-		x = classfile.NewLabel()
+	if lo < len(lc.orig) && lc.orig[lo] == l {
+		return &lc.copies[lo]
 	}
-	if slot != nil {
-		*slot = labelPair{l, x}
-	} else {
-		if lc.other == nil {
-			lc.other = map[*classfile.Label]*classfile.Label{}
-		}
-		lc.other[l] = x
+	if x, ok := lc.other[l]; ok {
+		return x
 	}
+	if lc.other == nil {
+		lc.other = map[*classfile.Label]*classfile.Label{}
+	}
+	x := classfile.NewLabel()
+	lc.other[l] = x
 	return x
 }
 

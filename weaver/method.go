@@ -98,7 +98,10 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	if opts.Hierarchy == nil {
 		opts.Hierarchy = noHierarchy{}
 	}
-	if err := code.Encode(c, m, opts); err != nil {
+	err = code.Encode(c, m, opts)
+	putInsns(code.Insns) // the woven body is written: its list is free
+	code.Insns = nil
+	if err != nil {
 		m.Attributes = saved
 		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
