@@ -282,7 +282,7 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 		}
 		return kindedNode{call: name == "call", sig: s}
 	case "within":
-		return withinNode{c.typePattern(d.Type, false)}
+		return newWithinNode(c.typePattern(d.Type, false))
 	case "this", "target":
 		if len(d.List) != 1 || d.List[0].Ellipsis {
 			c.errorf(d.Pos, "write "+name+"(Type) or "+name+"(formal)", "%s() takes one type or formal", name)

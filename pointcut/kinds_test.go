@@ -44,3 +44,25 @@ func TestShadowKinds(t *testing.T) {
 		t.Errorf("arrayDims advice: ShadowKinds = %05b, want array construction only", got)
 	}
 }
+
+// within() remembers its last class: alternating classes, nested classes
+// and a `+` pattern (which consults the hierarchy, never remembered) still
+// get their own verdicts.
+func TestWithinRemembersLastClass(t *testing.T) {
+	p := mustResolve(t, "aspect A {\nbefore(): execution(* *(..)) && !within(count..*) { a.B.c(); }\n}\n")
+	for _, tc := range []struct {
+		within string
+		want   int
+	}{
+		{"count/Counter", 0}, {"count/Counter", 0}, {"java/lang/String", 1}, {"java/lang/String", 1},
+		{"count/x/Y$Z", 0}, {"countx/Y", 1}, {"count/Counter", 0},
+	} {
+		s := &Shadow{Kind: MethodExecution, Within: tc.within, Member: Member{Owner: tc.within, Name: "m", Desc: "()V"}}
+		if got := len(p.Match(s, nil)); got != tc.want {
+			t.Errorf("within %s: %d advice, want %d", tc.within, got, tc.want)
+		}
+	}
+	if w := newWithinNode(&namePat{plus: true}); w.last != nil {
+		t.Errorf("a + pattern's within verdicts are remembered")
+	}
+}

@@ -2,6 +2,7 @@ package pointcut
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -137,9 +138,59 @@ func (n kindedNode) eval(m *matchCtx) result {
 
 // withinNode is within(T): code in a type matching T, or in a type nested
 // (lexically) in one. Nesting is read from the binary name: Outer$Inner.
-type withinNode struct{ t typePat }
+type withinNode struct {
+	t typePat
+	// last remembers the verdict for the class last tested, when t does
+	// not consult the hierarchy (no `+`): a weaver matches the shadows of
+	// one class after another, and testing a name allocates.
+	last *atomic.Pointer[withinMemo]
+}
+
+type withinMemo struct {
+	class string
+	in    bool
+}
+
+func newWithinNode(t typePat) withinNode {
+	n := withinNode{t: t}
+	if namesOnly(t) {
+		n.last = new(atomic.Pointer[withinMemo])
+	}
+	return n
+}
+
+// namesOnly reports whether type pattern t tests names only, never the
+// hierarchy.
+func namesOnly(t typePat) bool {
+	switch t := t.(type) {
+	case notType:
+		return namesOnly(t.p)
+	case andType:
+		return namesOnly(t.l) && namesOnly(t.r)
+	case orType:
+		return namesOnly(t.l) && namesOnly(t.r)
+	case *namePat:
+		return !t.plus
+	}
+	return false
+}
 
 func (n withinNode) eval(m *matchCtx) result {
+	if n.last == nil {
+		return n.test(m)
+	}
+	if l := n.last.Load(); l != nil && l.class == m.s.Within {
+		if l.in {
+			return always
+		}
+		return never
+	}
+	r := n.test(m)
+	n.last.Store(&withinMemo{class: m.s.Within, in: r.v == Always})
+	return r
+}
+
+func (n withinNode) test(m *matchCtx) result {
 	c := m.s.Within
 	for {
 		if n.t.match(classDesc(c), m.h) {

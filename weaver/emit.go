@@ -46,6 +46,8 @@ type emitter struct {
 	segThrow bool // the open segment holds an instruction that can throw
 	segments [][2]*classfile.Label
 	inExec   bool
+	// execValues caches execCtx (once per entry and per exit otherwise).
+	execValues *valueCtx
 }
 
 // valueCtx says where a shadow's values are at one point of woven code.
@@ -376,6 +378,15 @@ func isReturn(op uint16) bool { return op >= classfile.OpIreturn && op <= classf
 // execCtx gives the values of an execution shadow: this, the parameters
 // in their slots.
 func (e *emitter) execCtx(s *shadow) valueCtx {
+	if e.execValues != nil && e.execValues.s == s {
+		return *e.execValues // a copy: callers set ret, exc and args
+	}
+	ctx := e.newExecCtx(s)
+	e.execValues = &ctx
+	return ctx
+}
+
+func (e *emitter) newExecCtx(s *shadow) valueCtx {
 	params, ret := splitDesc(e.desc)
 	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params, retDesc: ret}
 	slot := 0
