@@ -61,13 +61,11 @@ type valueCtx struct {
 	exc      int    // local slot of the thrown exception, -1 if none
 }
 
-func (e *emitter) add(ins ...classfile.Insn) {
-	e.out = append(e.out, ins...)
-	for _, in := range ins {
-		if in.Op != classfile.OpLabel {
-			e.segLen++
-			e.segThrow = e.segThrow || canThrow(in.Op)
-		}
+func (e *emitter) add(in classfile.Insn) {
+	e.out = append(e.out, in)
+	if in.Op != classfile.OpLabel {
+		e.segLen++
+		e.segThrow = e.segThrow || canThrow(in.Op)
 	}
 }
 
