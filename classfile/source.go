@@ -178,7 +178,7 @@ func (j *JarSource) Class(name string) ([]byte, error) {
 	if f == nil {
 		return nil, notFound(j, name)
 	}
-	return readZipFile(j.path, f)
+	return ReadZipEntry(j.path, f)
 }
 
 // Walk visits the jar's *.class entries in archive order.
@@ -188,7 +188,7 @@ func (j *JarSource) Walk(fn func(ClassEntry) error) error {
 			continue
 		}
 		f := f
-		if err := fn(ClassEntry{Path: f.Name, read: func() ([]byte, error) { return readZipFile(j.path, f) }}); err != nil {
+		if err := fn(ClassEntry{Path: f.Name, read: func() ([]byte, error) { return ReadZipEntry(j.path, f) }}); err != nil {
 			return err
 		}
 	}
@@ -199,8 +199,11 @@ func (j *JarSource) Walk(fn func(ClassEntry) error) error {
 // exceed this in practice, and a zip header's size is untrusted.
 const maxClassSize = 1 << 30
 
-// readZipFile reads one entry; zip.File readers work concurrently.
-func readZipFile(jar string, f *zip.File) ([]byte, error) {
+// ReadZipEntry reads one entry of the jar (named jar in errors). The
+// header's size is only a hint, so a forged one cannot make it allocate
+// more than it reads; entries over 1 GiB are refused. zip.File readers
+// work concurrently.
+func ReadZipEntry(jar string, f *zip.File) ([]byte, error) {
 	if f.UncompressedSize64 > maxClassSize {
 		return nil, fmt.Errorf("%s: %s: entry of %d bytes is too large", jar, f.Name, f.UncompressedSize64)
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/weft-aop/weft/classfile"
 )
 
 // Stats sums up weaving a jar or directory.
@@ -249,13 +251,7 @@ func (w *Weaver) weaveJar(in, out string) (*Stats, error) {
 	var warnings []string
 	buf := make([]byte, 32<<10)
 	st, err := w.weaveAll(es, func(e *entry) ([]byte, error) {
-		r, err := e.raw.Open()
-		if err != nil {
-			return nil, err
-		}
-		defer r.Close()
-		b := make([]byte, 0, e.raw.UncompressedSize64)
-		return readAll(b, r)
+		return classfile.ReadZipEntry(in, e.raw)
 	}, true, func(e *entry) error {
 		if e.res == nil || e.res.Class == nil {
 			if err := copyRaw(zw, e.raw, buf); err != nil {
@@ -327,24 +323,6 @@ func copyRaw(zw *zip.Writer, f *zip.File, buf []byte) error {
 	}
 	_, err = io.CopyBuffer(w, r, buf)
 	return err
-}
-
-// readAll reads r to its end into b (sized by the caller, e.g. from a
-// zip header; a wrong size costs only a reallocation).
-func readAll(b []byte, r io.Reader) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
 }
 
 func (w *Weaver) weaveDir(in, out string) (*Stats, error) {
