@@ -883,21 +883,8 @@ public class Main {
 // real classes of java.base: Encode with frames must not panic, and what it
 // encodes must decode again.
 func FuzzFrames(f *testing.F) {
-	src, err := OpenJDK(jvmtest.JavaHome(f), "java.base")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range []string{
-		"java/util/ArrayList$Itr", "java/util/concurrent/Exchanger", "java/lang/Integer",
-		"java/lang/invoke/LambdaForm$Name", "java/util/Optional",
-	} {
-		b, err := src.Class(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	src.Close()
+	addJavaBaseSeeds(f, "java/util/ArrayList$Itr", "java/util/concurrent/Exchanger", "java/lang/Integer",
+		"java/lang/invoke/LambdaForm$Name", "java/util/Optional")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := Parse("fuzz", b)
 		if err != nil {

@@ -13,22 +13,9 @@ import (
 // java.base. Parse must not panic; its errors are *FormatError; what it
 // accepts re-encodes to the same bytes, and the header reader agrees.
 func FuzzParse(f *testing.F) {
-	src, err := OpenJDK(jvmtest.JavaHome(f), "java.base")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range []string{
-		"java/lang/Object", "java/lang/String", "java/util/HashMap$TreeNode",
+	addJavaBaseSeeds(f, "java/lang/Object", "java/lang/String", "java/util/HashMap$TreeNode",
 		"java/lang/invoke/MethodHandles$Lookup", "java/lang/Record", "module-info",
-		"jdk/internal/math/FDBigInteger", "java/lang/annotation/Retention",
-	} {
-		b, err := src.Class(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	src.Close()
+		"jdk/internal/math/FDBigInteger", "java/lang/annotation/Retention")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := Parse("fuzz", b)
 		if err != nil {
@@ -55,4 +42,20 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("ReadClassInfo = %+v, Parse says %+v", ci, want)
 		}
 	})
+}
+
+// addJavaBaseSeeds adds the named java.base classes to f's seed corpus.
+func addJavaBaseSeeds(f *testing.F, names ...string) {
+	src, err := OpenJDK(jvmtest.JavaHome(f), "java.base")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer src.Close()
+	for _, name := range names {
+		b, err := src.Class(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 }

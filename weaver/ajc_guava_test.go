@@ -106,18 +106,7 @@ func TestAgainstAspectJOnGuava(t *testing.T) {
 	if len(want) < 10000 {
 		t.Errorf("ajc reported only %d lines: the comparison is vacuous", len(want))
 	}
-	show := func(ls []string) string {
-		if len(ls) > 15 {
-			ls = append(ls[:15:15], "…")
-		}
-		return strings.Join(ls, "\n")
-	}
-	if len(missing) > 0 {
-		t.Errorf("%d weave-info lines of ajc that weft lacks:\n%s", len(missing), show(missing))
-	}
-	if len(extra) > 0 {
-		t.Errorf("%d weave-info lines of weft that ajc lacks:\n%s", len(extra), show(extra))
-	}
+	reportWeaveInfoDiff(t, missing, extra)
 }
 
 // calledMember returns "Owner.name" of a method-call weave-info line.

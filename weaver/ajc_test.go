@@ -152,18 +152,7 @@ func TestAgainstAspectJ(t *testing.T) {
 	if len(want) < 5000 {
 		t.Errorf("ajc reported only %d lines: the comparison is vacuous", len(want))
 	}
-	show := func(ls []string) string {
-		if len(ls) > 15 {
-			ls = append(ls[:15:15], "…")
-		}
-		return strings.Join(ls, "\n")
-	}
-	if len(missing) > 0 {
-		t.Errorf("%d weave-info lines of ajc that weft lacks:\n%s", len(missing), show(missing))
-	}
-	if len(extra) > 0 {
-		t.Errorf("%d weave-info lines of weft that ajc lacks:\n%s", len(extra), show(extra))
-	}
+	reportWeaveInfoDiff(t, missing, extra)
 
 	// Run the exercise on all three.
 	rt, err := rtjava.Build(home, "")
@@ -208,5 +197,23 @@ func TestAgainstAspectJ(t *testing.T) {
 		if x != y {
 			t.Errorf("advice %s ran %s times woven by ajc, %s by weft", name, aj[i], wf[i])
 		}
+	}
+}
+
+// reportWeaveInfoDiff fails t with (the first of) the weave-info lines
+// only ajc printed (missing) and only weft printed (extra).
+func reportWeaveInfoDiff(t *testing.T, missing, extra []string) {
+	t.Helper()
+	show := func(ls []string) string {
+		if len(ls) > 15 {
+			ls = append(ls[:15:15], "…")
+		}
+		return strings.Join(ls, "\n")
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d weave-info lines of ajc that weft lacks:\n%s", len(missing), show(missing))
+	}
+	if len(extra) > 0 {
+		t.Errorf("%d weave-info lines of weft that ajc lacks:\n%s", len(extra), show(extra))
 	}
 }

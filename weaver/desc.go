@@ -69,19 +69,8 @@ func loadOp(d string) uint16 {
 	return classfile.OpAload
 }
 
-func storeOp(d string) uint16 {
-	switch d {
-	case "J":
-		return classfile.OpLstore
-	case "F":
-		return classfile.OpFstore
-	case "D":
-		return classfile.OpDstore
-	case "I", "Z", "B", "C", "S":
-		return classfile.OpIstore
-	}
-	return classfile.OpAstore
-}
+// storeOp is loadOp's store: the JVM numbers xstore as xload plus a constant.
+func storeOp(d string) uint16 { return loadOp(d) + classfile.OpIstore - classfile.OpIload }
 
 // classDesc turns an internal class name or array descriptor into a field
 // descriptor.
