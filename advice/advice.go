@@ -1,9 +1,14 @@
-// Package advice is the bound advice model: for each piece of advice, which
-// values the woven code must push, in what order and with what type, to call
-// the user's static Java advice method, and when to call it.
+// Package advice is the contract between the aspect language and the weaver.
 //
-// It is the contract between the aspect language (package pointcut, which
-// parses, resolves and binds advice) and the weaver (which emits the calls).
+// The weaver finds shadows (Shadow: a place in bytecode where a join point
+// may occur) and asks a Matcher which advice applies there (Applied, with a
+// Residue when only a runtime test can tell). The bound advice model says,
+// for each piece of advice, which values the woven code must push, in what
+// order and with what type, to call the user's static Java advice method,
+// and when to call it.
+//
+// Package pointcut parses, resolves and binds aspects into a Matcher; the
+// weaver depends on this package only, never on the grammar.
 package advice
 
 // Kind is when advice runs relative to its join point.

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
@@ -143,7 +144,7 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, s := range res.Shadows {
-			if s.Kind == pointcut.MethodExecution && strings.HasPrefix(s.Member.Owner, "java/util/HashMap") {
+			if s.Kind == advice.MethodExecution && strings.HasPrefix(s.Member.Owner, "java/util/HashMap") {
 				ids[s.Member.Owner+"."+s.Member.Name+s.Member.Desc] = s.ID
 			}
 		}

@@ -272,7 +272,7 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 	case "call", "execution", "withincode":
 		s := c.signature(d.Method, c.between(d.Method.Pos, d.Close))
 		if s == nil {
-			return constNode{Never}
+			return constNode{advice.Never}
 		}
 		if name == "withincode" {
 			return withincodeNode{s}
@@ -286,7 +286,7 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 	case "this", "target":
 		if len(d.List) != 1 || d.List[0].Ellipsis {
 			c.errorf(d.Pos, "write "+name+"(Type) or "+name+"(formal)", "%s() takes one type or formal", name)
-			return constNode{Never}
+			return constNode{advice.Never}
 		}
 		site := advice.Value{Kind: advice.This}
 		if name == "target" {
@@ -294,7 +294,7 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 		}
 		t, ok := c.typeOrFormal(d.List[0].Type, ev, inOr, inNot, name, site, true)
 		if !ok {
-			return constNode{Never}
+			return constNode{advice.Never}
 		}
 		return thisTargetNode{target: name == "target", t: t}
 	case "args":
@@ -400,7 +400,7 @@ func (c *compiler) reference(d *Designator, name string, ev *env, inOr, inNot bo
 		pname = d.Name[len(d.Name)-1]
 		if sc == nil {
 			c.errorf(d.Pos, "", "unknown aspect %s", aname)
-			return constNode{Never}
+			return constNode{advice.Never}
 		}
 	}
 	pd := sc.pointcuts[pname]
@@ -414,17 +414,17 @@ func (c *compiler) reference(d *Designator, name string, ev *env, inOr, inNot bo
 			hint += "; pointcuts of aspect " + sc.a.Name + ": " + strings.Join(known, ", ")
 		}
 		c.errorf(d.Pos, hint, "unknown designator or pointcut %s", name)
-		return constNode{Never}
+		return constNode{advice.Never}
 	}
 	for _, p := range ev.stack {
 		if p == pd {
 			c.errorf(d.Pos, "", "pointcut %s refers to itself", name)
-			return constNode{Never}
+			return constNode{advice.Never}
 		}
 	}
 	if len(d.List) != len(pd.Formals) {
 		c.errorf(d.Pos, "", "pointcut %s takes %d arguments, not %d", name, len(pd.Formals), len(d.List))
-		return constNode{Never}
+		return constNode{advice.Never}
 	}
 	descs := sc.formals[pd]
 	inner := &env{scope: sc, names: map[string]target{}, bound: ev.bound, boundAt: ev.boundAt, sites: ev.sites,
@@ -436,11 +436,11 @@ func (c *compiler) reference(d *Designator, name string, ev *env, inOr, inNot bo
 	for i, e := range d.List {
 		if e.Ellipsis {
 			c.errorf(e.Pos, "", "a pointcut reference takes types or formals, not `..`")
-			return constNode{Never}
+			return constNode{advice.Never}
 		}
 		t, ok := c.typeOrFormal(e.Type, ev, inOr, inNot, name, advice.Value{}, false)
 		if !ok {
-			return constNode{Never}
+			return constNode{advice.Never}
 		}
 		t.types = append(append([]string(nil), t.types...), descs[i])
 		inner.names[pd.Formals[i].Name] = t

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/advice"
 )
 
 var fuzzSeeds = []string{
@@ -133,7 +135,7 @@ func BenchmarkMatch(b *testing.B) {
 		b.Fatal(err)
 	}
 	h := testHier()
-	shadows := []*Shadow{callPut, callPutHM, execPut, newMap, execMain, callFmt}
+	shadows := []*advice.Shadow{callPut, callPutHM, execPut, newMap, execMain, callFmt}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		p.Match(shadows[i%len(shadows)], h)

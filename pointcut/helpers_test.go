@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 )
 
 // memHier is an in-memory class hierarchy with declared methods.
 type memHier struct {
 	classes map[string]*classfile.ClassInfo
-	methods map[string]Member // class.name+desc
+	methods map[string]advice.Member // class.name+desc
 }
 
 func (h *memHier) Lookup(name string) (*classfile.ClassInfo, error) {
@@ -21,7 +22,7 @@ func (h *memHier) Lookup(name string) (*classfile.ClassInfo, error) {
 	return nil, fmt.Errorf("%s: %w", name, classfile.ErrClassNotFound)
 }
 
-func (h *memHier) DeclaredMethod(class, name, desc string) (Member, bool) {
+func (h *memHier) DeclaredMethod(class, name, desc string) (advice.Member, bool) {
 	m, ok := h.methods[class+"."+name+desc]
 	return m, ok
 }
@@ -38,7 +39,7 @@ const (
 
 // testHier is a small slice of the JDK plus an application.
 func testHier() *memHier {
-	h := &memHier{classes: map[string]*classfile.ClassInfo{}, methods: map[string]Member{}}
+	h := &memHier{classes: map[string]*classfile.ClassInfo{}, methods: map[string]advice.Member{}}
 	add := func(name, super string, access uint16, ifaces ...string) {
 		h.classes[name] = &classfile.ClassInfo{Name: name, Super: super, Interfaces: ifaces, Access: access}
 	}
@@ -74,9 +75,9 @@ func testHier() *memHier {
 		if c == "java/util/Map" {
 			acc |= classfile.AccAbstract
 		}
-		h.methods[c+".put"+put] = Member{Owner: c, Name: "put", Desc: put, Access: acc, AccessKnown: true}
+		h.methods[c+".put"+put] = advice.Member{Owner: c, Name: "put", Desc: put, Access: acc, AccessKnown: true}
 	}
-	h.methods["java/lang/Object.toString()Ljava/lang/String;"] = Member{Owner: "java/lang/Object", Name: "toString",
+	h.methods["java/lang/Object.toString()Ljava/lang/String;"] = advice.Member{Owner: "java/lang/Object", Name: "toString",
 		Desc: "()Ljava/lang/String;", Access: pub, AccessKnown: true}
 	return h
 }

@@ -1,38 +1,42 @@
 package pointcut
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+)
 
 // ShadowKinds tells a weaver which shadows it need not build: it must
 // include every kind Match can answer for, and leave out the kinds a
 // pointcut's call/execution designators exclude.
 func TestShadowKinds(t *testing.T) {
 	const (
-		exec  = 1<<MethodExecution | 1<<ConstructorExecution
-		calls = 1<<MethodCall | 1<<ConstructorCall | 1<<ArrayConstruction
+		exec  = 1<<advice.MethodExecution | 1<<advice.ConstructorExecution
+		calls = 1<<advice.MethodCall | 1<<advice.ConstructorCall | 1<<advice.ArrayConstruction
 	)
 	for _, tc := range []struct {
 		pc   string
-		want KindSet
+		want advice.KindSet
 	}{
 		{"(execution(* *(..)) || execution(new(..))) && !within(count..*)", exec},
 		{"call(* *(..)) && within(a..*)", calls},
-		{"call(* *(..)) || execution(* *(..))", AllKinds},
+		{"call(* *(..)) || execution(* *(..))", advice.AllKinds},
 		{"call(* *(..)) && execution(* *(..))", 0},
-		{"within(a..*)", AllKinds},
-		{"!execution(* *(..))", AllKinds},
+		{"within(a..*)", advice.AllKinds},
+		{"!execution(* *(..))", advice.AllKinds},
 	} {
 		p := mustResolve(t, "aspect A {\nbefore(): "+tc.pc+" { a.B.c(); }\n}\n")
 		if got := p.ShadowKinds(); got != tc.want {
 			t.Errorf("%s: ShadowKinds = %05b, want %05b", tc.pc, got, tc.want)
 		}
 		// Match never applies advice at a kind left out.
-		for k := MethodCall; k <= ArrayConstruction; k++ {
+		for k := advice.MethodCall; k <= advice.ArrayConstruction; k++ {
 			if p.ShadowKinds().Has(k) {
 				continue
 			}
-			s := &Shadow{Kind: k, Within: "x/Y", Member: Member{Owner: "x/Y", Name: "m", Desc: "()V"}}
-			if k == ArrayConstruction {
-				s.Member = Member{Owner: "[I", Name: "<init>", Desc: "(I)V"}
+			s := &advice.Shadow{Kind: k, Within: "x/Y", Member: advice.Member{Owner: "x/Y", Name: "m", Desc: "()V"}}
+			if k == advice.ArrayConstruction {
+				s.Member = advice.Member{Owner: "[I", Name: "<init>", Desc: "(I)V"}
 			}
 			if got := p.Match(s, nil); len(got) != 0 {
 				t.Errorf("%s: Match at a %s shadow = %d advice, want none", tc.pc, k, len(got))
@@ -40,7 +44,7 @@ func TestShadowKinds(t *testing.T) {
 		}
 	}
 	p := mustResolve(t, "aspect A {\nbefore(): call(*.new(..)) || call(*[].new(..)) { a.B.c(arrayDims); }\n}\n")
-	if got := p.ShadowKinds(); got != 1<<ArrayConstruction {
+	if got := p.ShadowKinds(); got != 1<<advice.ArrayConstruction {
 		t.Errorf("arrayDims advice: ShadowKinds = %05b, want array construction only", got)
 	}
 }
@@ -57,7 +61,7 @@ func TestWithinRemembersLastClass(t *testing.T) {
 		{"count/Counter", 0}, {"count/Counter", 0}, {"java/lang/String", 1}, {"java/lang/String", 1},
 		{"count/x/Y$Z", 0}, {"countx/Y", 1}, {"count/Counter", 0},
 	} {
-		s := &Shadow{Kind: MethodExecution, Within: tc.within, Member: Member{Owner: tc.within, Name: "m", Desc: "()V"}}
+		s := &advice.Shadow{Kind: advice.MethodExecution, Within: tc.within, Member: advice.Member{Owner: tc.within, Name: "m", Desc: "()V"}}
 		if got := len(p.Match(s, nil)); got != tc.want {
 			t.Errorf("within %s: %d advice, want %d", tc.within, got, tc.want)
 		}

@@ -17,18 +17,18 @@ type node interface {
 }
 
 type result struct {
-	v Verdict
-	r *Residue // iff v == Maybe
+	v advice.Verdict
+	r *advice.Residue // iff v == advice.Maybe
 }
 
 var (
-	never  = result{v: Never}
-	always = result{v: Always}
+	never  = result{v: advice.Never}
+	always = result{v: advice.Always}
 )
 
 // matchCtx is the shadow being matched and the advice formals bound so far.
 type matchCtx struct {
-	s     *Shadow
+	s     *advice.Shadow
 	h     classfile.Hierarchy
 	binds []advice.Value
 	// bindsBuf backs binds for advice with few formals (most), so one
@@ -38,30 +38,30 @@ type matchCtx struct {
 
 func and(a, b result) result {
 	switch {
-	case a.v == Never || b.v == Never:
+	case a.v == advice.Never || b.v == advice.Never:
 		return never
-	case a.v == Always:
+	case a.v == advice.Always:
 		return b
-	case b.v == Always:
+	case b.v == advice.Always:
 		return a
 	}
-	return result{Maybe, &Residue{Op: And, Children: flatten(And, a.r, b.r)}}
+	return result{advice.Maybe, &advice.Residue{Op: advice.And, Children: flatten(advice.And, a.r, b.r)}}
 }
 
 func or(a, b result) result {
 	switch {
-	case a.v == Always || b.v == Always:
+	case a.v == advice.Always || b.v == advice.Always:
 		return always
-	case a.v == Never:
+	case a.v == advice.Never:
 		return b
-	case b.v == Never:
+	case b.v == advice.Never:
 		return a
 	}
-	return result{Maybe, &Residue{Op: Or, Children: flatten(Or, a.r, b.r)}}
+	return result{advice.Maybe, &advice.Residue{Op: advice.Or, Children: flatten(advice.Or, a.r, b.r)}}
 }
 
-func flatten(op ResidueOp, rs ...*Residue) []*Residue {
-	var out []*Residue
+func flatten(op advice.ResidueOp, rs ...*advice.Residue) []*advice.Residue {
+	var out []*advice.Residue
 	for _, r := range rs {
 		if r.Op == op {
 			out = append(out, r.Children...)
@@ -74,22 +74,22 @@ func flatten(op ResidueOp, rs ...*Residue) []*Residue {
 
 func not(a result) result {
 	switch a.v {
-	case Never:
+	case advice.Never:
 		return always
-	case Always:
+	case advice.Always:
 		return never
 	}
-	if a.r.Op == Not {
-		return result{Maybe, a.r.Children[0]}
+	if a.r.Op == advice.Not {
+		return result{advice.Maybe, a.r.Children[0]}
 	}
-	return result{Maybe, &Residue{Op: Not, Children: []*Residue{a.r}}}
+	return result{advice.Maybe, &advice.Residue{Op: advice.Not, Children: []*advice.Residue{a.r}}}
 }
 
 type andNode struct{ l, r node }
 
 func (n andNode) eval(m *matchCtx) result {
 	l := n.l.eval(m)
-	if l.v == Never {
+	if l.v == advice.Never {
 		return never
 	}
 	return and(l, n.r.eval(m))
@@ -99,7 +99,7 @@ type orNode struct{ l, r node }
 
 func (n orNode) eval(m *matchCtx) result {
 	l := n.l.eval(m)
-	if l.v == Always {
+	if l.v == advice.Always {
 		return always
 	}
 	return or(l, n.r.eval(m))
@@ -109,7 +109,7 @@ type notNode struct{ n node }
 
 func (n notNode) eval(m *matchCtx) result { return not(n.n.eval(m)) }
 
-type constNode struct{ v Verdict }
+type constNode struct{ v advice.Verdict }
 
 func (n constNode) eval(*matchCtx) result { return result{v: n.v} }
 
@@ -123,11 +123,11 @@ func (n kindedNode) eval(m *matchCtx) result {
 	s := m.s
 	var ok bool
 	switch s.Kind {
-	case MethodCall, ConstructorCall:
+	case advice.MethodCall, advice.ConstructorCall:
 		ok = n.call && n.sig.matchMember(&s.Member, false, m.h)
-	case ArrayConstruction:
+	case advice.ArrayConstruction:
 		ok = n.call && n.sig.matchMember(&s.Member, true, m.h)
-	case MethodExecution, ConstructorExecution:
+	case advice.MethodExecution, advice.ConstructorExecution:
 		ok = !n.call && n.sig.matchMember(&s.Member, false, m.h)
 	}
 	if ok {
@@ -186,7 +186,7 @@ func (n withinNode) eval(m *matchCtx) result {
 		return never
 	}
 	r := n.test(m)
-	n.last.Store(&withinMemo{class: m.s.Within, in: r.v == Always})
+	n.last.Store(&withinMemo{class: m.s.Within, in: r.v == advice.Always})
 	return r
 }
 
@@ -211,7 +211,7 @@ func (n withinNode) test(m *matchCtx) result {
 type withincodeNode struct{ sig *sigPat }
 
 func (n withincodeNode) eval(m *matchCtx) result {
-	if m.s.Kind == MethodExecution {
+	if m.s.Kind == advice.MethodExecution {
 		return never
 	}
 	code := m.s.Code
@@ -236,10 +236,10 @@ func valueTest(m *matchCtx, t target, v advice.Value, desc string) result {
 			return never
 		}
 		switch instanceTest(desc, want, m.h) {
-		case Never:
+		case advice.Never:
 			return never
-		case Maybe:
-			r = and(r, result{Maybe, &Residue{Op: InstanceOf, Value: v, Type: internalOf(want)}})
+		case advice.Maybe:
+			r = and(r, result{advice.Maybe, &advice.Residue{Op: advice.InstanceOf, Value: v, Type: internalOf(want)}})
 		}
 	}
 	if t.formal >= 0 {
@@ -266,9 +266,9 @@ func (n thisTargetNode) eval(m *matchCtx) result {
 	} else {
 		v.Kind = advice.Target
 		switch s.Kind {
-		case ConstructorCall, ArrayConstruction:
+		case advice.ConstructorCall, advice.ArrayConstruction:
 			return never // AspectJ: a constructor call has no target
-		case MethodCall:
+		case advice.MethodCall:
 			if s.StaticTarget {
 				return never
 			}
@@ -315,50 +315,41 @@ func (n argsNode) eval(m *matchCtx) result {
 			p = len(params) - (len(n.elems) - i)
 		}
 		r = and(r, valueTest(m, e.t, advice.Value{Kind: advice.Arg, Index: p}, params[p]))
-		if r.v == Never {
+		if r.v == advice.Never {
 			return never
 		}
 	}
 	return r
 }
 
-// KindSet is a set of shadow kinds, one bit per ShadowKind.
-type KindSet uint8
-
-// AllKinds holds every shadow kind.
-const AllKinds KindSet = 1<<(ArrayConstruction+1) - 1
-
-// Has reports whether k is in the set.
-func (s KindSet) Has(k ShadowKind) bool { return s&(1<<k) != 0 }
-
 // kindsOf returns the shadow kinds pointcut n can match at all (a
 // superset: designators other than call and execution count as any kind),
 // so a weaver can skip shadows no advice could match before matching them.
-func kindsOf(n node) KindSet {
+func kindsOf(n node) advice.KindSet {
 	switch n := n.(type) {
 	case kindedNode:
 		if n.call {
-			return 1<<MethodCall | 1<<ConstructorCall | 1<<ArrayConstruction
+			return 1<<advice.MethodCall | 1<<advice.ConstructorCall | 1<<advice.ArrayConstruction
 		}
-		return 1<<MethodExecution | 1<<ConstructorExecution
+		return 1<<advice.MethodExecution | 1<<advice.ConstructorExecution
 	case andNode:
 		return kindsOf(n.l) & kindsOf(n.r)
 	case orNode:
 		return kindsOf(n.l) | kindsOf(n.r)
 	case constNode:
-		if n.v == Never {
+		if n.v == advice.Never {
 			return 0
 		}
 	}
-	return AllKinds
+	return advice.AllKinds
 }
 
 // adviceKinds is kindsOf b's pointcut, narrowed to array construction when
 // the advice takes its dimensions.
-func adviceKinds(b *boundAdvice) KindSet {
+func adviceKinds(b *boundAdvice) advice.KindSet {
 	k := kindsOf(b.pc)
 	if b.usesDims {
-		k &= 1 << ArrayConstruction
+		k &= 1 << advice.ArrayConstruction
 	}
 	return k
 }
@@ -366,8 +357,8 @@ func adviceKinds(b *boundAdvice) KindSet {
 // ShadowKinds returns the shadow kinds some advice of p can match: Match
 // returns nothing for a shadow of another kind, so a weaver need not even
 // build such shadows.
-func (p *Program) ShadowKinds() KindSet {
-	var k KindSet
+func (p *Program) ShadowKinds() advice.KindSet {
+	var k advice.KindSet
 	for _, b := range p.order {
 		k |= b.kinds
 	}

@@ -9,18 +9,18 @@ import (
 )
 
 // residueString renders a residue compactly: this instanceof T, etc.
-func residueString(r *Residue) string {
+func residueString(r *advice.Residue) string {
 	if r == nil {
 		return ""
 	}
 	switch r.Op {
-	case InstanceOf:
+	case advice.InstanceOf:
 		v := r.Value.Kind.String()
 		if r.Value.Kind == advice.Arg {
 			v = fmt.Sprintf("arg%d", r.Value.Index)
 		}
 		return v + " instanceof " + r.Type
-	case Not:
+	case advice.Not:
 		return "!(" + residueString(r.Children[0]) + ")"
 	}
 	var parts []string
@@ -28,7 +28,7 @@ func residueString(r *Residue) string {
 		parts = append(parts, residueString(c))
 	}
 	op := " && "
-	if r.Op == Or {
+	if r.Op == advice.Or {
 		op = " || "
 	}
 	return "(" + strings.Join(parts, op) + ")"
@@ -47,20 +47,20 @@ func valuesString(vs []advice.Value) string {
 }
 
 var (
-	callPut   = &Shadow{Kind: MethodCall, Within: "app/Main", Code: mainM, Member: Member{Owner: "java/util/Map", Name: "put", Desc: putDesc, Access: pub | 0x400, AccessKnown: true}, StaticThis: true}
-	callPutHM = &Shadow{Kind: MethodCall, Within: "app/Sub", Code: Member{Owner: "app/Sub", Name: "run", Desc: "(I)V"},
-		Member: Member{Owner: "java/util/HashMap", Name: "put", Desc: putDesc, Access: pub, AccessKnown: true}}
-	execPut   = &Shadow{Kind: MethodExecution, Within: "java/util/HashMap", Code: mapPut, Member: mapPut}
-	execMain  = &Shadow{Kind: MethodExecution, Within: "app/Main", Code: mainM, Member: mainM, StaticThis: true}
-	newMap    = &Shadow{Kind: ConstructorCall, Within: "app/Main$Inner", Code: Member{Owner: "app/Main$Inner", Name: "go", Desc: "()V"}, Member: mapCtor, StaticTarget: true}
-	execCtor  = &Shadow{Kind: ConstructorExecution, Within: "app/Main", Code: mainCtor, Member: mainCtor}
-	newInts   = &Shadow{Kind: ArrayConstruction, Within: "app/Main", Code: mainM, Member: int2D, StaticThis: true, StaticTarget: true}
-	callFmt   = &Shadow{Kind: MethodCall, Within: "app/Main", Code: mainM, Member: format, StaticThis: true, StaticTarget: true}
-	callClone = &Shadow{Kind: MethodCall, Within: "app/Main", Code: mainM, StaticThis: true,
-		Member: Member{Owner: "[I", Name: "clone", Desc: "()Ljava/lang/Object;", Access: pub, AccessKnown: true}}
+	callPut   = &advice.Shadow{Kind: advice.MethodCall, Within: "app/Main", Code: mainM, Member: advice.Member{Owner: "java/util/Map", Name: "put", Desc: putDesc, Access: pub | 0x400, AccessKnown: true}, StaticThis: true}
+	callPutHM = &advice.Shadow{Kind: advice.MethodCall, Within: "app/Sub", Code: advice.Member{Owner: "app/Sub", Name: "run", Desc: "(I)V"},
+		Member: advice.Member{Owner: "java/util/HashMap", Name: "put", Desc: putDesc, Access: pub, AccessKnown: true}}
+	execPut   = &advice.Shadow{Kind: advice.MethodExecution, Within: "java/util/HashMap", Code: mapPut, Member: mapPut}
+	execMain  = &advice.Shadow{Kind: advice.MethodExecution, Within: "app/Main", Code: mainM, Member: mainM, StaticThis: true}
+	newMap    = &advice.Shadow{Kind: advice.ConstructorCall, Within: "app/Main$Inner", Code: advice.Member{Owner: "app/Main$Inner", Name: "go", Desc: "()V"}, Member: mapCtor, StaticTarget: true}
+	execCtor  = &advice.Shadow{Kind: advice.ConstructorExecution, Within: "app/Main", Code: mainCtor, Member: mainCtor}
+	newInts   = &advice.Shadow{Kind: advice.ArrayConstruction, Within: "app/Main", Code: mainM, Member: int2D, StaticThis: true, StaticTarget: true}
+	callFmt   = &advice.Shadow{Kind: advice.MethodCall, Within: "app/Main", Code: mainM, Member: format, StaticThis: true, StaticTarget: true}
+	callClone = &advice.Shadow{Kind: advice.MethodCall, Within: "app/Main", Code: mainM, StaticThis: true,
+		Member: advice.Member{Owner: "[I", Name: "clone", Desc: "()Ljava/lang/Object;", Access: pub, AccessKnown: true}}
 )
 
-var allShadows = map[string]*Shadow{"callPut": callPut, "callPutHM": callPutHM, "execPut": execPut, "execMain": execMain,
+var allShadows = map[string]*advice.Shadow{"callPut": callPut, "callPutHM": callPutHM, "execPut": execPut, "execMain": execMain,
 	"newMap": newMap, "execCtor": execCtor, "newInts": newInts, "callFmt": callFmt, "callClone": callClone}
 
 // Each pointcut against every test shadow: the expected results name the
@@ -131,7 +131,7 @@ func TestMatch(t *testing.T) {
 			if as := p.Match(s, h); len(as) > 0 {
 				a := as[0]
 				got = "always"
-				if a.Verdict == Maybe {
+				if a.Verdict == advice.Maybe {
 					got = "maybe " + residueString(a.Residue)
 				}
 			}
@@ -148,7 +148,7 @@ func TestBinding(t *testing.T) {
 	h := testHier()
 	tests := []struct {
 		advice string
-		shadow *Shadow
+		shadow *advice.Shadow
 		want   string // residue | args
 	}{
 		{`before(java.util.Map m, Object k, Object v): call(* put(..)) && target(m) && args(k, v) { a.B.c(v, k, m); }`,
@@ -189,7 +189,7 @@ func TestExitChecks(t *testing.T) {
 	h := testHier()
 	tests := []struct {
 		advice string
-		shadow *Shadow
+		shadow *advice.Shadow
 		want   string // "" = no match; "always" or the ExitCheck
 	}{
 		{`after() returning(Object o): call(* *(..))`, callPut, "always"},

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 )
 
@@ -234,7 +235,7 @@ func (s *sigPat) String() string { return s.text }
 
 // matchShape tests what is common to all signatures of a member: name,
 // return type and parameter types (varargs aside).
-func (s *sigPat) matchShape(m *Member, h classfile.Hierarchy) bool {
+func (s *sigPat) matchShape(m *advice.Member, h classfile.Hierarchy) bool {
 	if m.Name == "<clinit>" {
 		return false // a static initializer is no method (AspectJ's staticinitialization)
 	}
@@ -258,7 +259,7 @@ func (s *sigPat) matchShape(m *Member, h classfile.Hierarchy) bool {
 
 // matchDecl tests what differs between a member's signatures: the
 // declaring type, modifiers, varargs and throws clause.
-func (s *sigPat) matchDecl(owner string, m *Member, h classfile.Hierarchy) bool {
+func (s *sigPat) matchDecl(owner string, m *advice.Member, h classfile.Hierarchy) bool {
 	if s.decl != nil && !s.decl.match(classDesc(owner), h) {
 		return false
 	}
@@ -333,7 +334,7 @@ func matchParams(ps []paramPat, params []string, h classfile.Hierarchy) bool {
 // static owner's, and with a MethodHierarchy those of every supertype that
 // declares the method (AspectJ's join point signatures). Constructors and
 // private methods have one signature.
-func (s *sigPat) matchMember(m *Member, arrayCtor bool, h classfile.Hierarchy) bool {
+func (s *sigPat) matchMember(m *advice.Member, arrayCtor bool, h classfile.Hierarchy) bool {
 	if s.ctor && arrayCtor != s.declArray {
 		return false
 	}
@@ -351,7 +352,7 @@ func (s *sigPat) matchMember(m *Member, arrayCtor bool, h classfile.Hierarchy) b
 	if s.ctor || strings.HasPrefix(m.Owner, "[") || m.AccessKnown && m.Access&classfile.AccPrivate != 0 {
 		return false
 	}
-	mh, ok := h.(MethodHierarchy)
+	mh, ok := h.(advice.MethodHierarchy)
 	if !ok {
 		return false
 	}

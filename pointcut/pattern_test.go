@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 )
 
@@ -111,21 +112,21 @@ func TestUnqualifiedTypeWarns(t *testing.T) {
 
 var (
 	putDesc  = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"
-	mapPut   = Member{Owner: "java/util/HashMap", Name: "put", Desc: putDesc, Access: pub, AccessKnown: true}
-	lhmPut   = Member{Owner: "java/util/LinkedHashMap", Name: "put", Desc: putDesc, Access: pub, AccessKnown: true}
-	format   = Member{Owner: "java/lang/String", Name: "format", Desc: "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/String;", Access: pub | classfile.AccStatic | classfile.AccVarargs, AccessKnown: true}
-	mainM    = Member{Owner: "app/Main", Name: "main", Desc: "([Ljava/lang/String;)V", Access: pub | classfile.AccStatic, AccessKnown: true}
-	secret   = Member{Owner: "app/Main", Name: "secret", Desc: "()V", Access: classfile.AccPrivate, AccessKnown: true}
-	mainCtor = Member{Owner: "app/Main", Name: "<init>", Desc: "()V", Access: pub, AccessKnown: true}
-	mapCtor  = Member{Owner: "java/util/HashMap", Name: "<init>", Desc: "(I)V", Access: pub, AccessKnown: true}
-	read     = Member{Owner: "app/IO", Name: "read", Desc: "()I", Access: pub, AccessKnown: true, Exceptions: []string{"java/io/IOException"}}
-	both     = Member{Owner: "app/IO", Name: "both", Desc: "()V", Access: pub, AccessKnown: true, Exceptions: []string{"java/lang/RuntimeException", "java/io/IOException"}}
-	boolsM   = Member{Owner: "app/A", Name: "add", Desc: "([ZZ)[Z", Access: pub | classfile.AccStatic, AccessKnown: true}
-	clinit   = Member{Owner: "app/Main", Name: "<clinit>", Desc: "()V", Access: classfile.AccStatic, AccessKnown: true}
-	manyInts = Member{Owner: "app/Main", Name: "many", Desc: "(" + strings.Repeat("I", 120) + ")V", Access: pub, AccessKnown: true}
-	unknown  = Member{Owner: "app/Main", Name: "run", Desc: "()V"} // unresolved call: modifiers unknown
-	int2D    = Member{Owner: "[[I", Name: "<init>", Desc: "(II)V"}
-	str1D    = Member{Owner: "[Ljava/lang/String;", Name: "<init>", Desc: "(I)V"}
+	mapPut   = advice.Member{Owner: "java/util/HashMap", Name: "put", Desc: putDesc, Access: pub, AccessKnown: true}
+	lhmPut   = advice.Member{Owner: "java/util/LinkedHashMap", Name: "put", Desc: putDesc, Access: pub, AccessKnown: true}
+	format   = advice.Member{Owner: "java/lang/String", Name: "format", Desc: "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/String;", Access: pub | classfile.AccStatic | classfile.AccVarargs, AccessKnown: true}
+	mainM    = advice.Member{Owner: "app/Main", Name: "main", Desc: "([Ljava/lang/String;)V", Access: pub | classfile.AccStatic, AccessKnown: true}
+	secret   = advice.Member{Owner: "app/Main", Name: "secret", Desc: "()V", Access: classfile.AccPrivate, AccessKnown: true}
+	mainCtor = advice.Member{Owner: "app/Main", Name: "<init>", Desc: "()V", Access: pub, AccessKnown: true}
+	mapCtor  = advice.Member{Owner: "java/util/HashMap", Name: "<init>", Desc: "(I)V", Access: pub, AccessKnown: true}
+	read     = advice.Member{Owner: "app/IO", Name: "read", Desc: "()I", Access: pub, AccessKnown: true, Exceptions: []string{"java/io/IOException"}}
+	both     = advice.Member{Owner: "app/IO", Name: "both", Desc: "()V", Access: pub, AccessKnown: true, Exceptions: []string{"java/lang/RuntimeException", "java/io/IOException"}}
+	boolsM   = advice.Member{Owner: "app/A", Name: "add", Desc: "([ZZ)[Z", Access: pub | classfile.AccStatic, AccessKnown: true}
+	clinit   = advice.Member{Owner: "app/Main", Name: "<clinit>", Desc: "()V", Access: classfile.AccStatic, AccessKnown: true}
+	manyInts = advice.Member{Owner: "app/Main", Name: "many", Desc: "(" + strings.Repeat("I", 120) + ")V", Access: pub, AccessKnown: true}
+	unknown  = advice.Member{Owner: "app/Main", Name: "run", Desc: "()V"} // unresolved call: modifiers unknown
+	int2D    = advice.Member{Owner: "[[I", Name: "<init>", Desc: "(II)V"}
+	str1D    = advice.Member{Owner: "[Ljava/lang/String;", Name: "<init>", Desc: "(I)V"}
 )
 
 // Signature pattern semantics: names, parameter lists with `..`, varargs,
@@ -134,75 +135,75 @@ func TestSignaturePatterns(t *testing.T) {
 	h := testHier()
 	tests := []struct {
 		sig     string
-		yes, no []Member
+		yes, no []advice.Member
 	}{
-		{"* *(..)", []Member{mapPut, format, mainM, secret}, []Member{mainCtor, int2D, clinit}},
-		{"* java.util.HashMap.put(..)", []Member{mapPut}, []Member{lhmPut, format}},
-		{"* put(..)", []Member{mapPut, lhmPut}, []Member{format}},
-		{"* p*(..)", []Member{mapPut}, []Member{mainM}},
-		{"* java.util.*.put(..)", []Member{mapPut}, nil},
-		{"* java..*.put(..)", []Member{mapPut}, nil},
-		{"* java.*.put(..)", nil, []Member{mapPut}},
+		{"* *(..)", []advice.Member{mapPut, format, mainM, secret}, []advice.Member{mainCtor, int2D, clinit}},
+		{"* java.util.HashMap.put(..)", []advice.Member{mapPut}, []advice.Member{lhmPut, format}},
+		{"* put(..)", []advice.Member{mapPut, lhmPut}, []advice.Member{format}},
+		{"* p*(..)", []advice.Member{mapPut}, []advice.Member{mainM}},
+		{"* java.util.*.put(..)", []advice.Member{mapPut}, nil},
+		{"* java..*.put(..)", []advice.Member{mapPut}, nil},
+		{"* java.*.put(..)", nil, []advice.Member{mapPut}},
 		// parameter lists
-		{"* put(Object, Object)", []Member{mapPut}, nil},
-		{"* put(*, *)", []Member{mapPut}, nil},
-		{"* put(*)", nil, []Member{mapPut}},
-		{"* put()", nil, []Member{mapPut}},
-		{"* put(.., Object)", []Member{mapPut}, nil},
-		{"* put(Object, ..)", []Member{mapPut}, nil},
-		{"* put(Object, .., Object)", []Member{mapPut}, nil},
-		{"* put(.., Object, .., Object, ..)", []Member{mapPut}, nil},
-		{"* put(String, ..)", nil, []Member{mapPut}},
-		{"* *()", []Member{secret}, []Member{mapPut}},
+		{"* put(Object, Object)", []advice.Member{mapPut}, nil},
+		{"* put(*, *)", []advice.Member{mapPut}, nil},
+		{"* put(*)", nil, []advice.Member{mapPut}},
+		{"* put()", nil, []advice.Member{mapPut}},
+		{"* put(.., Object)", []advice.Member{mapPut}, nil},
+		{"* put(Object, ..)", []advice.Member{mapPut}, nil},
+		{"* put(Object, .., Object)", []advice.Member{mapPut}, nil},
+		{"* put(.., Object, .., Object, ..)", []advice.Member{mapPut}, nil},
+		{"* put(String, ..)", nil, []advice.Member{mapPut}},
+		{"* *()", []advice.Member{secret}, []advice.Member{mapPut}},
 		// many `..` cost polynomial time, not exponential
-		{"* *(.., .., .., .., .., .., .., .., .., .., .., String)", nil, []Member{manyInts}},
-		{"* *(.., int, .., int, .., .., int)", []Member{manyInts}, nil},
+		{"* *(.., .., .., .., .., .., .., .., .., .., .., String)", nil, []advice.Member{manyInts}},
+		{"* *(.., int, .., int, .., .., int)", []advice.Member{manyInts}, nil},
 		// return types
-		{"Object *(..)", []Member{mapPut}, []Member{mainM, format}},
-		{"void *(..)", []Member{mainM, secret}, []Member{mapPut}},
-		{"* *(..)", []Member{boolsM}, nil},
-		{"boolean[] *(boolean[], ..)", []Member{boolsM}, nil},
-		{"int[] *(..)", nil, []Member{boolsM}},
-		{"!void *(..)", []Member{mapPut, format}, []Member{mainM}},
-		{"String java.lang.String.format(String, Object...)", []Member{format}, nil},
+		{"Object *(..)", []advice.Member{mapPut}, []advice.Member{mainM, format}},
+		{"void *(..)", []advice.Member{mainM, secret}, []advice.Member{mapPut}},
+		{"* *(..)", []advice.Member{boolsM}, nil},
+		{"boolean[] *(boolean[], ..)", []advice.Member{boolsM}, nil},
+		{"int[] *(..)", nil, []advice.Member{boolsM}},
+		{"!void *(..)", []advice.Member{mapPut, format}, []advice.Member{mainM}},
+		{"String java.lang.String.format(String, Object...)", []advice.Member{format}, nil},
 		// varargs are distinct from arrays (AspectJ 5 notebook)
-		{"* format(String, Object[])", nil, []Member{format}},
-		{"* main(String...)", nil, []Member{mainM}},
-		{"* main(String[])", []Member{mainM}, nil},
-		{"* *(..,Object...)", []Member{format}, []Member{mapPut}},
+		{"* format(String, Object[])", nil, []advice.Member{format}},
+		{"* main(String...)", nil, []advice.Member{mainM}},
+		{"* main(String[])", []advice.Member{mainM}, nil},
+		{"* *(..,Object...)", []advice.Member{format}, []advice.Member{mapPut}},
 		// modifiers
-		{"public * *(..)", []Member{mapPut, format, mainM}, []Member{secret, unknown}},
-		{"!public * *(..)", []Member{secret}, []Member{mapPut, unknown}},
-		{"public static * *(..)", []Member{format, mainM}, []Member{mapPut}},
-		{"public !static * *(..)", []Member{mapPut}, []Member{format}},
-		{"private * *(..)", []Member{secret}, []Member{mainM}},
-		{"* run()", []Member{unknown}, nil},
+		{"public * *(..)", []advice.Member{mapPut, format, mainM}, []advice.Member{secret, unknown}},
+		{"!public * *(..)", []advice.Member{secret}, []advice.Member{mapPut, unknown}},
+		{"public static * *(..)", []advice.Member{format, mainM}, []advice.Member{mapPut}},
+		{"public !static * *(..)", []advice.Member{mapPut}, []advice.Member{format}},
+		{"private * *(..)", []advice.Member{secret}, []advice.Member{mainM}},
+		{"* run()", []advice.Member{unknown}, nil},
 		// throws: an item matches if some declared exception matches; a !
 		// item if none does; `throws (!T)` is a type pattern.
-		{"* *(..) throws java.io.IOException", []Member{read, both}, []Member{mapPut}},
-		{"* *(..) throws java.lang.Exception+", []Member{read, both}, []Member{mapPut}},
-		{"* *(..) throws !java.io.IOException", []Member{mapPut, secret}, []Member{read, both}},
-		{"* *(..) throws (!java.io.IOException)", []Member{both}, []Member{read, mapPut}},
-		{"* *(..) throws java.io.IOException, !RuntimeException", []Member{read}, []Member{both}},
-		{"* *(..) throws IOException", nil, []Member{read}}, // unqualified: only the unnamed package
+		{"* *(..) throws java.io.IOException", []advice.Member{read, both}, []advice.Member{mapPut}},
+		{"* *(..) throws java.lang.Exception+", []advice.Member{read, both}, []advice.Member{mapPut}},
+		{"* *(..) throws !java.io.IOException", []advice.Member{mapPut, secret}, []advice.Member{read, both}},
+		{"* *(..) throws (!java.io.IOException)", []advice.Member{both}, []advice.Member{read, mapPut}},
+		{"* *(..) throws java.io.IOException, !RuntimeException", []advice.Member{read}, []advice.Member{both}},
+		{"* *(..) throws IOException", nil, []advice.Member{read}}, // unqualified: only the unnamed package
 		// constructors
-		{"app.Main.new()", []Member{mainCtor}, []Member{mainM, mapCtor}},
-		{"app.Main.new(..)", []Member{mainCtor}, nil},
-		{"app..*.new(..)", []Member{mainCtor}, []Member{mapCtor}},
-		{"*.new(..)", []Member{mainCtor, mapCtor}, []Member{mapPut, int2D}},
-		{"new(..)", []Member{mainCtor, mapCtor}, []Member{mapPut, int2D}},
-		{"java.util.Map+.new(int)", []Member{mapCtor}, []Member{mainCtor}},
-		{"public java.util.HashMap.new(*)", []Member{mapCtor}, nil},
+		{"app.Main.new()", []advice.Member{mainCtor}, []advice.Member{mainM, mapCtor}},
+		{"app.Main.new(..)", []advice.Member{mainCtor}, nil},
+		{"app..*.new(..)", []advice.Member{mainCtor}, []advice.Member{mapCtor}},
+		{"*.new(..)", []advice.Member{mainCtor, mapCtor}, []advice.Member{mapPut, int2D}},
+		{"new(..)", []advice.Member{mainCtor, mapCtor}, []advice.Member{mapPut, int2D}},
+		{"java.util.Map+.new(int)", []advice.Member{mapCtor}, []advice.Member{mainCtor}},
+		{"public java.util.HashMap.new(*)", []advice.Member{mapCtor}, nil},
 		// array construction: the declaring type is the array type and the
 		// parameters are the dimensions.
-		{"int[][].new(..)", []Member{int2D}, []Member{str1D, mainCtor}},
-		{"int[][].new(int, int)", []Member{int2D}, nil},
-		{"int[][].new(int)", nil, []Member{int2D}},
-		{"int[].new(..)", nil, []Member{int2D}},
-		{"*[].new(..)", []Member{int2D, str1D}, []Member{mainCtor}},
-		{"String[].new(int)", []Member{str1D}, []Member{int2D}},
-		{"Object+[].new(..)", []Member{str1D, int2D}, nil},
-		{"public *[].new(..)", []Member{int2D}, nil},
+		{"int[][].new(..)", []advice.Member{int2D}, []advice.Member{str1D, mainCtor}},
+		{"int[][].new(int, int)", []advice.Member{int2D}, nil},
+		{"int[][].new(int)", nil, []advice.Member{int2D}},
+		{"int[].new(..)", nil, []advice.Member{int2D}},
+		{"*[].new(..)", []advice.Member{int2D, str1D}, []advice.Member{mainCtor}},
+		{"String[].new(int)", []advice.Member{str1D}, []advice.Member{int2D}},
+		{"Object+[].new(..)", []advice.Member{str1D, int2D}, nil},
+		{"public *[].new(..)", []advice.Member{int2D}, nil},
 	}
 	for _, tt := range tests {
 		s, _ := parseSig(t, tt.sig)
@@ -228,7 +229,7 @@ func TestSignaturesThroughSupertypes(t *testing.T) {
 	h := testHier()
 	tests := []struct {
 		sig        string
-		m          Member
+		m          advice.Member
 		withMethod bool
 		plain      bool
 	}{
@@ -241,7 +242,7 @@ func TestSignaturesThroughSupertypes(t *testing.T) {
 		{"abstract * java.util.Map.put(..)", mapPut, true, false}, // Map.put's own modifiers
 		{"abstract * java.util.HashMap.put(..)", mapPut, false, false},
 		{"* Object.put(..)", mapPut, false, false}, // Object declares no put
-		{"* Object.toString()", Member{Owner: "java/util/HashMap", Name: "toString", Desc: "()Ljava/lang/String;", Access: pub, AccessKnown: true}, true, false},
+		{"* Object.toString()", advice.Member{Owner: "java/util/HashMap", Name: "toString", Desc: "()Ljava/lang/String;", Access: pub, AccessKnown: true}, true, false},
 		{"* app.Main.secret()", secret, true, true},
 	}
 	for _, tt := range tests {
@@ -259,30 +260,30 @@ func TestInstanceTest(t *testing.T) {
 	h := testHier()
 	tests := []struct {
 		static, want string
-		v            Verdict
+		v            advice.Verdict
 	}{
-		{"Ljava/lang/String;", "Ljava/lang/Object;", Always},
-		{"I", "Ljava/lang/Object;", Always}, // boxed
-		{"I", "Ljava/lang/Integer;", Always},
-		{"I", "Ljava/lang/Number;", Never},
-		{"I", "J", Always}, // widening
-		{"J", "I", Never},
-		{"Ljava/lang/Integer;", "I", Always},
-		{"Ljava/lang/Object;", "I", Never},
-		{"Ljava/lang/Object;", "Ljava/lang/String;", Maybe},
-		{"Ljava/util/Map;", "Ljava/util/HashMap;", Maybe},
-		{"Ljava/util/HashMap;", "Ljava/util/Map;", Always},
-		{"Ljava/util/LinkedHashMap;", "Ljava/util/AbstractMap;", Always},
-		{"Ljava/lang/String;", "Ljava/lang/Integer;", Never}, // unrelated classes
-		{"Ljava/lang/String;", "Ljava/util/Map;", Never},     // final class, not implementing
-		{"Ljava/util/HashMap;", "Ljava/util/List;", Maybe},   // a subclass may implement List
-		{"Lunknown/A;", "Lunknown/B;", Maybe},                // missing classes: test at run time
-		{"[I", "Ljava/lang/Cloneable;", Always},
-		{"[I", "[J", Never},
-		{"[Ljava/lang/String;", "[Ljava/lang/Object;", Always},
-		{"[Ljava/lang/Object;", "[Ljava/lang/String;", Maybe},
-		{"Ljava/lang/Object;", "[I", Maybe},
-		{"Ljava/lang/String;", "[I", Never},
+		{"Ljava/lang/String;", "Ljava/lang/Object;", advice.Always},
+		{"I", "Ljava/lang/Object;", advice.Always}, // boxed
+		{"I", "Ljava/lang/Integer;", advice.Always},
+		{"I", "Ljava/lang/Number;", advice.Never},
+		{"I", "J", advice.Always}, // widening
+		{"J", "I", advice.Never},
+		{"Ljava/lang/Integer;", "I", advice.Always},
+		{"Ljava/lang/Object;", "I", advice.Never},
+		{"Ljava/lang/Object;", "Ljava/lang/String;", advice.Maybe},
+		{"Ljava/util/Map;", "Ljava/util/HashMap;", advice.Maybe},
+		{"Ljava/util/HashMap;", "Ljava/util/Map;", advice.Always},
+		{"Ljava/util/LinkedHashMap;", "Ljava/util/AbstractMap;", advice.Always},
+		{"Ljava/lang/String;", "Ljava/lang/Integer;", advice.Never}, // unrelated classes
+		{"Ljava/lang/String;", "Ljava/util/Map;", advice.Never},     // final class, not implementing
+		{"Ljava/util/HashMap;", "Ljava/util/List;", advice.Maybe},   // a subclass may implement List
+		{"Lunknown/A;", "Lunknown/B;", advice.Maybe},                // missing classes: test at run time
+		{"[I", "Ljava/lang/Cloneable;", advice.Always},
+		{"[I", "[J", advice.Never},
+		{"[Ljava/lang/String;", "[Ljava/lang/Object;", advice.Always},
+		{"[Ljava/lang/Object;", "[Ljava/lang/String;", advice.Maybe},
+		{"Ljava/lang/Object;", "[I", advice.Maybe},
+		{"Ljava/lang/String;", "[I", advice.Never},
 	}
 	for _, tt := range tests {
 		if got := instanceTest(tt.static, tt.want, h); got != tt.v {

@@ -63,7 +63,7 @@ type boundAdvice struct {
 	params   []string // advice method parameter descriptors
 	exit     string   // returning/throwing formal type, "" if none
 	usesDims bool
-	kinds    KindSet // the shadow kinds pc can match (adviceKinds)
+	kinds    advice.KindSet // the shadow kinds pc can match (adviceKinds)
 }
 
 // argSpec is one argument of the advice call: a formal's value or a
@@ -491,8 +491,8 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 // Match implements Matcher: the advice applying at s, in precedence order
 // (highest first: run before advice in this order, after advice in
 // reverse).
-func (p *Program) Match(s *Shadow, h classfile.Hierarchy) []Applied {
-	var out []Applied
+func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	var out []advice.Applied
 	var m *matchCtx // one per call, made when some advice can match s's kind
 	for _, b := range p.order {
 		if !b.kinds.Has(s.Kind) {
@@ -508,28 +508,28 @@ func (p *Program) Match(s *Shadow, h classfile.Hierarchy) []Applied {
 			m.binds = make([]advice.Value, b.nformals)
 		}
 		r := b.pc.eval(m)
-		if r.v == Never {
+		if r.v == advice.Never {
 			continue
 		}
 		adv := b.info.Advice
 		check := ""
 		if b.exit != "" {
-			var v Verdict
+			var v advice.Verdict
 			if adv.Kind == advice.AfterThrowing {
 				v = instanceTest("Ljava/lang/Throwable;", b.exit, h)
 			} else if rt := returnedDesc(s); rt == "V" {
 				// AspectJ: returning(Object o) at a void join point binds null.
-				v = Never
+				v = advice.Never
 				if b.exit == "Ljava/lang/Object;" {
-					v = Always
+					v = advice.Always
 				}
 			} else {
 				v = instanceTest(rt, b.exit, h)
 			}
-			if v == Never {
+			if v == advice.Never {
 				continue
 			}
-			if v == Maybe {
+			if v == advice.Maybe {
 				check = internalOf(b.exit)
 			}
 		}
@@ -545,20 +545,20 @@ func (p *Program) Match(s *Shadow, h classfile.Hierarchy) []Applied {
 			v.Desc = b.params[i]
 			args[i] = v
 		}
-		out = append(out, Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
+		out = append(out, advice.Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
 	}
 	return out
 }
 
 // returnedDesc is the static type of the value a join point returns: the
 // new object for constructor calls and array construction.
-func returnedDesc(s *Shadow) string {
+func returnedDesc(s *advice.Shadow) string {
 	switch s.Kind {
-	case ConstructorCall:
+	case advice.ConstructorCall:
 		return classDesc(s.Member.Owner)
-	case ArrayConstruction:
+	case advice.ArrayConstruction:
 		return s.Member.Owner
-	case ConstructorExecution:
+	case advice.ConstructorExecution:
 		return "V"
 	}
 	_, ret, ok := splitMethodDesc(s.Member.Desc)
@@ -568,4 +568,4 @@ func returnedDesc(s *Shadow) string {
 	return ret
 }
 
-var _ Matcher = (*Program)(nil)
+var _ advice.Matcher = (*Program)(nil)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 )
 
@@ -193,20 +194,6 @@ func typeNameDesc(parts []string, ndims int) (string, error) {
 	return arr + "L" + b.String() + ";", nil
 }
 
-// MethodHierarchy is a classfile.Hierarchy that also knows which methods a
-// class declares. Given one, Match matches `call` and `execution` through
-// every supertype declaring the called or executed method, as AspectJ's
-// join point signatures do (a call to HashMap.put also has the signature
-// Map.put). Given a plain Hierarchy, only the static owner's signature is
-// matched (plus `+` patterns, which still see all supertypes).
-type MethodHierarchy interface {
-	classfile.Hierarchy
-	// DeclaredMethod returns the method name+desc that class itself
-	// declares (Owner, Name, Desc, Access, Exceptions filled), and false
-	// if it declares none or the class is unknown.
-	DeclaredMethod(class, name, desc string) (Member, bool)
-}
-
 // supers calls fn for each proper supertype of the class (internal name),
 // breadth first, until fn returns true. It reports whether every class on
 // the way was found.
@@ -247,35 +234,35 @@ func supers(h classfile.Hierarchy, class string, fn func(string) bool) (found, c
 // wrapper's; a reference type takes its subtypes (Always), may take values
 // of a supertype or an unrelated interface (Maybe: a runtime instanceof),
 // and never takes a value of an unrelated class (Never).
-func instanceTest(s, t string, h classfile.Hierarchy) Verdict {
+func instanceTest(s, t string, h classfile.Hierarchy) advice.Verdict {
 	if t == "Ljava/lang/Object;" || s == t {
-		return Always
+		return advice.Always
 	}
 	sp, tp := isPrimDesc(s), isPrimDesc(t)
 	switch {
 	case sp && tp:
 		if strings.Contains(widens[s], t) {
-			return Always
+			return advice.Always
 		}
-		return Never
+		return advice.Never
 	case tp:
 		if s == classDesc(boxOf[t]) {
-			return Always
+			return advice.Always
 		}
-		return Never
+		return advice.Never
 	case sp:
 		if t == classDesc(boxOf[s]) {
-			return Always
+			return advice.Always
 		}
-		return Never
+		return advice.Never
 	}
 	if assignable(s, t, h) {
-		return Always
+		return advice.Always
 	}
 	if castable(s, t, h) {
-		return Maybe
+		return advice.Maybe
 	}
-	return Never
+	return advice.Never
 }
 
 var arraySupers = map[string]bool{

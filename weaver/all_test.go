@@ -10,7 +10,6 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // allProgram returns the All.java torture program with its goto_w body.
@@ -61,8 +60,8 @@ func TestEveryShadowAndAdviceKind(t *testing.T) {
 		return []*advice.Advice{cnt(k, base, "after", "(ILweft/rt/JoinPointStaticPart;)V", id, jpv)}
 	}
 	var rules testMatcher
-	kinds := []pointcut.ShadowKind{pointcut.MethodExecution, pointcut.MethodCall, pointcut.ConstructorCall,
-		pointcut.ConstructorExecution, pointcut.ArrayConstruction}
+	kinds := []advice.ShadowKind{advice.MethodExecution, advice.MethodCall, advice.ConstructorCall,
+		advice.ConstructorExecution, advice.ArrayConstruction}
 	order := 0
 	for _, ak := range []advice.Kind{advice.Before, advice.AfterReturning, advice.AfterThrowing, advice.After} {
 		for _, sk := range kinds {
@@ -74,12 +73,12 @@ func TestEveryShadowAndAdviceKind(t *testing.T) {
 		order++
 	}
 	rules = append(rules,
-		rule{kind: pointcut.MethodCall, code: "far", name: "v", adv: count(advice.Before, 0)[0]},
-		rule{kind: pointcut.MethodCall, within: "app/All", name: "[zbcslfdv]|str|grid|objs", owner: "app/All", notCode: "far",
+		rule{kind: advice.MethodCall, code: "far", name: "v", adv: count(advice.Before, 0)[0]},
+		rule{kind: advice.MethodCall, within: "app/All", name: "[zbcslfdv]|str|grid|objs", owner: "app/All", notCode: "far",
 			adv: cnt(advice.AfterReturning, 10, "val", "(Ljava/lang/Object;Lweft/rt/JoinPointStaticPart;)V", val(advice.Returned, 0, "Ljava/lang/Object;"), jpv)},
-		rule{kind: pointcut.ConstructorCall, owner: "app/Square", within: "app/All",
+		rule{kind: advice.ConstructorCall, owner: "app/Square", within: "app/All",
 			adv: cnt(advice.AfterReturning, 11, "val", "(Ljava/lang/Object;Lweft/rt/JoinPointStaticPart;)V", val(advice.Returned, 0, "Ljava/lang/Object;"), jpv)},
-		rule{kind: pointcut.ArrayConstruction, owner: "\\[\\[.*", within: "app/All",
+		rule{kind: advice.ArrayConstruction, owner: "\\[\\[.*", within: "app/All",
 			adv: cnt(advice.Before, 12, "dims", "([I)V", val(advice.ArrayDims, 0, "[I"))},
 	)
 

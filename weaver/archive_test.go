@@ -10,7 +10,6 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // TestTooLargeAndMalformed: a method whose woven form would pass 64 KB is
@@ -62,9 +61,9 @@ public class Big {
 		return adv(k, order, "after", "(Lweft/rt/JoinPointStaticPart;)V", jpv)
 	}
 	rules := testMatcher{
-		{kind: pointcut.MethodCall, name: "v", adv: all4(advice.Before, 0)},
-		{kind: pointcut.MethodCall, name: "v", adv: all4(advice.After, 1)},
-		{kind: pointcut.MethodExecution, name: "main", adv: all4(advice.Before, 2)},
+		{kind: advice.MethodCall, name: "v", adv: all4(advice.Before, 0)},
+		{kind: advice.MethodCall, name: "v", adv: all4(advice.After, 1)},
+		{kind: advice.MethodExecution, name: "main", adv: all4(advice.Before, 2)},
 	}
 	var advs []*advice.Advice
 	for _, r := range rules {
@@ -105,7 +104,7 @@ public class Big {
 func TestWeavingTwiceIsRefused(t *testing.T) {
 	src := map[string]string{"adv/Log.java": logJava, "app/Main.java": `package app;
 public class Main { public static void main(String[] a) { System.out.println("hi"); } }`}
-	rules := testMatcher{{kind: pointcut.MethodExecution, name: "main", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
+	rules := testMatcher{{kind: advice.MethodExecution, name: "main", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
 	all := runtimeSources()
 	for k, v := range src {
 		all[k] = v
@@ -127,7 +126,7 @@ public class Main { public static void main(String[] a) { System.out.println("hi
 // bytes (join point ids are numbered in input order, not by scheduling).
 func TestWeavePathIsReproducible(t *testing.T) {
 	const lang3 = "/usr/share/java/commons-lang3.jar"
-	rules := testMatcher{{kind: pointcut.MethodExecution, adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
+	rules := testMatcher{{kind: advice.MethodExecution, adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
 	var outs [2][]byte
 	for i := range outs {
 		w := New(rules, nil, Options{Hierarchy: mustJDKHierarchy(t, t.TempDir()), IDBase: 7})

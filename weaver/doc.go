@@ -1,5 +1,5 @@
 // Package weaver inserts advice into class files: it finds the join point
-// shadows of each method, asks a pointcut.Matcher which advice applies, and
+// shadows of each method, asks a advice.Matcher which advice applies, and
 // rewrites the methods so the advice runs on a real JVM, verified.
 //
 // # API

@@ -5,7 +5,6 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // emitter rewrites one method body as
@@ -127,7 +126,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 	// The call shadows, in code order (as findShadows lists them).
 	var exec *shadow
 	calls := shadows
-	if len(shadows) > 0 && (shadows[0].Kind == pointcut.MethodExecution || shadows[0].Kind == pointcut.ConstructorExecution) {
+	if len(shadows) > 0 && (shadows[0].Kind == advice.MethodExecution || shadows[0].Kind == advice.ConstructorExecution) {
 		exec, calls = shadows[0], shadows[1:]
 	}
 	lm := newLabelCopier(orig).copy
@@ -464,7 +463,7 @@ func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
 func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 	params, _ := splitDesc(s.Member.Desc)
 	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params}
-	hasTarget := s.Kind == pointcut.MethodCall && in.Op != classfile.OpInvokestatic
+	hasTarget := s.Kind == advice.MethodCall && in.Op != classfile.OpInvokestatic
 	spill := false
 	for _, a := range s.applied {
 		if needs(a, advice.Target, advice.Arg, advice.ArrayDims) {
@@ -514,7 +513,7 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 	}
 	if s.has(advice.AfterReturning, advice.After) {
 		rd := returnedDesc(&s.Shadow)
-		if s.Kind == pointcut.ConstructorCall && !s.dup {
+		if s.Kind == advice.ConstructorCall && !s.dup {
 			rd = "V"
 		}
 		bound := false
@@ -561,7 +560,7 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 
 // needs reports whether advice a (its arguments or residue) uses a value
 // of one of the kinds.
-func needs(a pointcut.Applied, kinds ...advice.ValueKind) bool {
+func needs(a advice.Applied, kinds ...advice.ValueKind) bool {
 	if c := exitCheck(a); c != "" {
 		for _, k := range kinds {
 			if k == advice.Returned && a.Advice.Kind == advice.AfterReturning || k == advice.Thrown && a.Advice.Kind == advice.AfterThrowing {
@@ -576,12 +575,12 @@ func needs(a pointcut.Applied, kinds ...advice.ValueKind) bool {
 			}
 		}
 	}
-	var walk func(r *pointcut.Residue) bool
-	walk = func(r *pointcut.Residue) bool {
+	var walk func(r *advice.Residue) bool
+	walk = func(r *advice.Residue) bool {
 		if r == nil {
 			return false
 		}
-		if r.Op == pointcut.InstanceOf {
+		if r.Op == advice.InstanceOf {
 			for _, k := range kinds {
 				if r.Value.Kind == k {
 					return true
@@ -600,7 +599,7 @@ func needs(a pointcut.Applied, kinds ...advice.ValueKind) bool {
 
 // adviceArgs returns the values of the advice call at a shadow: the
 // Matcher's, with indexes resolved for the shadow, else the advice's own.
-func adviceArgs(a pointcut.Applied) []advice.Value {
+func adviceArgs(a advice.Applied) []advice.Value {
 	if a.Args != nil {
 		return a.Args
 	}
@@ -611,7 +610,7 @@ func adviceArgs(a pointcut.Applied) []advice.Value {
 // instance of for after returning(T x) / after throwing(T x) advice to run,
 // "" for none: the Matcher's ExitCheck, or for hand-built Applied values
 // (no Args), one derived from Advice.ReturnType / ThrowType.
-func exitCheck(a pointcut.Applied) string {
+func exitCheck(a advice.Applied) string {
 	if a.Args != nil || a.ExitCheck != "" {
 		return a.ExitCheck
 	}
@@ -626,7 +625,7 @@ func exitCheck(a pointcut.Applied) string {
 
 // callHelper emits the call of the sister-class helper that runs advice a
 // at ctx's shadow: it pushes the dynamic values the helper takes.
-func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
+func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue}
 	want := func(kind advice.ValueKind, index int) {
 		for _, p := range spec.params {
@@ -664,12 +663,12 @@ func (e *emitter) callHelper(ctx valueCtx, a pointcut.Applied) {
 			want(v.Kind, v.Index)
 		}
 	}
-	var walk func(r *pointcut.Residue)
-	walk = func(r *pointcut.Residue) {
+	var walk func(r *advice.Residue)
+	walk = func(r *advice.Residue) {
 		if r == nil {
 			return
 		}
-		if r.Op == pointcut.InstanceOf {
+		if r.Op == advice.InstanceOf {
 			want(r.Value.Kind, r.Value.Index)
 		}
 		for _, c := range r.Children {
@@ -710,7 +709,7 @@ func (e *emitter) pushInt(v int32) {
 func (e *emitter) valueDesc(ctx valueCtx, kind advice.ValueKind, index int) string {
 	const object = "Ljava/lang/Object;"
 	s := ctx.s
-	exec := s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution
+	exec := s.Kind == advice.MethodExecution || s.Kind == advice.ConstructorExecution
 	switch kind {
 	case advice.This:
 		if !e.static && !s.preSuper {
@@ -741,7 +740,7 @@ func (e *emitter) valueDesc(ctx valueCtx, kind advice.ValueKind, index int) stri
 
 func (e *emitter) loadValue(ctx valueCtx, kind advice.ValueKind, index int) {
 	s := ctx.s
-	exec := s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution
+	exec := s.Kind == advice.MethodExecution || s.Kind == advice.ConstructorExecution
 	if e.valueDesc(ctx, kind, index) == "Ljava/lang/Object;" {
 		// Either a true Object value or an absent one.
 		switch {

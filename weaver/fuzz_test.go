@@ -9,7 +9,6 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // FuzzWeaveClass feeds mutated class files to a weaver advising every
@@ -32,7 +31,7 @@ func FuzzWeaveClass(f *testing.F) {
 	}
 	f.Add([]byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52})
 	var rules testMatcher
-	for k := pointcut.MethodCall; k <= pointcut.ArrayConstruction; k++ {
+	for k := advice.MethodCall; k <= advice.ArrayConstruction; k++ {
 		for _, ak := range []advice.Kind{advice.Before, advice.AfterReturning, advice.AfterThrowing, advice.After} {
 			rules = append(rules, rule{kind: k, adv: adv(ak, int(ak), "after", "(Lweft/rt/JoinPointStaticPart;)V", jpv)})
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -19,26 +18,26 @@ import (
 // shadows of kind whose member owner, name and within type match the
 // regular expressions ("" matches anything).
 type rule struct {
-	kind                pointcut.ShadowKind
+	kind                advice.ShadowKind
 	owner, name, within string
 	code                string // withincode: the enclosing method's name
 	notWithin, notCode  string
 	adv                 *advice.Advice
-	residue             *pointcut.Residue
+	residue             *advice.Residue
 }
 
 type testMatcher []rule
 
-func (tm testMatcher) Match(s *pointcut.Shadow, h classfile.Hierarchy) []pointcut.Applied {
-	var out []pointcut.Applied
+func (tm testMatcher) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	var out []advice.Applied
 	for _, r := range tm {
 		if r.kind != s.Kind || !re(r.owner, s.Member.Owner) || !re(r.name, s.Member.Name) || !re(r.within, s.Within) ||
 			!re(r.code, s.Code.Name) || (r.notWithin != "" && re(r.notWithin, s.Within)) || (r.notCode != "" && re(r.notCode, s.Code.Name)) {
 			continue
 		}
-		a := pointcut.Applied{Advice: r.adv, Verdict: pointcut.Always}
+		a := advice.Applied{Advice: r.adv, Verdict: advice.Always}
 		if r.residue != nil {
-			a.Verdict, a.Residue = pointcut.Maybe, r.residue
+			a.Verdict, a.Residue = advice.Maybe, r.residue
 		}
 		out = append(out, a)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // classWeaver weaves the methods of one class.
@@ -28,10 +27,10 @@ type classWeaver struct {
 
 // shadow is a matched shadow inside one method body.
 type shadow struct {
-	pointcut.Shadow
+	advice.Shadow
 	at      int // index in code.Insns of the instruction (calls, arrays); -1 for execution
 	line    int
-	applied []pointcut.Applied
+	applied []advice.Applied
 	id      int32
 	// preSuper: the shadow lies before the super(...)/this(...) call of a
 	// constructor, where `this` is not yet initialized.
@@ -115,7 +114,7 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	for _, s := range shadows {
 		for _, a := range s.applied {
 			*infos = append(*infos, WeaveInfo{Kind: s.Kind, Member: s.Member, Within: cw.name,
-				File: cw.file, Line: s.line, ID: s.id, Advice: a.Advice, Residue: a.Verdict == pointcut.Maybe})
+				File: cw.file, Line: s.line, ID: s.id, Advice: a.Advice, Residue: a.Verdict == advice.Maybe})
 		}
 	}
 	return true, ""
@@ -140,11 +139,11 @@ func (noHierarchy) Lookup(name string) (*classfile.ClassInfo, error) {
 func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []*shadow {
 	c, h := cw.c, cw.w.opts.Hierarchy
 	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
-	self := pointcut.Member{Owner: cw.name, Name: mname, Desc: mdesc, Access: m.Access,
+	self := advice.Member{Owner: cw.name, Name: mname, Desc: mdesc, Access: m.Access,
 		AccessKnown: true, Exceptions: exceptions(c, m)}
 	static := m.Access&classfile.AccStatic != 0
 	ctor := mname == "<init>"
-	kinds := shadowKinds(cw.w.m)
+	kinds := advice.ShadowKinds(cw.w.m)
 	lineAt := newLineTable(code.Lines)
 	var out []*shadow
 	// Most instructions match nothing: they are matched in one scratch
@@ -176,16 +175,16 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	// Like ajc, synthetic methods (lambda bodies, accessors) have
 	// execution join points, bridge methods do not.
 	if mname != "<clinit>" && m.Access&classfile.AccBridge == 0 {
-		k := pointcut.MethodExecution
+		k := advice.MethodExecution
 		if ctor {
-			k = pointcut.ConstructorExecution
+			k = advice.ConstructorExecution
 		}
 		if kinds.Has(k) {
-			match(&shadow{Shadow: pointcut.Shadow{Kind: k, Within: cw.name, Code: self, Member: self,
+			match(&shadow{Shadow: advice.Shadow{Kind: k, Within: cw.name, Code: self, Member: self,
 				StaticThis: static, StaticTarget: static}, at: -1, line: firstLine})
 		}
 	}
-	if kinds&(1<<pointcut.MethodCall|1<<pointcut.ConstructorCall|1<<pointcut.ArrayConstruction) == 0 {
+	if kinds&(1<<advice.MethodCall|1<<advice.ConstructorCall|1<<advice.ArrayConstruction) == 0 {
 		// No advice matches a shadow in the body: at most the execution
 		// shadow, whose placement in a constructor needs the loop below
 		// to find the super(...)/this(...) call.
@@ -203,8 +202,8 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	superAt := -1
 	for i, in := range code.Insns {
 		var (
-			kind         pointcut.ShadowKind
-			member       pointcut.Member
+			kind         advice.ShadowKind
+			member       advice.Member
 			staticTarget = true
 			newAt        = -1
 			dup          bool
@@ -233,7 +232,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 				newAt = news[len(news)-1]
 				news = news[:len(news)-1]
 				dup = newAt+1 < len(code.Insns) && code.Insns[newAt+1].Op == classfile.OpDup
-				kind = pointcut.ConstructorCall
+				kind = advice.ConstructorCall
 				if !kinds.Has(kind) {
 					continue
 				}
@@ -243,19 +242,19 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 					// (invokespecial of a private method of this class is).
 					continue
 				}
-				kind = pointcut.MethodCall
+				kind = advice.MethodCall
 				if !kinds.Has(kind) {
 					continue
 				}
 				staticTarget = in.Op == classfile.OpInvokestatic
 			}
-			member = pointcut.Member{Owner: owner, Name: name, Desc: desc}
+			member = advice.Member{Owner: owner, Name: name, Desc: desc}
 		case classfile.OpNewarray, classfile.OpAnewarray, classfile.OpMultianewarray:
-			if !kinds.Has(pointcut.ArrayConstruction) {
+			if !kinds.Has(advice.ArrayConstruction) {
 				continue
 			}
 			member = arrayMember(c, in)
-			kind = pointcut.ArrayConstruction
+			kind = advice.ArrayConstruction
 		default:
 			continue
 		}
@@ -264,7 +263,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		s.StaticThis, s.StaticTarget = static || preSuper, staticTarget
 		match(&s)
 	}
-	if exec != nil && exec.Kind == pointcut.ConstructorExecution {
+	if exec != nil && exec.Kind == advice.ConstructorExecution {
 		if superAt < 0 {
 			// No super/this call found: cannot place constructor execution.
 			out = out[1:]
@@ -276,15 +275,6 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		}
 	}
 	return out
-}
-
-// shadowKinds returns the shadow kinds matcher m can match at all: all of
-// them unless m says otherwise (pointcut.Program does).
-func shadowKinds(m pointcut.Matcher) pointcut.KindSet {
-	if k, ok := m.(interface{ ShadowKinds() pointcut.KindSet }); ok {
-		return k.ShadowKinds()
-	}
-	return pointcut.AllKinds
 }
 
 // lineTable maps the labels of a just decoded Code to the source line
@@ -343,14 +333,14 @@ func lineAfter(code *classfile.Code, lineAt lineTable, i, def int) int {
 }
 
 // arrayMember is the member of an array construction shadow at in.
-func arrayMember(c *classfile.Class, in classfile.Insn) pointcut.Member {
+func arrayMember(c *classfile.Class, in classfile.Insn) advice.Member {
 	switch in.Op {
 	case classfile.OpNewarray:
-		return pointcut.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
+		return advice.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
 	case classfile.OpAnewarray:
-		return pointcut.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
+		return advice.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
 	}
-	return pointcut.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: "(" + strings.Repeat("I", int(in.Const)) + ")V"}
+	return advice.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: "(" + strings.Repeat("I", int(in.Const)) + ")V"}
 }
 
 // newarrayTypes maps newarray's atype to the element descriptor.
@@ -358,7 +348,7 @@ var newarrayTypes = map[int32]string{4: "Z", 5: "C", 6: "F", 7: "D", 8: "B", 9: 
 
 // filter drops advice whose returning/throwing type can never match the
 // shadow's value, so no call is woven for it.
-func (cw *classWeaver) filter(s *pointcut.Shadow, as []pointcut.Applied) []pointcut.Applied {
+func (cw *classWeaver) filter(s *advice.Shadow, as []advice.Applied) []advice.Applied {
 	out := as[:0:0]
 	for _, a := range as {
 		if a.Advice.Kind == advice.AfterReturning && a.Advice.ReturnType != "" {
@@ -377,13 +367,13 @@ func (cw *classWeaver) filter(s *pointcut.Shadow, as []pointcut.Applied) []point
 }
 
 // returnedDesc is the descriptor of the value a shadow returns.
-func returnedDesc(s *pointcut.Shadow) string {
+func returnedDesc(s *advice.Shadow) string {
 	switch s.Kind {
-	case pointcut.ConstructorCall:
+	case advice.ConstructorCall:
 		return classDesc(s.Member.Owner)
-	case pointcut.ArrayConstruction:
+	case advice.ArrayConstruction:
 		return s.Member.Owner
-	case pointcut.ConstructorExecution:
+	case advice.ConstructorExecution:
 		return "V"
 	}
 	_, r := splitDesc(s.Member.Desc)

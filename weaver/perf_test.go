@@ -9,7 +9,6 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // TestSharedHelpers: the shadows of a class whose advice calls have the
@@ -41,7 +40,7 @@ public class Main {
         System.out.println("d " + d(1));
     }
 }`}
-	rules := testMatcher{{kind: pointcut.MethodExecution, name: "[abcd]",
+	rules := testMatcher{{kind: advice.MethodExecution, name: "[abcd]",
 		adv: adv(advice.Before, 0, "hit", "(ILweft/rt/JoinPointStaticPart;)V", val(advice.JoinPointID, 0, "I"), jpv)}}
 	out, _, res := compileWeaveRun(t, src, rules, "app.Main")
 	want := "hit a inner 7\nhit b inner 7\ncaught from advice\nhit d inner 7\nd 2\n"

@@ -10,7 +10,6 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // A sister class holds everything static the woven code of one class needs,
@@ -58,7 +57,7 @@ type helperSpec struct {
 	adv       *advice.Advice
 	args      []advice.Value // the advice call's values at this shadow
 	exitCheck string         // instanceof test on the returned/thrown value, "" if none
-	residue   *pointcut.Residue
+	residue   *advice.Residue
 	params    []hparam
 	jp        *jpInfo // the shadow's static part, if an advice value needs it
 	enclosing *jpInfo
@@ -153,7 +152,7 @@ func (h *helperSpec) appendKey(b []byte) []byte {
 	return b
 }
 
-func residueString(r *pointcut.Residue) string {
+func residueString(r *advice.Residue) string {
 	if r == nil {
 		return ""
 	}
@@ -169,7 +168,7 @@ func residueString(r *pointcut.Residue) string {
 // jpInfo returns the static part of shadow s.
 func (cw *classWeaver) jpInfo(s *shadow) *jpInfo {
 	owner := s.Member.Owner
-	if s.Kind == pointcut.ArrayConstruction {
+	if s.Kind == advice.ArrayConstruction {
 		owner = s.Member.Owner
 	}
 	return &jpInfo{id: s.id, kind: s.Kind.String(), declType: binaryName(owner), name: s.Member.Name,
@@ -187,7 +186,7 @@ func (cw *classWeaver) binaryName() string {
 // enclosingInfo returns the static part of the execution join point of the
 // method holding s (itself for execution shadows).
 func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
-	if s.Kind == pointcut.MethodExecution || s.Kind == pointcut.ConstructorExecution {
+	if s.Kind == advice.MethodExecution || s.Kind == advice.ConstructorExecution {
 		return cw.jpInfo(s)
 	}
 	key := m
@@ -197,10 +196,10 @@ func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
 	if j, ok := cw.enclosing[key]; ok {
 		return j
 	}
-	k := pointcut.MethodExecution
+	k := advice.MethodExecution
 	switch s.Code.Name {
 	case "<init>":
-		k = pointcut.ConstructorExecution
+		k = advice.ConstructorExecution
 	}
 	kind := k.String()
 	if s.Code.Name == "<clinit>" {
@@ -449,16 +448,16 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})
 		checked = true
 	}
-	var jump func(r *pointcut.Residue, fail *classfile.Label)
-	jump = func(r *pointcut.Residue, fail *classfile.Label) {
+	var jump func(r *advice.Residue, fail *classfile.Label)
+	jump = func(r *advice.Residue, fail *classfile.Label) {
 		switch r.Op {
-		case pointcut.InstanceOf:
+		case advice.InstanceOf:
 			instanceOf(r.Value.Kind, r.Value.Index, r.Type, fail)
-		case pointcut.And:
+		case advice.And:
 			for _, c := range r.Children {
 				jump(c, fail)
 			}
-		case pointcut.Or:
+		case advice.Or:
 			ok := classfile.NewLabel()
 			for k, c := range r.Children {
 				if k == len(r.Children)-1 {
@@ -473,7 +472,7 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 			}
 			g.add(classfile.Insn{Op: classfile.OpLabel, Label: ok})
 			frame(ok, paramTypes, nil)
-		case pointcut.Not:
+		case advice.Not:
 			ok := classfile.NewLabel()
 			jump(r.Children[0], ok)
 			g.add(classfile.Insn{Op: classfile.OpGoto, Label: ret})

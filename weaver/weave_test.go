@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 const logJava = `package adv;
@@ -42,12 +41,12 @@ public class Main {
 }
 `}
 	rules := testMatcher{
-		{kind: pointcut.MethodExecution, name: "fib", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)},
-		{kind: pointcut.MethodExecution, name: "fib", adv: adv(advice.AfterReturning, 1, "returnedInt", "(I)V", val(advice.Returned, 0, "I"))},
-		{kind: pointcut.MethodCall, name: "twice", adv: adv(advice.Before, 2, "largs", "(Ljava/lang/Object;J)V", val(advice.Target, 0, "Ljava/lang/Object;"), val(advice.Arg, 0, "J"))},
-		{kind: pointcut.MethodCall, name: "twice", adv: adv(advice.AfterReturning, 3, "returned", "(Ljava/lang/Object;Lweft/rt/JoinPointStaticPart;)V", val(advice.Returned, 0, "Ljava/lang/Object;"), jpv)},
-		{kind: pointcut.MethodExecution, name: "fail", adv: adv(advice.AfterThrowing, 4, "thrown", "(Ljava/lang/Throwable;Lweft/rt/JoinPointStaticPart;)V", val(advice.Thrown, 0, "Ljava/lang/Throwable;"), jpv)},
-		{kind: pointcut.MethodExecution, name: "fail", adv: adv(advice.After, 5, "after", "(Lweft/rt/JoinPointStaticPart;)V", jpv)},
+		{kind: advice.MethodExecution, name: "fib", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)},
+		{kind: advice.MethodExecution, name: "fib", adv: adv(advice.AfterReturning, 1, "returnedInt", "(I)V", val(advice.Returned, 0, "I"))},
+		{kind: advice.MethodCall, name: "twice", adv: adv(advice.Before, 2, "largs", "(Ljava/lang/Object;J)V", val(advice.Target, 0, "Ljava/lang/Object;"), val(advice.Arg, 0, "J"))},
+		{kind: advice.MethodCall, name: "twice", adv: adv(advice.AfterReturning, 3, "returned", "(Ljava/lang/Object;Lweft/rt/JoinPointStaticPart;)V", val(advice.Returned, 0, "Ljava/lang/Object;"), jpv)},
+		{kind: advice.MethodExecution, name: "fail", adv: adv(advice.AfterThrowing, 4, "thrown", "(Ljava/lang/Throwable;Lweft/rt/JoinPointStaticPart;)V", val(advice.Thrown, 0, "Ljava/lang/Throwable;"), jpv)},
+		{kind: advice.MethodExecution, name: "fail", adv: adv(advice.After, 5, "after", "(Lweft/rt/JoinPointStaticPart;)V", jpv)},
 	}
 	out, infos, _ := compileWeaveRun(t, src, rules, "app.Main")
 	want := `before method-execution(int app.Main.fib(int))
@@ -91,7 +90,7 @@ public class Main {
     public static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
     public static void main(String[] a) { System.out.println(fib(2)); }
 }`}
-	rules := testMatcher{{kind: pointcut.MethodExecution, name: "fib",
+	rules := testMatcher{{kind: advice.MethodExecution, name: "fib",
 		adv: adv(advice.Before, 0, "reenter", "(I)V", val(advice.Arg, 0, "I"))}}
 	out, _, _ := compileWeaveRun(t, src, rules, "app.Main")
 	want := "advice fib(2) sees fib(5)=5\nadvice fib(1) sees fib(5)=5\nadvice fib(0) sees fib(5)=5\n1\n"
@@ -114,10 +113,10 @@ public class Main {
     }
 }`}
 	arg0 := advice.Value{Kind: advice.Arg, Index: 0}
-	isString := &pointcut.Residue{Op: pointcut.InstanceOf, Value: arg0, Type: "java/lang/String"}
-	isLong := &pointcut.Residue{Op: pointcut.InstanceOf, Value: arg0, Type: "java/lang/Long"}
-	notString := &pointcut.Residue{Op: pointcut.Not, Children: []*pointcut.Residue{isString}}
-	stringOrLong := &pointcut.Residue{Op: pointcut.Or, Children: []*pointcut.Residue{isString, isLong}}
+	isString := &advice.Residue{Op: advice.InstanceOf, Value: arg0, Type: "java/lang/String"}
+	isLong := &advice.Residue{Op: advice.InstanceOf, Value: arg0, Type: "java/lang/Long"}
+	notString := &advice.Residue{Op: advice.Not, Children: []*advice.Residue{isString}}
+	stringOrLong := &advice.Residue{Op: advice.Or, Children: []*advice.Residue{isString, isLong}}
 	obj := func(k advice.Kind, order int) *advice.Advice {
 		a := adv(k, order, "obj", "(Ljava/lang/Object;)V", val(advice.Arg, 0, "Ljava/lang/Object;"))
 		return a
@@ -126,10 +125,10 @@ public class Main {
 		val(advice.Returned, 0, "Ljava/lang/String;"), jpv)
 	retString.ReturnType = "Ljava/lang/String;"
 	rules := testMatcher{
-		{kind: pointcut.MethodCall, name: "id", adv: obj(advice.Before, 0), residue: isString},
-		{kind: pointcut.MethodCall, name: "id", adv: obj(advice.Before, 1), residue: notString},
-		{kind: pointcut.MethodCall, name: "id", adv: obj(advice.After, 2), residue: stringOrLong},
-		{kind: pointcut.MethodCall, name: "id", adv: retString},
+		{kind: advice.MethodCall, name: "id", adv: obj(advice.Before, 0), residue: isString},
+		{kind: advice.MethodCall, name: "id", adv: obj(advice.Before, 1), residue: notString},
+		{kind: advice.MethodCall, name: "id", adv: obj(advice.After, 2), residue: stringOrLong},
+		{kind: advice.MethodCall, name: "id", adv: retString},
 	}
 	out, infos, _ := compileWeaveRun(t, src, rules, "app.Main")
 	// after (order 2) runs before after returning (order 3): among after
@@ -168,7 +167,7 @@ public class Main {
     public String toString() { return "M"; }
     public static void main(String[] a) { System.out.println(new Main().down(4)); }
 }`}
-	rules := testMatcher{{kind: pointcut.MethodExecution, name: "down",
+	rules := testMatcher{{kind: advice.MethodExecution, name: "down",
 		adv: adv(advice.After, 0, "largs", "(Ljava/lang/Object;J)V", val(advice.This, 0, "Ljava/lang/Object;"), val(advice.Arg, 0, "J"))}}
 	out, _, _ := compileWeaveRun(t, src, rules, "app.Main")
 	if out != "largs M 4\n10\n" {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // Mode says which kind of classes a Weaver weaves. Woven code is the same in
@@ -41,8 +40,8 @@ type Options struct {
 
 // WeaveInfo describes one advised shadow: one line of --weave-info.
 type WeaveInfo struct {
-	Kind    pointcut.ShadowKind
-	Member  pointcut.Member
+	Kind    advice.ShadowKind
+	Member  advice.Member
 	Within  string // internal name of the class holding the shadow
 	File    string // SourceFile attribute, "" if none
 	Line    int    // source line, 0 if the method has no line table
@@ -58,7 +57,7 @@ func (wi *WeaveInfo) String() string {
 		loc = fmt.Sprintf("%s:%d", wi.File, wi.Line)
 	}
 	kind := wi.Kind.String()
-	if wi.Kind == pointcut.ArrayConstruction {
+	if wi.Kind == advice.ArrayConstruction {
 		kind = "constructor-call" // as ajc -Xjoinpoints:arrayconstruction prints it
 	}
 	s := fmt.Sprintf("Join point '%s(%s)' in Type '%s' (%s) advised by %s advice from '%s' (%s:%d)",
@@ -72,7 +71,7 @@ func (wi *WeaveInfo) String() string {
 
 // Signature writes a shadow's member as AspectJ does, e.g.
 // "int demo.Fib.fib(int)" or "void java.lang.StringBuilder.<init>(java.lang.String)".
-func Signature(k pointcut.ShadowKind, m pointcut.Member) string {
+func Signature(k advice.ShadowKind, m advice.Member) string {
 	params, ret := splitDesc(m.Desc)
 	ps := make([]string, len(params))
 	for i, p := range params {
@@ -102,7 +101,7 @@ type Result struct {
 
 // Weaver weaves classes. It is safe for concurrent use.
 type Weaver struct {
-	m      pointcut.Matcher
+	m      advice.Matcher
 	advice []*advice.Advice
 	opts   Options
 	nextID atomic.Int32
@@ -111,7 +110,7 @@ type Weaver struct {
 }
 
 // New returns a Weaver applying the advice chosen by m.
-func New(m pointcut.Matcher, adv []*advice.Advice, opts Options) *Weaver {
+func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 	w := &Weaver{m: m, advice: adv, opts: opts, skip: map[string]bool{}}
 	w.nextID.Store(opts.IDBase)
 	for _, a := range adv {

@@ -86,7 +86,7 @@ func init() {
 }
 
 // loadAspects parses and resolves the aspect files.
-func loadAspects(paths []string, adviceCP string, h classfile.Hierarchy) (pointcut.Matcher, []*advice.Advice, error) {
+func loadAspects(paths []string, adviceCP string, h classfile.Hierarchy) (advice.Matcher, []*advice.Advice, error) {
 	var files []*pointcut.File
 	for _, p := range paths {
 		src, err := os.ReadFile(p)

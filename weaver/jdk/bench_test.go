@@ -6,7 +6,6 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -14,11 +13,11 @@ import (
 // constructor execution, passing the join point id.
 type everyExecution struct{ adv *advice.Advice }
 
-func (m everyExecution) Match(s *pointcut.Shadow, h classfile.Hierarchy) []pointcut.Applied {
-	if s.Kind != pointcut.MethodExecution && s.Kind != pointcut.ConstructorExecution {
+func (m everyExecution) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	if s.Kind != advice.MethodExecution && s.Kind != advice.ConstructorExecution {
 		return nil
 	}
-	return []pointcut.Applied{{Advice: m.adv, Verdict: pointcut.Always}}
+	return []advice.Applied{{Advice: m.adv, Verdict: advice.Always}}
 }
 
 // BenchmarkWeaveAllModules weaves every module of the JDK with the

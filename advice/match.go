@@ -1,0 +1,72 @@
+package advice
+
+import "github.com/weft-aop/weft/classfile"
+
+// Matcher decides which advice applies at a shadow. Implemented by package
+// pointcut's resolved aspects; used by the weaver.
+type Matcher interface {
+	// Match returns, for each advice in precedence order, whether it
+	// applies at s. h resolves subtypes for `+` patterns and declaring
+	// types for `call`; it may be nil (then unresolved questions answer
+	// conservatively as AspectJ would with the class missing).
+	Match(s *Shadow, h classfile.Hierarchy) []Applied
+}
+
+// KindLimiter is implemented by a Matcher that knows which shadow kinds it
+// can match at all: a weaver need not even build shadows of other kinds.
+type KindLimiter interface {
+	ShadowKinds() KindSet
+}
+
+// ShadowKinds returns the shadow kinds m can match: all of them unless m
+// is a KindLimiter.
+func ShadowKinds(m Matcher) KindSet {
+	if k, ok := m.(KindLimiter); ok {
+		return k.ShadowKinds()
+	}
+	return AllKinds
+}
+
+// Verdict is the static answer of matching a shadow.
+type Verdict int
+
+const (
+	Never  Verdict = iota // never matches
+	Always                // matches with no runtime test
+	Maybe                 // matches when Residue holds at run time
+)
+
+// Applied is one advice that applies at a shadow.
+type Applied struct {
+	Advice  *Advice
+	Verdict Verdict  // Always or Maybe
+	Residue *Residue // non-nil iff Verdict == Maybe
+	// Args are the advice call's arguments at this shadow: Advice.Args
+	// with each Arg index resolved (an args(.., x) binding's index
+	// depends on the shadow; Advice.Args has Index -1 there). Use these.
+	Args []Value
+	// ExitCheck, for after returning(T x) / after throwing(T x), is the
+	// internal name the returned or thrown value must be an instance of
+	// for the advice to run ("" when that holds statically, or at a void
+	// join point where x is null).
+	ExitCheck string
+}
+
+// Residue is a runtime test the weaver emits before calling advice: a tree
+// of instanceof tests on join point values combined with And, Or and Not.
+type Residue struct {
+	Op       ResidueOp
+	Value    Value      // for InstanceOf: which value (This, Target, Arg)
+	Type     string     // for InstanceOf: internal name or array descriptor
+	Children []*Residue // for And, Or (two or more) and Not (one)
+}
+
+// ResidueOp is a Residue node's operator.
+type ResidueOp int
+
+const (
+	InstanceOf ResidueOp = iota
+	And
+	Or
+	Not
+)

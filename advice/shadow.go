@@ -1,0 +1,68 @@
+package advice
+
+import "github.com/weft-aop/weft/classfile"
+
+// ShadowKind is the kind of a join point shadow.
+type ShadowKind int
+
+const (
+	MethodCall           ShadowKind = iota // invoke* of a non-constructor
+	MethodExecution                        // a method body
+	ConstructorCall                        // new … invokespecial <init>
+	ConstructorExecution                   // a constructor body after super(...)/this(...)
+	ArrayConstruction                      // newarray, anewarray, multianewarray
+)
+
+// String gives the kind as AspectJ's -showWeaveInfo writes it.
+func (k ShadowKind) String() string {
+	return [...]string{"method-call", "method-execution", "constructor-call",
+		"constructor-execution", "array-construction"}[k]
+}
+
+// KindSet is a set of shadow kinds, one bit per ShadowKind.
+type KindSet uint8
+
+// AllKinds holds every shadow kind.
+const AllKinds KindSet = 1<<(ArrayConstruction+1) - 1
+
+// Has reports whether k is in the set.
+func (s KindSet) Has(k ShadowKind) bool { return s&(1<<k) != 0 }
+
+// Member is a method or constructor at a shadow.
+type Member struct {
+	Owner  string // declaring type, internal name; for array construction the array descriptor, e.g. "[[I"
+	Name   string // "<init>" for constructors and array construction
+	Desc   string // method descriptor; for array construction "(I…I)V", one int per dimension given
+	Access uint16 // modifiers; meaningful only if AccessKnown
+	// AccessKnown is false for a call whose target member could not be resolved.
+	AccessKnown bool
+	Exceptions  []string // throws clause, internal names (execution: from the Exceptions attribute)
+}
+
+// Shadow is one place in bytecode where a join point may occur.
+type Shadow struct {
+	Kind   ShadowKind
+	Within string // internal name of the class holding the code
+	// Code is the method whose body holds the shadow (withincode); for
+	// execution shadows it is the executed member itself.
+	Code   Member
+	Member Member // the called, constructed or executed member
+	// Static is true when the shadow has no `this` (static code) – and for
+	// calls, when the call has no target (invokestatic, constructor call).
+	StaticThis   bool
+	StaticTarget bool
+}
+
+// MethodHierarchy is a classfile.Hierarchy that also knows which methods a
+// class declares. Given one, a Matcher matches `call` and `execution`
+// through every supertype declaring the called or executed method, as
+// AspectJ's join point signatures do (a call to HashMap.put also has the
+// signature Map.put). Given a plain Hierarchy, only the static owner's
+// signature is matched (plus `+` patterns, which still see all supertypes).
+type MethodHierarchy interface {
+	classfile.Hierarchy
+	// DeclaredMethod returns the method name+desc that class itself
+	// declares (Owner, Name, Desc, Access, Exceptions filled), and false
+	// if it declares none or the class is unknown.
+	DeclaredMethod(class, name, desc string) (Member, bool)
+}
