@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/advice"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // compiler turns syntax into matchers, reporting semantic errors (and
@@ -509,4 +510,4 @@ var contextDesc = map[advice.ValueKind]string{
 }
 
 // StaticPartDesc is the descriptor of thisJoinPointStaticPart's Java type.
-const StaticPartDesc = "Lweft/rt/JoinPointStaticPart;"
+const StaticPartDesc = rtjava.JoinPointStaticPartDesc

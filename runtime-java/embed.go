@@ -23,9 +23,6 @@ import (
 //go:embed weft
 var sources embed.FS
 
-// Package is the runtime's internal package name.
-const Package = "weft/rt"
-
 // Sources returns the runtime's Java sources by path (e.g. "weft/rt/DIB.java").
 func Sources() map[string][]byte {
 	m := map[string][]byte{}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // emitter rewrites one method body as
@@ -284,9 +285,9 @@ type guardRefs struct{ ready, token, enter uint16 }
 func (cw *classWeaver) guardRefs() guardRefs {
 	if cw.guard.ready == 0 {
 		p := cw.c.Pool
-		cw.guard = guardRefs{ready: p.AddFieldref("weft/rt/BIB", "ready", "Z"),
-			token: p.AddMethodref("weft/rt/DIB", "token", "()Ljava/lang/Object;", false),
-			enter: p.AddMethodref("weft/rt/Weft", "enter", "()Ljava/lang/Object;", false)}
+		cw.guard = guardRefs{ready: addFieldref(p, rtjava.BIBReady),
+			token: addMethodref(p, rtjava.DIBToken),
+			enter: addMethodref(p, rtjava.WeftEnter)}
 	}
 	return cw.guard
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // A sister class holds everything static the woven code of one class needs,
@@ -212,11 +213,6 @@ func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
 	return j
 }
 
-const (
-	jpDesc  = "Lweft/rt/JoinPointStaticPart;"
-	bsmDesc = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;I)Lweft/rt/JoinPointStaticPart;"
-)
-
 // bytes builds the sister class (version 55, for dynamic constants;
 // package-private, final, synthetic) with join point ids from base.
 func (s *sister) bytes(base int32) ([]byte, error) {
@@ -269,7 +265,7 @@ type sisterGen struct {
 // The sister method returning a static part by relative join point id.
 const (
 	partsMethod = "jp"
-	partsDesc   = "(I)" + jpDesc
+	partsDesc   = "(I)" + rtjava.JoinPointStaticPartDesc
 	// partsShift splits the ids into groups of 4096, one switch method
 	// each, so no method nears 64 KB (about 12 bytes per static part).
 	partsShift = 12
@@ -367,6 +363,9 @@ func (g *sisterGen) idx(op uint16, i uint16)   { g.add(classfile.Insn{Op: op, In
 func (g *sisterGen) invoke(op uint16, owner, name, desc string) {
 	g.idx(op, g.c.Pool.AddMethodref(owner, name, desc, false))
 }
+func (g *sisterGen) invokeRuntime(r rtjava.Ref) {
+	g.idx(classfile.OpInvokestatic, addMethodref(g.c.Pool, r))
+}
 
 // jpConstant returns the Dynamic constant loading j.
 func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
@@ -375,13 +374,13 @@ func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
 	}
 	p := g.c.Pool
 	if g.bsmHandle == 0 {
-		ref := p.AddMethodref("weft/rt/JoinPointStaticPart", "make", bsmDesc, false)
+		ref := addMethodref(p, rtjava.JoinPointStaticPartMake)
 		g.bsmHandle = p.Add(classfile.Constant{Tag: classfile.TagMethodHandle, A: 6, B: ref})
 	}
 	args := []uint16{p.AddInt(g.base + j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
 		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line))}
 	g.bsms = append(g.bsms, args)
-	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("jp", jpDesc)})
+	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("jp", rtjava.JoinPointStaticPartDesc)})
 	g.bsm[j.id] = i
 	return i
 }
@@ -493,7 +492,7 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		}
 	}
 	g.idx(classfile.OpAload, 0)
-	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "begin", "(Ljava/lang/Object;)V")
+	g.invokeRuntime(rtjava.DIBBegin)
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})
 	stack := 0
@@ -546,13 +545,13 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	}
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: end})
 	g.idx(classfile.OpAload, 0)
-	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "end", "(Ljava/lang/Object;)V")
+	g.invokeRuntime(rtjava.DIBEnd)
 	g.op(classfile.OpReturn)
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: handler})
 	frame(handler, paramTypes, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
 	g.idx(classfile.OpAstore, uint16(n))
 	g.idx(classfile.OpAload, 0)
-	g.invoke(classfile.OpInvokestatic, "weft/rt/DIB", "end", "(Ljava/lang/Object;)V")
+	g.invokeRuntime(rtjava.DIBEnd)
 	g.idx(classfile.OpAload, uint16(n))
 	g.op(classfile.OpAthrow)
 	if checked || h.residue != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // Mode says which kind of classes a Weaver weaves. Woven code is the same in
@@ -128,7 +129,7 @@ func (w *Weaver) NextID() int32 { return w.nextID.Load() }
 const SisterSuffix = "$weft$jp"
 
 // RuntimePackage is the runtime's package prefix; its classes are never woven.
-const RuntimePackage = "weft/rt/"
+const RuntimePackage = rtjava.PackagePrefix
 
 // WeaveClass weaves one class file. name labels errors (a path or jar
 // entry). A class that cannot be parsed or woven returns an error and the
@@ -257,7 +258,7 @@ func (w *Weaver) finish(name string, res *Result, cw *classWeaver, base int32) (
 // alreadyWoven reports whether c calls weft's guard, i.e. is weft's output.
 func alreadyWoven(c *classfile.Class) bool {
 	for i := 1; i < c.Pool.Len(); i++ {
-		if c.Pool.Tag(uint16(i)) == classfile.TagClass && c.Pool.ClassName(uint16(i)) == "weft/rt/Weft" {
+		if c.Pool.Tag(uint16(i)) == classfile.TagClass && c.Pool.ClassName(uint16(i)) == rtjava.Weft {
 			return true
 		}
 	}
@@ -284,4 +285,13 @@ func exceptions(c *classfile.Class, m *classfile.Member) []string {
 		out = append(out, c.Pool.ClassName(binary.BigEndian.Uint16(a.Info[2+2*i:])))
 	}
 	return out
+}
+
+// addMethodref and addFieldref add a reference to a runtime member.
+func addMethodref(p *classfile.Pool, r rtjava.Ref) uint16 {
+	return p.AddMethodref(r.Owner, r.Name, r.Desc, false)
+}
+
+func addFieldref(p *classfile.Pool, r rtjava.Ref) uint16 {
+	return p.AddFieldref(r.Owner, r.Name, r.Desc)
 }

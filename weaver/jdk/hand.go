@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // EntryHook is a minimal hand-written transformation, independent of the
@@ -54,7 +55,7 @@ func (h *EntryHook) WeaveClass(name string, data []byte) (*Woven, error) {
 			continue
 		}
 		if ready == 0 {
-			ready = p.AddFieldref(runtimePackage+"BIB", "ready", "Z")
+			ready = p.AddFieldref(rtjava.BIBReady.Owner, rtjava.BIBReady.Name, rtjava.BIBReady.Desc)
 			hook = p.AddMethodref(h.Owner, h.Name, "(I)V", false)
 		}
 		id := h.nextID.Add(1) - 1

@@ -4,11 +4,12 @@ import (
 	"fmt"
 
 	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // The JDK-mode runtime scheme (see docs/jdk.md):
 //
-//   - DIB, the per-thread bypass flag, is the boolean field ThreadDIBField
+//   - DIB, the per-thread bypass flag, is the boolean field rtjava.ThreadDIBField
 //     added to java.lang.Thread. The constructor that initializes every
 //     Thread (the one calling Object.<init>) copies it from the creating
 //     thread, so a thread started inside advice runs unadvised too.
@@ -21,10 +22,6 @@ import (
 // need no new stack map frames and apply equally to a class the weaver has
 // already woven (whose original and woven bodies both end in returns).
 
-// ThreadDIBField is the DIB field added to java.lang.Thread. The `$` keeps
-// it out of any Java source's namespace.
-const ThreadDIBField = "weft$dib"
-
 // PatchThread adds the DIB field to java.lang.Thread's class file and makes
 // every new Thread inherit its creator's flag.
 func PatchThread(data []byte) ([]byte, error) {
@@ -36,8 +33,8 @@ func PatchThread(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("PatchThread: %s is not java/lang/Thread", c.Name())
 	}
 	for _, f := range c.Fields {
-		if c.MemberName(f) == ThreadDIBField {
-			return nil, fmt.Errorf("java/lang/Thread: already has a field %s", ThreadDIBField)
+		if c.MemberName(f) == rtjava.ThreadDIBField {
+			return nil, fmt.Errorf("java/lang/Thread: already has a field %s", rtjava.ThreadDIBField)
 		}
 	}
 	p := c.Pool
@@ -45,9 +42,9 @@ func PatchThread(data []byte) ([]byte, error) {
 	// constructor, and its creator wrote it before Thread.start.
 	c.Fields = append(c.Fields, &classfile.Member{
 		Access: classfile.AccPublic | classfile.AccTransient,
-		Name:   p.AddUtf8(ThreadDIBField), Desc: p.AddUtf8("Z"),
+		Name:   p.AddUtf8(rtjava.ThreadDIBField), Desc: p.AddUtf8("Z"),
 	})
-	field := p.AddFieldref("java/lang/Thread", ThreadDIBField, "Z")
+	field := p.AddFieldref("java/lang/Thread", rtjava.ThreadDIBField, "Z")
 	current := p.AddMethodref("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", false)
 	patched := 0
 	for _, m := range c.Methods {
@@ -98,7 +95,7 @@ func PatchSystem(data []byte) ([]byte, error) {
 	if err != nil || code == nil {
 		return nil, fmt.Errorf("java/lang/System.initPhase3: %v", err)
 	}
-	ready := c.Pool.AddMethodref("weft/rt/BIB", "setReady", "()V", false)
+	ready := c.Pool.AddMethodref(rtjava.BIBSetReady.Owner, rtjava.BIBSetReady.Name, rtjava.BIBSetReady.Desc, false)
 	code.Insns = beforeReturns(code.Insns, []classfile.Insn{{Op: classfile.OpInvokestatic, Index: ready}})
 	if err := code.Encode(c, m, classfile.EncodeOptions{}); err != nil {
 		return nil, err

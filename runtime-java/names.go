@@ -1,0 +1,58 @@
+package rtjava
+
+// The runtime's names, declared once: every reference woven code makes to
+// the runtime is spelled here, and TestNamesExist checks each one against
+// the compiled runtime.
+
+// Package is the runtime's internal package name; PackagePrefix starts the
+// internal name of each of its classes, which are never woven.
+const (
+	Package       = "weft/rt"
+	PackagePrefix = Package + "/"
+)
+
+// The runtime's classes, by internal name.
+const (
+	BIB                 = PackagePrefix + "BIB"  // bootstrap bypass: false until System.initPhase3 ends
+	DIB                 = PackagePrefix + "DIB"  // per-thread dynamic bypass
+	Weft                = PackagePrefix + "Weft" // the guard at the entry of woven methods
+	JoinPointStaticPart = PackagePrefix + "JoinPointStaticPart"
+)
+
+// JoinPointStaticPartDesc is the descriptor of thisJoinPointStaticPart.
+const JoinPointStaticPartDesc = "L" + JoinPointStaticPart + ";"
+
+// ThreadDIBField is the boolean field added to java.lang.Thread that holds
+// the thread's bypass flag when the JDK is woven (the JDK-mode DIB reads
+// it). The `$` keeps it out of any Java source's namespace.
+const ThreadDIBField = "weft$dib"
+
+// Ref is a static field or method of the runtime.
+type Ref struct {
+	Owner string // internal name
+	Name  string
+	Desc  string
+	Field bool
+}
+
+// The runtime members woven code refers to.
+var (
+	BIBReady    = Ref{Owner: BIB, Name: "ready", Desc: "Z", Field: true}
+	BIBSetReady = Ref{Owner: BIB, Name: "setReady", Desc: "()V"}
+	WeftEnter   = Ref{Owner: Weft, Name: "enter", Desc: "()Ljava/lang/Object;"}
+	DIBToken    = Ref{Owner: DIB, Name: "token", Desc: "()Ljava/lang/Object;"}
+	DIBBegin    = Ref{Owner: DIB, Name: "begin", Desc: "(Ljava/lang/Object;)V"}
+	DIBEnd      = Ref{Owner: DIB, Name: "end", Desc: "(Ljava/lang/Object;)V"}
+	// JoinPointStaticPartMake is the bootstrap method of the dynamic
+	// constants that load a join point's static part: (lookup, name, type,
+	// id, kind, declaring type, name, signature, within, file, line).
+	JoinPointStaticPartMake = Ref{Owner: JoinPointStaticPart, Name: "make",
+		Desc: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;" +
+			"ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;" +
+			"Ljava/lang/String;Ljava/lang/String;I)" + JoinPointStaticPartDesc}
+)
+
+// Refs lists every member above.
+func Refs() []Ref {
+	return []Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake}
+}

@@ -1,0 +1,47 @@
+package rtjava
+
+import (
+	"testing"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// TestNamesExist checks every runtime member woven code refers to against
+// the compiled runtime: it exists, with that descriptor, public and static.
+// (The JDK-mode runtime offers the same public members: weaver/jdk's
+// TestRuntimeVariantsAgree.)
+func TestNamesExist(t *testing.T) {
+	classes, err := Build(jvmtest.JavaHome(t), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Refs() {
+		b, ok := classes[r.Owner]
+		if !ok {
+			t.Errorf("%s.%s: the runtime has no class %s", r.Owner, r.Name, r.Owner)
+			continue
+		}
+		c, err := classfile.Parse(r.Owner, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		members := c.Methods
+		if r.Field {
+			members = c.Fields
+		}
+		var found *classfile.Member
+		for _, m := range members {
+			if c.MemberName(m) == r.Name && c.MemberDesc(m) == r.Desc {
+				found = m
+			}
+		}
+		const publicStatic = classfile.AccPublic | classfile.AccStatic
+		switch {
+		case found == nil:
+			t.Errorf("%s.%s%s: not in the compiled runtime", r.Owner, r.Name, r.Desc)
+		case found.Access&publicStatic != publicStatic:
+			t.Errorf("%s.%s%s: access %#x, want public static", r.Owner, r.Name, r.Desc, found.Access)
+		}
+	}
+}
