@@ -33,6 +33,7 @@ type emitter struct {
 	callHandlers []classfile.Handler // innermost: one per call-site shadow
 	execHandlers []classfile.Handler // outermost: the execution shadow
 	tmp          int                 // first free local slot
+	base         int                 // first slot free for a shadow's temporaries
 	token        int                 // local slot of the guard's bypass token
 	// savedArgs holds, when after advice of the execution shadow uses the
 	// arguments, the slots where they were saved at entry (the body may
@@ -112,28 +113,51 @@ func (e *emitter) closeSegment() {
 	e.segments = append(e.segments, [2]*classfile.Label{e.segStart, end})
 }
 
+// emit rewrites the body with the shadows findShadows listed (the
+// execution shadow first, if any, then the call shadows in code order).
 func (e *emitter) emit(shadows []*shadow) error {
-	code := e.code
-	orig := code.Insns
-	e.tmp = int(code.MaxLocals)
+	exec, calls := splitShadows(shadows)
+	orig := e.code.Insns
+	lm := newLabelCopier(orig).copy
+	e.reserveLocals()
+	e.out = getInsns(2*len(orig) + 8*len(shadows) + 16)
+	original := classfile.NewLabel()
+	e.guard(original)
+	e.wovenCopy(orig, exec, calls, lm)
+	e.afterThrowing(exec)
+	e.label(original)
+	e.out = append(e.out, orig...)
+	e.copyTables(lm)
+	e.code.Insns = e.out
+	// Encode's frame computation recomputes max stack and locals.
+	return nil
+}
+
+// splitShadows separates the execution shadow, listed first if there is
+// one, from the call shadows.
+func splitShadows(shadows []*shadow) (exec *shadow, calls []*shadow) {
+	if len(shadows) > 0 && (shadows[0].Kind == advice.MethodExecution || shadows[0].Kind == advice.ConstructorExecution) {
+		return shadows[0], shadows[1:]
+	}
+	return nil, shadows
+}
+
+// reserveLocals places the guard's token past the body's locals (and its
+// parameters, which a body that never reads them may not count).
+func (e *emitter) reserveLocals() {
+	e.tmp = int(e.code.MaxLocals)
 	if n := classfile.ArgSlots(e.desc); !e.static && n+1 > e.tmp {
 		e.tmp = n + 1
 	} else if e.static && n > e.tmp {
 		e.tmp = n
 	}
 	e.token = e.alloc(1)
-	base := e.tmp
+	e.base = e.tmp
+}
 
-	// The call shadows, in code order (as findShadows lists them).
-	var exec *shadow
-	calls := shadows
-	if len(shadows) > 0 && (shadows[0].Kind == advice.MethodExecution || shadows[0].Kind == advice.ConstructorExecution) {
-		exec, calls = shadows[0], shadows[1:]
-	}
-	lm := newLabelCopier(orig).copy
-
-	e.out = getInsns(2*len(orig) + 8*len(shadows) + 16)
-	original := classfile.NewLabel()
+// guard emits the entry test that sends bootstrap and bypassing threads to
+// the original body.
+func (e *emitter) guard(original *classfile.Label) {
 	// The guard reads BIB.ready inline, so each woven method has its own
 	// profile of that branch: a shared one (inside Weft.enter) records the
 	// bootstrap's "not ready" and makes the JIT keep, or deoptimize on, the
@@ -151,75 +175,103 @@ func (e *emitter) emit(shadows []*shadow) error {
 	e.op(classfile.OpDup)
 	e.local(classfile.OpAstore, e.token)
 	e.add(classfile.Insn{Op: classfile.OpIfnull, Label: original})
+}
+
+// wovenCopy emits the copy of the body with the advice of each shadow: the
+// execution shadow's before advice at entry (in a constructor, after the
+// super(...) or this(...) call), its after advice at each return past that
+// point, and each call shadow around its instruction.
+func (e *emitter) wovenCopy(orig []classfile.Insn, exec *shadow, calls []*shadow, lm func(*classfile.Label) *classfile.Label) {
 	execExits := exec != nil && exec.has(advice.AfterReturning, advice.After)
-	execThrows := exec != nil && exec.has(advice.AfterThrowing, advice.After)
 	if exec != nil && !e.ctor {
-		e.execBefore(exec)
-		e.saveArgs(exec)
-		base = e.tmp
-		e.openSegment()
+		e.enterExecution(exec)
 	}
 	postSuper := !e.ctor
 	for i, in := range orig {
-		cp := in
+		cp := copyInsn(in, lm)
 		switch {
-		case in.Op == classfile.OpLabel:
-			cp.Label = lm(in.Label)
-		case in.Switch != nil:
-			sw := *in.Switch
-			sw.Default = lm(sw.Default)
-			sw.Targets = make([]*classfile.Label, len(in.Switch.Targets))
-			for k, t := range in.Switch.Targets {
-				sw.Targets[k] = lm(t)
-			}
-			sw.Keys = append([]int32(nil), in.Switch.Keys...)
-			cp.Switch = &sw
-		case in.Label != nil:
-			cp.Label = lm(in.Label)
-		}
-		if len(calls) > 0 && calls[0].at == i {
-			e.tmp = base
+		case len(calls) > 0 && calls[0].at == i:
+			e.tmp = e.base
 			e.callShadow(calls[0], cp)
 			calls = calls[1:]
-		} else if execExits && postSuper && isReturn(in.Op) {
-			e.tmp = base
+		case execExits && postSuper && isReturn(in.Op):
+			e.tmp = e.base
 			e.execExit(exec, cp)
-		} else {
+		default:
 			e.add(cp)
 		}
 		if exec != nil && e.ctor && i == exec.at {
 			postSuper = true
-			e.tmp = base
-			e.execBefore(exec)
-			e.saveArgs(exec)
-			base = e.tmp
-			e.openSegment()
+			e.tmp = e.base
+			e.enterExecution(exec)
 		}
 	}
 	e.closeSegment()
-	if execThrows && len(e.segments) > 0 {
-		e.tmp = base
-		h := classfile.NewLabel()
-		e.label(h)
-		exc := e.alloc(1)
-		e.local(classfile.OpAstore, exc)
-		ctx := e.exitCtx(exec)
-		ctx.exc = exc
-		for k := len(exec.applied) - 1; k >= 0; k-- {
-			a := exec.applied[k]
-			if a.Advice.Kind == advice.AfterThrowing || a.Advice.Kind == advice.After {
-				e.callHelper(ctx, a)
-			}
+}
+
+// copyInsn copies an instruction of the original body, its labels mapped
+// to their copies.
+func copyInsn(in classfile.Insn, lm func(*classfile.Label) *classfile.Label) classfile.Insn {
+	cp := in
+	switch {
+	case in.Op == classfile.OpLabel:
+		cp.Label = lm(in.Label)
+	case in.Switch != nil:
+		sw := *in.Switch
+		sw.Default = lm(sw.Default)
+		sw.Targets = make([]*classfile.Label, len(in.Switch.Targets))
+		for k, t := range in.Switch.Targets {
+			sw.Targets[k] = lm(t)
 		}
-		e.local(classfile.OpAload, exc)
-		e.op(classfile.OpAthrow)
-		for _, seg := range e.segments {
-			e.execHandlers = append(e.execHandlers, classfile.Handler{Start: seg[0], End: seg[1], Handler: h})
+		sw.Keys = append([]int32(nil), in.Switch.Keys...)
+		cp.Switch = &sw
+	case in.Label != nil:
+		cp.Label = lm(in.Label)
+	}
+	return cp
+}
+
+// enterExecution emits the execution shadow's before advice, saves the
+// arguments its after advice needs, and opens the range its after-throwing
+// handler covers.
+func (e *emitter) enterExecution(exec *shadow) {
+	e.execBefore(exec)
+	e.saveArgs(exec)
+	e.base = e.tmp
+	e.openSegment()
+}
+
+// afterThrowing emits the execution shadow's handler running its after
+// throwing and after advice, innermost (last declared) first, then
+// rethrowing.
+func (e *emitter) afterThrowing(exec *shadow) {
+	if exec == nil || !exec.has(advice.AfterThrowing, advice.After) || len(e.segments) == 0 {
+		return
+	}
+	e.tmp = e.base
+	h := classfile.NewLabel()
+	e.label(h)
+	exc := e.alloc(1)
+	e.local(classfile.OpAstore, exc)
+	ctx := e.exitCtx(exec)
+	ctx.exc = exc
+	for k := len(exec.applied) - 1; k >= 0; k-- {
+		a := exec.applied[k]
+		if a.Advice.Kind == advice.AfterThrowing || a.Advice.Kind == advice.After {
+			e.callHelper(ctx, a)
 		}
 	}
-	e.label(original)
-	e.out = append(e.out, orig...)
+	e.local(classfile.OpAload, exc)
+	e.op(classfile.OpAthrow)
+	for _, seg := range e.segments {
+		e.execHandlers = append(e.execHandlers, classfile.Handler{Start: seg[0], End: seg[1], Handler: h})
+	}
+}
 
+// copyTables gives the woven copy its own exception handlers, line numbers
+// and local variables, mapped from the original body's.
+func (e *emitter) copyTables(lm func(*classfile.Label) *classfile.Label) {
+	code := e.code
 	// Handlers: call-site ones are innermost, then the copy's own, then
 	// the execution shadow's, then the original body's (disjoint).
 	hs := append([]classfile.Handler(nil), e.callHandlers...)
@@ -235,23 +287,22 @@ func (e *emitter) emit(shadows []*shadow) error {
 		lines = append(lines, classfile.LineNumber{Start: lm(ln.Start), Line: ln.Line})
 	}
 	code.Lines = lines
-	copyLocals := func(vs []classfile.LocalVar) []classfile.LocalVar {
-		if len(vs) == 0 {
-			return vs
-		}
-		out := make([]classfile.LocalVar, len(vs), 2*len(vs))
-		copy(out, vs)
-		for _, v := range vs {
-			v.Start, v.End = lm(v.Start), lm(v.End)
-			out = append(out, v)
-		}
-		return out
+	code.Locals = copyLocals(code.Locals, lm)
+	code.LocalTypes = copyLocals(code.LocalTypes, lm)
+}
+
+// copyLocals returns vs followed by their copies for the woven body.
+func copyLocals(vs []classfile.LocalVar, lm func(*classfile.Label) *classfile.Label) []classfile.LocalVar {
+	if len(vs) == 0 {
+		return vs
 	}
-	code.Locals = copyLocals(code.Locals)
-	code.LocalTypes = copyLocals(code.LocalTypes)
-	code.Insns = e.out
-	// Encode's frame computation recomputes max stack and locals.
-	return nil
+	out := make([]classfile.LocalVar, len(vs), 2*len(vs))
+	copy(out, vs)
+	for _, v := range vs {
+		v.Start, v.End = lm(v.Start), lm(v.End)
+		out = append(out, v)
+	}
+	return out
 }
 
 // insnBufs recycles the instruction lists of woven bodies: a list is dead
