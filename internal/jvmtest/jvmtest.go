@@ -29,7 +29,7 @@ func JavaHome(t testing.TB) string {
 	homeOnce.Do(func() {
 		h, err := javahome.Default()
 		if err != nil {
-			homeErr = err.Error() + ": install openjdk-17-jdk-headless (bash .ci/run does)"
+			homeErr = "no JDK: no java on PATH and JAVA_HOME unset: install openjdk-17-jdk-headless (bash .ci/run does)"
 			return
 		}
 		for _, f := range []string{"bin/java", "bin/javac", "lib/modules"} {
