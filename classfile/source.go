@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -16,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/weft-aop/weft/classfile/jimage"
+	"github.com/weft-aop/weft/internal/javahome"
 )
 
 // Source supplies class files: a directory, a jar, or (part of) a JDK's
@@ -87,21 +87,37 @@ func OpenSource(spec, javaHome string) (Source, error) {
 	return OpenJar(spec)
 }
 
-// DefaultJavaHome returns the home of the java on PATH (symlinks
-// resolved, so /usr/bin/java finds /usr/lib/jvm/...), or else $JAVA_HOME.
-func DefaultJavaHome() (string, error) {
-	if j, err := exec.LookPath("java"); err == nil {
-		if r, err := filepath.EvalSymlinks(j); err == nil {
-			home := filepath.Dir(filepath.Dir(r))
-			if _, err := os.Stat(filepath.Join(home, "lib", "modules")); err == nil {
-				return home, nil
-			}
+// DefaultJavaHome returns the JDK to use when none is named: the home of
+// the java on PATH (symlinks resolved, so /usr/bin/java finds
+// /usr/lib/jvm/...) if it has a modules image, or else $JAVA_HOME. Every
+// command defaults to it; a --java-home flag overrides it.
+func DefaultJavaHome() (string, error) { return javahome.Default() }
+
+// JavaHomeOf returns the home of the JDK whose java launcher is at java
+// (symlinks resolved); it must have a modules image.
+func JavaHomeOf(java string) (string, error) { return javahome.Of(java) }
+
+// OpenClassPath opens the entries of a class path, directories and jars
+// separated by filepath.ListSeparator as java's -cp, in order (empty
+// entries are skipped; each is opened by OpenSource with javaHome). On
+// error the sources opened so far are closed. It is the one opener of the
+// class paths the commands take (inputs, --cp, --advice-cp).
+func OpenClassPath(cp, javaHome string) ([]Source, error) {
+	var out []Source
+	for _, spec := range filepath.SplitList(cp) {
+		if spec == "" {
+			continue
 		}
+		s, err := OpenSource(spec, javaHome)
+		if err != nil {
+			for _, o := range out {
+				o.Close()
+			}
+			return nil, err
+		}
+		out = append(out, s)
 	}
-	if h := os.Getenv("JAVA_HOME"); h != "" {
-		return h, nil
-	}
-	return "", errors.New("no JDK found: put java on PATH, set JAVA_HOME or pass --java-home")
+	return out, nil
 }
 
 func notFound(src Source, name string) error {
@@ -195,14 +211,16 @@ func (j *JarSource) Walk(fn func(ClassEntry) error) error {
 	return nil
 }
 
-// maxClassSize bounds what we read for one entry: a class file cannot
-// exceed this in practice, and a zip header's size is untrusted.
-const maxClassSize = 1 << 30
+// maxClassSize bounds what is read for one class file from a jar, whose
+// header's size is untrusted. Real class files stay far below it (the
+// largest of the JDK 17 image is under 300 KB); readers run in parallel, so a larger
+// bound would let a forged jar claim gigabytes per core.
+const maxClassSize = 64 << 20
 
-// ReadZipEntry reads one entry of the jar (named jar in errors). The
-// header's size is only a hint, so a forged one cannot make it allocate
-// more than it reads; entries over 1 GiB are refused. zip.File readers
-// work concurrently.
+// ReadZipEntry reads one entry of the jar (named jar in errors). Entries
+// over maxClassSize are refused; the header's size is otherwise only a
+// hint, so a forged one cannot make it allocate more than it reads.
+// zip.File readers work concurrently.
 func ReadZipEntry(jar string, f *zip.File) ([]byte, error) {
 	if f.UncompressedSize64 > maxClassSize {
 		return nil, fmt.Errorf("%s: %s: entry of %d bytes is too large", jar, f.Name, f.UncompressedSize64)
@@ -312,6 +330,34 @@ func (s *ImageSource) Modules() []string { return s.modules }
 
 // Image returns the underlying image.
 func (s *ImageSource) Image() *jimage.Image { return s.img }
+
+// Exports returns the packages (internal names, e.g. "java/util") that
+// module exports to every module, as its module-info says.
+func (s *ImageSource) Exports(module string) ([]string, error) {
+	b, err := s.img.Read(module, "module-info.class")
+	if err != nil {
+		return nil, fmt.Errorf("%s: module %s: %w", s.img.Path(), module, err)
+	}
+	c, err := Parse(module+"/module-info.class", b)
+	if err != nil {
+		return nil, err
+	}
+	a := c.Attr(c.Attributes, "Module")
+	if a == nil {
+		return nil, fmt.Errorf("%s: %s/module-info.class has no Module attribute", s.img.Path(), module)
+	}
+	v, err := DecodeAttr(c, a)
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []string
+	for _, e := range v.(*Module).Exports {
+		if len(e.To) == 0 {
+			pkgs = append(pkgs, c.Pool.Utf8(c.Pool.Get(e.Package).A))
+		}
+	}
+	return pkgs, nil
+}
 
 // Class finds the module of name's package and reads the class there.
 func (s *ImageSource) Class(name string) ([]byte, error) {

@@ -1,6 +1,8 @@
 package classfile
 
 import (
+	"archive/zip"
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -251,5 +253,78 @@ func TestSourceHierarchy(t *testing.T) {
 	a2, _ := h.Lookup("p/A")
 	if a1 != a2 {
 		t.Error("Lookup does not cache")
+	}
+}
+
+// OpenClassPath opens a class path's entries in order and fails on an
+// entry that cannot be opened.
+func TestOpenClassPath(t *testing.T) {
+	dir := testClasses(t)
+	jar := jarOf(t, dir)
+	home := jvmtest.JavaHome(t)
+	sep := string(filepath.ListSeparator)
+	srcs, err := OpenClassPath(jar+sep+sep+dir, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range srcs {
+		got = append(got, s.String())
+		s.Close()
+	}
+	if want := []string{jar, dir}; !reflect.DeepEqual(got, want) {
+		t.Errorf("OpenClassPath opened %v, want %v", got, want)
+	}
+	missing := filepath.Join(t.TempDir(), "missing")
+	if _, err := OpenClassPath(dir+sep+missing, home); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing entry: error %v, want one naming it", err)
+	}
+}
+
+// A jar entry whose header claims more than maxClassSize is refused
+// before anything is allocated for it.
+func TestReadZipEntryRefusesLargeEntries(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	// A forged header: 5 stored bytes claiming maxClassSize+1.
+	w, err := zw.CreateRaw(&zip.FileHeader{Name: "p/Big.class", Method: zip.Store,
+		CompressedSize64: 5, UncompressedSize64: maxClassSize + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("hello"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	jar := filepath.Join(t.TempDir(), "big.jar")
+	if err := os.WriteFile(jar, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := OpenJar(jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if _, err := src.Class("p/Big"); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("Class(p/Big) of %d bytes: error %v, want too large", maxClassSize+1, err)
+	}
+}
+
+// Exports lists a module's unqualified exports only.
+func TestImageExports(t *testing.T) {
+	jdk, err := OpenJDK(jvmtest.JavaHome(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jdk.Close()
+	pkgs, err := jdk.Exports("java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(pkgs, "java/util") || !slices.Contains(pkgs, "java/lang") {
+		t.Errorf("java.base exports %v, lacks java/util or java/lang", pkgs)
+	}
+	if slices.Contains(pkgs, "jdk/internal/misc") {
+		t.Errorf("java.base exports jdk/internal/misc to everyone: %v", pkgs)
 	}
 }

@@ -16,6 +16,7 @@ type compiler struct {
 	seen     map[string]bool // "pos msg" of reported errors: a named pointcut's body is compiled once per use
 	aspects  map[string]*aspectScope
 	aspectOf map[*PointcutDecl]*aspectScope
+	classes  *classes // the advice class path and the JDK, for binding advice and for hints
 }
 
 // aspectScope is an aspect's named pointcuts.
@@ -43,6 +44,16 @@ func (c *compiler) errorf(pos Position, hint, format string, args ...any) {
 
 func (c *compiler) warnf(pos Position, hint, format string, args ...any) {
 	c.report(&c.warns, pos, hint, format, args...)
+}
+
+// qualifyHint returns advice for an unqualified type name: what to do,
+// followed by the classes so named on the advice class path and in the
+// JDK, if any.
+func (c *compiler) qualifyHint(what, simple string) string {
+	if names := c.classes.qualified(simple); names != "" {
+		return what + ": " + names
+	}
+	return what
 }
 
 // --- type patterns ---
@@ -94,7 +105,7 @@ func (c *compiler) simpleType(st *SimpleType, varargsOK bool) typePat {
 		if st.Head == "new" {
 			c.errorf(st.Pos, "", "`new` names a constructor, not a type")
 		} else if _, prim := primDesc[st.Head]; !prim && !javaLang[st.Head] {
-			c.warnf(st.Pos, "write the fully qualified name, e.g. java.io."+st.Head,
+			c.warnf(st.Pos, c.qualifyHint("write the fully qualified name", st.Head),
 				"type %s is not qualified and not in java.lang: it matches only a class of the unnamed package", st.Head)
 		}
 	}
@@ -383,7 +394,7 @@ func (c *compiler) typeOrFormal(tp *TypePattern, ev *env, inOr, inNot bool, what
 			if len(ev.formals) > 0 {
 				hint += " (formals: " + strings.Join(ev.formals, ", ") + ")"
 			}
-			hint += "; other types need their package, e.g. java.util." + parts[0]
+			hint += c.qualifyHint("; other types need their package", parts[0])
 		}
 		c.errorf(tp.Pos, hint, "%s(): %v", what, err)
 		return target{}, false
@@ -466,7 +477,11 @@ func (c *compiler) formalDescs(fs []*Formal) []string {
 			err = errFormalVoid
 		}
 		if err != nil {
-			c.errorf(f.Type.Pos, "", "formal %s: %v", f.Name, err)
+			hint := ""
+			if len(f.Type.Parts) == 1 && !isWild(f.Type.Parts[0]) {
+				hint = c.qualifyHint("write the fully qualified name", f.Type.Parts[0])
+			}
+			c.errorf(f.Type.Pos, hint, "formal %s: %v", f.Name, err)
 			d = "Ljava/lang/Object;"
 		}
 		descs[i] = d

@@ -112,7 +112,7 @@ func parseSig(t *testing.T, text string) (*sigPat, *compiler) {
 }
 
 func testCompiler(src string) *compiler {
-	return &compiler{srcs: map[string][]byte{"p": []byte(src)}, seen: map[string]bool{}}
+	return &compiler{srcs: map[string][]byte{"p": []byte(src)}, seen: map[string]bool{}, classes: newClasses("", "")}
 }
 
 // mustParse parses and resolves source, failing the test on errors.

@@ -16,9 +16,13 @@ type Options struct {
 	AdviceCP string
 	// Hierarchy, if set, answers subtype questions the advice class path
 	// cannot (JDK classes) when checking advice parameter types. When nil
-	// and AdviceCP is set, the modules image of the JDK found through
-	// $JAVA_HOME or the java on PATH is used, if there is one.
+	// and AdviceCP is set, the modules image of the JDK at JavaHome is
+	// used, if there is one.
 	Hierarchy classfile.Hierarchy
+	// JavaHome is the JDK whose modules image resolves JDK types when
+	// Hierarchy is nil, and where hints look for the package of a type
+	// written without one. "" means classfile.DefaultJavaHome().
+	JavaHome string
 }
 
 // Program is a set of resolved aspects: it matches shadows (it is a
@@ -101,7 +105,9 @@ func Resolve(files []*File, adviceCP string) (*Program, error) {
 // ResolveWith is Resolve with options.
 func ResolveWith(files []*File, opts Options) (*Program, error) {
 	c := &compiler{srcs: map[string][]byte{}, seen: map[string]bool{},
-		aspects: map[string]*aspectScope{}, aspectOf: map[*PointcutDecl]*aspectScope{}}
+		aspects: map[string]*aspectScope{}, aspectOf: map[*PointcutDecl]*aspectScope{},
+		classes: newClasses(opts.AdviceCP, opts.JavaHome)}
+	defer c.classes.close()
 	prog := &Program{Files: files, Checked: opts.AdviceCP != ""}
 	var scopes []*aspectScope
 	for _, f := range files {
@@ -149,27 +155,14 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 				Formals: formalTexts(pd.Formals), Expr: c.exprText(pd.Expr)})
 		}
 	}
-	var cp *classPath
+	var h classfile.Hierarchy // nil: advice methods are not checked
 	if opts.AdviceCP != "" {
-		cp = newClassPath(opts.AdviceCP)
-		defer cp.Close()
-	}
-	h := chain{opts.Hierarchy}
-	if cp != nil {
-		h = append(h, cp)
-		if opts.Hierarchy == nil {
-			if home, err := defaultJavaHome(); err == nil {
-				if jdk, err := openJDKHierarchy(home); err == nil {
-					defer jdk.Close()
-					h = append(h, jdk)
-				}
-			}
-		}
+		h = c.classes.hierarchy(opts.Hierarchy)
 	}
 	for _, sc := range scopes {
 		var before, after []*boundAdvice
 		for i, ad := range sc.a.Advice {
-			b := c.advice(sc, ad, i, cp, h)
+			b := c.advice(sc, ad, i, h)
 			if b == nil {
 				continue
 			}
@@ -243,8 +236,10 @@ func (c *compiler) exprText(e *Expr) string {
 	return strings.Join(strings.Fields(string(src[start:end])), " ")
 }
 
-// advice resolves one advice declaration.
-func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, cp *classPath, h classfile.Hierarchy) *boundAdvice {
+// advice resolves one advice declaration. h checks the advice method's
+// parameter types; it is nil when advice methods are not checked (no
+// advice class path).
+func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfile.Hierarchy) *boundAdvice {
 	nerr := len(c.errs)
 	descs := c.formalDescs(ad.Formals)
 	n := len(ad.Formals)
@@ -361,8 +356,8 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, cp *classP
 	mname := call.Name[len(call.Name)-1]
 	adv.Method = advice.Method{Owner: internalOf(owner), Name: mname, Desc: "(" + strings.Join(valueDescs, "") + ")V"}
 	b.params = valueDescs
-	if cp != nil {
-		m, params, ok := c.bindMethod(cp, h, call, internalOf(owner), mname, valueDescs, ad)
+	if h != nil {
+		m, params, ok := c.bindMethod(h, call, internalOf(owner), mname, valueDescs, ad)
 		if !ok {
 			return nil
 		}
@@ -376,13 +371,13 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, cp *classP
 
 // bindMethod finds the static advice method the call names whose
 // parameters accept the values passed.
-func (c *compiler) bindMethod(cp *classPath, h classfile.Hierarchy, call *Call, owner, name string, values []string, ad *AdviceDecl) (advice.Method, []string, bool) {
-	cl, err := cp.class(owner)
+func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name string, values []string, ad *AdviceDecl) (advice.Method, []string, bool) {
+	cl, err := c.classes.class(owner)
 	for o := owner; err != nil && strings.Contains(o, "/"); {
 		// a nested class written with dots: a.b.Outer.Inner
 		i := strings.LastIndexByte(o, '/')
 		o = o[:i] + "$" + o[i+1:]
-		if cl2, err2 := cp.class(o); err2 == nil {
+		if cl2, err2 := c.classes.class(o); err2 == nil {
 			cl, err, owner = cl2, nil, o
 		}
 	}

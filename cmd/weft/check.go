@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,10 +13,11 @@ import (
 
 var checkFlags struct {
 	adviceCP string
+	javaHome string
 }
 
 var checkCmd = &cobra.Command{
-	Use:   "check ASPECT... [--advice-cp CP]",
+	Use:   "check ASPECT... [--advice-cp CP] [--java-home H]",
 	Short: "Parse and validate .weft aspects, and print what they contain",
 	Long: `check parses and resolves .weft aspect files and prints a summary of their
 aspects, named pointcuts and advice. Every error is reported with its
@@ -30,7 +29,10 @@ check also binds each advice to its Java method: the class file must have
 a public static void method whose parameters take the values the advice
 passes (formals, thisJoinPointStaticPart, joinPointId, arrayDims, ...), and
 the summary shows the method descriptor the woven code will call. Without
-it, the descriptor shown is derived from the values passed.
+it, the descriptor shown is derived from the values passed. JDK types are
+resolved against the JDK that weave, jdk and run would use (--java-home,
+else the java on PATH, else $JAVA_HOME), and these commands report the
+same errors and warnings as check.
 
 An aspect looks like this (see docs/language.md for the whole language):
 
@@ -56,54 +58,21 @@ Examples:
 
 func init() {
 	checkCmd.Flags().StringVar(&checkFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	javaHomeFlag(checkCmd, &checkFlags.javaHome, "the JDK whose classes aspects are checked against")
 	rootCmd.AddCommand(checkCmd)
 }
 
 func runCheck(cmd *cobra.Command, args []string) error {
-	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	var files []*pointcut.File
-	var errs pointcut.ErrorList
-	for _, name := range args {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		f, err := pointcut.ParseFile(name, src)
-		errs = appendErrors(errs, err)
-		files = append(files, f)
+	home, err := jdkHome(checkFlags.javaHome)
+	if err != nil {
+		return err
 	}
-	prog, err := pointcut.Resolve(files, checkFlags.adviceCP)
-	errs = appendErrors(errs, err)
-	if prog != nil {
-		for _, w := range prog.Warnings {
-			fmt.Fprintf(errOut, "warning: %s\n", w)
-		}
+	prog, err := loadAspects(cmd.ErrOrStderr(), args, pointcut.Options{AdviceCP: checkFlags.adviceCP, JavaHome: home})
+	if err != nil {
+		return err
 	}
-	if len(errs) > 0 {
-		errs.Sort()
-		fmt.Fprintln(errOut, errs)
-		return fmt.Errorf("%d error%s in %s", len(errs), plural(len(errs)), strings.Join(args, ", "))
-	}
-	writeSummary(out, files, prog)
+	writeSummary(cmd.OutOrStdout(), prog.Files, prog)
 	return nil
-}
-
-func appendErrors(list pointcut.ErrorList, err error) pointcut.ErrorList {
-	if err == nil {
-		return list
-	}
-	var l pointcut.ErrorList
-	if errors.As(err, &l) {
-		return append(list, l...)
-	}
-	return append(list, &pointcut.Error{Msg: err.Error()})
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // writeSummary prints aspects, pointcuts and advice in declaration order.

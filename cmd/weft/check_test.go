@@ -17,7 +17,7 @@ func runCheckCmd(t *testing.T, args ...string) (stdout, stderr string, err error
 	rootCmd.SetOut(&o)
 	rootCmd.SetErr(&e)
 	rootCmd.SetArgs(append([]string{"check"}, args...))
-	checkFlags.adviceCP = ""
+	checkFlags.adviceCP, checkFlags.javaHome = "", ""
 	err = rootCmd.Execute()
 	rootCmd.SetOut(nil)
 	rootCmd.SetErr(nil)

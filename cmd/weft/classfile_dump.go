@@ -57,7 +57,7 @@ func init() {
 	f := classfileDumpCmd.Flags()
 	f.BoolVar(&dumpFlags.noPool, "no-pool", false, "leave out the constant pool")
 	f.StringVarP(&dumpFlags.method, "method", "m", "", "list only the methods with this `name` (or name+descriptor, e.g. \"hashCode()I\")")
-	f.StringVar(&dumpFlags.javaHome, "java-home", "", "the `JDK` whose image jdk: names read (default: the java on PATH, else $JAVA_HOME)")
+	javaHomeFlag(classfileDumpCmd, &dumpFlags.javaHome, "the `JDK` whose image jdk: names read")
 	classfileCmd.AddCommand(classfileDumpCmd)
 }
 
@@ -118,12 +118,9 @@ func readClassSpec(spec, javaHome string) (where string, b []byte, err error) {
 // readJDKClass reads a class of the JDK's modules image by internal name
 // (dots accepted), optionally prefixed by its module: "java.base/module-info".
 func readJDKClass(name, javaHome string) (string, []byte, error) {
-	if javaHome == "" {
-		h, err := classfile.DefaultJavaHome()
-		if err != nil {
-			return "", nil, err
-		}
-		javaHome = h
+	javaHome, err := jdkHome(javaHome)
+	if err != nil {
+		return "", nil, err
 	}
 	src, err := classfile.OpenJDK(javaHome)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
@@ -83,7 +84,7 @@ func init() {
 	f := jdkCmd.Flags()
 	f.StringArrayVarP(&jdkFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
 	f.StringVar(&jdkFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
-	f.StringVar(&jdkFlags.javaHome, "java-home", "", "the JDK to weave (default: the java on PATH)")
+	javaHomeFlag(jdkCmd, &jdkFlags.javaHome, "the JDK to weave")
 	f.StringVar(&jdkFlags.modules, "modules", "all", `modules to weave: "all" or a comma-separated list`)
 	f.StringVarP(&jdkFlags.out, "out", "o", "", "output directory")
 	f.BoolVarP(&jdkFlags.quiet, "quiet", "q", false, "no progress bar nor summary")
@@ -106,13 +107,9 @@ type jdkJob struct {
 
 // weaveJDK weaves the JDK as the job says into job.out.
 func weaveJDK(job jdkJob) (*jdk.Summary, error) {
-	home := job.javaHome
-	if home == "" {
-		h, err := classfile.DefaultJavaHome()
-		if err != nil {
-			return nil, err
-		}
-		home = h
+	home, err := jdkHome(job.javaHome)
+	if err != nil {
+		return nil, err
 	}
 	// Weaving the JDK allocates a lot of short-lived garbage: letting the
 	// heap grow further between collections saves about a sixth of the CPU
@@ -122,7 +119,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, error) {
 	if job.modules != "" && job.modules != "all" {
 		mods = strings.Split(job.modules, ",")
 	}
-	srcs, err := openSources(job.adviceCP, home)
+	srcs, err := classfile.OpenClassPath(job.adviceCP, home)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +134,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, error) {
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	m, advs, err := loadAspects(job.aspects, job.adviceCP, h)
+	prog, err := loadAspects(os.Stderr, job.aspects, pointcut.Options{AdviceCP: job.adviceCP, Hierarchy: h, JavaHome: home})
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +150,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, error) {
 		return nil, err
 	}
 	x := &jdk.Exclusions{}
-	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
 	var boot []string
 	for _, p := range filepath.SplitList(job.adviceCP) {
 		if p != "" {

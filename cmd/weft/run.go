@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
@@ -85,16 +86,15 @@ func runRun(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The JDK woven must be the java command's, unless named.
 	home := fl.javaHome
 	if home == "" {
-		real, err := filepath.EvalSymlinks(javaCmd)
-		if err != nil {
-			return err
+		if home, err = classfile.JavaHomeOf(javaCmd); err != nil {
+			return fmt.Errorf("%v (use --java-home)", err)
 		}
-		home = filepath.Dir(filepath.Dir(real))
 	}
-	if _, err := os.Stat(filepath.Join(home, "lib", "modules")); err != nil {
-		return fmt.Errorf("%s is not a JDK with a modules image (use --java-home): %v", home, err)
+	if home, err = jdkHome(home); err != nil {
+		return err
 	}
 	say := func(format string, a ...any) {
 		if fl.verbose {
@@ -251,7 +251,7 @@ func cached(dir string, make func() error) (*jdk.Summary, error) {
 // weaveApp weaves the class path entries into outs (entry → output), with
 // join point ids after the JDK's.
 func weaveApp(home string, aspects []string, adviceCP string, entries []string, outs map[string]string, idBase int32) error {
-	srcs, err := openSources(strings.Join(append(append([]string{}, keys(outs)...), adviceCP), string(filepath.ListSeparator)), home)
+	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, keys(outs)...), adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
 		return err
 	}
@@ -266,11 +266,11 @@ func weaveApp(home string, aspects []string, adviceCP string, entries []string, 
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	m, advs, err := loadAspects(aspects, adviceCP, h)
+	prog, err := loadAspects(os.Stderr, aspects, pointcut.Options{AdviceCP: adviceCP, Hierarchy: h, JavaHome: home})
 	if err != nil {
 		return err
 	}
-	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: idBase})
 	for _, e := range entries {
 		out, ok := outs[e]
 		if !ok {

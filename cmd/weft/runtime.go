@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/classfile"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -30,13 +29,9 @@ Example:
   javac -cp lib/weft-rt.jar -d advice src/counting/Counter.java`,
 	Args: cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
-		home := runtimeFlags.javaHome
-		if home == "" {
-			h, err := classfile.DefaultJavaHome()
-			if err != nil {
-				return err
-			}
-			home = h
+		home, err := jdkHome(runtimeFlags.javaHome)
+		if err != nil {
+			return err
 		}
 		classes, err := rtjava.Build(home, "")
 		if err != nil {
@@ -52,6 +47,6 @@ Example:
 
 func init() {
 	runtimeCmd.Flags().StringVarP(&runtimeFlags.out, "out", "o", "weft-rt.jar", "output jar")
-	runtimeCmd.Flags().StringVar(&runtimeFlags.javaHome, "java-home", "", "JDK whose javac builds the runtime (default: java on PATH)")
+	javaHomeFlag(runtimeCmd, &runtimeFlags.javaHome, "the JDK whose javac builds the runtime")
 	rootCmd.AddCommand(runtimeCmd)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -66,7 +65,7 @@ func init() {
 	f.StringVarP(&weaveFlags.out, "out", "o", "", "output jar or directory")
 	f.BoolVar(&weaveFlags.info, "weave-info", false, "print one line per advised shadow, as ajc -showWeaveInfo")
 	f.Int32Var(&weaveFlags.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
-	f.StringVar(&weaveFlags.javaHome, "java-home", "", "JDK for type resolution and for building the runtime (default: java on PATH)")
+	javaHomeFlag(weaveCmd, &weaveFlags.javaHome, "the JDK for type resolution and for building the runtime")
 	f.BoolVarP(&weaveFlags.quiet, "quiet", "q", false, "no summary line")
 	weaveCmd.MarkFlagRequired("aspect")
 	weaveCmd.MarkFlagRequired("out")
@@ -85,58 +84,14 @@ func init() {
 	}
 }
 
-// loadAspects parses and resolves the aspect files.
-func loadAspects(paths []string, adviceCP string, h classfile.Hierarchy) (advice.Matcher, []*advice.Advice, error) {
-	var files []*pointcut.File
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		f, err := pointcut.ParseFile(p, src)
-		if err != nil {
-			return nil, nil, err
-		}
-		files = append(files, f)
-	}
-	prog, err := pointcut.ResolveWith(files, pointcut.Options{AdviceCP: adviceCP, Hierarchy: h})
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, w := range prog.Warnings {
-		fmt.Fprintln(os.Stderr, "weft: warning:", w)
-	}
-	return prog, prog.Advice(), nil
-}
-
-// openSources opens each path of a ':'-separated class path.
-func openSources(cp, javaHome string) ([]classfile.Source, error) {
-	var out []classfile.Source
-	for _, p := range filepath.SplitList(cp) {
-		if p == "" {
-			continue
-		}
-		s, err := classfile.OpenSource(p, javaHome)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
 func runWeave(cmd *cobra.Command, inputs []string) error {
 	start := time.Now()
 	fl := &weaveFlags
-	home := fl.javaHome
-	if home == "" {
-		h, err := classfile.DefaultJavaHome()
-		if err != nil {
-			return err
-		}
-		home = h
+	home, err := jdkHome(fl.javaHome)
+	if err != nil {
+		return err
 	}
-	srcs, err := openSources(strings.Join(append(append([]string{}, inputs...), fl.classPath, fl.adviceCP), string(filepath.ListSeparator)), home)
+	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, inputs...), fl.classPath, fl.adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
 		return err
 	}
@@ -151,11 +106,11 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	m, advs, err := loadAspects(fl.aspects, fl.adviceCP, h)
+	prog, err := loadAspects(cmd.ErrOrStderr(), fl.aspects, pointcut.Options{AdviceCP: fl.adviceCP, Hierarchy: h, JavaHome: home})
 	if err != nil {
 		return err
 	}
-	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: fl.idBase})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase})
 
 	outs := map[string]string{}
 	if len(inputs) == 1 {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/weft-aop/weft/internal/javahome"
 )
 
 var (
@@ -19,25 +21,24 @@ var (
 	homeErr  string
 )
 
-// JavaHome returns the home of the JDK whose java is on PATH (or $JAVA_HOME),
-// failing the test if there is none or it lacks javac or lib/modules.
+// JavaHome returns the home of the JDK weft itself defaults to (the java on
+// PATH, else $JAVA_HOME: javahome.Default, the order of every command),
+// failing the test if there is none or it lacks java, javac or lib/modules.
 func JavaHome(t testing.TB) string {
 	t.Helper()
 	homeOnce.Do(func() {
-		if h := os.Getenv("JAVA_HOME"); h != "" {
-			home = h
-		} else if j, err := exec.LookPath("java"); err != nil {
-			homeErr = "no java on PATH and JAVA_HOME unset: install openjdk-17-jdk-headless (bash .ci/run does)"
+		h, err := javahome.Default()
+		if err != nil {
+			homeErr = "no JDK: no java on PATH and JAVA_HOME unset: install openjdk-17-jdk-headless (bash .ci/run does)"
 			return
-		} else if r, err := filepath.EvalSymlinks(j); err == nil {
-			home = filepath.Dir(filepath.Dir(r))
 		}
 		for _, f := range []string{"bin/java", "bin/javac", "lib/modules"} {
-			if _, err := os.Stat(filepath.Join(home, f)); err != nil {
-				homeErr = "JDK at " + home + " lacks " + f + ": install openjdk-17-jdk-headless"
+			if _, err := os.Stat(filepath.Join(h, f)); err != nil {
+				homeErr = "JDK at " + h + " lacks " + f + ": install openjdk-17-jdk-headless"
 				return
 			}
 		}
+		home = h
 	})
 	if homeErr != "" {
 		t.Fatal(homeErr)
