@@ -25,10 +25,11 @@ var weaveFlags struct {
 	idBase    int32
 	javaHome  string
 	quiet     bool
+	xlint     lintLevel
 }
 
 var weaveCmd = &cobra.Command{
-	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] -o OUT INPUT...",
+	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] [--Xlint ignore] -o OUT INPUT...",
 	Short: "Weave aspects into application jars and class directories",
 	Long: `weave applies the advice of .weft aspects to the classes of jars and
 class directories, and writes the woven copies.
@@ -43,6 +44,12 @@ that cannot be parsed) is copied unchanged, with a warning for the latter.
 With one INPUT, OUT is the woven jar or directory. With several, OUT is a
 directory receiving each input under its base name. The runtime (weft.rt)
 is written next to a jar output as weft-rt.jar, or into a directory output.
+
+The advice classes are looked up on --advice-cp, then on the inputs and
+-cp: an advice whose class is on none of them is an error, as in
+"weft check". Advice that advised no join point of any input is warned of
+as ajc does ("advice defined in A has not been applied
+[Xlint:adviceDidNotMatch]"); --Xlint ignore silences it.
 
 Examples:
 
@@ -68,6 +75,7 @@ func init() {
 	f.Int32Var(&weaveFlags.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
 	f.StringVar(&weaveFlags.javaHome, "java-home", "", "JDK for type resolution and for building the runtime (default: java on PATH)")
 	f.BoolVarP(&weaveFlags.quiet, "quiet", "q", false, "no summary line")
+	addLintFlag(f, &weaveFlags.xlint)
 	weaveCmd.MarkFlagRequired("aspect")
 	weaveCmd.MarkFlagRequired("out")
 	rootCmd.AddCommand(weaveCmd)
@@ -151,7 +159,9 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	m, advs, err := loadAspects(fl.aspects, fl.adviceCP, h)
+	// The inputs and -cp are class path too: the advice may be there.
+	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
+	m, advs, err := loadAdvice(fl.aspects, adviceLookup, h)
 	if err != nil {
 		return err
 	}
@@ -185,6 +195,9 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		total.Copied += st.Copied
 		total.Shadows = append(total.Shadows, st.Shadows...)
 	}
+	applied := appliedAdvice{}
+	applied.add(total.Shadows)
+	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, advs, applied)
 	rtDir, err := writeRuntime(home, fl.out, len(inputs) == 1 && isJarPath(inputs[0]))
 	if err != nil {
 		return err
