@@ -4,9 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -50,5 +52,31 @@ func TestJDKAdviceAndLaunchers(t *testing.T) {
 	}
 	if o, _ := jvmtest.Run(t, "-cp", out, "Hello"); o != "hello\n" {
 		t.Errorf("Hello compiled on the woven JDK prints %q", o)
+	}
+}
+
+// TestJDKModulesAsJava: the modules weft jdk weaves and counts ("in N
+// modules") are those java --list-modules lists: the README's figure.
+func TestJDKModulesAsJava(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	img, err := classfile.OpenJDK(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	got := append([]string(nil), img.Modules()...)
+	sort.Strings(got)
+	b, err := exec.Command(jvmtest.Java(t), "--list-modules").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range strings.Fields(string(b)) {
+		name, _, _ := strings.Cut(l, "@")
+		want = append(want, name)
+	}
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("image modules (%d):\n%v\njava --list-modules (%d):\n%v", len(got), got, len(want), want)
 	}
 }
