@@ -7,12 +7,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
@@ -25,10 +26,11 @@ var jdkFlags struct {
 	out      string
 	quiet    bool
 	dirs     bool
+	xlint    lintLevel
 }
 
 var jdkCmd = &cobra.Command{
-	Use:   "jdk -a ASPECT... [--advice-cp CP] [--java-home H] [--modules all|M,...] -o DIR",
+	Use:   "jdk -a ASPECT... --advice-cp CP [--java-home H] [--modules all|M,...] [--Xlint ignore] -o DIR",
 	Short: "Weave the JDK's own modules (java.base included) and write a java @argfile to run them",
 	Long: `jdk weaves the classes of the JDK's modules, read from its modules image,
 on all cores, and writes what the JVM needs to run them in place of the
@@ -42,8 +44,16 @@ originals:
   DIR/weft.args           options for java @DIR/weft.args: --patch-module per
                           module, the advice on -Xbootclasspath/a, the
                           --add-reads/--add-exports the woven code needs
+  DIR/weft.jargs          the same options for the JDK's other launchers
+                          (javac, jar, jshell...), one -J option a line:
+                          javac $(cat DIR/weft.jargs) ...
   DIR/summary.json        classes and methods woven per module, classes left
                           unwoven and why, advised intrinsic methods
+
+The advice classes must be on --advice-cp: the woven JDK calls them from
+the boot class path. Advice that advised no join point of the modules
+woven is warned of as ajc does ("advice defined in A has not been applied
+[Xlint:adviceDidNotMatch]"); --Xlint ignore silences it.
 
 Woven code runs the original bodies until System.initPhase3 returns (the
 bootstrap flag) and inside advice (the per-thread flag, inherited by threads
@@ -61,6 +71,7 @@ Examples:
   # count every method execution of the JDK
   weft jdk -a count.weft --advice-cp build/advice -o /tmp/wjdk
   java @/tmp/wjdk/weft.args -cp app.jar Main
+  javac $(cat /tmp/wjdk/weft.jargs) -d out Hello.java
 
   # only java.base, with a given JDK
   weft jdk -a alloc.weft --advice-cp adv.jar --modules java.base \
@@ -68,7 +79,15 @@ Examples:
 	Args: cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
 		fl := &jdkFlags
-		sum, err := weaveJDK(jdkJob{aspects: fl.aspects, adviceCP: fl.adviceCP, javaHome: fl.javaHome,
+		home, err := jdkHome(fl.javaHome)
+		if err != nil {
+			return err
+		}
+		prog, _, err := resolveAdvice(cmd.ErrOrStderr(), home, fl.aspects, fl.adviceCP, nil)
+		if err != nil {
+			return err
+		}
+		sum, applied, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: fl.adviceCP, javaHome: home,
 			modules: fl.modules, out: fl.out, progress: !fl.quiet, dirs: fl.dirs})
 		if err != nil {
 			return err
@@ -76,6 +95,7 @@ Examples:
 		if !fl.quiet {
 			printJDKSummary(os.Stderr, fl.out, sum)
 		}
+		lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
 		return nil
 	},
 }
@@ -89,6 +109,7 @@ func init() {
 	f.StringVarP(&jdkFlags.out, "out", "o", "", "output directory")
 	f.BoolVarP(&jdkFlags.quiet, "quiet", "q", false, "no progress bar nor summary")
 	f.BoolVar(&jdkFlags.dirs, "patch-dirs", false, "write DIR/patch/<module>/ class trees instead of DIR/patch/<module>.jar")
+	addLintFlag(f, &jdkFlags.xlint)
 	jdkCmd.MarkFlagRequired("aspect")
 	jdkCmd.MarkFlagRequired("out")
 	rootCmd.AddCommand(jdkCmd)
@@ -96,8 +117,9 @@ func init() {
 
 // jdkJob is one weaving of the JDK.
 type jdkJob struct {
-	aspects  []string
-	adviceCP string
+	matcher  advice.Matcher // the aspects, resolved (resolveAdvice)
+	advice   []*advice.Advice
+	adviceCP string // put on the boot class path
 	javaHome string
 	modules  string // "all" or M,M...
 	out      string
@@ -105,12 +127,10 @@ type jdkJob struct {
 	dirs     bool // class trees instead of jars
 }
 
-// weaveJDK weaves the JDK as the job says into job.out.
-func weaveJDK(job jdkJob) (*jdk.Summary, error) {
-	home, err := jdkHome(job.javaHome)
-	if err != nil {
-		return nil, err
-	}
+// weaveJDK weaves the JDK as the job says into job.out, and tells which
+// advice advised a join point there.
+func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
+	home := job.javaHome
 	// Weaving the JDK allocates a lot of short-lived garbage: letting the
 	// heap grow further between collections saves about a sixth of the CPU
 	// time (peak RSS with it: about 0.75 GB for all modules).
@@ -121,11 +141,11 @@ func weaveJDK(job jdkJob) (*jdk.Summary, error) {
 	}
 	srcs, err := classfile.OpenClassPath(job.adviceCP, home)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	img, err := classfile.OpenJDK(home)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	srcs = append(srcs, img)
 	defer func() {
@@ -134,49 +154,55 @@ func weaveJDK(job jdkJob) (*jdk.Summary, error) {
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	prog, err := loadAspects(os.Stderr, job.aspects, pointcut.Options{AdviceCP: job.adviceCP, Hierarchy: h, JavaHome: home})
-	if err != nil {
-		return nil, err
-	}
 	if err := os.MkdirAll(job.out, 0o755); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out, err := filepath.Abs(job.out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rt, err := jdk.BuildRuntime(home, filepath.Join(cacheRoot(), "rt"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	x := &jdk.Exclusions{}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
+	w := weaver.New(job.matcher, job.advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
 	var boot []string
 	for _, p := range filepath.SplitList(job.adviceCP) {
 		if p != "" {
 			a, err := filepath.Abs(p)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			boot = append(boot, a)
 		}
 	}
-	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w},
+	applied := appliedAdvice{}
+	var mu sync.Mutex
+	onResult := func(res *weaver.Result) {
+		if len(res.Shadows) > 0 {
+			mu.Lock()
+			applied.add(res.Shadows)
+			mu.Unlock()
+		}
+	}
+	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w, OnResult: onResult},
 		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs}
 	if job.progress && isTerminal(os.Stderr) {
 		bar := &progressBar{w: os.Stderr, start: time.Now()}
 		opts.Progress = bar.update
 		defer bar.done()
 	}
-	return jdk.WeaveImage(opts)
+	sum, err := jdk.WeaveImage(opts)
+	return sum, applied, err
 }
 
 // printJDKSummary tells what was woven, what not, and where counts can be
 // partial.
 func printJDKSummary(w io.Writer, dir string, sum *jdk.Summary) {
 	classes, woven, methods := sum.Totals()
-	fmt.Fprintf(w, "weft: wove %d of %d classes (%d methods) in %d modules in %.1fs\n",
-		woven, classes, methods, len(sum.Modules), sum.Seconds)
+	fmt.Fprintf(w, "weft: wove %d of %d classes (%d methods) in %d module%s in %.1fs\n",
+		woven, classes, methods, len(sum.Modules), plural(len(sum.Modules)), sum.Seconds)
 	if n := len(sum.Warnings); n > 0 {
 		fmt.Fprintf(w, "weft: %d methods left unwoven (e.g. over 64 KB once woven): see \"warnings\" in %s\n",
 			n, filepath.Join(dir, "summary.json"))
@@ -190,7 +216,8 @@ func printJDKSummary(w io.Writer, dir string, sum *jdk.Summary) {
 			fmt.Fprintf(w, "  %s\n", m)
 		}
 	}
-	fmt.Fprintf(w, "weft: run with: java @%s ...\n", filepath.Join(dir, "weft.args"))
+	fmt.Fprintf(w, "weft: run with: java @%s ...   (other launchers: javac $(cat %s) ...)\n",
+		filepath.Join(dir, "weft.args"), filepath.Join(dir, "weft.jargs"))
 }
 
 // cacheRoot is weft's cache directory: $WEFT_CACHE, else the user cache

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,19 +9,6 @@ import (
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
-
-// countAdvice compiles the counting example's advice class (against the
-// runtime sources) once per benchmark.
-func countAdvice(b *testing.B) string {
-	b.Helper()
-	home := jvmtest.JavaHome(b)
-	counter, err := os.ReadFile("../../examples/count/Counter.java")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return jvmtest.Compile(b, map[string]string{"count/Counter.java": string(counter)},
-		"-cp", filepath.Join(home, "lib"), "-sourcepath", "../../runtime-java")
-}
 
 // BenchmarkJDKCommand runs `weft jdk` in process, as the CLI does, with
 // the counting example (every method and constructor execution) over
@@ -41,7 +29,12 @@ func BenchmarkJDKCommand(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		out := filepath.Join(b.TempDir(), "jdk")
-		sum, err := weaveJDK(jdkJob{aspects: []string{"../../examples/count/count.weft"}, adviceCP: adv,
+		home := jvmtest.JavaHome(b)
+		prog, _, err := resolveAdvice(io.Discard, home, []string{"../../examples/count/count.weft"}, adv, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sum, _, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: adv, javaHome: home,
 			modules: mods, out: out})
 		if err != nil {
 			b.Fatal(err)

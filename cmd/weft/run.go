@@ -13,15 +13,17 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
@@ -32,10 +34,11 @@ var runFlags struct {
 	javaHome string
 	modules  string
 	verbose  bool
+	xlint    lintLevel
 }
 
 var runCmd = &cobra.Command{
-	Use:   "run -a ASPECT... [--advice-cp CP] -- java ARGS...",
+	Use:   "run -a ASPECT... [--advice-cp CP] [--Xlint ignore] -- java ARGS...",
 	Short: "Weave the JDK and the application (both cached) and run java on them",
 	Long: `run weaves the JDK (as "weft jdk" does) and the classes on the application's
 -cp / -jar (as "weft weave" does), then runs the java command on the woven
@@ -51,6 +54,22 @@ the same inputs starts java at once.
 Advice classes are put on the boot class path, so the JDK's woven code can
 call them; compile them against "weft runtime -o weft-rt.jar" but do not
 put that jar on the class path: in JDK mode the runtime is in java.base.
+They are looked up on --advice-cp, then on the program's class path: an
+entry there that holds one goes on the boot class path too (so all its
+classes are loaded from there, unwoven: keep advice in its own directory
+or jar). An advice whose class is on neither is an error, as in
+"weft check". Advice that advised no join point of the JDK or the class
+path is warned of as ajc does ("advice defined in A has not been applied
+[Xlint:adviceDidNotMatch]") when run weaves; --Xlint ignore silences it.
+
+The command may be any launcher of the JDK's bin/: java gets the woven
+JDK's options as @DIR/weft.args, the others (javac, jar, jshell, jdeps,
+javadoc...) as -J options (jshell also as -R options, for the JVM that
+runs its snippets), and no class path of theirs is woven. By hand, with
+DIR from "weft jdk" or "weft run -v":
+
+  java @DIR/weft.args -cp app Main
+  javac $(cat DIR/weft.jargs) -d out Hello.java
 
 Examples:
 
@@ -61,7 +80,10 @@ Examples:
       java -cp /tmp/demo WordFreq examples/alloc/demo/WordFreq.java
 
   # the JDK only (no class path to weave), one module
-  weft run -a count.weft --advice-cp adv --modules java.base -- java -version`,
+  weft run -a count.weft --advice-cp adv --modules java.base -- java -version
+
+  # javac on the woven JDK (javac lives in jdk.compiler)
+  weft run -a count.weft --advice-cp adv -- javac -d out Hello.java`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: runRun,
 }
@@ -73,6 +95,10 @@ func init() {
 	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
 	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
+	addLintFlag(f, &runFlags.xlint)
+	// weft's flags end at the java command: what follows is java's, and
+	// a missing -- is reported as such rather than as java's flags.
+	f.SetInterspersed(false)
 	runCmd.MarkFlagRequired("aspect")
 	rootCmd.AddCommand(runCmd)
 }
@@ -80,16 +106,16 @@ func init() {
 func runRun(cmd *cobra.Command, args []string) error {
 	fl := &runFlags
 	if cmd.ArgsLenAtDash() != 0 {
-		return fmt.Errorf("run: put the java command after --, e.g. weft run -a A.weft -- java -cp app Main")
+		return fmt.Errorf("run: put -- before the java command: %s", withDash(cmd, args))
 	}
-	javaCmd, err := exec.LookPath(args[0])
+	launcher, err := exec.LookPath(args[0])
 	if err != nil {
 		return err
 	}
 	// The JDK woven must be the java command's, unless named.
 	home := fl.javaHome
 	if home == "" {
-		if home, err = classfile.JavaHomeOf(javaCmd); err != nil {
+		if home, err = classfile.JavaHomeOf(launcher); err != nil {
 			return fmt.Errorf("%v (use --java-home)", err)
 		}
 	}
@@ -102,21 +128,50 @@ func runRun(cmd *cobra.Command, args []string) error {
 		}
 	}
 
+	// The application's class path: java's only (javac's -cp is not code
+	// it runs).
+	javaArgs := args[1:]
+	tool := isOtherJDKLauncher(launcher, home)
+	var entries, present []string
+	if !tool {
+		entries, present = appEntries(javaArgs)
+	}
+	outs := map[string]string{} // entry → its woven copy, filled below
+
+	// The aspects, with their advice classes on --advice-cp or the class
+	// path; the entries holding them go on the boot class path.
+	prog, holders, err := resolveAdvice(os.Stderr, home, fl.aspects, fl.adviceCP, present)
+	if err != nil {
+		return err
+	}
+	m, advs := prog, prog.Advice()
+	bootCP := joinClassPath(append([]string{fl.adviceCP}, holders...)...)
+	applied := appliedAdvice{}
+	wove := false
+
 	// The JDK, once per key.
-	key, err := jdkKey(home, fl.aspects, fl.adviceCP, fl.modules)
+	key, err := jdkKey(home, fl.aspects, bootCP, fl.modules)
 	if err != nil {
 		return err
 	}
 	jdkDir := filepath.Join(cacheRoot(), "jdk-"+key)
 	sum, err := cached(jdkDir, func() error {
 		fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", jdkDir)
-		s, err := weaveJDK(jdkJob{aspects: fl.aspects, adviceCP: fl.adviceCP, javaHome: home,
+		if len(holders) > 0 {
+			fmt.Fprintf(os.Stderr, "weft: advice classes found on the class path in %s: on the boot class path too\n",
+				strings.Join(holders, ", "))
+		}
+		s, jdkApplied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: bootCP, javaHome: home,
 			modules: fl.modules, out: jdkDir, progress: true})
-		if err == nil && len(s.Intrinsics) > 0 {
+		if err != nil {
+			return err
+		}
+		if len(s.Intrinsics) > 0 {
 			fmt.Fprintf(os.Stderr, "weft: %d advised JDK methods are intrinsic candidates (see %s): counts there can be partial\n",
 				len(s.Intrinsics), filepath.Join(jdkDir, "summary.json"))
 		}
-		return err
+		wove = true
+		return writeAppliedAdvice(jdkDir, jdkApplied)
 	})
 	if err != nil {
 		return err
@@ -124,15 +179,6 @@ func runRun(cmd *cobra.Command, args []string) error {
 	say("woven JDK: %s", jdkDir)
 
 	// The application's class path, once per key.
-	javaArgs := args[1:]
-	cp, jar := appClassPath(javaArgs)
-	var entries []string
-	if jar != "" {
-		entries = []string{jar}
-	} else {
-		entries = filepath.SplitList(cp)
-	}
-	woven := map[string]string{}
 	if len(entries) > 0 {
 		h := sha256.New()
 		h.Write([]byte(key))
@@ -141,9 +187,8 @@ func runRun(cmd *cobra.Command, args []string) error {
 			hashPath(h, e)
 		}
 		appDir := filepath.Join(cacheRoot(), "app-"+hex.EncodeToString(h.Sum(nil))[:20])
-		outs := map[string]string{}
 		for i, e := range entries {
-			if st, err := os.Stat(e); err == nil && e != "" && !strings.HasSuffix(e, "*") {
+			if st, err := os.Stat(e); err == nil && slices.Contains(present, e) {
 				name := fmt.Sprintf("%d-%s", i, filepath.Base(e))
 				if !st.IsDir() && !strings.HasSuffix(name, ".jar") {
 					name += ".jar"
@@ -153,18 +198,135 @@ func runRun(cmd *cobra.Command, args []string) error {
 		}
 		if _, err := cached(appDir, func() error {
 			fmt.Fprintf(os.Stderr, "weft: weaving the class path into %s (once)\n", appDir)
-			return weaveApp(home, fl.aspects, fl.adviceCP, entries, outs, sum.NextID)
+			wove = true
+			return weaveApp(home, m, advs, fl.adviceCP, entries, outs, sum.NextID, applied)
 		}); err != nil {
 			return err
 		}
-		woven = outs
 		say("woven class path: %s", appDir)
 	}
+	// Advice that advised nothing, once the JDK and the class path are
+	// woven: when this run wove.
+	if wove {
+		if err := readAppliedAdvice(jdkDir, applied); err != nil {
+			return err
+		}
+		lintAdviceDidNotMatch(os.Stderr, fl.xlint, advs, applied)
+	}
 
-	// Run java on both.
-	cmdArgs := append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, rewriteClassPath(javaArgs, woven)...)
-	say("%s %s", javaCmd, strings.Join(cmdArgs, " "))
-	os.Exit(runJava(javaCmd, cmdArgs))
+	// Run the command on both.
+	var cmdArgs []string
+	if tool {
+		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher)); err != nil {
+			return err
+		}
+		cmdArgs = append(cmdArgs, javaArgs...)
+	} else {
+		cmdArgs = append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, rewriteClassPath(javaArgs, outs)...)
+	}
+	say("%s %s", launcher, strings.Join(cmdArgs, " "))
+	os.Exit(runJava(launcher, cmdArgs))
+	return nil
+}
+
+// appEntries returns the entries of the class path (or the -jar file) of
+// java's arguments, and of those the directories and jars, once each.
+func appEntries(javaArgs []string) (entries, present []string) {
+	cp, jar := appClassPath(javaArgs)
+	if jar != "" {
+		entries = []string{jar}
+	} else {
+		entries = filepath.SplitList(cp)
+	}
+	for _, e := range entries {
+		if _, err := os.Stat(e); err == nil && e != "" && !strings.HasSuffix(e, "*") && !slices.Contains(present, e) {
+			present = append(present, e)
+		}
+	}
+	return entries, present
+}
+
+// launcherArgs returns the woven JDK's options for one of its launchers
+// other than java: DIR/weft.jargs, one -J option each, and for jshell,
+// whose snippets run in a JVM of their own, the same as -R options.
+func launcherArgs(jdkDir, name string) ([]string, error) {
+	b, err := os.ReadFile(filepath.Join(jdkDir, "weft.jargs"))
+	if err != nil {
+		return nil, err
+	}
+	jargs := strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' })
+	out := append([]string(nil), jargs...)
+	if name == "jshell" {
+		for _, j := range jargs {
+			out = append(out, "-R"+strings.TrimPrefix(j, "-J"))
+		}
+	}
+	return out, nil
+}
+
+// withDash is the command line the user meant: weft's flags as given, --,
+// then the java command.
+func withDash(cmd *cobra.Command, args []string) string {
+	words := []string{"weft", cmd.Name()}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		name := "--" + f.Name
+		if f.Shorthand != "" {
+			name = "-" + f.Shorthand
+		}
+		vals := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			vals = sv.GetSlice()
+		}
+		for _, v := range vals {
+			switch {
+			case f.Value.Type() != "bool":
+				words = append(words, name, v)
+			case v == "true":
+				words = append(words, name)
+			}
+		}
+	})
+	return strings.Join(append(append(words, "--"), args...), " ")
+}
+
+// isOtherJDKLauncher reports whether the command is a launcher of the JDK's
+// bin/ other than java (javac, jar, jshell...): those take JVM options
+// only as -J arguments.
+func isOtherJDKLauncher(launcher, home string) bool {
+	if filepath.Base(launcher) == "java" {
+		return false
+	}
+	real, err1 := filepath.EvalSymlinks(launcher)
+	bin, err2 := filepath.EvalSymlinks(filepath.Join(home, "bin"))
+	return err1 == nil && err2 == nil && filepath.Dir(real) == bin
+}
+
+// appliedFile lists, in a woven JDK's cache directory, the advice that
+// advised a join point there (adviceKey, one a line), for the lint of a
+// later run that weaves only the class path.
+const appliedFile = "advice-applied"
+
+func writeAppliedAdvice(dir string, applied appliedAdvice) error {
+	var ks []string
+	for k := range applied {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	var b strings.Builder
+	for _, k := range ks {
+		b.WriteString(k + "\n")
+	}
+	return os.WriteFile(filepath.Join(dir, appliedFile), []byte(b.String()), 0o644)
+}
+
+func readAppliedAdvice(dir string, into appliedAdvice) error {
+	b, err := os.ReadFile(filepath.Join(dir, appliedFile))
+	if err != nil {
+		return err
+	}
+	for _, k := range strings.Fields(string(b)) {
+		into[k] = true
+	}
 	return nil
 }
 
@@ -249,8 +411,10 @@ func cached(dir string, make func() error) (*jdk.Summary, error) {
 }
 
 // weaveApp weaves the class path entries into outs (entry → output), with
-// join point ids after the JDK's.
-func weaveApp(home string, aspects []string, adviceCP string, entries []string, outs map[string]string, idBase int32) error {
+// join point ids after the JDK's, and adds the advice that advised a join
+// point to applied.
+func weaveApp(home string, m advice.Matcher, advs []*advice.Advice, adviceCP string, entries []string, outs map[string]string,
+	idBase int32, applied appliedAdvice) error {
 	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, keys(outs)...), adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
 		return err
@@ -266,11 +430,7 @@ func weaveApp(home string, aspects []string, adviceCP string, entries []string, 
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	prog, err := loadAspects(os.Stderr, aspects, pointcut.Options{AdviceCP: adviceCP, Hierarchy: h, JavaHome: home})
-	if err != nil {
-		return err
-	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: idBase})
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
 	for _, e := range entries {
 		out, ok := outs[e]
 		if !ok {
@@ -283,6 +443,7 @@ func weaveApp(home string, aspects []string, adviceCP string, entries []string, 
 		for _, warn := range st.Warnings {
 			fmt.Fprintln(os.Stderr, "weft: warning:", warn)
 		}
+		applied.add(st.Shadows)
 	}
 	return nil
 }

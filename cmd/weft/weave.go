@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -24,10 +23,11 @@ var weaveFlags struct {
 	idBase    int32
 	javaHome  string
 	quiet     bool
+	xlint     lintLevel
 }
 
 var weaveCmd = &cobra.Command{
-	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] -o OUT INPUT...",
+	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] [--Xlint ignore] -o OUT INPUT...",
 	Short: "Weave aspects into application jars and class directories",
 	Long: `weave applies the advice of .weft aspects to the classes of jars and
 class directories, and writes the woven copies.
@@ -42,6 +42,12 @@ that cannot be parsed) is copied unchanged, with a warning for the latter.
 With one INPUT, OUT is the woven jar or directory. With several, OUT is a
 directory receiving each input under its base name. The runtime (weft.rt)
 is written next to a jar output as weft-rt.jar, or into a directory output.
+
+The advice classes are looked up on --advice-cp, then on the inputs and
+-cp: an advice whose class is on none of them is an error, as in
+"weft check". Advice that advised no join point of any input is warned of
+as ajc does ("advice defined in A has not been applied
+[Xlint:adviceDidNotMatch]"); --Xlint ignore silences it.
 
 Examples:
 
@@ -67,6 +73,7 @@ func init() {
 	f.Int32Var(&weaveFlags.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
 	javaHomeFlag(weaveCmd, &weaveFlags.javaHome, "the JDK for type resolution and for building the runtime")
 	f.BoolVarP(&weaveFlags.quiet, "quiet", "q", false, "no summary line")
+	addLintFlag(f, &weaveFlags.xlint)
 	weaveCmd.MarkFlagRequired("aspect")
 	weaveCmd.MarkFlagRequired("out")
 	rootCmd.AddCommand(weaveCmd)
@@ -106,7 +113,9 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	prog, err := loadAspects(cmd.ErrOrStderr(), fl.aspects, pointcut.Options{AdviceCP: fl.adviceCP, Hierarchy: h, JavaHome: home})
+	// The inputs and -cp are class path too: the advice may be there.
+	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
+	prog, err := loadAdvice(cmd.ErrOrStderr(), fl.aspects, adviceLookup, h, home)
 	if err != nil {
 		return err
 	}
@@ -140,6 +149,9 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		total.Copied += st.Copied
 		total.Shadows = append(total.Shadows, st.Shadows...)
 	}
+	applied := appliedAdvice{}
+	applied.add(total.Shadows)
+	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
 	rtDir, err := writeRuntime(home, fl.out, len(inputs) == 1 && isJarPath(inputs[0]))
 	if err != nil {
 		return err

@@ -76,3 +76,59 @@ Join point 'method-execution(void demo.Fib.main(java.lang.String[]))' in Type 'd
 		t.Errorf("woven run: stdout %q stderr %q", o, e)
 	}
 }
+
+// TestWeaveFindsAdvice: the advice class is looked up on --advice-cp, the
+// inputs and -cp; on none of them it is an error at the advice, as in
+// weft check (weave used to succeed, and the woven program died with
+// NoClassDefFoundError).
+func TestWeaveFindsAdvice(t *testing.T) {
+	adv := countAdvice(t)
+	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
+	_, stderr, code := weft(t, nil, "weave", "-q", "-a", countWeft, "-o", filepath.Join(t.TempDir(), "out"), app)
+	for _, want := range []string{
+		countWeft + ":4:9: advice at line 3: count.Counter not found on " + app,
+		"hint: put the compiled advice class on --advice-cp",
+	} {
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Errorf("weave without the advice class: exit %d, stderr lacks %q:\n%s", code, want, stderr)
+		}
+	}
+
+	// On -cp, or as another input, it is found.
+	onCP := filepath.Join(t.TempDir(), "out")
+	for _, args := range [][]string{{"-o", onCP, "-cp", adv, app}, {"-o", t.TempDir(), app, adv}} {
+		_, stderr, code := weft(t, nil, append([]string{"weave", "-q", "-a", countWeft}, args...)...)
+		if code != 0 || stderr != "" {
+			t.Errorf("weave %v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	o, e := jvmtest.Run(t, "-cp", onCP+string(filepath.ListSeparator)+adv, "Hello")
+	if o != "hello\n" || !strings.Contains(e, "count: 1 hits at 1 join points") {
+		t.Errorf("woven run: stdout %q stderr %q", o, e)
+	}
+}
+
+// TestWeaveAdviceDidNotMatch: advice that advised nothing in any input is
+// warned of as ajc's Xlint:adviceDidNotMatch, unless --Xlint ignore.
+func TestWeaveAdviceDidNotMatch(t *testing.T) {
+	adv := countAdvice(t)
+	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
+	nowhere := writeFile(t, "nowhere.weft", nowhereWeft)
+	weave := func(extra ...string) (string, int) {
+		args := append([]string{"weave", "-q", "-a", countWeft, "-a", nowhere, "--advice-cp", adv,
+			"-o", filepath.Join(t.TempDir(), "out")}, extra...)
+		_, stderr, code := weft(t, nil, append(args, app)...)
+		return stderr, code
+	}
+	stderr, code := weave()
+	want := "weft: warning: " + nowhere + ":2: advice defined in Nowhere has not been applied [Xlint:adviceDidNotMatch]\n"
+	if code != 0 || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+	if stderr, code := weave("--Xlint", "ignore"); code != 0 || stderr != "" {
+		t.Errorf("--Xlint ignore: exit %d, stderr:\n%s", code, stderr)
+	}
+	if stderr, code := weave("--Xlint=error"); code == 0 || !strings.Contains(stderr, `invalid argument "error" for "--Xlint" flag`) {
+		t.Errorf("--Xlint=error: exit %d, stderr:\n%s", code, stderr)
+	}
+}

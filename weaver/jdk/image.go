@@ -562,6 +562,10 @@ func ImageClass(javaHome, name string) ([]byte, error) {
 // Modules outside the default boot layer (incubator modules, the
 // serviceability agent...) would make the JVM warn "Unknown module": their
 // lines are written as comments to uncomment along with --add-modules.
+//
+// It also writes DIR/weft.jargs, the same options for the JDK's other
+// launchers (javac, jar, jshell...), which take JVM options only as -J
+// arguments and expand no @argfile: one -J option a line, unquoted.
 func WriteArgs(dir, javaHome string, bootAppend []string) error {
 	patchDir := filepath.Join(dir, "patch")
 	ents, err := os.ReadDir(patchDir)
@@ -590,33 +594,62 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 		}
 	}
 	sort.Strings(mods)
-	var b strings.Builder
-	b.WriteString("# weft: run the woven JDK with: java @" + filepath.Join(dir, "weft.args") + " ...\n")
 	pkg := strings.ReplaceAll(strings.TrimSuffix(runtimePackage, "/"), "/", ".")
+	var opts []jvmOption
 	for _, m := range mods {
-		fmt.Fprintf(&b, "--patch-module %s=%s\n", m, argQuote(where[m]))
+		opts = append(opts, jvmOption{"--patch-module", m + "=" + where[m]})
 	}
 	for _, m := range mods {
-		fmt.Fprintf(&b, "--add-reads %s=ALL-UNNAMED\n", m)
+		opts = append(opts, jvmOption{"--add-reads", m + "=ALL-UNNAMED"})
 	}
 	// A `java -m M` run resolves only M and what it needs; naming every
 	// patched module keeps the options above meaningful (no "Unknown
 	// module" warnings) without changing a class path run's boot layer.
-	fmt.Fprintf(&b, "--add-modules %s\n", strings.Join(mods, ","))
+	opts = append(opts, jvmOption{"--add-modules", strings.Join(mods, ",")})
 	targets := append([]string{"ALL-UNNAMED"}, without(mods, "java.base")...)
-	fmt.Fprintf(&b, "--add-exports java.base/%s=%s\n", pkg, strings.Join(targets, ","))
+	opts = append(opts, jvmOption{"--add-exports", "java.base/" + pkg + "=" + strings.Join(targets, ",")})
 	if len(bootAppend) > 0 {
-		fmt.Fprintf(&b, "-Xbootclasspath/a:%s\n", argQuote(strings.Join(bootAppend, string(os.PathListSeparator))))
+		opts = append(opts, jvmOption{"-Xbootclasspath/a:", strings.Join(bootAppend, string(os.PathListSeparator))})
+	}
+
+	var args, jargs strings.Builder
+	args.WriteString("# weft: run the woven JDK with: java @" + filepath.Join(dir, "weft.args") + " ...\n")
+	for _, o := range opts {
+		args.WriteString(o.arg() + "\n")
+		jargs.WriteString(o.jarg() + "\n")
 	}
 	if len(others) > 0 {
-		b.WriteString("# Woven modules outside the default boot layer. To use one, add\n" +
+		args.WriteString("# Woven modules outside the default boot layer. To use one, add\n" +
 			"# --add-modules M and uncomment its lines:\n")
 		for _, m := range others {
-			fmt.Fprintf(&b, "# --patch-module %s=%s\n# --add-reads %s=ALL-UNNAMED\n# --add-exports java.base/%s=%s\n",
-				m, argQuote(where[m]), m, pkg, m)
+			fmt.Fprintf(&args, "# %s\n# %s\n# %s\n", jvmOption{"--patch-module", m + "=" + where[m]}.arg(),
+				jvmOption{"--add-reads", m + "=ALL-UNNAMED"}.arg(), jvmOption{"--add-exports", "java.base/" + pkg + "=" + m}.arg())
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "weft.args"), []byte(b.String()), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "weft.args"), []byte(args.String()), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "weft.jargs"), []byte(jargs.String()), 0o644)
+}
+
+// jvmOption is one JVM option of weft.args: a name ending in ':' takes its
+// value in the same argument, any other the next one.
+type jvmOption struct{ name, value string }
+
+// arg is the option as a line of a java @argfile.
+func (o jvmOption) arg() string {
+	if strings.HasSuffix(o.name, ":") {
+		return o.name + argQuote(o.value)
+	}
+	return o.name + " " + argQuote(o.value)
+}
+
+// jarg is the option as one -J argument of a JDK launcher.
+func (o jvmOption) jarg() string {
+	if strings.HasSuffix(o.name, ":") {
+		return "-J" + o.name + o.value
+	}
+	return "-J" + o.name + "=" + o.value
 }
 
 // BootLayer returns the modules the JDK at javaHome resolves for a class

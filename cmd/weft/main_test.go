@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+// asWeft makes the test binary run as weft: tests that need a process of
+// their own (weft run ends with os.Exit, flags keep state between
+// in-process runs) start it with this variable set.
+const asWeft = "WEFT_TEST_AS_WEFT"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asWeft) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// weft runs weft with args in a process of its own, with extra environment
+// variables, and returns its output and exit code.
+func weft(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), asWeft+"=1"), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("weft %v: %v", args, err)
+	}
+	return o.String(), e.String(), cmd.ProcessState.ExitCode()
+}
+
+// countAdvice compiles examples/count's advice class against the runtime
+// jar: the directory holds count/Counter.class only.
+func countAdvice(t testing.TB) string {
+	t.Helper()
+	classes, err := rtjava.Build(jvmtest.JavaHome(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rtjava.Jar(classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
+	if err := os.WriteFile(rtJar, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	counter, err := os.ReadFile("../../examples/count/Counter.java")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter)}, "-cp", rtJar)
+}
+
+const (
+	countWeft = "../../examples/count/count.weft"
+	helloSrc  = `public class Hello { public static void main(String[] a) { System.out.println("hello"); } }`
+	// nowhereWeft's advice matches nothing.
+	nowhereWeft = `aspect Nowhere {
+    before(): execution(* nowhere.Nothing.*(..)) {
+        count.Counter.hit(joinPointId);
+    }
+}
+`
+)
+
+// writeFile writes text to name in a new directory and returns its path.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

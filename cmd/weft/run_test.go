@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// TestRunLaunchers runs weft run (java.base woven) on java and javac: a
+// java command without -- is told to put it; advice classes are looked up
+// on the program's class path too, and missing everywhere are an error at
+// the advice; advice that advised nothing in the JDK nor the class path is
+// warned of as ajc does; javac runs on the woven JDK (it used to be given
+// java's @argfile) and its output runs.
+func TestRunLaunchers(t *testing.T) {
+	adv := countAdvice(t)
+	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
+	src := writeFile(t, "Hello.java", helloSrc)
+	nowhere := writeFile(t, "nowhere.weft", nowhereWeft)
+	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	aspects := []string{"run", "-a", countWeft, "-a", nowhere, "--modules", "java.base"}
+	run := func(args ...string) (string, string, int) {
+		t.Helper()
+		return weft(t, env, append(append([]string{}, aspects...), args...)...)
+	}
+
+	// No --: said so, with the command line meant.
+	_, stderr, code := run("java", "-cp", app, "Hello")
+	want := "weft: run: put -- before the java command: weft run -a " + countWeft + " -a " + nowhere +
+		" --modules java.base -- java -cp " + app + " Hello\n"
+	if code == 0 || stderr != want {
+		t.Errorf("without --: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
+	}
+
+	// No advice class anywhere (javac's -cp is not looked at).
+	out := t.TempDir()
+	_, stderr, code = run("--", jvmtest.Javac(t), "-cp", adv, "-d", out, src)
+	if code == 0 || !strings.Contains(stderr, countWeft+":4:9: advice at line 3: count.Counter not found") ||
+		!strings.Contains(stderr, "hint: put the compiled advice class on --advice-cp") {
+		t.Errorf("javac without --advice-cp: exit %d, stderr:\n%s", code, stderr)
+	}
+
+	// The advice class on the program's class path: it goes on the boot
+	// class path too. Count advised the JDK and Hello, Nowhere nothing.
+	stdout, stderr, code := run("--", jvmtest.Java(t), "-cp", app+string(filepath.ListSeparator)+adv, "Hello")
+	lint := "weft: warning: " + nowhere + ":2: advice defined in Nowhere has not been applied [Xlint:adviceDidNotMatch]\n"
+	if code != 0 || stdout != "hello\n" || !strings.Contains(stderr, " hits at ") ||
+		!strings.Contains(stderr, lint) || strings.Count(stderr, "[Xlint:") != 1 {
+		t.Errorf("java -cp app:adv: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+
+	// javac on the same woven JDK (from the cache: the same advice class
+	// path): woven, the advice counts; no second lint.
+	stdout, stderr, code = run("--advice-cp", adv, "--", jvmtest.Javac(t), "-d", out, src)
+	if code != 0 || strings.Contains(stderr, "weft: weaving") || !strings.Contains(stderr, " hits at ") ||
+		strings.Contains(stderr, "[Xlint:") {
+		t.Errorf("javac: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "Hello.class")); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := jvmtest.Run(t, "-cp", out, "Hello"); o != "hello\n" {
+		t.Errorf("Hello compiled on the woven JDK prints %q", o)
+	}
+}
