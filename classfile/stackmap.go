@@ -71,6 +71,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 		typ := int(r.u1())
 		var delta int
 		var stack []VType
+		form := formShortest
 		switch {
 		case typ < 64:
 			delta = typ
@@ -83,6 +84,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 		case typ == 247:
 			delta = int(r.u2())
 			stack = []VType{d.vtype(r)}
+			form = formSame1Extended
 		case typ < 251: // chop
 			delta = int(r.u2())
 			k := 251 - typ
@@ -93,6 +95,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 			locals = locals[: len(locals)-k : len(locals)-k]
 		case typ == 251:
 			delta = int(r.u2())
+			form = formSameExtended
 		case typ < 255: // append
 			delta = int(r.u2())
 			for k := typ - 251; k > 0; k-- {
@@ -100,6 +103,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 			}
 		default: // full
 			delta = int(r.u2())
+			form = formFull
 			nl := r.count(1)
 			locals = make([]VType, nl)
 			for j := range locals {
@@ -120,7 +124,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 			r.off = at
 			return nil, r.fail("frame %d at offset %d is not at an instruction", i, off)
 		}
-		frames = append(frames, Frame{At: l, Locals: locals, Stack: stack})
+		frames = append(frames, Frame{At: l, Locals: locals, Stack: stack, form: form})
 	}
 	if r.err == nil && r.off != len(r.b) {
 		return nil, r.fail("%d bytes of trailing data", len(r.b)-r.off)
@@ -154,8 +158,9 @@ func (d *codeDecoder) vtype(r *reader) VType {
 }
 
 // encodeStackMap writes frames (whose labels have offsets) as a
-// StackMapTable, choosing the compressed frame forms. locals0 is the
-// implicit initial frame. Frames at an offset already written are skipped.
+// StackMapTable, choosing the compressed frame forms unless a decoded
+// frame's own form still fits it (see frameForm). locals0 is the implicit
+// initial frame. Frames at an offset already written are skipped.
 func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
 	b := make([]byte, 2, 16*len(frames)+2)
 	prevLocals := locals0
@@ -172,15 +177,17 @@ func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
 		count++
 		k := len(f.Locals) - len(prevLocals)
 		switch {
+		case f.form == formFull:
+			b = appendFullFrame(b, p, f, delta)
 		case len(f.Stack) == 0 && k == 0 && sameVTypes(f.Locals, prevLocals):
-			if delta < 64 {
+			if delta < 64 && f.form != formSameExtended {
 				b = append(b, byte(delta))
 			} else {
 				b = append(b, 251)
 				b = be16(b, uint16(delta))
 			}
 		case len(f.Stack) == 1 && k == 0 && sameVTypes(f.Locals, prevLocals):
-			if delta < 64 {
+			if delta < 64 && f.form != formSame1Extended {
 				b = append(b, byte(64+delta))
 			} else {
 				b = append(b, 247)
@@ -197,20 +204,25 @@ func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
 				b = appendVType(b, p, t)
 			}
 		default:
-			b = append(b, 255)
-			b = be16(b, uint16(delta))
-			b = be16(b, uint16(len(f.Locals)))
-			for _, t := range f.Locals {
-				b = appendVType(b, p, t)
-			}
-			b = be16(b, uint16(len(f.Stack)))
-			for _, t := range f.Stack {
-				b = appendVType(b, p, t)
-			}
+			b = appendFullFrame(b, p, f, delta)
 		}
 		prevLocals = f.Locals
 	}
 	b[0], b[1] = byte(count>>8), byte(count)
+	return b
+}
+
+func appendFullFrame(b []byte, p *Pool, f *Frame, delta int) []byte {
+	b = append(b, 255)
+	b = be16(b, uint16(delta))
+	b = be16(b, uint16(len(f.Locals)))
+	for _, t := range f.Locals {
+		b = appendVType(b, p, t)
+	}
+	b = be16(b, uint16(len(f.Stack)))
+	for _, t := range f.Stack {
+		b = appendVType(b, p, t)
+	}
 	return b
 }
 
