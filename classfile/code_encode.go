@@ -548,33 +548,3 @@ func (w *codeAttrWriter) raw(a *Attribute) {
 	w.b = append(w.b, a.Info...)
 	w.n++
 }
-
-// ArgSlots returns the number of local-variable slots the arguments of a
-// method descriptor take (long and double take two).
-func ArgSlots(desc string) int {
-	n := 0
-	for i := 1; i < len(desc) && desc[i] != ')'; i++ {
-		switch desc[i] {
-		case 'J', 'D':
-			n += 2
-		case 'L':
-			for i < len(desc) && desc[i] != ';' {
-				i++
-			}
-			n++
-		case '[':
-			for i < len(desc) && desc[i] == '[' {
-				i++
-			}
-			if i < len(desc) && desc[i] == 'L' {
-				for i < len(desc) && desc[i] != ';' {
-					i++
-				}
-			}
-			n++
-		default:
-			n++
-		}
-	}
-	return n
-}

@@ -262,13 +262,7 @@ func (a *analyzer) arrayType(i uint16) vtype {
 	if int(i) < len(a.arrayOf) && a.arrayOf[i] != 0 {
 		return a.arrayOf[i]
 	}
-	e := a.names[a.classType(i).arg()]
-	var t vtype
-	if strings.HasPrefix(e, "[") {
-		t = a.intern("[" + e)
-	} else {
-		t = a.intern("[L" + e + ";")
-	}
+	t := a.intern("[" + string(ObjectType(a.names[a.classType(i).arg()])))
 	if int(i) < len(a.arrayOf) {
 		a.arrayOf[i] = t
 	}
@@ -287,54 +281,22 @@ func (a *analyzer) elementType(t vtype) vtype {
 	if e := a.elems[n]; e != 0 {
 		return e
 	}
-	name := a.names[n]
-	e := tTop
-	if len(name) > 1 && name[0] == '[' {
-		e, _, _ = a.descType(name, 1)
-	}
+	e := a.typeOf(Type(a.names[n]).Component())
 	a.elems[n] = e
 	return e
 }
 
-// descType decodes the field descriptor at d[i:]: its type, its size in
-// slots and the index after it. A malformed descriptor gives Top, 0 and
-// len(d).
-func (a *analyzer) descType(d string, i int) (vtype, int32, int) {
-	if i >= len(d) {
-		return tTop, 0, len(d)
+// typeOf returns the type of a value of type t: Top for void or a
+// malformed type.
+func (a *analyzer) typeOf(t Type) vtype {
+	if typeRest(string(t), 0) >= 0 {
+		return tTop
 	}
-	switch d[i] {
-	case 'Z', 'B', 'C', 'S', 'I':
-		return tInt, 1, i + 1
-	case 'F':
-		return tFloat, 1, i + 1
-	case 'J':
-		return tLong, 2, i + 1
-	case 'D':
-		return tDouble, 2, i + 1
-	case 'V':
-		return tTop, 0, i + 1
-	case 'L':
-		if j := strings.IndexByte(d[i:], ';'); j > 1 {
-			return a.intern(d[i+1 : i+j]), 1, i + j + 1
-		}
-	case '[':
-		j := i
-		for j < len(d) && d[j] == '[' {
-			j++
-		}
-		if j < len(d) {
-			if d[j] == 'L' {
-				k := strings.IndexByte(d[j:], ';')
-				if k < 0 {
-					break
-				}
-				j += k
-			}
-			return a.intern(d[i : j+1]), 1, j + 1
-		}
+	v := t.VType()
+	if v.Kind == VObject {
+		return a.intern(v.Class)
 	}
-	return tTop, 0, len(d)
+	return vtype(v.Kind)
 }
 
 // ref returns the decoded descriptor of a member-ref or dynamic constant.
@@ -360,14 +322,16 @@ func (a *analyzer) ref(i uint16) *refInfo {
 	}
 	*r = refInfo{done: true, init: name == "<init>"}
 	if desc[0] != '(' {
-		r.ret, r.retSlots, _ = a.descType(desc, 0)
+		r.ret = a.typeOf(Type(desc))
+		if r.ret != tTop {
+			r.retSlots = int32(Type(desc).Size())
+		}
 		r.args = r.retSlots
 		return r
 	}
 	r.args = int32(ArgSlots(desc)) // the arguments' types do not matter
-	if j := strings.LastIndexByte(desc, ')'); j > 0 {
-		r.ret, r.retSlots, _ = a.descType(desc, j+1)
-	}
+	ret := ReturnType(desc)
+	r.ret, r.retSlots = a.typeOf(ret), int32(ret.Size())
 	return r
 }
 
@@ -564,13 +528,16 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 		}
 		slot = 1
 	}
-	for j := 1; j < len(desc) && desc[j] != ')'; {
-		t, n, next := a.descType(desc, j)
-		if n == 0 {
+	for j := 1; ; {
+		t, next := nextParam(desc, j)
+		if next < 0 {
 			return fmt.Errorf("malformed method descriptor %q", desc)
 		}
-		a.cur[slot] = t
-		slot += int(n)
+		if t == "" {
+			break
+		}
+		a.cur[slot] = a.typeOf(t)
+		slot += t.Size()
 		j = next
 	}
 	a.sp = 0
@@ -733,15 +700,15 @@ func (a *analyzer) mergeRefs(x, y vtype) vtype {
 // other arrays become an array of Object of the smaller dimension (an array
 // of primitives counting one dimension less), or Object.
 func (a *analyzer) mergeNames(s, t string) vtype {
-	ds, es := arrayDims(s)
-	dt, et := arrayDims(t)
+	ds, dt := Type(s).Dims(), Type(t).Dims() // a class name has none
 	if ds == 0 && dt == 0 {
 		return a.intern(a.commonSuper(s, t))
 	}
-	rs, rt := isClassDesc(es), isClassDesc(et)
+	es, et := Type(s).Element(), Type(t).Element()
+	rs, rt := es.IsReference(), et.IsReference()
 	if ds == dt && rs && rt {
-		e := a.commonSuper(es[1:len(es)-1], et[1:len(et)-1])
-		return a.intern(strings.Repeat("[", ds) + "L" + e + ";")
+		e := a.commonSuper(es.InternalName(), et.InternalName())
+		return a.intern(strings.Repeat("[", ds) + string(ObjectType(e)))
 	}
 	if ds > 0 && !rs {
 		ds--
@@ -755,19 +722,6 @@ func (a *analyzer) mergeNames(s, t string) vtype {
 	}
 	return a.intern(strings.Repeat("[", d) + "Ljava/lang/Object;")
 }
-
-// arrayDims splits an array descriptor into its dimensions and element
-// descriptor; a class name has 0 dimensions and is its own element.
-func arrayDims(s string) (int, string) {
-	d := 0
-	for d < len(s)-1 && s[d] == '[' {
-		d++
-	}
-	return d, s[d:]
-}
-
-// isClassDesc reports whether d is an object type descriptor, L...;.
-func isClassDesc(d string) bool { return len(d) > 2 && d[0] == 'L' && d[len(d)-1] == ';' }
 
 // commonSuper returns the nearest common superclass of two classes, or
 // java/lang/Object if either is an interface (the verifier treats
@@ -1243,10 +1197,18 @@ func (a *analyzer) ldc(i uint16) {
 	}
 }
 
-var primArrays = [...]string{4: "[Z", 5: "[C", 6: "[F", 7: "[D", 8: "[B", 9: "[S", 10: "[I", 11: "[J"}
+// primArrays are the descriptors of the arrays newarray creates, by atype.
+var primArrays = func() (ds [12]string) {
+	for atype := range ds {
+		if t, ok := NewarrayType(int32(atype)); ok {
+			ds[atype] = "[" + string(t)
+		}
+	}
+	return ds
+}()
 
 func (a *analyzer) primArray(atype int32) vtype {
-	if atype < 4 || atype > 11 {
+	if atype < 0 || int(atype) >= len(primArrays) || primArrays[atype] == "" {
 		a.fail("newarray of unknown type %d", atype)
 		return tObject
 	}

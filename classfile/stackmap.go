@@ -16,48 +16,14 @@ func InitialLocals(c *Class, m *Member) []VType {
 			locals = append(locals, VType{Kind: VObject, Class: c.Name()})
 		}
 	}
-	for i := 1; i < len(desc) && desc[i] != ')'; {
-		t, next := fieldVType(desc, i)
-		if next <= i {
-			break
+	for i := 1; ; {
+		t, next := nextParam(desc, i)
+		if t == "" { // the end, or a malformed parameter: stop there
+			return locals
 		}
-		locals = append(locals, t)
+		locals = append(locals, t.VType())
 		i = next
 	}
-	return locals
-}
-
-// fieldVType decodes the field descriptor at desc[i:] into its verification
-// type and returns the index after it.
-func fieldVType(desc string, i int) (VType, int) {
-	switch desc[i] {
-	case 'Z', 'B', 'C', 'S', 'I':
-		return VType{Kind: VInteger}, i + 1
-	case 'F':
-		return VType{Kind: VFloat}, i + 1
-	case 'J':
-		return VType{Kind: VLong}, i + 1
-	case 'D':
-		return VType{Kind: VDouble}, i + 1
-	case 'L':
-		for j := i; j < len(desc); j++ {
-			if desc[j] == ';' {
-				return VType{Kind: VObject, Class: desc[i+1 : j]}, j + 1
-			}
-		}
-	case '[':
-		j := i
-		for j < len(desc) && desc[j] == '[' {
-			j++
-		}
-		if j < len(desc) {
-			_, end := fieldVType(desc, j)
-			if end > j {
-				return VType{Kind: VObject, Class: desc[i:end]}, end
-			}
-		}
-	}
-	return VType{}, i // malformed: callers stop
 }
 
 // decodeStackMap expands a StackMapTable into full frames.
