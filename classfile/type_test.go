@@ -40,6 +40,7 @@ func TestParseMethodDesc(t *testing.T) {
 	}{
 		{"()V", nil, Void, 0},
 		{"(IJ)D", []Type{Int, Long}, Double, 3},
+		{"([ZZ)[Z", []Type{"[Z", Boolean}, "[Z", 2},
 		{"([[ILjava/lang/String;DZ)[Ljava/lang/Object;", []Type{"[[I", "Ljava/lang/String;", Double, Boolean}, "[Ljava/lang/Object;", 5},
 	} {
 		m, err := ParseMethodDesc(tc.desc)
@@ -60,7 +61,8 @@ func TestParseMethodDesc(t *testing.T) {
 	}{
 		{"", 0, 0}, {"V", 0, 0}, {"I)V", 0, 0}, {"(", 1, 0}, {"(I", 2, 1}, {"(V)V", 1, 0},
 		{"(I)", 3, 1}, {"(I)VV", 4, 1}, {"(J)[V", 4, 2}, {"(JQ)V", 2, 2}, {"(Ljava/lang/String)V", 20, 0},
-		{"()L;", 3, 0}, {"(D[)V", 3, 2},
+		{"()L;", 3, 0}, {"(D[)V", 3, 2}, {"()[V", 3, 0}, {"(L;)V", 2, 0}, {"()", 2, 0}, {"()X", 2, 0},
+		{"([)V", 2, 0}, {"(Z", 2, 1},
 	} {
 		m, err := ParseMethodDesc(tc.desc)
 		var de *DescriptorError

@@ -22,7 +22,7 @@ type classWeaver struct {
 	ids int32
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
-	binName   string // binaryName(name), once needed
+	binName   string // name as a binary name, once needed
 	guard     guardRefs
 }
 
@@ -346,15 +346,13 @@ func lineAfter(code *classfile.Code, lineAt lineTable, i, def int) int {
 func arrayMember(c *classfile.Class, in classfile.Insn) pointcut.Member {
 	switch in.Op {
 	case classfile.OpNewarray:
-		return pointcut.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
+		elem, _ := classfile.NewarrayType(in.Const)
+		return pointcut.Member{Owner: "[" + string(elem), Name: "<init>", Desc: "(I)V"}
 	case classfile.OpAnewarray:
-		return pointcut.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
+		return pointcut.Member{Owner: "[" + string(classfile.ObjectType(c.Pool.ClassName(in.Index))), Name: "<init>", Desc: "(I)V"}
 	}
 	return pointcut.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: "(" + strings.Repeat("I", int(in.Const)) + ")V"}
 }
-
-// newarrayTypes maps newarray's atype to the element descriptor.
-var newarrayTypes = map[int32]string{4: "Z", 5: "C", 6: "F", 7: "D", 8: "B", 9: "S", 10: "I", 11: "J"}
 
 // filter drops advice whose returning/throwing type can never match the
 // shadow's value, so no call is woven for it.
@@ -362,9 +360,9 @@ func (cw *classWeaver) filter(s *pointcut.Shadow, as []pointcut.Applied) []point
 	out := as[:0:0]
 	for _, a := range as {
 		if a.Advice.Kind == advice.AfterReturning && a.Advice.ReturnType != "" {
-			rd := returnedDesc(s)
+			rd := pointcut.ReturnedDesc(s)
 			rt := a.Advice.ReturnType
-			if isPrim(rt) && rt != rd {
+			if classfile.Type(rt).IsPrimitive() && rt != rd {
 				continue
 			}
 			if rd == "V" && rt != "Ljava/lang/Object;" {
@@ -374,18 +372,4 @@ func (cw *classWeaver) filter(s *pointcut.Shadow, as []pointcut.Applied) []point
 		out = append(out, a)
 	}
 	return out
-}
-
-// returnedDesc is the descriptor of the value a shadow returns.
-func returnedDesc(s *pointcut.Shadow) string {
-	switch s.Kind {
-	case pointcut.ConstructorCall:
-		return classDesc(s.Member.Owner)
-	case pointcut.ArrayConstruction:
-		return s.Member.Owner
-	case pointcut.ConstructorExecution:
-		return "V"
-	}
-	_, r := splitDesc(s.Member.Desc)
-	return r
 }
