@@ -14,8 +14,8 @@ import (
 // Type is a field type, or void, written as its descriptor: "I", "V",
 // "Ljava/lang/String;", "[[J". Being the descriptor itself, it converts to
 // and from a string for free. ParseType and ParseMethodDesc check a
-// descriptor; the methods of a Type expect a valid one and give zero values,
-// never a panic, for anything else.
+// descriptor; the methods of a Type expect a valid one: on anything else
+// their results mean nothing, but they do not panic.
 type Type string
 
 // The primitive types and void.
