@@ -53,6 +53,24 @@ type Shadow struct {
 	StaticTarget bool
 }
 
+// ReturnedDesc is the static type of the value a join point returns: the
+// new object for constructor calls and array construction, "V" for none
+// (and for a malformed descriptor).
+func (s *Shadow) ReturnedDesc() string {
+	switch s.Kind {
+	case ConstructorCall:
+		return string(classfile.ObjectType(s.Member.Owner))
+	case ArrayConstruction:
+		return s.Member.Owner
+	case ConstructorExecution:
+		return "V"
+	}
+	if ret := classfile.ReturnType(s.Member.Desc); ret != "" {
+		return string(ret)
+	}
+	return "V"
+}
+
 // MethodHierarchy is a classfile.Hierarchy that also knows which methods a
 // class declares. Given one, a Matcher matches `call` and `execution`
 // through every supertype declaring the called or executed method, as

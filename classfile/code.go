@@ -84,7 +84,8 @@ type LocalVar struct {
 // Attributes holds the Code attribute's own attributes other than those the
 // model owns (LineNumberTable, LocalVariableTable, LocalVariableTypeTable,
 // StackMapTable, and the two type-annotation attributes, whose code offsets
-// are held as labels in TypeAnnotations), kept raw.
+// are held as labels in TypeAnnotations), kept raw. A table the decoded
+// attribute had is encoded again even when it is left empty.
 type Code struct {
 	MaxStack, MaxLocals uint16
 	Insns               []Insn
@@ -96,14 +97,39 @@ type Code struct {
 	Frames              []Frame // the decoded StackMapTable
 	Attributes          []Attribute
 
-	gen   uint64    // stamp of the last layout
-	names attrNames // pool indices of the attribute names seen when decoding
+	gen   uint64      // stamp of the last layout
+	attrs codeAttrSet // which attributes the decoded Code had, in order
 }
 
-// attrNames remembers the Utf8 indices of the attribute names a decoded
-// Code used, so that encoding it again needs no constant-pool lookups.
-type attrNames struct {
-	lines, locals, localTypes, stackMap uint16
+// codeAttrKind is a kind of attribute of a Code attribute.
+type codeAttrKind uint8
+
+const (
+	attrLines codeAttrKind = iota
+	attrLocals
+	attrLocalTypes
+	attrStackMap
+	attrTypeAnnotations // one of Code.TypeAnnotations
+	attrOther           // one of Code.Attributes
+	nTables             = attrStackMap + 1
+)
+
+// codeAttrSet remembers which attributes a decoded Code had, in their
+// order, and the Utf8 indices of the names of its tables. Encoding writes
+// them back in that order, each table even when it has no entries (javac
+// emits empty LocalVariableTables), so that decoding and encoding is
+// lossless; tables and attributes added since follow them.
+type codeAttrSet struct {
+	order []codeAttrKind
+	names [nTables]uint16 // by kind; 0: the decoded Code had no such table
+}
+
+// add records an attribute of the kind, named by the Utf8 entry name.
+func (s *codeAttrSet) add(kind codeAttrKind, name uint16) {
+	s.order = append(s.order, kind)
+	if kind < nTables && s.names[kind] == 0 {
+		s.names[kind] = name
+	}
 }
 
 // CodeTypeAnnotations is a RuntimeVisibleTypeAnnotations or
@@ -167,7 +193,22 @@ type Frame struct {
 	At     *Label
 	Locals []VType
 	Stack  []VType
+
+	form frameForm // the decoded frame's encoding, kept where still valid
 }
+
+// frameForm is the encoding a StackMapTable entry had. Writers differ in
+// how far they compress frames (ecj writes full frames where a chop frame
+// would do); the encoder writes a decoded frame in its own form again when
+// that form still fits the frame, and the shortest form otherwise.
+type frameForm uint8
+
+const (
+	formShortest      frameForm = iota // not decoded: the shortest form
+	formSameExtended                   // same_frame_extended
+	formSame1Extended                  // same_locals_1_stack_item_frame_extended
+	formFull                           // full_frame
+)
 
 // EncodeOptions control Code.Encode.
 type EncodeOptions struct {

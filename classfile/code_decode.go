@@ -166,23 +166,28 @@ func (d *codeDecoder) decode() error {
 		}
 		attrName := d.c.Pool.Utf8(nameIdx)
 		sub := &reader{b: info, name: attrName}
+		if code.attrs.order == nil {
+			code.attrs.order = make([]codeAttrKind, 0, na)
+		}
 		switch attrName {
 		case "LineNumberTable":
 			d.decodeLines(sub)
-			code.names.lines = nameIdx
+			code.attrs.add(attrLines, nameIdx)
 		case "LocalVariableTable":
 			code.Locals = append(code.Locals, d.decodeLocals(sub)...)
-			code.names.locals = nameIdx
+			code.attrs.add(attrLocals, nameIdx)
 		case "LocalVariableTypeTable":
 			code.LocalTypes = append(code.LocalTypes, d.decodeLocals(sub)...)
-			code.names.localTypes = nameIdx
+			code.attrs.add(attrLocalTypes, nameIdx)
 		case "StackMapTable":
 			stackMap = info
-			code.names.stackMap = nameIdx
+			code.attrs.add(attrStackMap, nameIdx)
 		case "RuntimeVisibleTypeAnnotations", "RuntimeInvisibleTypeAnnotations":
 			code.TypeAnnotations = append(code.TypeAnnotations, d.decodeTypeAnnotations(sub, nameIdx))
+			code.attrs.add(attrTypeAnnotations, nameIdx)
 		default:
 			code.Attributes = append(code.Attributes, Attribute{Name: nameIdx, Info: info})
+			code.attrs.add(attrOther, nameIdx)
 		}
 		if sub.err != nil {
 			return sub.err

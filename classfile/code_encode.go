@@ -55,6 +55,28 @@ func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
 	return nil
 }
 
+// ReencodeCode decodes every method body of c into the code model and
+// encodes it again with opts: the round trip `weft classfile rewrite`
+// runs. It returns the number of method bodies. Without opts.Frames the
+// class's bytes come back unchanged (the JDK round-trip test checks every
+// class of the image).
+func ReencodeCode(c *Class, opts EncodeOptions) (methods int, err error) {
+	for _, m := range c.Methods {
+		code, err := DecodeCode(c, m)
+		if err != nil {
+			return methods, err
+		}
+		if code == nil {
+			continue
+		}
+		if err := code.Encode(c, m, opts); err != nil {
+			return methods, err
+		}
+		methods++
+	}
+	return methods, nil
+}
+
 // memberName formats as "Class.nameDesc", the prefix of Encode's errors;
 // building that string for every method encoded cost more than the errors.
 type memberName struct {
@@ -355,132 +377,174 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 		b = be16(b, h.CatchType)
 	}
 
-	countAt := len(b)
-	b = be16(b, 0)
-	nattrs := 0
-	attr := func(nameIdx uint16, name string, body func([]byte) []byte) {
-		if nameIdx == 0 || p.Utf8(nameIdx) != name {
-			nameIdx = p.AddUtf8(name)
-		}
-		b = be16(b, nameIdx)
-		at := len(b)
-		b = be32(b, 0)
-		b = body(b)
-		n := len(b) - at - 4
-		b[at], b[at+1], b[at+2], b[at+3] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
-		nattrs++
-	}
-	placed := func(l *Label) bool { return l != nil && l.gen == code.gen }
-	if len(code.Lines) > 0 {
-		attr(code.names.lines, "LineNumberTable", func(b []byte) []byte {
-			at := len(b)
-			b = be16(b, 0)
-			n := 0
-			for _, ln := range code.Lines {
-				if placed(ln.Start) && ln.Start.Offset < end {
-					b = be16(b, uint16(ln.Start.Offset))
-					b = be16(b, ln.Line)
-					n++
-				}
-			}
-			b[at], b[at+1] = byte(n>>8), byte(n)
-			return b
-		})
-	}
-	localTable := func(nameIdx uint16, name string, vars []LocalVar) {
-		if len(vars) == 0 {
-			return
-		}
-		attr(nameIdx, name, func(b []byte) []byte {
-			at := len(b)
-			b = be16(b, 0)
-			n := 0
-			for _, v := range vars {
-				if placed(v.Start) && placed(v.End) && v.Start.Offset <= v.End.Offset {
-					b = be16(b, uint16(v.Start.Offset))
-					b = be16(b, uint16(v.End.Offset-v.Start.Offset))
-					b = be16(b, v.Name)
-					b = be16(b, v.Desc)
-					b = be16(b, v.Slot)
-					n++
-				}
-			}
-			b[at], b[at+1] = byte(n>>8), byte(n)
-			return b
-		})
-	}
-	localTable(code.names.locals, "LocalVariableTable", code.Locals)
-	localTable(code.names.localTypes, "LocalVariableTypeTable", code.LocalTypes)
-	if c.Major >= 50 && len(code.Frames) > 0 {
-		attr(code.names.stackMap, "StackMapTable", func(b []byte) []byte {
-			return append(b, encodeStackMap(p, code.Frames, InitialLocals(c, m))...)
-		})
-	}
-	for _, ta := range code.TypeAnnotations {
-		b = be16(b, ta.Name)
-		at := len(b)
-		b = be32(b, 0)
-		b = be16(b, uint16(len(ta.Annotations)))
-		for _, a := range ta.Annotations {
-			b = append(b, a.TargetType)
-			switch {
-			case a.Ranges != nil || a.TargetType == 0x40 || a.TargetType == 0x41:
-				b = be16(b, uint16(len(a.Ranges)))
-				for _, r := range a.Ranges {
-					b = be16(b, uint16(r.Start.Offset))
-					b = be16(b, uint16(r.End.Offset-r.Start.Offset))
-					b = be16(b, r.Slot)
-				}
-			case a.At != nil:
-				b = be16(b, uint16(a.At.Offset))
-				if a.TargetType >= 0x47 {
-					b = append(b, a.TypeArg)
-				}
-			default:
-				b = append(b, a.Target...)
-			}
-			b = append(b, a.Rest...)
-		}
-		n := len(b) - at - 4
-		b[at], b[at+1], b[at+2], b[at+3] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
-		nattrs++
-	}
-	for _, a := range code.Attributes {
-		b = be16(b, a.Name)
-		b = be32(b, uint32(len(a.Info)))
-		b = append(b, a.Info...)
-		nattrs++
-	}
-	b[countAt], b[countAt+1] = byte(nattrs>>8), byte(nattrs)
-	return b
+	return code.appendAttributes(b, c, m, end)
 }
 
-// ArgSlots returns the number of local-variable slots the arguments of a
-// method descriptor take (long and double take two).
-func ArgSlots(desc string) int {
+// appendAttributes appends the Code attribute's attributes: those the
+// decoded Code had in their order, then tables and attributes added since.
+func (code *Code) appendAttributes(b []byte, c *Class, m *Member, end int) []byte {
+	w := codeAttrWriter{code: code, c: c, m: m, end: end, b: b}
+	countAt := len(w.b)
+	w.b = be16(w.b, 0)
+	var written [nTables]bool
+	ta, other := 0, 0
+	for _, kind := range code.attrs.order {
+		switch {
+		case kind < nTables:
+			if !written[kind] && w.has(kind) {
+				w.table(kind)
+			}
+			written[kind] = true // merged: tables split over several attributes come back as one
+		case kind == attrTypeAnnotations && ta < len(code.TypeAnnotations):
+			w.typeAnnotations(&code.TypeAnnotations[ta])
+			ta++
+		case kind == attrOther && other < len(code.Attributes):
+			w.raw(&code.Attributes[other])
+			other++
+		}
+	}
+	for kind := range nTables {
+		if !written[kind] && w.has(kind) {
+			w.table(kind)
+		}
+	}
+	for ; ta < len(code.TypeAnnotations); ta++ {
+		w.typeAnnotations(&code.TypeAnnotations[ta])
+	}
+	for ; other < len(code.Attributes); other++ {
+		w.raw(&code.Attributes[other])
+	}
+	w.b[countAt], w.b[countAt+1] = byte(w.n>>8), byte(w.n)
+	return w.b
+}
+
+// codeAttrWriter appends the attributes of one Code attribute.
+type codeAttrWriter struct {
+	code *Code
+	c    *Class
+	m    *Member
+	end  int // code length
+	b    []byte
+	n    int // attributes written
+}
+
+// has reports whether the table of the kind is to be written: it has
+// entries, or the decoded Code had it.
+func (w *codeAttrWriter) has(kind codeAttrKind) bool {
+	code := w.code
+	if code.attrs.names[kind] != 0 && (kind != attrStackMap || w.c.Major >= 50) {
+		return true
+	}
+	switch kind {
+	case attrLines:
+		return len(code.Lines) > 0
+	case attrLocals:
+		return len(code.Locals) > 0
+	case attrLocalTypes:
+		return len(code.LocalTypes) > 0
+	default:
+		return w.c.Major >= 50 && len(code.Frames) > 0
+	}
+}
+
+// tableNames are the attribute names of the tables, by kind.
+var tableNames = [nTables]string{"LineNumberTable", "LocalVariableTable", "LocalVariableTypeTable", "StackMapTable"}
+
+// table appends the table of the kind. Entries whose labels are no longer
+// placed (their instructions were removed) are dropped.
+func (w *codeAttrWriter) table(kind codeAttrKind) {
+	code := w.code
+	name := code.attrs.names[kind]
+	if name == 0 || w.c.Pool.Utf8(name) != tableNames[kind] {
+		name = w.c.Pool.AddUtf8(tableNames[kind])
+	}
+	w.b = be16(w.b, name)
+	at := len(w.b)
+	w.b = be32(w.b, 0)
+	switch kind {
+	case attrLines:
+		w.lines()
+	case attrLocals:
+		w.locals(code.Locals)
+	case attrLocalTypes:
+		w.locals(code.LocalTypes)
+	case attrStackMap:
+		w.b = append(w.b, encodeStackMap(w.c.Pool, code.Frames, InitialLocals(w.c, w.m))...)
+	}
+	w.endAttr(at)
+}
+
+// endAttr sets the length of the attribute whose length field is at at.
+func (w *codeAttrWriter) endAttr(at int) {
+	n := len(w.b) - at - 4
+	w.b[at], w.b[at+1], w.b[at+2], w.b[at+3] = byte(n>>24), byte(n>>16), byte(n>>8), byte(n)
+	w.n++
+}
+
+func (w *codeAttrWriter) placed(l *Label) bool { return l != nil && l.gen == w.code.gen }
+
+func (w *codeAttrWriter) lines() {
+	at := len(w.b)
+	w.b = be16(w.b, 0)
 	n := 0
-	for i := 1; i < len(desc) && desc[i] != ')'; i++ {
-		switch desc[i] {
-		case 'J', 'D':
-			n += 2
-		case 'L':
-			for i < len(desc) && desc[i] != ';' {
-				i++
-			}
-			n++
-		case '[':
-			for i < len(desc) && desc[i] == '[' {
-				i++
-			}
-			if i < len(desc) && desc[i] == 'L' {
-				for i < len(desc) && desc[i] != ';' {
-					i++
-				}
-			}
-			n++
-		default:
+	for _, ln := range w.code.Lines {
+		if w.placed(ln.Start) && ln.Start.Offset < w.end {
+			w.b = be16(w.b, uint16(ln.Start.Offset))
+			w.b = be16(w.b, ln.Line)
 			n++
 		}
 	}
-	return n
+	w.b[at], w.b[at+1] = byte(n>>8), byte(n)
+}
+
+func (w *codeAttrWriter) locals(vars []LocalVar) {
+	at := len(w.b)
+	w.b = be16(w.b, 0)
+	n := 0
+	for _, v := range vars {
+		if w.placed(v.Start) && w.placed(v.End) && v.Start.Offset <= v.End.Offset {
+			w.b = be16(w.b, uint16(v.Start.Offset))
+			w.b = be16(w.b, uint16(v.End.Offset-v.Start.Offset))
+			w.b = be16(w.b, v.Name)
+			w.b = be16(w.b, v.Desc)
+			w.b = be16(w.b, v.Slot)
+			n++
+		}
+	}
+	w.b[at], w.b[at+1] = byte(n>>8), byte(n)
+}
+
+func (w *codeAttrWriter) typeAnnotations(ta *CodeTypeAnnotations) {
+	w.b = be16(w.b, ta.Name)
+	at := len(w.b)
+	w.b = be32(w.b, 0)
+	w.b = be16(w.b, uint16(len(ta.Annotations)))
+	for _, a := range ta.Annotations {
+		w.b = append(w.b, a.TargetType)
+		switch {
+		case a.Ranges != nil || a.TargetType == 0x40 || a.TargetType == 0x41:
+			w.b = be16(w.b, uint16(len(a.Ranges)))
+			for _, r := range a.Ranges {
+				w.b = be16(w.b, uint16(r.Start.Offset))
+				w.b = be16(w.b, uint16(r.End.Offset-r.Start.Offset))
+				w.b = be16(w.b, r.Slot)
+			}
+		case a.At != nil:
+			w.b = be16(w.b, uint16(a.At.Offset))
+			if a.TargetType >= 0x47 {
+				w.b = append(w.b, a.TypeArg)
+			}
+		default:
+			w.b = append(w.b, a.Target...)
+		}
+		w.b = append(w.b, a.Rest...)
+	}
+	w.endAttr(at)
+}
+
+func (w *codeAttrWriter) raw(a *Attribute) {
+	w.b = be16(w.b, a.Name)
+	w.b = be32(w.b, uint32(len(a.Info)))
+	w.b = append(w.b, a.Info...)
+	w.n++
 }

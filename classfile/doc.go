@@ -4,9 +4,11 @@
 // attributes of a class; Class.Bytes writes them back. Attributes are kept
 // as raw bytes unless a caller decodes one, so a parse followed by a write
 // with no edit gives back the identical bytes. Method bodies are edited
-// through the label-based code model in code.go (DecodeCode / Code.Encode),
-// and frames.go recomputes max stack, max locals and the StackMapTable by a
-// data-flow pass over that model.
+// through the label-based code model in code.go (DecodeCode / Code.Encode);
+// a body decoded and encoded again with no edit also comes back identical
+// (ReencodeCode; the tests check every class of the JDK's image). frames.go
+// recomputes max stack, max locals and the StackMapTable by a data-flow
+// pass over that model.
 //
 // The JDK's modules image is read by the subpackage jimage; class sources
 // (directories, jars, the image) are behind the Source interface in source.go.

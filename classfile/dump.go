@@ -730,9 +730,6 @@ func normalOp(bc []byte, pc int) uint16 {
 	return uint16(op)
 }
 
-var newarrayTypes = [...]string{4: "boolean", 5: "char", 6: "float", 7: "double", 8: "byte",
-	9: "short", 10: "int", 11: "long"}
-
 // insn formats one instruction: the mnemonic of its original form at pc
 // and its operands from the decoded Insn.
 func (d *dumper) insn(in *Insn, bc []byte, pc int) string {
@@ -754,11 +751,10 @@ func (d *dumper) insn(in *Insn, bc []byte, pc int) string {
 	case OpBipush, OpSipush:
 		return pad(strconv.Itoa(int(in.Const)))
 	case OpNewarray:
-		t := "?"
-		if int(in.Const) < len(newarrayTypes) && in.Const >= 0 && newarrayTypes[in.Const] != "" {
-			t = newarrayTypes[in.Const]
+		if t, ok := NewarrayType(in.Const); ok {
+			return pad(t.JavaName())
 		}
-		return pad(t)
+		return pad("?")
 	case OpMultianewarray:
 		return pad(fmt.Sprintf("#%d, %d // %s", in.Index, in.Const, d.constText(in.Index)))
 	case OpInvokeinterface:

@@ -136,7 +136,7 @@ type analyzer struct {
 	thisType      vtype
 	frames        bool // emit frames (and verify-style dead code)
 	targets       []*Label
-	at            []int32 // by offset: see compute
+	at            []int32 // by offset: see markOffsets
 	counts        []int32
 	blocks        []block
 	maxLocals     int
@@ -262,13 +262,7 @@ func (a *analyzer) arrayType(i uint16) vtype {
 	if int(i) < len(a.arrayOf) && a.arrayOf[i] != 0 {
 		return a.arrayOf[i]
 	}
-	e := a.names[a.classType(i).arg()]
-	var t vtype
-	if strings.HasPrefix(e, "[") {
-		t = a.intern("[" + e)
-	} else {
-		t = a.intern("[L" + e + ";")
-	}
+	t := a.intern("[" + string(ObjectType(a.names[a.classType(i).arg()])))
 	if int(i) < len(a.arrayOf) {
 		a.arrayOf[i] = t
 	}
@@ -287,54 +281,22 @@ func (a *analyzer) elementType(t vtype) vtype {
 	if e := a.elems[n]; e != 0 {
 		return e
 	}
-	name := a.names[n]
-	e := tTop
-	if len(name) > 1 && name[0] == '[' {
-		e, _, _ = a.descType(name, 1)
-	}
+	e := a.typeOf(Type(a.names[n]).Component())
 	a.elems[n] = e
 	return e
 }
 
-// descType decodes the field descriptor at d[i:]: its type, its size in
-// slots and the index after it. A malformed descriptor gives Top, 0 and
-// len(d).
-func (a *analyzer) descType(d string, i int) (vtype, int32, int) {
-	if i >= len(d) {
-		return tTop, 0, len(d)
+// typeOf returns the type of a value of type t: Top for void or a
+// malformed type.
+func (a *analyzer) typeOf(t Type) vtype {
+	if typeRest(string(t), 0) >= 0 {
+		return tTop
 	}
-	switch d[i] {
-	case 'Z', 'B', 'C', 'S', 'I':
-		return tInt, 1, i + 1
-	case 'F':
-		return tFloat, 1, i + 1
-	case 'J':
-		return tLong, 2, i + 1
-	case 'D':
-		return tDouble, 2, i + 1
-	case 'V':
-		return tTop, 0, i + 1
-	case 'L':
-		if j := strings.IndexByte(d[i:], ';'); j > 1 {
-			return a.intern(d[i+1 : i+j]), 1, i + j + 1
-		}
-	case '[':
-		j := i
-		for j < len(d) && d[j] == '[' {
-			j++
-		}
-		if j < len(d) {
-			if d[j] == 'L' {
-				k := strings.IndexByte(d[j:], ';')
-				if k < 0 {
-					break
-				}
-				j += k
-			}
-			return a.intern(d[i : j+1]), 1, j + 1
-		}
+	v := t.VType()
+	if v.Kind == VObject {
+		return a.intern(v.Class)
 	}
-	return tTop, 0, len(d)
+	return vtype(v.Kind)
 }
 
 // ref returns the decoded descriptor of a member-ref or dynamic constant.
@@ -360,19 +322,54 @@ func (a *analyzer) ref(i uint16) *refInfo {
 	}
 	*r = refInfo{done: true, init: name == "<init>"}
 	if desc[0] != '(' {
-		r.ret, r.retSlots, _ = a.descType(desc, 0)
+		r.ret = a.typeOf(Type(desc))
+		if r.ret != tTop {
+			r.retSlots = int32(Type(desc).Size())
+		}
 		r.args = r.retSlots
 		return r
 	}
 	r.args = int32(ArgSlots(desc)) // the arguments' types do not matter
-	if j := strings.LastIndexByte(desc, ')'); j > 0 {
-		r.ret, r.retSlots, _ = a.descType(desc, j+1)
-	}
+	ret := ReturnType(desc)
+	r.ret, r.retSlots = a.typeOf(ret), int32(ret.Size())
 	return r
 }
 
 // compute runs the analysis of one method.
 func (a *analyzer) compute(m *Member, code *Code) error {
+	a.reset(code)
+	desc := a.pool.Utf8(m.Desc)
+	static := m.Access&AccStatic != 0
+	argLocals := ArgSlots(desc)
+	if !static {
+		argLocals++
+	}
+	maxOff, err := a.scan(argLocals)
+	if err != nil {
+		return err
+	}
+	if err := a.markOffsets(maxOff); err != nil {
+		return err
+	}
+	if !a.makeBlocks() {
+		code.MaxStack, code.MaxLocals = 0, uint16(a.maxLocals)
+		code.Frames = nil
+		return nil
+	}
+	if err := a.assignHandlers(); err != nil {
+		return err
+	}
+	if err := a.enter(m, desc, static); err != nil {
+		return err
+	}
+	if err := a.iterate(); err != nil {
+		return err
+	}
+	return a.finish()
+}
+
+// reset prepares the per-method state for code.
+func (a *analyzer) reset(code *Code) {
 	a.code, a.insns = code, code.Insns
 	a.err, a.errAt = nil, -1
 	a.frames = a.c.Major >= 50
@@ -384,20 +381,16 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 	a.hBlock = a.hBlock[:0]
 	a.hCatch = a.hCatch[:0]
 	a.maxStack = 0
+}
 
-	desc := a.pool.Utf8(m.Desc)
-	static := m.Access&AccStatic != 0
-	maxLocals := ArgSlots(desc)
-	if !static {
-		maxLocals++
-	}
-
-	// Pass 1: max_locals, jsr, the `new` sites, and the offsets that start
-	// blocks. Encode has laid the code out, so every label placed in it
-	// has its offset: blocks are found by offset, without a map.
+// scan is pass 1: max_locals (at least argLocals), jsr and ret (no frames
+// then), the `new` sites and the jump targets. It returns the largest
+// label offset: Encode has laid the code out, so every label placed in it
+// has its offset, and blocks are found by offset, without a map.
+func (a *analyzer) scan(argLocals int) (maxOff int, err error) {
 	insns := a.insns
+	maxLocals := argLocals
 	a.targets = a.targets[:0]
-	maxOff := 0
 	for i := range insns {
 		in := &insns[i]
 		op := in.Op
@@ -430,11 +423,16 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 		}
 	}
 	if maxLocals > 0xFFFF {
-		return fmt.Errorf("uses %d local slots, more than 65535", maxLocals)
+		return 0, fmt.Errorf("uses %d local slots, more than 65535", maxLocals)
 	}
 	a.maxLocals = maxLocals
-	// a.at, by offset: markFrame (a jump target), markBound (an exception
-	// range's bound), then, once blocks are made, 1 + the block index.
+	return maxOff, nil
+}
+
+// markOffsets sizes a.at, by offset up to maxOff, and marks the offsets
+// that start blocks: markFrame (a jump target or handler), markBound (an
+// exception range's bound). makeBlocks then sets 1 + the block index.
+func (a *analyzer) markOffsets(maxOff int) error {
 	a.at = slices.Grow(a.at[:0], maxOff+1)[:maxOff+1]
 	clear(a.at)
 	for _, l := range a.targets {
@@ -443,7 +441,7 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 		}
 		a.at[l.Offset] = markFrame
 	}
-	for i, h := range code.Handlers {
+	for i, h := range a.code.Handlers {
 		for _, l := range [3]*Label{h.Start, h.End, h.Handler} {
 			if l == nil || l.Offset < 0 || l.Offset > maxOff {
 				return fmt.Errorf("exception handler %d refers to a label that is not placed", i)
@@ -456,8 +454,13 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 		}
 		a.at[h.Handler.Offset] = markFrame
 	}
+	return nil
+}
 
-	// Pass 2: basic blocks.
+// makeBlocks is pass 2: it splits the instructions into basic blocks. It
+// reports whether there is any (code of labels only has none).
+func (a *analyzer) makeBlocks() bool {
+	insns := a.insns
 	runStart, runMark := -1, int32(0)
 	ended := true // the previous instruction ends a block (or there is none)
 	afterJump := false
@@ -501,56 +504,65 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 	}
 	nb := int32(len(a.blocks))
 	if nb == 0 {
-		code.MaxStack, code.MaxLocals = 0, uint16(maxLocals)
-		code.Frames = nil
-		return nil
+		return false
 	}
 	a.blocks[nb-1].end = int32(len(insns))
 	if runStart >= 0 {
 		a.at[insns[runStart].Label.Offset] = nb + 1
 	}
+	return true
+}
 
-	// Exception handlers: their blocks, types and the blocks they cover.
-	if len(code.Handlers) > 0 {
-		a.counts = slices.Grow(a.counts[:0], int(nb))[:nb]
-		clear(a.counts)
-		for i, h := range code.Handlers {
-			s, e, hb := a.blockOf(h.Start), a.blockOf(h.End), a.blockOf(h.Handler)
-			if s < 0 || e < 0 || hb < 0 || hb >= nb {
-				return fmt.Errorf("exception handler %d refers to a label that is not placed", i)
-			}
-			catch := objType(nThrowable)
-			if h.CatchType != 0 {
-				catch = a.classType(h.CatchType)
-			}
-			a.hBlock = append(a.hBlock, hb)
-			a.hCatch = append(a.hCatch, catch)
-			for b := s; b < e; b++ {
-				a.counts[b]++
-			}
+// assignHandlers finds the exception handlers' blocks and caught types,
+// and lists for each block the handlers covering it.
+func (a *analyzer) assignHandlers() error {
+	handlers := a.code.Handlers
+	if len(handlers) == 0 {
+		return nil
+	}
+	nb := int32(len(a.blocks))
+	a.counts = slices.Grow(a.counts[:0], int(nb))[:nb]
+	clear(a.counts)
+	for i, h := range handlers {
+		s, e, hb := a.blockOf(h.Start), a.blockOf(h.End), a.blockOf(h.Handler)
+		if s < 0 || e < 0 || hb < 0 || hb >= nb {
+			return fmt.Errorf("exception handler %d refers to a label that is not placed", i)
 		}
-		at := int32(0)
-		for b := range a.blocks {
-			a.blocks[b].hFrom, a.blocks[b].hTo = at, at
-			at += a.counts[b]
+		catch := objType(nThrowable)
+		if h.CatchType != 0 {
+			catch = a.classType(h.CatchType)
 		}
-		a.blockHandlers = slices.Grow(a.blockHandlers[:0], int(at))[:at]
-		for i, h := range code.Handlers {
-			for b := a.blockOf(h.Start); b < a.blockOf(h.End); b++ {
-				blk := &a.blocks[b]
-				a.blockHandlers[blk.hTo] = int32(i)
-				blk.hTo++
-			}
+		a.hBlock = append(a.hBlock, hb)
+		a.hCatch = append(a.hCatch, catch)
+		for b := s; b < e; b++ {
+			a.counts[b]++
 		}
 	}
+	at := int32(0)
+	for b := range a.blocks {
+		a.blocks[b].hFrom, a.blocks[b].hTo = at, at
+		at += a.counts[b]
+	}
+	a.blockHandlers = slices.Grow(a.blockHandlers[:0], int(at))[:at]
+	for i, h := range handlers {
+		for b := a.blockOf(h.Start); b < a.blockOf(h.End); b++ {
+			blk := &a.blocks[b]
+			a.blockHandlers[blk.hTo] = int32(i)
+			blk.hTo++
+		}
+	}
+	return nil
+}
 
-	// The entry state.
-	ml := maxLocals
-	if int(nb)*ml > maxStateSlots {
+// enter allocates the blocks' entry states and flows the method's entry
+// state, `this` and the parameters of descriptor desc, into the first.
+func (a *analyzer) enter(m *Member, desc string, static bool) error {
+	nb, ml := len(a.blocks), a.maxLocals
+	if nb*ml > maxStateSlots {
 		// Only crafted code gets here (java.base's largest is under 10k).
 		return fmt.Errorf("too large for frame computation: %d blocks × %d locals", nb, ml)
 	}
-	a.entryLocals = slices.Grow(a.entryLocals[:0], int(nb)*ml)[:int(nb)*ml]
+	a.entryLocals = slices.Grow(a.entryLocals[:0], nb*ml)[:nb*ml]
 	clear(a.entryLocals)
 	a.cur = slices.Grow(a.cur[:0], ml)[:ml]
 	clear(a.cur)
@@ -564,20 +576,28 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 		}
 		slot = 1
 	}
-	for j := 1; j < len(desc) && desc[j] != ')'; {
-		t, n, next := a.descType(desc, j)
-		if n == 0 {
+	for j := 1; ; {
+		t, next := nextParam(desc, j)
+		if next < 0 {
 			return fmt.Errorf("malformed method descriptor %q", desc)
 		}
-		a.cur[slot] = t
-		slot += int(n)
+		if t == "" {
+			break
+		}
+		a.cur[slot] = a.typeOf(t)
+		slot += t.Size()
 		j = next
 	}
 	a.sp = 0
 	a.curBlock = 0
 	a.flowTo(0)
+	return nil
+}
 
-	// Iterate to the fixed point, in code order.
+// iterate interprets the blocks whose entry state changed, in code order,
+// until none does.
+func (a *analyzer) iterate() error {
+	nb := int32(len(a.blocks))
 	for a.again = true; a.again && a.err == nil; {
 		a.again = false
 		for b := int32(0); b < nb && a.err == nil; b++ {
@@ -588,14 +608,17 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 			}
 		}
 	}
-	if a.err != nil {
-		if a.errAt >= 0 {
-			return fmt.Errorf("instruction %d (%s): %w", a.errAt, OpNames[insns[a.errAt].Op], a.err)
-		}
-		return a.err
+	if a.err != nil && a.errAt >= 0 {
+		return fmt.Errorf("instruction %d (%s): %w", a.errAt, OpNames[a.insns[a.errAt].Op], a.err)
 	}
+	return a.err
+}
 
-	code.MaxLocals = uint16(maxLocals)
+// finish sets the code's max locals, max stack and frames, replacing dead
+// code and trimming the handlers that covered it.
+func (a *analyzer) finish() error {
+	code := a.code
+	code.MaxLocals = uint16(a.maxLocals)
 	if !a.frames {
 		code.MaxStack = uint16(a.maxStack)
 		code.Frames = nil
@@ -733,15 +756,15 @@ func (a *analyzer) mergeRefs(x, y vtype) vtype {
 // other arrays become an array of Object of the smaller dimension (an array
 // of primitives counting one dimension less), or Object.
 func (a *analyzer) mergeNames(s, t string) vtype {
-	ds, es := arrayDims(s)
-	dt, et := arrayDims(t)
+	ds, dt := Type(s).Dims(), Type(t).Dims() // a class name has none
 	if ds == 0 && dt == 0 {
 		return a.intern(a.commonSuper(s, t))
 	}
-	rs, rt := isClassDesc(es), isClassDesc(et)
+	es, et := Type(s).Element(), Type(t).Element()
+	rs, rt := es.IsReference(), et.IsReference()
 	if ds == dt && rs && rt {
-		e := a.commonSuper(es[1:len(es)-1], et[1:len(et)-1])
-		return a.intern(strings.Repeat("[", ds) + "L" + e + ";")
+		e := a.commonSuper(es.InternalName(), et.InternalName())
+		return a.intern(strings.Repeat("[", ds) + string(ObjectType(e)))
 	}
 	if ds > 0 && !rs {
 		ds--
@@ -755,19 +778,6 @@ func (a *analyzer) mergeNames(s, t string) vtype {
 	}
 	return a.intern(strings.Repeat("[", d) + "Ljava/lang/Object;")
 }
-
-// arrayDims splits an array descriptor into its dimensions and element
-// descriptor; a class name has 0 dimensions and is its own element.
-func arrayDims(s string) (int, string) {
-	d := 0
-	for d < len(s)-1 && s[d] == '[' {
-		d++
-	}
-	return d, s[d:]
-}
-
-// isClassDesc reports whether d is an object type descriptor, L...;.
-func isClassDesc(d string) bool { return len(d) > 2 && d[0] == 'L' && d[len(d)-1] == ';' }
 
 // commonSuper returns the nearest common superclass of two classes, or
 // java/lang/Object if either is an interface (the verifier treats
@@ -1243,10 +1253,18 @@ func (a *analyzer) ldc(i uint16) {
 	}
 }
 
-var primArrays = [...]string{4: "[Z", 5: "[C", 6: "[F", 7: "[D", 8: "[B", 9: "[S", 10: "[I", 11: "[J"}
+// primArrays are the descriptors of the arrays newarray creates, by atype.
+var primArrays = func() (ds [12]string) {
+	for atype := range ds {
+		if t, ok := NewarrayType(int32(atype)); ok {
+			ds[atype] = "[" + string(t)
+		}
+	}
+	return ds
+}()
 
 func (a *analyzer) primArray(atype int32) vtype {
-	if atype < 4 || atype > 11 {
+	if atype < 0 || int(atype) >= len(primArrays) || primArrays[atype] == "" {
 		a.fail("newarray of unknown type %d", atype)
 		return tObject
 	}

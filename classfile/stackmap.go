@@ -16,48 +16,14 @@ func InitialLocals(c *Class, m *Member) []VType {
 			locals = append(locals, VType{Kind: VObject, Class: c.Name()})
 		}
 	}
-	for i := 1; i < len(desc) && desc[i] != ')'; {
-		t, next := fieldVType(desc, i)
-		if next <= i {
-			break
+	for i := 1; ; {
+		t, next := nextParam(desc, i)
+		if t == "" { // the end, or a malformed parameter: stop there
+			return locals
 		}
-		locals = append(locals, t)
+		locals = append(locals, t.VType())
 		i = next
 	}
-	return locals
-}
-
-// fieldVType decodes the field descriptor at desc[i:] into its verification
-// type and returns the index after it.
-func fieldVType(desc string, i int) (VType, int) {
-	switch desc[i] {
-	case 'Z', 'B', 'C', 'S', 'I':
-		return VType{Kind: VInteger}, i + 1
-	case 'F':
-		return VType{Kind: VFloat}, i + 1
-	case 'J':
-		return VType{Kind: VLong}, i + 1
-	case 'D':
-		return VType{Kind: VDouble}, i + 1
-	case 'L':
-		for j := i; j < len(desc); j++ {
-			if desc[j] == ';' {
-				return VType{Kind: VObject, Class: desc[i+1 : j]}, j + 1
-			}
-		}
-	case '[':
-		j := i
-		for j < len(desc) && desc[j] == '[' {
-			j++
-		}
-		if j < len(desc) {
-			_, end := fieldVType(desc, j)
-			if end > j {
-				return VType{Kind: VObject, Class: desc[i:end]}, end
-			}
-		}
-	}
-	return VType{}, i // malformed: callers stop
 }
 
 // decodeStackMap expands a StackMapTable into full frames.
@@ -71,6 +37,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 		typ := int(r.u1())
 		var delta int
 		var stack []VType
+		form := formShortest
 		switch {
 		case typ < 64:
 			delta = typ
@@ -83,6 +50,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 		case typ == 247:
 			delta = int(r.u2())
 			stack = []VType{d.vtype(r)}
+			form = formSame1Extended
 		case typ < 251: // chop
 			delta = int(r.u2())
 			k := 251 - typ
@@ -93,6 +61,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 			locals = locals[: len(locals)-k : len(locals)-k]
 		case typ == 251:
 			delta = int(r.u2())
+			form = formSameExtended
 		case typ < 255: // append
 			delta = int(r.u2())
 			for k := typ - 251; k > 0; k-- {
@@ -100,6 +69,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 			}
 		default: // full
 			delta = int(r.u2())
+			form = formFull
 			nl := r.count(1)
 			locals = make([]VType, nl)
 			for j := range locals {
@@ -120,7 +90,7 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 			r.off = at
 			return nil, r.fail("frame %d at offset %d is not at an instruction", i, off)
 		}
-		frames = append(frames, Frame{At: l, Locals: locals, Stack: stack})
+		frames = append(frames, Frame{At: l, Locals: locals, Stack: stack, form: form})
 	}
 	if r.err == nil && r.off != len(r.b) {
 		return nil, r.fail("%d bytes of trailing data", len(r.b)-r.off)
@@ -154,8 +124,9 @@ func (d *codeDecoder) vtype(r *reader) VType {
 }
 
 // encodeStackMap writes frames (whose labels have offsets) as a
-// StackMapTable, choosing the compressed frame forms. locals0 is the
-// implicit initial frame. Frames at an offset already written are skipped.
+// StackMapTable, choosing the compressed frame forms unless a decoded
+// frame's own form still fits it (see frameForm). locals0 is the implicit
+// initial frame. Frames at an offset already written are skipped.
 func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
 	b := make([]byte, 2, 16*len(frames)+2)
 	prevLocals := locals0
@@ -172,15 +143,17 @@ func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
 		count++
 		k := len(f.Locals) - len(prevLocals)
 		switch {
+		case f.form == formFull:
+			b = appendFullFrame(b, p, f, delta)
 		case len(f.Stack) == 0 && k == 0 && sameVTypes(f.Locals, prevLocals):
-			if delta < 64 {
+			if delta < 64 && f.form != formSameExtended {
 				b = append(b, byte(delta))
 			} else {
 				b = append(b, 251)
 				b = be16(b, uint16(delta))
 			}
 		case len(f.Stack) == 1 && k == 0 && sameVTypes(f.Locals, prevLocals):
-			if delta < 64 {
+			if delta < 64 && f.form != formSame1Extended {
 				b = append(b, byte(64+delta))
 			} else {
 				b = append(b, 247)
@@ -197,20 +170,25 @@ func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
 				b = appendVType(b, p, t)
 			}
 		default:
-			b = append(b, 255)
-			b = be16(b, uint16(delta))
-			b = be16(b, uint16(len(f.Locals)))
-			for _, t := range f.Locals {
-				b = appendVType(b, p, t)
-			}
-			b = be16(b, uint16(len(f.Stack)))
-			for _, t := range f.Stack {
-				b = appendVType(b, p, t)
-			}
+			b = appendFullFrame(b, p, f, delta)
 		}
 		prevLocals = f.Locals
 	}
 	b[0], b[1] = byte(count>>8), byte(count)
+	return b
+}
+
+func appendFullFrame(b []byte, p *Pool, f *Frame, delta int) []byte {
+	b = append(b, 255)
+	b = be16(b, uint16(delta))
+	b = be16(b, uint16(len(f.Locals)))
+	for _, t := range f.Locals {
+		b = appendVType(b, p, t)
+	}
+	b = be16(b, uint16(len(f.Stack)))
+	for _, t := range f.Stack {
+		b = appendVType(b, p, t)
+	}
 	return b
 }
 

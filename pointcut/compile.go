@@ -104,7 +104,7 @@ func (c *compiler) simpleType(st *SimpleType, varargsOK bool) typePat {
 	if len(st.Rest) == 0 && !isWild(st.Head) {
 		if st.Head == "new" {
 			c.errorf(st.Pos, "", "`new` names a constructor, not a type")
-		} else if _, prim := primDesc[st.Head]; !prim && !javaLang[st.Head] {
+		} else if !isKeywordType(st.Head) && !javaLang[st.Head] {
 			c.warnf(st.Pos, c.qualifyHint("write the fully qualified name", st.Head),
 				"type %s is not qualified and not in java.lang: it matches only a class of the unnamed package", st.Head)
 		}

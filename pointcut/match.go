@@ -193,7 +193,7 @@ func (n withinNode) eval(m *matchCtx) result {
 func (n withinNode) test(m *matchCtx) result {
 	c := m.s.Within
 	for {
-		if n.t.match(classDesc(c), m.h) {
+		if n.t.match(string(classfile.ObjectType(c)), m.h) {
 			return always
 		}
 		i := strings.LastIndexByte(c, '$')
@@ -239,7 +239,7 @@ func valueTest(m *matchCtx, t target, v advice.Value, desc string) result {
 		case advice.Never:
 			return never
 		case advice.Maybe:
-			r = and(r, result{advice.Maybe, &advice.Residue{Op: advice.InstanceOf, Value: v, Type: internalOf(want)}})
+			r = and(r, result{advice.Maybe, &advice.Residue{Op: advice.InstanceOf, Value: v, Type: classfile.Type(want).InternalName()}})
 		}
 	}
 	if t.formal >= 0 {
@@ -262,7 +262,7 @@ func (n thisTargetNode) eval(m *matchCtx) result {
 		if s.StaticThis {
 			return never
 		}
-		desc = classDesc(s.Within)
+		desc = string(classfile.ObjectType(s.Within))
 	} else {
 		v.Kind = advice.Target
 		switch s.Kind {
@@ -272,12 +272,12 @@ func (n thisTargetNode) eval(m *matchCtx) result {
 			if s.StaticTarget {
 				return never
 			}
-			desc = classDesc(s.Member.Owner)
+			desc = string(classfile.ObjectType(s.Member.Owner))
 		default:
 			if s.StaticThis {
 				return never
 			}
-			desc = classDesc(s.Within)
+			desc = string(classfile.ObjectType(s.Within))
 		}
 	}
 	return valueTest(m, n.t, v, desc)
@@ -292,10 +292,11 @@ type argElem struct {
 }
 
 func (n argsNode) eval(m *matchCtx) result {
-	params, _, ok := splitMethodDesc(m.s.Member.Desc)
-	if !ok {
+	mt, err := classfile.ParseMethodDesc(m.s.Member.Desc)
+	if err != nil {
 		return never
 	}
+	params := mt.Params
 	at := -1 // index of `..`
 	for i, e := range n.elems {
 		if e.ellipsis {
@@ -314,7 +315,7 @@ func (n argsNode) eval(m *matchCtx) result {
 		if at >= 0 && i > at {
 			p = len(params) - (len(n.elems) - i)
 		}
-		r = and(r, valueTest(m, e.t, advice.Value{Kind: advice.Arg, Index: p}, params[p]))
+		r = and(r, valueTest(m, e.t, advice.Value{Kind: advice.Arg, Index: p}, string(params[p])))
 		if r.v == advice.Never {
 			return never
 		}

@@ -141,7 +141,8 @@ func (p *namePat) testClass(internal string) bool {
 }
 
 func (p *namePat) match(desc string, h classfile.Hierarchy) bool {
-	d := dims(desc)
+	t := classfile.Type(desc)
+	d := t.Dims()
 	if d < p.dims {
 		return false
 	}
@@ -157,11 +158,11 @@ func (p *namePat) match(desc string, h classfile.Hierarchy) bool {
 		return p.plus && (p.testName("java.lang.Object") || p.testName("java.lang.Cloneable") ||
 			p.testName("java.io.Serializable"))
 	}
-	elem := desc[d:]
-	if isPrimDesc(elem) {
-		return p.testName(primName[elem[0]])
+	elem := t.Element()
+	if elem.IsPrimitive() || elem == classfile.Void {
+		return p.testName(elem.JavaName())
 	}
-	cls := internalOf(elem)
+	cls := elem.InternalName()
 	if p.testClass(cls) {
 		return true
 	}
@@ -242,25 +243,25 @@ func (s *sigPat) matchShape(m *advice.Member, h classfile.Hierarchy) bool {
 	if s.ctor != (m.Name == "<init>") {
 		return false
 	}
-	params, ret, ok := splitMethodDesc(m.Desc)
-	if !ok {
+	mt, err := classfile.ParseMethodDesc(m.Desc)
+	if err != nil {
 		return false
 	}
 	if !s.ctor {
 		if s.name != nil && !s.name.testName(m.Name) {
 			return false
 		}
-		if !s.ret.match(ret, h) {
+		if !s.ret.match(string(mt.Return), h) {
 			return false
 		}
 	}
-	return matchParams(s.params, params, h)
+	return matchParams(s.params, mt.Params, h)
 }
 
 // matchDecl tests what differs between a member's signatures: the
 // declaring type, modifiers, varargs and throws clause.
 func (s *sigPat) matchDecl(owner string, m *advice.Member, h classfile.Hierarchy) bool {
-	if s.decl != nil && !s.decl.match(classDesc(owner), h) {
+	if s.decl != nil && !s.decl.match(string(classfile.ObjectType(owner)), h) {
 		return false
 	}
 	for _, t := range s.mods {
@@ -285,7 +286,7 @@ func (s *sigPat) matchDecl(owner string, m *advice.Member, h classfile.Hierarchy
 	for _, it := range s.throws {
 		any := false
 		for _, e := range m.Exceptions {
-			if it.t.match(classDesc(e), h) {
+			if it.t.match(string(classfile.ObjectType(e)), h) {
 				any = true
 				break
 			}
@@ -306,7 +307,7 @@ func hasVarargs(ps []paramPat) bool {
 // varargs condition is tested by matchDecl). It is a glob match by dynamic
 // programming over (pattern, parameter) positions, so patterns with many
 // `..` cost O(len(ps)·len(params)), never exponential time.
-func matchParams(ps []paramPat, params []string, h classfile.Hierarchy) bool {
+func matchParams(ps []paramPat, params []classfile.Type, h classfile.Hierarchy) bool {
 	n := len(params)
 	// ok[j]: ps[i:] matches params[j:], for the current i (from the end).
 	ok := make([]bool, n+1)
@@ -322,7 +323,7 @@ func matchParams(ps []paramPat, params []string, h classfile.Hierarchy) bool {
 			}
 		} else {
 			for j := 0; j < n; j++ {
-				next[j] = ok[j+1] && ps[i].t.match(params[j], h)
+				next[j] = ok[j+1] && ps[i].t.match(string(params[j]), h)
 			}
 		}
 		ok = next

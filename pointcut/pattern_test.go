@@ -72,12 +72,12 @@ func TestTypePatterns(t *testing.T) {
 		p, _ := compileTypeText(t, tt.pattern)
 		for _, d := range tt.yes {
 			if !p.match(d, h) {
-				t.Errorf("%s should match %s", tt.pattern, javaName(d))
+				t.Errorf("%s should match %s", tt.pattern, classfile.Type(d).JavaName())
 			}
 		}
 		for _, d := range tt.no {
 			if p.match(d, h) {
-				t.Errorf("%s should not match %s", tt.pattern, javaName(d))
+				t.Errorf("%s should not match %s", tt.pattern, classfile.Type(d).JavaName())
 			}
 		}
 	}

@@ -265,8 +265,8 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 						"formal %s is bound twice", f.Name)
 				}
 			}
-			if kind == advice.AfterThrowing && isPrimDesc(d) {
-				c.errorf(f.Type.Pos, "", "a thrown value is a Throwable, not %s", javaName(d))
+			if t := classfile.Type(d); kind == advice.AfterThrowing && (t.IsPrimitive() || t == classfile.Void) {
+				c.errorf(f.Type.Pos, "", "a thrown value is a Throwable, not %s", t.JavaName())
 			}
 			exitDesc = d
 		}
@@ -342,7 +342,7 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 		return nil
 	}
 	owner, err := typeNameDesc(call.Name[:len(call.Name)-1], 0)
-	if cls := call.Name[0]; len(call.Name) == 2 && err != nil && !isWild(cls) && primDesc[cls] == "" {
+	if cls := call.Name[0]; len(call.Name) == 2 && err != nil && !isWild(cls) && !isKeywordType(cls) {
 		owner, err = "L"+cls+";", nil // a class of the unnamed package
 	}
 	if err != nil || !strings.HasPrefix(owner, "L") {
@@ -354,10 +354,11 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 		return nil
 	}
 	mname := call.Name[len(call.Name)-1]
-	adv.Method = advice.Method{Owner: internalOf(owner), Name: mname, Desc: "(" + strings.Join(valueDescs, "") + ")V"}
+	ownerName := classfile.Type(owner).InternalName()
+	adv.Method = advice.Method{Owner: ownerName, Name: mname, Desc: "(" + strings.Join(valueDescs, "") + ")V"}
 	b.params = valueDescs
 	if h != nil {
-		m, params, ok := c.bindMethod(h, call, internalOf(owner), mname, valueDescs, ad)
+		m, params, ok := c.bindMethod(h, call, ownerName, mname, valueDescs, ad)
 		if !ok {
 			return nil
 		}
@@ -392,10 +393,14 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 			continue
 		}
 		desc := cl.MemberDesc(m)
-		params, ret, ok := splitMethodDesc(desc)
+		mt, err := classfile.ParseMethodDesc(desc)
+		params := make([]string, len(mt.Params))
+		for i, p := range mt.Params {
+			params[i] = string(p)
+		}
 		var why []string
 		switch {
-		case !ok:
+		case err != nil:
 			why = append(why, "bad descriptor")
 		case len(params) != len(values):
 			why = append(why, fmt.Sprintf("takes %d parameters, the call passes %d", len(params), len(values)))
@@ -403,17 +408,17 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 			for i, v := range values {
 				if ok, sure := passable(v, params[i], h); !ok {
 					if sure {
-						why = append(why, fmt.Sprintf("parameter %d is %s, cannot take %s", i+1, javaName(params[i]), javaName(v)))
+						why = append(why, fmt.Sprintf("parameter %d is %s, cannot take %s", i+1, mt.Params[i].JavaName(), classfile.Type(v).JavaName()))
 					} else {
 						c.warnf(call.Args[i].Pos, "put the class files on --advice-cp to check",
 							"cannot check that %s is assignable to parameter %d (%s) of %s.%s",
-							javaName(v), i+1, javaName(params[i]), strings.ReplaceAll(owner, "/", "."), name)
+							classfile.Type(v).JavaName(), i+1, mt.Params[i].JavaName(), strings.ReplaceAll(owner, "/", "."), name)
 					}
 				}
 			}
 		}
-		if ok && ret != "V" {
-			why = append(why, "returns "+javaName(ret)+", not void")
+		if err == nil && mt.Return != classfile.Void {
+			why = append(why, "returns "+mt.Return.JavaName()+", not void")
 		}
 		if m.Access&classfile.AccStatic == 0 {
 			why = append(why, "not static")
@@ -441,7 +446,7 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 func javaNames(descs []string) string {
 	names := make([]string, len(descs))
 	for i, d := range descs {
-		names[i] = javaName(d)
+		names[i] = classfile.Type(d).JavaName()
 	}
 	return strings.Join(names, ", ")
 }
@@ -453,31 +458,32 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 	if v == p || p == "Ljava/lang/Object;" {
 		return true, true
 	}
-	if isPrimDesc(v) {
-		if isPrimDesc(p) {
+	vt, pt := classfile.Type(v), classfile.Type(p)
+	if vt.IsPrimitive() {
+		if pt.IsPrimitive() {
 			return false, true
 		}
-		switch p {
-		case classDesc(boxOf[v]), "Ljava/io/Serializable;", "Ljava/lang/Comparable;":
+		switch pt {
+		case vt.Boxed(), "Ljava/io/Serializable;", "Ljava/lang/Comparable;":
 			return true, true
 		case "Ljava/lang/Number;":
-			return v != "Z" && v != "C", true
+			return vt != classfile.Boolean && vt != classfile.Char, true
 		}
 		return false, true
 	}
-	if isPrimDesc(p) || v == StaticPartDesc {
+	if pt.IsPrimitive() || v == StaticPartDesc {
 		return false, true
 	}
 	if assignable(v, p, h) {
 		return true, true
 	}
-	e := v[dims(v):]
-	if isPrimDesc(e) || dims(v) > 0 && dims(p) > 0 {
+	e := vt.Element()
+	if e.IsPrimitive() || vt.Dims() > 0 && pt.Dims() > 0 {
 		return false, true
 	}
-	found, complete := supers(h, internalOf(e), func(string) bool { return false })
+	found, complete := supers(h, e.InternalName(), func(string) bool { return false })
 	_ = found
-	if _, err := h.Lookup(internalOf(e)); err != nil {
+	if _, err := h.Lookup(e.InternalName()); err != nil {
 		complete = false
 	}
 	return false, complete
@@ -512,7 +518,7 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 			var v advice.Verdict
 			if adv.Kind == advice.AfterThrowing {
 				v = instanceTest("Ljava/lang/Throwable;", b.exit, h)
-			} else if rt := returnedDesc(s); rt == "V" {
+			} else if rt := s.ReturnedDesc(); rt == "V" {
 				// AspectJ: returning(Object o) at a void join point binds null.
 				v = advice.Never
 				if b.exit == "Ljava/lang/Object;" {
@@ -525,7 +531,7 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 				continue
 			}
 			if v == advice.Maybe {
-				check = internalOf(b.exit)
+				check = classfile.Type(b.exit).InternalName()
 			}
 		}
 		args := make([]advice.Value, len(b.args))
@@ -543,24 +549,6 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 		out = append(out, advice.Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
 	}
 	return out
-}
-
-// returnedDesc is the static type of the value a join point returns: the
-// new object for constructor calls and array construction.
-func returnedDesc(s *advice.Shadow) string {
-	switch s.Kind {
-	case advice.ConstructorCall:
-		return classDesc(s.Member.Owner)
-	case advice.ArrayConstruction:
-		return s.Member.Owner
-	case advice.ConstructorExecution:
-		return "V"
-	}
-	_, ret, ok := splitMethodDesc(s.Member.Desc)
-	if !ok {
-		return "V"
-	}
-	return ret
 }
 
 var _ advice.Matcher = (*Program)(nil)

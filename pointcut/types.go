@@ -10,24 +10,8 @@ import (
 
 // Types are handled as JVM descriptors throughout ("I", "Ljava/lang/String;",
 // "[[I"): shadows carry descriptors and internal names, and advice binding
-// compares descriptors with the advice class file's.
-
-var primDesc = map[string]string{
-	"boolean": "Z", "byte": "B", "char": "C", "short": "S", "int": "I",
-	"long": "J", "float": "F", "double": "D", "void": "V",
-}
-
-var primName = map[byte]string{
-	'Z': "boolean", 'B': "byte", 'C': "char", 'S': "short", 'I': "int",
-	'J': "long", 'F': "float", 'D': "double", 'V': "void",
-}
-
-// boxOf maps a primitive descriptor to its wrapper's internal name.
-var boxOf = map[string]string{
-	"Z": "java/lang/Boolean", "B": "java/lang/Byte", "C": "java/lang/Character",
-	"S": "java/lang/Short", "I": "java/lang/Integer", "J": "java/lang/Long",
-	"F": "java/lang/Float", "D": "java/lang/Double",
-}
+// compares descriptors with the advice class file's. classfile.Type parses
+// and names them; this file holds the Java language's rules on top.
 
 // widens[a] lists the primitives a widens to (JLS 5.1.2), a itself included.
 var widens = map[string]string{
@@ -63,93 +47,10 @@ func init() {
 	}
 }
 
-// dims returns the number of leading '[' of a descriptor.
-func dims(desc string) int {
-	n := 0
-	for n < len(desc) && desc[n] == '[' {
-		n++
-	}
-	return n
-}
-
-func isPrimDesc(d string) bool { return len(d) == 1 && primName[d[0]] != "" }
-
-func isRefDesc(d string) bool {
-	switch {
-	case len(d) >= 2 && d[0] == '[':
-		e := d[dims(d):]
-		return isPrimDesc(e) && e != "V" || isRefDesc(e)
-	case len(d) > 2 && d[0] == 'L':
-		return d[len(d)-1] == ';'
-	}
-	return false
-}
-
-// classDesc returns the descriptor of an internal name or array descriptor.
-func classDesc(internal string) string {
-	if strings.HasPrefix(internal, "[") {
-		return internal
-	}
-	return "L" + internal + ";"
-}
-
-// internalOf returns the internal name of a class descriptor, or the array
-// descriptor itself (what checkcast and instanceof take).
-func internalOf(desc string) string {
-	if strings.HasPrefix(desc, "L") && strings.HasSuffix(desc, ";") {
-		return desc[1 : len(desc)-1]
-	}
-	return desc
-}
-
-// javaName returns the source form of a descriptor: "java.lang.String[]".
-func javaName(desc string) string {
-	n := dims(desc)
-	e := desc[n:]
-	var s string
-	if len(e) == 1 && primName[e[0]] != "" {
-		s = primName[e[0]]
-	} else {
-		s = strings.ReplaceAll(internalOf(e), "/", ".")
-	}
-	return s + strings.Repeat("[]", n)
-}
-
-// splitMethodDesc returns the parameter descriptors and the return
-// descriptor of a method descriptor.
-func splitMethodDesc(desc string) (params []string, ret string, ok bool) {
-	if !strings.HasPrefix(desc, "(") {
-		return nil, "", false
-	}
-	i := 1
-	for i < len(desc) && desc[i] != ')' {
-		j := i
-		for j < len(desc) && desc[j] == '[' {
-			j++
-		}
-		if j >= len(desc) {
-			return nil, "", false
-		}
-		if desc[j] == 'L' {
-			k := strings.IndexByte(desc[j:], ';')
-			if k < 2 { // no ';', or an empty class name
-				return nil, "", false
-			}
-			j += k
-		} else if primName[desc[j]] == "" || desc[j] == 'V' {
-			return nil, "", false
-		}
-		params = append(params, desc[i:j+1])
-		i = j + 1
-	}
-	if i >= len(desc) {
-		return nil, "", false
-	}
-	ret = desc[i+1:]
-	if !(ret == "V" || isPrimDesc(ret) || isRefDesc(ret)) {
-		return nil, "", false
-	}
-	return params, ret, true
+// isKeywordType reports whether name is a primitive type's or void.
+func isKeywordType(name string) bool {
+	_, ok := classfile.KeywordType(name)
+	return ok
 }
 
 // typeNameDesc turns an exact Java type as written (dotted parts, array
@@ -165,11 +66,11 @@ func typeNameDesc(parts []string, ndims int) (string, error) {
 	}
 	arr := strings.Repeat("[", ndims)
 	if len(parts) == 1 {
-		if d, ok := primDesc[parts[0]]; ok {
-			if d == "V" && ndims > 0 {
+		if t, ok := classfile.KeywordType(parts[0]); ok {
+			if t == classfile.Void && ndims > 0 {
 				return "", errors.New("void[] is not a type")
 			}
-			return arr + d, nil
+			return arr + string(t), nil
 		}
 		if javaLang[parts[0]] {
 			return arr + "Ljava/lang/" + parts[0] + ";", nil
@@ -238,7 +139,8 @@ func instanceTest(s, t string, h classfile.Hierarchy) advice.Verdict {
 	if t == "Ljava/lang/Object;" || s == t {
 		return advice.Always
 	}
-	sp, tp := isPrimDesc(s), isPrimDesc(t)
+	st, tt := classfile.Type(s), classfile.Type(t)
+	sp, tp := st.IsPrimitive(), tt.IsPrimitive()
 	switch {
 	case sp && tp:
 		if strings.Contains(widens[s], t) {
@@ -246,12 +148,12 @@ func instanceTest(s, t string, h classfile.Hierarchy) advice.Verdict {
 		}
 		return advice.Never
 	case tp:
-		if s == classDesc(boxOf[t]) {
+		if st == tt.Boxed() {
 			return advice.Always
 		}
 		return advice.Never
 	case sp:
-		if t == classDesc(boxOf[s]) {
+		if tt == st.Boxed() {
 			return advice.Always
 		}
 		return advice.Never
@@ -275,22 +177,23 @@ func assignable(s, t string, h classfile.Hierarchy) bool {
 	if s == t || t == "Ljava/lang/Object;" {
 		return true
 	}
-	ds, dt := dims(s), dims(t)
+	st, tt := classfile.Type(s), classfile.Type(t)
+	ds, dt := st.Dims(), tt.Dims()
 	if ds > 0 {
 		if dt == 0 {
 			return arraySupers[t]
 		}
-		es, et := s[1:], t[1:]
-		if isPrimDesc(es) || isPrimDesc(et) {
+		es, et := st.Component(), tt.Component()
+		if es.IsPrimitive() || et.IsPrimitive() {
 			return es == et
 		}
-		return assignable(es, et, h)
+		return assignable(string(es), string(et), h)
 	}
 	if dt > 0 {
 		return false
 	}
-	want := internalOf(t)
-	found, _ := supers(h, internalOf(s), func(c string) bool { return c == want })
+	want := tt.InternalName()
+	found, _ := supers(h, st.InternalName(), func(c string) bool { return c == want })
 	return found
 }
 
@@ -300,22 +203,23 @@ func castable(s, t string, h classfile.Hierarchy) bool {
 	if assignable(t, s, h) {
 		return true
 	}
-	ds, dt := dims(s), dims(t)
+	st, tt := classfile.Type(s), classfile.Type(t)
+	ds, dt := st.Dims(), tt.Dims()
 	if ds > 0 || dt > 0 {
 		if ds > 0 && dt > 0 {
-			es, et := s[1:], t[1:]
-			if isPrimDesc(es) || isPrimDesc(et) {
+			es, et := st.Component(), tt.Component()
+			if es.IsPrimitive() || et.IsPrimitive() {
 				return es == et
 			}
-			return castable(es, et, h)
+			return castable(string(es), string(et), h)
 		}
 		return dt > 0 && arraySupers[s]
 	}
 	if h == nil {
 		return true
 	}
-	si, err1 := h.Lookup(internalOf(s))
-	ti, err2 := h.Lookup(internalOf(t))
+	si, err1 := h.Lookup(st.InternalName())
+	ti, err2 := h.Lookup(tt.InternalName())
 	if err1 != nil || err2 != nil || si == nil || ti == nil {
 		return true // unknown: let the runtime test decide
 	}

@@ -56,10 +56,10 @@ type valueCtx struct {
 	s        *shadow
 	target   int   // local slot of the call target, -1 if none
 	args     []int // local slots of the arguments
-	argDescs []string
-	ret      int    // local slot of the returned value, -1 if none
-	retDesc  string // its descriptor
-	exc      int    // local slot of the thrown exception, -1 if none
+	argDescs []classfile.Type
+	ret      int            // local slot of the returned value, -1 if none
+	retDesc  classfile.Type // its type
+	exc      int            // local slot of the thrown exception, -1 if none
 }
 
 func (e *emitter) add(in classfile.Insn) {
@@ -436,15 +436,15 @@ func (e *emitter) execCtx(s *shadow) valueCtx {
 }
 
 func (e *emitter) newExecCtx(s *shadow) valueCtx {
-	params, ret := splitDesc(e.desc)
-	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params, retDesc: ret}
+	m, _ := classfile.ParseMethodDesc(e.desc) // valid: the execution shadow matched
+	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: m.Params, retDesc: m.Return}
 	slot := 0
 	if !e.static {
 		slot = 1
 	}
-	for _, p := range params {
+	for _, p := range m.Params {
 		ctx.args = append(ctx.args, slot)
-		slot += slots(p)
+		slot += p.Size()
 	}
 	return ctx
 }
@@ -463,9 +463,9 @@ func (e *emitter) saveArgs(s *shadow) {
 	}
 	ctx := e.execCtx(s)
 	for k, p := range ctx.argDescs {
-		slot := e.alloc(slots(p))
-		e.local(loadOp(p), ctx.args[k])
-		e.local(storeOp(p), slot)
+		slot := e.alloc(p.Size())
+		e.local(p.LoadOp(), ctx.args[k])
+		e.local(p.StoreOp(), slot)
 		e.savedArgs = append(e.savedArgs, slot)
 	}
 }
@@ -493,9 +493,9 @@ func (e *emitter) execBefore(s *shadow) {
 func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
 	e.closeSegment()
 	ctx := e.exitCtx(s)
-	if ctx.retDesc != "V" {
-		ctx.ret = e.alloc(slots(ctx.retDesc))
-		e.local(storeOp(ctx.retDesc), ctx.ret)
+	if ctx.retDesc != classfile.Void {
+		ctx.ret = e.alloc(ctx.retDesc.Size())
+		e.local(ctx.retDesc.StoreOp(), ctx.ret)
 	}
 	for k := len(s.applied) - 1; k >= 0; k-- {
 		a := s.applied[k]
@@ -504,7 +504,7 @@ func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
 		}
 	}
 	if ctx.ret >= 0 {
-		e.local(loadOp(ctx.retDesc), ctx.ret)
+		e.local(ctx.retDesc.LoadOp(), ctx.ret)
 	}
 	e.add(ret)
 	e.openSegment()
@@ -513,7 +513,8 @@ func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
 // callShadow emits a call, constructor-call or array-construction shadow
 // around its instruction in.
 func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
-	params, _ := splitDesc(s.Member.Desc)
+	m, _ := classfile.ParseMethodDesc(s.Member.Desc) // valid: the shadow matched
+	params := m.Params
 	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params}
 	hasTarget := s.Kind == advice.MethodCall && in.Op != classfile.OpInvokestatic
 	spill := false
@@ -529,11 +530,11 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 		}
 		ctx.args = make([]int, len(params))
 		for k, p := range params {
-			ctx.args[k] = e.alloc(slots(p))
-			first += slots(p)
+			ctx.args[k] = e.alloc(p.Size())
+			first += p.Size()
 		}
 		for k := len(params) - 1; k >= 0; k-- {
-			e.local(storeOp(params[k]), ctx.args[k])
+			e.local(params[k].StoreOp(), ctx.args[k])
 		}
 		if hasTarget {
 			e.local(classfile.OpAstore, ctx.target)
@@ -549,7 +550,7 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 			e.local(classfile.OpAload, ctx.target)
 		}
 		for k, p := range params {
-			e.local(loadOp(p), ctx.args[k])
+			e.local(p.LoadOp(), ctx.args[k])
 		}
 	}
 	throws := s.has(advice.AfterThrowing, advice.After)
@@ -564,9 +565,9 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 		e.label(end)
 	}
 	if s.has(advice.AfterReturning, advice.After) {
-		rd := returnedDesc(&s.Shadow)
+		rd := classfile.Type(s.Shadow.ReturnedDesc())
 		if s.Kind == advice.ConstructorCall && !s.dup {
-			rd = "V"
+			rd = classfile.Void
 		}
 		bound := false
 		for _, a := range s.applied {
@@ -574,10 +575,10 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 				bound = true
 			}
 		}
-		if bound && rd != "V" {
+		if bound && rd != classfile.Void {
 			ctx.retDesc = rd
-			ctx.ret = e.alloc(slots(rd))
-			e.local(storeOp(rd), ctx.ret)
+			ctx.ret = e.alloc(rd.Size())
+			e.local(rd.StoreOp(), ctx.ret)
 		}
 		for k := len(s.applied) - 1; k >= 0; k-- {
 			a := s.applied[k]
@@ -586,7 +587,7 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 			}
 		}
 		if ctx.ret >= 0 {
-			e.local(loadOp(rd), ctx.ret)
+			e.local(rd.LoadOp(), ctx.ret)
 		}
 		ctx.ret = -1
 	}
@@ -667,10 +668,10 @@ func exitCheck(a advice.Applied) string {
 		return a.ExitCheck
 	}
 	switch ad := a.Advice; {
-	case ad.Kind == advice.AfterReturning && ad.ReturnType != "" && !isPrim(ad.ReturnType) && ad.ReturnType != "Ljava/lang/Object;":
-		return descClass(ad.ReturnType)
+	case ad.Kind == advice.AfterReturning && ad.ReturnType != "" && !classfile.Type(ad.ReturnType).IsPrimitive() && ad.ReturnType != "Ljava/lang/Object;":
+		return classfile.Type(ad.ReturnType).InternalName()
 	case ad.Kind == advice.AfterThrowing && ad.ThrowType != "" && ad.ThrowType != "Ljava/lang/Throwable;":
-		return descClass(ad.ThrowType)
+		return classfile.Type(ad.ThrowType).InternalName()
 	}
 	return ""
 }
@@ -765,22 +766,22 @@ func (e *emitter) valueDesc(ctx valueCtx, kind advice.ValueKind, index int) stri
 	switch kind {
 	case advice.This:
 		if !e.static && !s.preSuper {
-			return classDesc(e.cw.name)
+			return string(classfile.ObjectType(e.cw.name))
 		}
 	case advice.Target:
 		if exec && !e.static {
-			return classDesc(e.cw.name)
+			return string(classfile.ObjectType(e.cw.name))
 		}
 		if ctx.target >= 0 {
-			return classDesc(s.Member.Owner)
+			return string(classfile.ObjectType(s.Member.Owner))
 		}
 	case advice.Arg:
 		if index < len(ctx.argDescs) && (exec || index < len(ctx.args)) {
-			return ctx.argDescs[index]
+			return string(ctx.argDescs[index])
 		}
 	case advice.Returned:
 		if ctx.ret >= 0 {
-			return ctx.retDesc
+			return string(ctx.retDesc)
 		}
 	case advice.Thrown:
 		if ctx.exc >= 0 {
@@ -816,9 +817,9 @@ func (e *emitter) loadValue(ctx valueCtx, kind advice.ValueKind, index int) {
 			e.local(classfile.OpAload, ctx.target)
 		}
 	case advice.Arg:
-		e.local(loadOp(ctx.argDescs[index]), ctx.args[index])
+		e.local(ctx.argDescs[index].LoadOp(), ctx.args[index])
 	case advice.Returned:
-		e.local(loadOp(ctx.retDesc), ctx.ret)
+		e.local(ctx.retDesc.LoadOp(), ctx.ret)
 	case advice.Thrown:
 		e.local(classfile.OpAload, ctx.exc)
 	}

@@ -21,7 +21,7 @@ type classWeaver struct {
 	ids int32
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
-	binName   string // binaryName(name), once needed
+	binName   string // name as a binary name, once needed
 	guard     guardRefs
 }
 
@@ -336,15 +336,13 @@ func lineAfter(code *classfile.Code, lineAt lineTable, i, def int) int {
 func arrayMember(c *classfile.Class, in classfile.Insn) advice.Member {
 	switch in.Op {
 	case classfile.OpNewarray:
-		return advice.Member{Owner: "[" + newarrayTypes[in.Const], Name: "<init>", Desc: "(I)V"}
+		elem, _ := classfile.NewarrayType(in.Const)
+		return advice.Member{Owner: "[" + string(elem), Name: "<init>", Desc: "(I)V"}
 	case classfile.OpAnewarray:
-		return advice.Member{Owner: "[" + classDesc(c.Pool.ClassName(in.Index)), Name: "<init>", Desc: "(I)V"}
+		return advice.Member{Owner: "[" + string(classfile.ObjectType(c.Pool.ClassName(in.Index))), Name: "<init>", Desc: "(I)V"}
 	}
 	return advice.Member{Owner: c.Pool.ClassName(in.Index), Name: "<init>", Desc: "(" + strings.Repeat("I", int(in.Const)) + ")V"}
 }
-
-// newarrayTypes maps newarray's atype to the element descriptor.
-var newarrayTypes = map[int32]string{4: "Z", 5: "C", 6: "F", 7: "D", 8: "B", 9: "S", 10: "I", 11: "J"}
 
 // filter drops advice whose returning/throwing type can never match the
 // shadow's value, so no call is woven for it.
@@ -352,9 +350,9 @@ func (cw *classWeaver) filter(s *advice.Shadow, as []advice.Applied) []advice.Ap
 	out := as[:0:0]
 	for _, a := range as {
 		if a.Advice.Kind == advice.AfterReturning && a.Advice.ReturnType != "" {
-			rd := returnedDesc(s)
+			rd := s.ReturnedDesc()
 			rt := a.Advice.ReturnType
-			if isPrim(rt) && rt != rd {
+			if classfile.Type(rt).IsPrimitive() && rt != rd {
 				continue
 			}
 			if rd == "V" && rt != "Ljava/lang/Object;" {
@@ -364,18 +362,4 @@ func (cw *classWeaver) filter(s *advice.Shadow, as []advice.Applied) []advice.Ap
 		out = append(out, a)
 	}
 	return out
-}
-
-// returnedDesc is the descriptor of the value a shadow returns.
-func returnedDesc(s *advice.Shadow) string {
-	switch s.Kind {
-	case advice.ConstructorCall:
-		return classDesc(s.Member.Owner)
-	case advice.ArrayConstruction:
-		return s.Member.Owner
-	case advice.ConstructorExecution:
-		return "V"
-	}
-	_, r := splitDesc(s.Member.Desc)
-	return r
 }

@@ -172,14 +172,14 @@ func (cw *classWeaver) jpInfo(s *shadow) *jpInfo {
 	if s.Kind == advice.ArrayConstruction {
 		owner = s.Member.Owner
 	}
-	return &jpInfo{id: s.id, kind: s.Kind.String(), declType: binaryName(owner), name: s.Member.Name,
+	return &jpInfo{id: s.id, kind: s.Kind.String(), declType: classfile.ObjectType(owner).JavaName(), name: s.Member.Name,
 		sig: Signature(s.Kind, s.Member), within: cw.binaryName(), file: cw.file, line: s.line}
 }
 
 // binaryName is the class's binary name, made once per class.
 func (cw *classWeaver) binaryName() string {
 	if cw.binName == "" {
-		cw.binName = binaryName(cw.name)
+		cw.binName = classfile.ObjectType(cw.name).JavaName()
 	}
 	return cw.binName
 }
@@ -408,8 +408,9 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	n := 1
 	for _, p := range h.params {
 		slot[[2]int{int(p.kind), p.index}] = n
-		n += slots(p.desc)
-		paramTypes = append(paramTypes, vtype(p.desc))
+		t := classfile.Type(p.desc)
+		n += t.Size()
+		paramTypes = append(paramTypes, t.VType())
 	}
 	jpSlot, encSlot := -1, -1
 	if h.jp != nil {
@@ -438,10 +439,10 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	}
 	// instanceOf pushes value v (boxed if primitive) and tests it.
 	instanceOf := func(kind advice.ValueKind, index int, typ string, fail *classfile.Label) {
-		p := param(kind, index)
-		g.idx(loadOp(p.desc), uint16(slot[[2]int{int(kind), index}]))
-		if isPrim(p.desc) {
-			g.box(p.desc)
+		t := classfile.Type(param(kind, index).desc)
+		g.idx(t.LoadOp(), uint16(slot[[2]int{int(kind), index}]))
+		if t.IsPrimitive() {
+			g.box(t)
 		}
 		g.idx(classfile.OpInstanceof, g.c.Pool.AddClass(typ))
 		g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})
@@ -496,11 +497,11 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})
 	stack := 0
-	advParams, advRet := splitDesc(a.Method.Desc)
+	am, _ := classfile.ParseMethodDesc(a.Method.Desc) // checked when the advice was bound
 	for k, v := range h.args {
-		want := v.Desc
-		if k < len(advParams) {
-			want = advParams[k]
+		want := classfile.Type(v.Desc)
+		if k < len(am.Params) {
+			want = am.Params[k]
 		}
 		switch v.Kind {
 		case advice.JoinPointStaticPart:
@@ -517,8 +518,8 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 				g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(g.base)})
 				g.op(classfile.OpIadd)
 			}
-			g.convert("I", want)
-			stack += slots(want)
+			g.convert(classfile.Int, want)
+			stack += want.Size()
 		case advice.ArrayDims:
 			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(h.dims))})
 			g.add(classfile.Insn{Op: classfile.OpNewarray, Const: 10})
@@ -530,14 +531,14 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 			}
 			stack += 4
 		default:
-			p := param(v.Kind, v.Index)
-			g.idx(loadOp(p.desc), uint16(slot[[2]int{int(v.Kind), v.Index}]))
-			g.convert(p.desc, want)
+			t := classfile.Type(param(v.Kind, v.Index).desc)
+			g.idx(t.LoadOp(), uint16(slot[[2]int{int(v.Kind), v.Index}]))
+			g.convert(t, want)
 			stack += 2
 		}
 	}
 	g.invoke(classfile.OpInvokestatic, a.Method.Owner, a.Method.Name, a.Method.Desc)
-	switch slots(advRet) {
+	switch am.Return.Size() {
 	case 1:
 		g.op(classfile.OpPop)
 	case 2:
@@ -566,36 +567,36 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	return code
 }
 
-// box converts the primitive on the stack to its wrapper.
-func (g *sisterGen) box(d string) {
-	w := boxes[d]
-	g.invoke(classfile.OpInvokestatic, w, "valueOf", "("+d+")L"+w+";")
+// box converts the primitive of type t on the stack to its wrapper.
+func (g *sisterGen) box(t classfile.Type) {
+	owner, name, desc := t.BoxMethod()
+	g.invoke(classfile.OpInvokestatic, owner, name, desc)
 }
 
-// convert adapts the value on the stack from descriptor from to to:
+// convert adapts the value on the stack from type from to type to:
 // boxing, unboxing or a cast.
-func (g *sisterGen) convert(from, to string) {
+func (g *sisterGen) convert(from, to classfile.Type) {
 	switch {
 	case from == to:
-	case isPrim(from) && isPrim(to):
+	case from.IsPrimitive() && to.IsPrimitive():
 		// Matching guarantees compatible primitives; widen ints to longs
 		// and the like only where the JVM has a direct instruction.
-		if op, ok := widen[from+to]; ok {
+		if op, ok := widen[string(from+to)]; ok {
 			g.op(op)
 		}
-	case isPrim(from):
+	case from.IsPrimitive():
 		g.box(from)
 		switch to {
-		case "Ljava/lang/Object;", "Ljava/lang/Number;", "Ljava/io/Serializable;", "Ljava/lang/Comparable;", classDesc(boxes[from]):
+		case "Ljava/lang/Object;", "Ljava/lang/Number;", "Ljava/io/Serializable;", "Ljava/lang/Comparable;", from.Boxed():
 		default:
-			g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(descClass(to)))
+			g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(to.InternalName()))
 		}
-	case isPrim(to):
-		w := boxes[to]
-		g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(w))
-		g.invoke(classfile.OpInvokevirtual, w, unboxers[to], "()"+to)
+	case to.IsPrimitive():
+		owner, name, desc := to.UnboxMethod()
+		g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(owner))
+		g.invoke(classfile.OpInvokevirtual, owner, name, desc)
 	case to != "Ljava/lang/Object;":
-		g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(descClass(to)))
+		g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(to.InternalName()))
 	}
 }
 

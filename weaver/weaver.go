@@ -62,7 +62,7 @@ func (wi *WeaveInfo) String() string {
 		kind = "constructor-call" // as ajc -Xjoinpoints:arrayconstruction prints it
 	}
 	s := fmt.Sprintf("Join point '%s(%s)' in Type '%s' (%s) advised by %s advice from '%s' (%s:%d)",
-		kind, Signature(wi.Kind, wi.Member), binaryName(wi.Within), loc,
+		kind, Signature(wi.Kind, wi.Member), classfile.ObjectType(wi.Within).JavaName(), loc,
 		wi.Advice.Kind, wi.Advice.Aspect, filepath.Base(wi.Advice.File), wi.Advice.Line)
 	if wi.Residue {
 		s += " [with runtime test]"
@@ -73,15 +73,16 @@ func (wi *WeaveInfo) String() string {
 // Signature writes a shadow's member as AspectJ does, e.g.
 // "int demo.Fib.fib(int)" or "void java.lang.StringBuilder.<init>(java.lang.String)".
 func Signature(k advice.ShadowKind, m advice.Member) string {
-	params, ret := splitDesc(m.Desc)
-	ps := make([]string, len(params))
-	for i, p := range params {
-		ps[i] = typeName(p)
+	mt, _ := classfile.ParseMethodDesc(m.Desc)
+	ps := make([]string, len(mt.Params))
+	for i, p := range mt.Params {
+		ps[i] = p.JavaName()
 	}
-	if m.Name == "<init>" {
-		ret = "V"
+	ret := mt.Return
+	if m.Name == "<init>" || ret == "" {
+		ret = classfile.Void
 	}
-	return typeName(ret) + " " + binaryName(m.Owner) + "." + m.Name + "(" + strings.Join(ps, ", ") + ")"
+	return ret.JavaName() + " " + classfile.ObjectType(m.Owner).JavaName() + "." + m.Name + "(" + strings.Join(ps, ", ") + ")"
 }
 
 // Result is the outcome of weaving one class.

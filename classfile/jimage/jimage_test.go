@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -466,4 +467,61 @@ func TestMalformedImages(t *testing.T) {
 			t.Errorf("%s: reading all entries gave %v, want a *FormatError", c.name, err)
 		}
 	}
+}
+
+// TestSameBytesAsJimageExtract: every resource of the JDK's image reads as
+// the bytes the JDK's own `jimage extract` writes for it, and the image
+// has no resource that the tool does not extract.
+func TestSameBytesAsJimageExtract(t *testing.T) {
+	file := filepath.Join(jvmtest.JavaHome(t), "lib", "modules")
+	dir := t.TempDir()
+	if out, err := exec.Command(filepath.Join(jvmtest.JavaHome(t), "bin", "jimage"), "extract", "--dir", dir, file).CombinedOutput(); err != nil {
+		t.Fatalf("jimage extract: %v\n%s", err, out)
+	}
+	img, err := Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	extracted := 0
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		module, name, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		want, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		got, err := img.Read(module, name)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(got, want) {
+			return fmt.Errorf("%s/%s: %d bytes read differ from the %d bytes jimage extracts", module, name, len(got), len(want))
+		}
+		extracted++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := img.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resources := 0
+	for _, e := range es {
+		if e.Module != "" && e.Module != "modules" && e.Module != "packages" {
+			resources++
+		}
+	}
+	if extracted < 20000 || extracted != resources {
+		t.Fatalf("jimage extracted %d resources; the image has %d", extracted, resources)
+	}
+	t.Logf("%d resources identical to jimage extract's", extracted)
 }

@@ -179,18 +179,8 @@ func rewriteClass(label string, in []byte, opts classfile.EncodeOptions) (out []
 	if err != nil {
 		return nil, 0, err
 	}
-	for _, m := range c.Methods {
-		code, err := classfile.DecodeCode(c, m)
-		if err != nil {
-			return nil, 0, err
-		}
-		if code == nil {
-			continue
-		}
-		if err := code.Encode(c, m, opts); err != nil {
-			return nil, 0, fmt.Errorf("method %s%s: %w", c.MemberName(m), c.MemberDesc(m), err)
-		}
-		methods++
+	if methods, err = classfile.ReencodeCode(c, opts); err != nil {
+		return nil, 0, err
 	}
 	return c.Bytes(), methods, nil
 }
