@@ -403,117 +403,196 @@ func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
 // with its frames written directly (the shapes are fixed).
 func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	g.insns = nil
-	slot := map[[2]int]int{}
-	paramTypes := []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Object"}} // the token
+	hg := &helperGen{g: g, h: h, code: &classfile.Code{}, skip: classfile.NewLabel()}
+	hg.layoutParams()
+	if h.residue != nil {
+		hg.residueTest(h.residue, hg.skip)
+	}
+	hg.exitTest()
+	hg.adviceCall()
+	hg.skipReturn()
+	hg.code.Insns = g.insns
+	return hg.code
+}
+
+// helperGen holds what helperCode knows of one helper while it emits it.
+type helperGen struct {
+	g    *sisterGen
+	h    *helperSpec
+	code *classfile.Code
+	// slot maps a value (kind, index) to its parameter's local slot.
+	slot            map[[2]int]int
+	jpSlot, encSlot int               // the int parameters id and enclosingId, -1 if absent
+	locals          []classfile.VType // the parameters: the frame at every branch target
+	next            int               // first local slot past the parameters
+	skip            *classfile.Label  // return without calling the advice
+	skips           bool              // some test jumps to skip
+}
+
+// layoutParams gives each parameter its slot: the token, the values, then
+// id and enclosingId when an advice value needs them.
+func (hg *helperGen) layoutParams() {
+	hg.slot = map[[2]int]int{}
+	hg.locals = []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Object"}} // the token
 	n := 1
-	for _, p := range h.params {
-		slot[[2]int{int(p.kind), p.index}] = n
+	for _, p := range hg.h.params {
+		hg.slot[[2]int{int(p.kind), p.index}] = n
 		t := classfile.Type(p.desc)
 		n += t.Size()
-		paramTypes = append(paramTypes, t.VType())
+		hg.locals = append(hg.locals, t.VType())
 	}
-	jpSlot, encSlot := -1, -1
-	if h.jp != nil {
-		jpSlot = n
+	hg.jpSlot, hg.encSlot = -1, -1
+	if hg.h.jp != nil {
+		hg.jpSlot = n
 		n++
-		paramTypes = append(paramTypes, classfile.VType{Kind: classfile.VInteger})
+		hg.locals = append(hg.locals, classfile.VType{Kind: classfile.VInteger})
 	}
-	if h.enclosing != nil {
-		encSlot = n
+	if hg.h.enclosing != nil {
+		hg.encSlot = n
 		n++
-		paramTypes = append(paramTypes, classfile.VType{Kind: classfile.VInteger})
+		hg.locals = append(hg.locals, classfile.VType{Kind: classfile.VInteger})
 	}
-	code := &classfile.Code{}
-	frame := func(l *classfile.Label, locals []classfile.VType, stack []classfile.VType) {
-		code.Frames = append(code.Frames, classfile.Frame{At: l, Locals: locals, Stack: stack})
+	hg.next = n
+}
+
+// frame records the stack map frame at l: the parameters, and stack.
+func (hg *helperGen) frame(l *classfile.Label, stack []classfile.VType) {
+	hg.code.Frames = append(hg.code.Frames, classfile.Frame{At: l, Locals: hg.locals, Stack: stack})
+}
+
+func (hg *helperGen) label(l *classfile.Label) {
+	hg.g.add(classfile.Insn{Op: classfile.OpLabel, Label: l})
+}
+
+// param returns the helper parameter holding a value.
+func (hg *helperGen) param(kind advice.ValueKind, index int) hparam {
+	for _, p := range hg.h.params {
+		if p.kind == kind && p.index == index {
+			return p
+		}
 	}
-	ret := classfile.NewLabel()
-	checked := false
-	param := func(kind advice.ValueKind, index int) hparam {
-		for _, p := range h.params {
-			if p.kind == kind && p.index == index {
-				return p
+	return hparam{kind: kind, index: index, desc: "Ljava/lang/Object;"}
+}
+
+// load pushes a value from its parameter, as the parameter's type.
+func (hg *helperGen) load(kind advice.ValueKind, index int) classfile.Type {
+	t := classfile.Type(hg.param(kind, index).desc)
+	hg.g.idx(t.LoadOp(), uint16(hg.slot[[2]int{int(kind), index}]))
+	return t
+}
+
+// instanceOf jumps to fail unless a value (boxed if primitive) is an
+// instance of typ.
+func (hg *helperGen) instanceOf(kind advice.ValueKind, index int, typ string, fail *classfile.Label) {
+	if t := hg.load(kind, index); t.IsPrimitive() {
+		hg.g.box(t)
+	}
+	hg.g.idx(classfile.OpInstanceof, hg.g.c.Pool.AddClass(typ))
+	hg.g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})
+	hg.skips = true
+}
+
+// residueTest jumps to fail unless residue r holds.
+func (hg *helperGen) residueTest(r *advice.Residue, fail *classfile.Label) {
+	g := hg.g
+	switch r.Op {
+	case advice.InstanceOf:
+		hg.instanceOf(r.Value.Kind, r.Value.Index, r.Type, fail)
+	case advice.And:
+		for _, c := range r.Children {
+			hg.residueTest(c, fail)
+		}
+	case advice.Or:
+		ok := classfile.NewLabel()
+		for k, c := range r.Children {
+			if k == len(r.Children)-1 {
+				hg.residueTest(c, fail)
+				break
 			}
+			next := classfile.NewLabel()
+			hg.residueTest(c, next)
+			g.add(classfile.Insn{Op: classfile.OpGoto, Label: ok})
+			hg.label(next)
+			hg.frame(next, nil)
 		}
-		return hparam{kind: kind, index: index, desc: "Ljava/lang/Object;"}
+		hg.label(ok)
+		hg.frame(ok, nil)
+	case advice.Not:
+		ok := classfile.NewLabel()
+		hg.residueTest(r.Children[0], ok)
+		g.add(classfile.Insn{Op: classfile.OpGoto, Label: hg.skip})
+		hg.label(ok)
+		hg.frame(ok, nil)
+		hg.skips = true
 	}
-	// instanceOf pushes value v (boxed if primitive) and tests it.
-	instanceOf := func(kind advice.ValueKind, index int, typ string, fail *classfile.Label) {
-		t := classfile.Type(param(kind, index).desc)
-		g.idx(t.LoadOp(), uint16(slot[[2]int{int(kind), index}]))
-		if t.IsPrimitive() {
-			g.box(t)
-		}
-		g.idx(classfile.OpInstanceof, g.c.Pool.AddClass(typ))
-		g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})
-		checked = true
+}
+
+// exitTest skips the advice unless the returned or thrown value is an
+// instance of the type after returning(T x) / after throwing(T x) names.
+func (hg *helperGen) exitTest() {
+	if hg.h.exitCheck == "" {
+		return
 	}
-	var jump func(r *advice.Residue, fail *classfile.Label)
-	jump = func(r *advice.Residue, fail *classfile.Label) {
-		switch r.Op {
-		case advice.InstanceOf:
-			instanceOf(r.Value.Kind, r.Value.Index, r.Type, fail)
-		case advice.And:
-			for _, c := range r.Children {
-				jump(c, fail)
-			}
-		case advice.Or:
-			ok := classfile.NewLabel()
-			for k, c := range r.Children {
-				if k == len(r.Children)-1 {
-					jump(c, fail)
-					break
-				}
-				next := classfile.NewLabel()
-				jump(c, next)
-				g.add(classfile.Insn{Op: classfile.OpGoto, Label: ok})
-				g.add(classfile.Insn{Op: classfile.OpLabel, Label: next})
-				frame(next, paramTypes, nil)
-			}
-			g.add(classfile.Insn{Op: classfile.OpLabel, Label: ok})
-			frame(ok, paramTypes, nil)
-		case advice.Not:
-			ok := classfile.NewLabel()
-			jump(r.Children[0], ok)
-			g.add(classfile.Insn{Op: classfile.OpGoto, Label: ret})
-			g.add(classfile.Insn{Op: classfile.OpLabel, Label: ok})
-			frame(ok, paramTypes, nil)
-			checked = true
-		}
+	kind := advice.Thrown
+	if hg.h.adv.Kind == advice.AfterReturning {
+		kind = advice.Returned
 	}
-	if h.residue != nil {
-		jump(h.residue, ret)
-	}
-	a := h.adv
-	if h.exitCheck != "" {
-		if a.Kind == advice.AfterReturning {
-			instanceOf(advice.Returned, 0, h.exitCheck, ret)
-		} else {
-			instanceOf(advice.Thrown, 0, h.exitCheck, ret)
-		}
-	}
+	hg.instanceOf(kind, 0, hg.h.exitCheck, hg.skip)
+}
+
+// adviceCall emits DIB.begin(token); try { Advice.m(values) } finally
+// { DIB.end(token); } and the helper's normal return.
+func (hg *helperGen) adviceCall() {
+	g, a := hg.g, hg.h.adv
 	g.idx(classfile.OpAload, 0)
 	g.invokeRuntime(rtjava.DIBBegin)
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
-	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})
-	stack := 0
+	hg.label(start)
 	am, _ := classfile.ParseMethodDesc(a.Method.Desc) // checked when the advice was bound
+	stack := hg.pushArgs(am.Params)
+	g.invoke(classfile.OpInvokestatic, a.Method.Owner, a.Method.Name, a.Method.Desc)
+	switch am.Return.Size() {
+	case 1:
+		g.op(classfile.OpPop)
+	case 2:
+		g.op(classfile.OpPop2)
+	}
+	hg.label(end)
+	g.idx(classfile.OpAload, 0)
+	g.invokeRuntime(rtjava.DIBEnd)
+	g.op(classfile.OpReturn)
+	hg.label(handler)
+	hg.frame(handler, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
+	g.idx(classfile.OpAstore, uint16(hg.next))
+	g.idx(classfile.OpAload, 0)
+	g.invokeRuntime(rtjava.DIBEnd)
+	g.idx(classfile.OpAload, uint16(hg.next))
+	g.op(classfile.OpAthrow)
+	hg.code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
+	hg.code.MaxLocals = uint16(hg.next + 1)
+	hg.code.MaxStack = uint16(stack + 6)
+}
+
+// pushArgs pushes the advice call's values, each converted to the advice
+// parameter's type, and returns (an upper bound of) the slots they take.
+func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
+	g, h := hg.g, hg.h
 	for k, v := range h.args {
 		want := classfile.Type(v.Desc)
-		if k < len(am.Params) {
-			want = am.Params[k]
+		if k < len(params) {
+			want = params[k]
 		}
 		switch v.Kind {
 		case advice.JoinPointStaticPart:
-			g.idx(classfile.OpIload, uint16(jpSlot))
+			g.idx(classfile.OpIload, uint16(hg.jpSlot))
 			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
 			stack++
 		case advice.EnclosingStaticPart:
-			g.idx(classfile.OpIload, uint16(encSlot))
+			g.idx(classfile.OpIload, uint16(hg.encSlot))
 			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
 			stack++
 		case advice.JoinPointID:
-			g.idx(classfile.OpIload, uint16(jpSlot))
+			g.idx(classfile.OpIload, uint16(hg.jpSlot))
 			if g.base != 0 {
 				g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(g.base)})
 				g.op(classfile.OpIadd)
@@ -526,45 +605,27 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 			for d := 0; d < h.dims; d++ {
 				g.op(classfile.OpDup)
 				g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(d))})
-				g.idx(classfile.OpIload, uint16(slot[[2]int{int(advice.Arg), d}]))
+				g.idx(classfile.OpIload, uint16(hg.slot[[2]int{int(advice.Arg), d}]))
 				g.op(classfile.OpIastore)
 			}
 			stack += 4
 		default:
-			t := classfile.Type(param(v.Kind, v.Index).desc)
-			g.idx(t.LoadOp(), uint16(slot[[2]int{int(v.Kind), v.Index}]))
-			g.convert(t, want)
+			g.convert(hg.load(v.Kind, v.Index), want)
 			stack += 2
 		}
 	}
-	g.invoke(classfile.OpInvokestatic, a.Method.Owner, a.Method.Name, a.Method.Desc)
-	switch am.Return.Size() {
-	case 1:
-		g.op(classfile.OpPop)
-	case 2:
-		g.op(classfile.OpPop2)
+	return stack
+}
+
+// skipReturn emits the return the tests jump to when the advice must not
+// run.
+func (hg *helperGen) skipReturn() {
+	if !hg.skips && hg.h.residue == nil {
+		return
 	}
-	g.add(classfile.Insn{Op: classfile.OpLabel, Label: end})
-	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
-	g.op(classfile.OpReturn)
-	g.add(classfile.Insn{Op: classfile.OpLabel, Label: handler})
-	frame(handler, paramTypes, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
-	g.idx(classfile.OpAstore, uint16(n))
-	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
-	g.idx(classfile.OpAload, uint16(n))
-	g.op(classfile.OpAthrow)
-	if checked || h.residue != nil {
-		g.add(classfile.Insn{Op: classfile.OpLabel, Label: ret})
-		frame(ret, paramTypes, nil)
-		g.op(classfile.OpReturn)
-	}
-	code.Insns = g.insns
-	code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
-	code.MaxLocals = uint16(n + 1)
-	code.MaxStack = uint16(stack + 6)
-	return code
+	hg.label(hg.skip)
+	hg.frame(hg.skip, nil)
+	hg.g.op(classfile.OpReturn)
 }
 
 // box converts the primitive of type t on the stack to its wrapper.
