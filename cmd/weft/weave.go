@@ -29,9 +29,9 @@ var weaveFlags struct {
 
 var weaveCmd = &cobra.Command{
 	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] -o OUT INPUT...",
-	Short: "Weave aspects into application jars and class directories",
-	Long: `weave applies the advice of .weft aspects to the classes of jars and
-class directories, and writes the woven copies.
+	Short: "Weave aspects into application jars, class directories and class files",
+	Long: `weave applies the advice of .weft aspects to the classes of jars, class
+directories and single .class files, and writes the woven copies.
 
 Each woven method keeps its original body: a guard at entry runs it while
 the thread bypasses woven code (for example inside advice), so advice that
@@ -40,9 +40,13 @@ needs lives in sister classes (Foo$weft$jp) added next to each woven class.
 Everything else (resources, manifests, classes no advice touches, classes
 that cannot be parsed) is copied unchanged, with a warning for the latter.
 
-With one INPUT, OUT is the woven jar or directory. With several, OUT is a
-directory receiving each input under its base name. The runtime (weft.rt)
-is written next to a jar output as weft-rt.jar, or into a directory output.
+With one INPUT, OUT is the woven jar or directory; for a .class file, OUT
+is the woven class file, or a directory to write it into (under its own
+name, its sister class next to it). With several INPUTs, OUT is a
+directory receiving each input under its base name. A jar is written to a
+temporary file next to OUT, renamed at the end. The runtime (weft.rt) is
+written next to a jar or class file output as weft-rt.jar, or into a
+directory output.
 
 Examples:
 
@@ -63,7 +67,7 @@ func init() {
 	f.StringArrayVarP(&weaveFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
 	f.StringVar(&weaveFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	f.StringVar(&weaveFlags.classPath, "cp", "", "class path of the inputs' dependencies, for type resolution")
-	f.StringVarP(&weaveFlags.out, "out", "o", "", "output jar or directory")
+	f.StringVarP(&weaveFlags.out, "out", "o", "", "output jar, directory or class file")
 	f.BoolVar(&weaveFlags.info, "weave-info", false, "print one line per advised shadow, as ajc -showWeaveInfo")
 	f.Int32Var(&weaveFlags.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
 	f.StringVar(&weaveFlags.javaHome, "java-home", "", "JDK for type resolution and for building the runtime (default: java on PATH)")
@@ -185,7 +189,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		total.Copied += st.Copied
 		total.Shadows = append(total.Shadows, st.Shadows...)
 	}
-	rtDir, err := writeRuntime(home, fl.out, len(inputs) == 1 && isJarPath(inputs[0]))
+	rtDir, err := writeRuntime(home, fl.out, !isDir(fl.out))
 	if err != nil {
 		return err
 	}
@@ -196,13 +200,13 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	return nil
 }
 
-func isJarPath(p string) bool {
+func isDir(p string) bool {
 	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
+	return err == nil && fi.IsDir()
 }
 
-// writeRuntime writes the runtime next to a jar output (weft-rt.jar) or
-// into a directory output, and returns where.
+// writeRuntime writes the runtime next to a jar or class file output
+// (weft-rt.jar) or into a directory output, and returns where.
 func writeRuntime(home, out string, jarOut bool) (string, error) {
 	classes, err := rtjava.Build(home, "")
 	if err != nil {
