@@ -20,6 +20,13 @@
 //     the output as the caller did, never the temporary file.
 //   - A signed jar whose classes change gets a warning: its signatures no
 //     longer match.
+//   - A class defined by two entries (a stale copy under another path,
+//     e.g. old/com/x/A.class or com/x/A_old.class next to com/x/A.class)
+//     is transformed only in the entry whose path matches its name; the
+//     copy is written unchanged, with a warning naming both. Transforming
+//     both made two sets of added classes for one class name: the copy's
+//     sister class took the real class's place, and the real class ran
+//     against the copy's join points.
 //
 // The package is internal: it is plumbing shared by weft's packages and
 // commands, not part of weft's library API (weaver.WeavePath is). It sits
@@ -68,6 +75,9 @@ func Run(in *Input, out string, t Transform, opts Options) (*Report, error) {
 	if err := r.create(out); err != nil {
 		return nil, err
 	}
+	if in.Kind == Jar || (in.Kind == Dir && !in.fromSource) {
+		r.defined = definedClasses(in)
+	}
 	stages := []parallel.Stage{
 		{Do: r.begin},
 		{Do: r.number, InOrder: true},
@@ -98,6 +108,9 @@ type runner struct {
 	items []item // by entry index
 	// single is the output name of a class file input's entry.
 	single string
+	// defined maps class names to the first entry whose path matches
+	// them, to tell stale copies.
+	defined map[string]string
 }
 
 // item is an entry on its way through Run.
@@ -147,6 +160,11 @@ func (r *runner) begin(i int) error {
 	}
 	if info, err := classfile.ReadClassInfo(e.Name, data); err == nil {
 		it.class = info.Name
+		if own, ok := r.defined[it.class]; ok && classPath(e.Name) != it.class {
+			it.warnings = append(it.warnings, fmt.Sprintf("%s: copied unchanged: a copy of class %s, whose own entry is %s",
+				r.in.Label(e), it.class, own))
+			return nil
+		}
 	}
 	it.pending = r.t.Begin(e, data)
 	return nil

@@ -60,8 +60,9 @@ type Input struct {
 	Kind    Kind
 	Entries []*Entry // in archive order for a jar, lexical order for a directory
 
-	comment string    // a jar's comment, kept in the output
-	closer  io.Closer // a jar's reader
+	comment    string    // a jar's comment, kept in the output
+	closer     io.Closer // a jar's reader
+	fromSource bool      // listed by FromSource: paths need not match class names
 }
 
 // Open lists the jar, directory or class file (named *.class) at path.
@@ -135,7 +136,7 @@ func isEmptyDir(p string) (bool, error) {
 // image's classes are named <module>/<path>, e.g.
 // "java.base/java/lang/String.class".
 func FromSource(src classfile.Source) (*Input, error) {
-	in := &Input{Path: src.String(), Kind: Dir}
+	in := &Input{Path: src.String(), Kind: Dir, fromSource: true}
 	err := src.Walk(func(ce classfile.ClassEntry) error {
 		name := ce.Path
 		if ce.Module != "" {

@@ -6,6 +6,37 @@ import (
 	"strings"
 )
 
+// versionsDir holds a multi-release jar's versioned classes:
+// META-INF/versions/<N>/<class path>.
+const versionsDir = "META-INF/versions/"
+
+// classPath returns the class name an entry's path stands for: the path
+// without ".class", and without the versions prefix of a multi-release
+// jar (both a/B.class and META-INF/versions/11/a/B.class stand for a/B).
+func classPath(name string) string {
+	name = strings.TrimSuffix(name, ".class")
+	if rest, ok := strings.CutPrefix(name, versionsDir); ok {
+		if v, p, ok := strings.Cut(rest, "/"); ok && v != "" && strings.Trim(v, "0123456789") == "" {
+			return p
+		}
+	}
+	return name
+}
+
+// definedClasses maps the class name each class entry's path stands for
+// to the first such entry.
+func definedClasses(in *Input) map[string]string {
+	m := make(map[string]string, len(in.Entries))
+	for _, e := range in.Entries {
+		if e.IsClass() {
+			if c := classPath(e.Name); m[c] == "" {
+				m[c] = e.Name
+			}
+		}
+	}
+	return m
+}
+
 // extraPath places the extra class extra next to the class named class
 // stored at name: in the same versions directory of a multi-release jar,
 // under the same prefix if the class is stored under one, in the same
