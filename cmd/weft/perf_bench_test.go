@@ -11,7 +11,7 @@ import (
 
 // countAdvice compiles the counting example's advice class (against the
 // runtime sources) once per benchmark.
-func countAdvice(b *testing.B) string {
+func countAdvice(b testing.TB) string {
 	b.Helper()
 	home := jvmtest.JavaHome(b)
 	counter, err := os.ReadFile("../../examples/count/Counter.java")

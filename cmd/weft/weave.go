@@ -45,8 +45,8 @@ is the woven class file, or a directory to write it into (under its own
 name, its sister class next to it). With several INPUTs, OUT is a
 directory receiving each input under its base name. A jar is written to a
 temporary file next to OUT, renamed at the end. The runtime (weft.rt) is
-written next to a jar or class file output as weft-rt.jar, or into a
-directory output.
+written into a directory output, else as weft-rt.jar next to the jar or
+class file output (in OUT for a class file woven into the directory OUT).
 
 Examples:
 
@@ -189,7 +189,16 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		total.Copied += st.Copied
 		total.Shadows = append(total.Shadows, st.Shadows...)
 	}
-	rtDir, err := writeRuntime(home, fl.out, !isDir(fl.out))
+	// The runtime goes into a directory output, else next to the jar or
+	// class file written (in OUT for a class file woven into OUT).
+	rtOut, rtJar := filepath.Join(filepath.Dir(fl.out), "weft-rt.jar"), true
+	switch {
+	case len(inputs) == 1 && strings.HasSuffix(inputs[0], ".class") && isDir(fl.out):
+		rtOut = filepath.Join(fl.out, "weft-rt.jar")
+	case isDir(fl.out):
+		rtOut, rtJar = fl.out, false
+	}
+	rtDir, err := writeRuntime(home, rtOut, rtJar)
 	if err != nil {
 		return err
 	}
@@ -205,20 +214,19 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// writeRuntime writes the runtime next to a jar or class file output
-// (weft-rt.jar) or into a directory output, and returns where.
-func writeRuntime(home, out string, jarOut bool) (string, error) {
+// writeRuntime writes the runtime to the jar out, or into the directory
+// out, and returns where.
+func writeRuntime(home, out string, jar bool) (string, error) {
 	classes, err := rtjava.Build(home, "")
 	if err != nil {
 		return "", err
 	}
-	if jarOut {
-		p := filepath.Join(filepath.Dir(out), "weft-rt.jar")
+	if jar {
 		b, err := rtjava.Jar(classes)
 		if err != nil {
 			return "", err
 		}
-		return p, os.WriteFile(p, b, 0o644)
+		return out, os.WriteFile(out, b, 0o644)
 	}
 	for name, b := range classes {
 		p := filepath.Join(out, filepath.FromSlash(name)+".class")
