@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/weft-aop/weft/classfile"
@@ -83,7 +84,7 @@ type Options struct {
 	// saved in the summary (the application's weaving starts there).
 	NextID func() int32
 	// Progress, if set, is called (from one goroutine at a time) as
-	// classes complete, in image order.
+	// classes complete.
 	Progress func(done, total int)
 }
 
@@ -165,8 +166,9 @@ type imageWeaving struct {
 	// that class completed, handed over to be written.
 	toWrite []finishedModule
 
-	// Owned by weaveClasses' in-order step (complete), then by the
+	// Guarded by mu in weaveClasses (complete), then owned by the
 	// phases after it.
+	mu        sync.Mutex
 	files     map[string]map[string][]byte // module → internal name → bytes, not written yet
 	left      map[string]int               // module → classes not completed yet
 	completed int
@@ -204,17 +206,17 @@ func listImage(opts Options) (*imageWeaving, error) {
 
 // weaveClasses weaves every class on all cores: each is begun in
 // parallel, numbered in image order (a Sequencer's join point ids, for a
-// reproducible JDK), finished in parallel, and completed in image order.
-// A module's jar is written by the worker that takes up its last class
-// after completion (all but java.base, patched at the end): the heap then
-// never holds every woven class at once, which with GC percent 400 made it
-// grow to well over a gigabyte (page faults cost as much CPU as writing).
+// reproducible JDK), then finished and completed by whichever worker
+// takes it up. A module's jar is written by the worker that completed its
+// last class (all but java.base, patched at the end): the heap then never
+// holds every woven class at once, which with GC percent 400 made it grow
+// to well over a gigabyte (page faults cost as much CPU as writing).
 func (iw *imageWeaving) weaveClasses() error {
 	return parallel.Run(len(iw.entries), iw.opts.Workers,
 		parallel.Stage{Do: iw.begin},
 		parallel.Stage{Do: iw.number, InOrder: true},
 		parallel.Stage{Do: iw.finish},
-		parallel.Stage{Do: iw.complete, InOrder: true},
+		parallel.Stage{Do: iw.complete},
 		parallel.Stage{Do: iw.writeModule})
 }
 
@@ -236,8 +238,11 @@ func (iw *imageWeaving) finish(i int) error {
 	return nil
 }
 
-// complete adds a class's outputs to its module and counts it.
+// complete adds a class's outputs to its module and counts it, on the
+// worker that finished it.
 func (iw *imageWeaving) complete(i int) error {
+	iw.mu.Lock()
+	defer iw.mu.Unlock()
 	e, r := iw.entries[i], iw.classes[i].result
 	iw.classes[i] = nil
 	name := strings.TrimSuffix(e.Path, ".class")
