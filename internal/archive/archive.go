@@ -60,8 +60,8 @@ type Report struct {
 	Classes int // class entries
 	Changed int // classes the transform changed
 	Copied  int // other entries (resources, directories), copied unchanged
-	// Warnings are about entries copied unchanged against the
-	// transform's will, extra classes not added, and signatures.
+	// Warnings are about class entries the transform did not see
+	// (unreadable, stale copies), extra classes not added, signatures.
 	Warnings []string
 }
 
@@ -90,8 +90,8 @@ func Run(in *Input, out string, t Transform, opts Options) (*Report, error) {
 		r.w.Abort()
 		return nil, err
 	}
-	if r.w.kind == Jar && in.comment != "" {
-		r.w.zw.SetComment(in.comment)
+	if in.comment != "" {
+		r.w.SetComment(in.comment)
 	}
 	if err := r.w.Close(); err != nil {
 		return nil, err

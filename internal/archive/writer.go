@@ -83,6 +83,13 @@ func (w *Writer) Add(name string, data []byte) error {
 	return w.writeFile(name, data)
 }
 
+// SetComment sets a jar's comment (a directory has none).
+func (w *Writer) SetComment(c string) {
+	if w.kind == Jar {
+		w.zw.SetComment(c)
+	}
+}
+
 // addPacked writes a jar entry packed by pack.
 func (w *Writer) addPacked(p packed) error {
 	h := p.header
