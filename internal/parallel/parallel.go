@@ -86,7 +86,7 @@ type run struct {
 	seqs   []*sequence // by stage; nil for parallel stages
 
 	mu      sync.Mutex // guards the fields below
-	idle    sync.Cond  // signalled when carried grows or a worker stops
+	idle    sync.Cond  // signalled when carried grows, the last running worker stops, or a stage fails
 	next    int        // the next item to begin
 	carried []step     // items passed by an in-order stage, waiting for a worker
 	running int        // workers advancing an item: they may carry more
@@ -126,8 +126,9 @@ func (r *run) work() {
 		r.mu.Unlock()
 		r.advance(s)
 		r.mu.Lock()
-		r.running--
-		r.idle.Broadcast()
+		if r.running--; r.running == 0 {
+			r.idle.Broadcast() // nobody can carry more: waiting workers are done
+		}
 	}
 }
 
