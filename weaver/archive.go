@@ -6,7 +6,7 @@ import (
 	"github.com/weft-aop/weft/internal/archive"
 )
 
-// Stats sums up weaving a jar or directory.
+// Stats sums up weaving a jar, directory or class file.
 type Stats struct {
 	Classes      int // class files seen
 	Woven        int // class files changed
@@ -37,10 +37,10 @@ func (w *Weaver) WeavePath(in, out string) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pw.stats(src, rep), nil
+	return pw.stats(rep), nil
 }
 
-// pathWeaving is the archive.Transform of WavePath.
+// pathWeaving is the archive.Transform of WeavePath.
 type pathWeaving struct {
 	w       *Weaver
 	classes []*pendingClass // by entry index; nil for entries not woven
@@ -96,7 +96,7 @@ func (pc *pendingClass) Finish() *archive.Output {
 }
 
 // stats sums up the classes in input order, then the archive's report.
-func (pw *pathWeaving) stats(src *archive.Input, rep *archive.Report) *Stats {
+func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 	st := &Stats{Classes: rep.Classes, Woven: rep.Changed, Copied: rep.Copied}
 	n := 0
 	for _, pc := range pw.classes {

@@ -162,12 +162,9 @@ type imageWeaving struct {
 
 	// Between the steps of weaveClasses, by entry index.
 	classes []*pendingEntry
-	// toWrite holds, at the index of a module's last class, the module
-	// that class completed, handed over to be written.
-	toWrite []finishedModule
 
-	// Guarded by mu in weaveClasses (complete), then owned by the
-	// phases after it.
+	// Guarded by mu in weaveClasses (add), then owned by the phases
+	// after it.
 	mu        sync.Mutex
 	files     map[string]map[string][]byte // module → internal name → bytes, not written yet
 	left      map[string]int               // module → classes not completed yet
@@ -200,7 +197,6 @@ func listImage(opts Options) (*imageWeaving, error) {
 		return nil, err
 	}
 	iw.classes = make([]*pendingEntry, len(iw.entries))
-	iw.toWrite = make([]finishedModule, len(iw.entries))
 	return iw, nil
 }
 
@@ -216,8 +212,7 @@ func (iw *imageWeaving) weaveClasses() error {
 		parallel.Stage{Do: iw.begin},
 		parallel.Stage{Do: iw.number, InOrder: true},
 		parallel.Stage{Do: iw.finish},
-		parallel.Stage{Do: iw.complete},
-		parallel.Stage{Do: iw.writeModule})
+		parallel.Stage{Do: iw.complete})
 }
 
 func (iw *imageWeaving) begin(i int) error {
@@ -239,8 +234,19 @@ func (iw *imageWeaving) finish(i int) error {
 }
 
 // complete adds a class's outputs to its module and counts it, on the
-// worker that finished it.
+// worker that finished it; after a module's last class, that worker
+// writes the module's jar.
 func (iw *imageWeaving) complete(i int) error {
+	e := iw.entries[i]
+	if files := iw.add(i); len(files) > 0 {
+		return writeJar(filepath.Join(iw.patchDir, e.Module+".jar"), files)
+	}
+	return nil
+}
+
+// add adds class i's outputs to its module and returns the module's
+// outputs if they are complete and to be written now.
+func (iw *imageWeaving) add(i int) (finished map[string][]byte) {
 	iw.mu.Lock()
 	defer iw.mu.Unlock()
 	e, r := iw.entries[i], iw.classes[i].result
@@ -265,30 +271,14 @@ func (iw *imageWeaving) complete(i int) error {
 	iw.sum.Intrinsics = append(iw.sum.Intrinsics, r.intrinsics...)
 	iw.sum.Warnings = append(iw.sum.Warnings, r.warnings...)
 	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars && e.Module != "java.base" {
-		iw.toWrite[i] = finishedModule{e.Module, files}
+		finished = files
 		delete(iw.files, e.Module)
 	}
 	iw.completed++
 	if n := iw.completed; iw.opts.Progress != nil && (n%256 == 0 || n == len(iw.entries)) {
 		iw.opts.Progress(n, len(iw.entries))
 	}
-	return nil
-}
-
-// finishedModule is a module whose classes are all complete.
-type finishedModule struct {
-	name  string
-	files map[string][]byte
-}
-
-// writeModule writes the jar of the module whose last class is entry i.
-func (iw *imageWeaving) writeModule(i int) error {
-	m := iw.toWrite[i]
-	iw.toWrite[i] = finishedModule{}
-	if len(m.files) == 0 {
-		return nil
-	}
-	return writeJar(filepath.Join(iw.patchDir, m.name+".jar"), m.files)
+	return finished
 }
 
 // module returns the outputs of module m so far.
