@@ -58,6 +58,7 @@ func NewClassEntry(module, path string, read func() ([]byte, error)) ClassEntry 
 //
 //	DIR             a directory tree of class files
 //	FILE.jar        a jar (or zip) file
+//	FILE.class      a single class file
 //	jdk:            every module of the JDK at javaHome
 //	jdk:M1,M2       the named modules of that JDK
 //
@@ -83,6 +84,9 @@ func OpenSource(spec, javaHome string) (Source, error) {
 	}
 	if st.IsDir() {
 		return NewDirSource(spec), nil
+	}
+	if strings.HasSuffix(spec, ".class") {
+		return OpenClassFile(spec)
 	}
 	return OpenJar(spec)
 }
@@ -209,6 +213,42 @@ func (j *JarSource) Walk(fn func(ClassEntry) error) error {
 		}
 	}
 	return nil
+}
+
+// ClassFileSource is a single class file, found under its class name
+// wherever it is stored.
+type ClassFileSource struct {
+	path string
+	name string // the class's internal name
+}
+
+// OpenClassFile reads the name of the class in the file at path.
+func OpenClassFile(path string) (*ClassFileSource, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := ReadClassInfo(path, b)
+	if err != nil {
+		return nil, err
+	}
+	return &ClassFileSource{path: path, name: info.Name}, nil
+}
+
+func (s *ClassFileSource) String() string { return s.path }
+func (s *ClassFileSource) Close() error   { return nil }
+
+// Class reads the file if name is its class.
+func (s *ClassFileSource) Class(name string) ([]byte, error) {
+	if name != s.name {
+		return nil, notFound(s, name)
+	}
+	return os.ReadFile(s.path)
+}
+
+// Walk visits the class, as if stored at its name's path.
+func (s *ClassFileSource) Walk(fn func(ClassEntry) error) error {
+	return fn(ClassEntry{Path: s.name + ".class", read: func() ([]byte, error) { return os.ReadFile(s.path) }})
 }
 
 // maxClassSize bounds what is read for one class file from a jar, whose

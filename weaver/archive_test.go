@@ -3,6 +3,7 @@ package weaver
 import (
 	"archive/zip"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +143,96 @@ func TestWeavePathIsReproducible(t *testing.T) {
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Errorf("two weaves of %s differ", lang3)
+	}
+}
+
+// TestStaleCopyIsNotWoven: a jar holding a stale copy of a class under
+// another path (before the real one) weaves only the class whose path
+// matches its name and copies the stale one unchanged, with a warning
+// naming both. Weaving both gave the real class the stale copy's sister
+// class (same name), whose join points are the stale copy's.
+func TestStaleCopyIsNotWoven(t *testing.T) {
+	all := runtimeSources()
+	all["adv/Log.java"] = logJava
+	dir := jvmtest.Compile(t, all)
+	real := jvmtest.Compile(t, map[string]string{"app/A.java": `package app;
+public class A {
+    static String greet(String s) { return "hello " + s; }
+    public static void main(String[] a) { System.out.println(greet("world")); }
+}`})
+	stale := jvmtest.Compile(t, map[string]string{"app/A.java": `package app;
+public class A {
+    static int one() { return 1; }
+    static int two() { return 2; }
+    static int three() { return 3; }
+    public static void main(String[] a) { System.out.println(one() + two() + three()); }
+}`})
+	realB, err := os.ReadFile(filepath.Join(real, "app/A.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	staleB, err := os.ReadFile(filepath.Join(stale, "app/A.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := testMatcher{{kind: advice.MethodExecution, within: "app/A", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
+	const want = "before method-execution(void app.A.main(java.lang.String[]))\n" +
+		"before method-execution(java.lang.String app.A.greet(java.lang.String))\nhello world\n"
+	// The copy in the same directory under another name, then in another
+	// directory under the same name.
+	for _, stalePath := range []string{"app/A_old.class", "old/app/A.class"} {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, e := range []struct {
+			name string
+			data []byte
+		}{{stalePath, staleB}, {"app/A.class", realB}} {
+			f, err := zw.Create(e.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write(e.data)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		in := filepath.Join(t.TempDir(), "in.jar")
+		if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "out.jar")
+		w := New(rules, nil, Options{Hierarchy: mustJDKHierarchy(t, dir)})
+		st, err := w.WeavePath(in, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warns := strings.Join(st.Warnings, "\n")
+		if st.Woven != 1 || !strings.Contains(warns, stalePath) || !strings.Contains(warns, "app/A.class") {
+			t.Errorf("%s: %d classes woven (want 1), warnings:\n%s", stalePath, st.Woven, warns)
+		}
+		zr, err := zip.OpenReader(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, f := range zr.File {
+			names = append(names, f.Name)
+			if f.Name == stalePath {
+				rc, _ := f.Open()
+				b, _ := io.ReadAll(rc)
+				rc.Close()
+				if !bytes.Equal(b, staleB) {
+					t.Errorf("%s: the stale copy was changed", stalePath)
+				}
+			}
+		}
+		zr.Close()
+		if got := strings.Join(names, " "); got != stalePath+" app/A.class app/A$weft$jp.class" {
+			t.Errorf("%s: entries %s", stalePath, got)
+		}
+		stdout, stderr := jvmtest.Run(t, "-Xverify:all", "-cp", out+string(filepath.ListSeparator)+dir, "app.A")
+		if stdout != want {
+			t.Errorf("%s: output:\n%s\nwant:\n%s\nstderr:\n%s", stalePath, stdout, want, stderr)
+		}
 	}
 }

@@ -11,7 +11,7 @@
 //	// res.Shadows: one WeaveInfo per (shadow, advice); String() is ajc's
 //	//              -showWeaveInfo line
 //	// res.Warnings: methods left unwoven (too large, undecodable) and why
-//	st, err := w.WeavePath("app.jar", "out/app.jar") // a whole jar or directory, in parallel
+//	st, err := w.WeavePath("app.jar", "out/app.jar") // a whole jar, directory or class file, in parallel
 //
 //	// WeaveClass in two halves, for drivers with their own workers:
 //	p, err := w.Prepare(name, data)          // concurrently

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"archive/zip"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/internal/parallel"
 )
 
 // rewriteFlags are the options of `weft classfile rewrite`.
@@ -31,17 +30,19 @@ func init() {
 	var f rewriteFlags
 	cmd := &cobra.Command{
 		Use:   "rewrite [--frames] INPUT... -o OUT",
-		Short: "Parse and re-encode every class of jars, directories or the JDK",
+		Short: "Parse and re-encode every class of jars, directories, class files or the JDK",
 		Long: `rewrite parses every class of its inputs and writes it back through the
 code model: each method body is decoded into instructions and labels and
 encoded again; with --frames, max stack, max locals and the StackMapTable
 are recomputed by data-flow analysis. Running the JVM on the output (with
 -Xverify:all) proves the class-file library on real code.
 
-An INPUT is a directory of classes, a jar, or jdk: (every module of the
-JDK at --java-home) or jdk:M1,M2 (some of its modules). The output has the
-input's form: a jar for a jar (resources copied unchanged, nothing
-dropped), a directory for a directory, and one directory per module for
+An INPUT is a directory of classes, a jar, a single .class file, or jdk:
+(every module of the JDK at --java-home) or jdk:M1,M2 (some of its
+modules). The output has the input's form: a jar for a jar (resources
+copied unchanged, nothing dropped; written to a temporary file renamed at
+the end), a directory for a directory, a class file for a class file (OUT,
+or OUT/<its name> if OUT is a directory), and one directory per module for
 jdk:, ready for --patch-module. With several inputs, OUT is a directory
 holding one output per input, named after it.
 
@@ -57,7 +58,7 @@ Examples:
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.out == "" {
-				return errors.New("rewrite: -o OUT is required")
+				return errors.New("rewrite: -o/--out OUT is required")
 			}
 			st, err := rewrite(args, f, os.Stderr)
 			if err != nil {
@@ -67,10 +68,10 @@ Examples:
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&f.out, "output", "o", "", "output jar or directory")
+	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output jar, directory or class file")
 	cmd.Flags().BoolVar(&f.frames, "frames", false, "recompute max stack, max locals and StackMapTable frames")
 	cmd.Flags().StringVar(&f.javaHome, "java-home", "", "JDK for jdk: inputs and the class hierarchy (default: the java on PATH)")
-	cmd.Flags().IntVarP(&f.jobs, "jobs", "j", runtime.NumCPU(), "classes rewritten in parallel")
+	cmd.Flags().IntVarP(&f.jobs, "jobs", "j", parallel.Workers(0), "classes rewritten in parallel")
 	classfileCmd.AddCommand(cmd)
 }
 
@@ -82,30 +83,18 @@ type rewriteStats struct {
 }
 
 func (s *rewriteStats) summary() string {
-	return fmt.Sprintf("rewrote %d classes (%d methods), copied %d other files, %d warnings, in %.1fs",
+	return fmt.Sprintf("rewrote %d classes (%d methods), copied %d other entries, %d warnings, in %.1fs",
 		s.classes.Load(), s.methods.Load(), s.resources.Load(), s.warnings.Load(), s.elapsed.Seconds())
 }
 
-// rewriteJob is one class: where its bytes come from and where they go.
-type rewriteJob struct {
-	label string // names the class in warnings, e.g. "java.base/java/lang/String.class"
-	read  func() ([]byte, error)
-	write func([]byte) error
-	done  func() // if set, called when the job is over, whatever happened
-}
-
-// rewriter runs jobs on a pool of workers.
+// rewriter rewrites the classes of one run, counting them and logging
+// warnings as they come.
 type rewriter struct {
 	opts  classfile.EncodeOptions
 	stats *rewriteStats
 	log   io.Writer
 	tty   bool // log is a terminal showing a progress line
 	logMu sync.Mutex
-	dirs  sync.Map // output directories already created
-	jobs  chan rewriteJob
-	wg    sync.WaitGroup
-	errMu sync.Mutex
-	err   error // the first I/O error; class errors are warnings
 }
 
 func (rw *rewriter) warnf(format string, args ...any) {
@@ -118,52 +107,20 @@ func (rw *rewriter) warnf(format string, args ...any) {
 	fmt.Fprintf(rw.log, "weft: warning: "+format+"\n", args...)
 }
 
-func (rw *rewriter) fail(err error) {
-	rw.errMu.Lock()
-	defer rw.errMu.Unlock()
-	if rw.err == nil {
-		rw.err = err
-	}
-}
-
-func (rw *rewriter) failed() error {
-	rw.errMu.Lock()
-	defer rw.errMu.Unlock()
-	return rw.err
-}
-
-func (rw *rewriter) start(workers int) {
-	rw.jobs = make(chan rewriteJob, 4*workers)
-	for i := 0; i < workers; i++ {
-		rw.wg.Add(1)
-		go func() {
-			defer rw.wg.Done()
-			for j := range rw.jobs {
-				rw.run(j)
-			}
-		}()
-	}
-}
-
-func (rw *rewriter) run(j rewriteJob) {
-	if j.done != nil {
-		defer j.done()
-	}
-	in, err := j.read()
-	if err != nil {
-		rw.fail(fmt.Errorf("reading %s: %w", j.label, err))
-		return
-	}
-	out, methods, err := rewriteClass(j.label, in, rw.opts)
-	if err != nil {
-		rw.warnf("%s: %v (copied unchanged)", j.label, err)
-		out = in
-	}
-	rw.stats.classes.Add(1)
-	rw.stats.methods.Add(int64(methods))
-	if err := j.write(out); err != nil {
-		rw.fail(fmt.Errorf("writing %s: %w", j.label, err))
-	}
+// transform rewrites one class of in; a class that fails is copied
+// unchanged with a warning.
+func (rw *rewriter) transform(in *archive.Input) archive.Transform {
+	return archive.Func(func(e *archive.Entry, data []byte) *archive.Output {
+		label := in.Label(e)
+		out, methods, err := rewriteClass(label, data, rw.opts)
+		rw.stats.classes.Add(1)
+		if err != nil {
+			rw.warnf("%s: %v (copied unchanged)", label, err)
+			return nil
+		}
+		rw.stats.methods.Add(int64(methods))
+		return &archive.Output{Class: out}
+	})
 }
 
 // rewriteClass parses a class, decodes and re-encodes every method body,
@@ -220,39 +177,44 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 		sources = append(sources, jdk)
 		rw.opts.Hierarchy = classfile.NewHierarchy(sources...)
 	}
-	if f.jobs < 1 {
-		f.jobs = 1
-	}
-	rw.start(f.jobs)
 	stopProgress := showProgress(rw, log)
-
-	var err error
+	defer stopProgress()
 	for i, in := range inputs {
 		out := f.out
 		if len(inputs) > 1 {
 			out = filepath.Join(f.out, outputName(in))
 		}
-		src := sources[i]
-		switch s := src.(type) {
-		case *classfile.JarSource:
-			err = rewriteJar(rw, in, out)
-		case *classfile.ImageSource:
-			err = rewriteImage(rw, s, out)
-		default:
-			err = rewriteDir(rw, in, out)
-		}
-		if err != nil {
-			break
+		if err := rewriteInput(rw, in, sources[i], out, f.jobs); err != nil {
+			return stats, err
 		}
 	}
-	close(rw.jobs)
-	rw.wg.Wait()
-	stopProgress()
 	stats.elapsed = time.Since(stats.start)
-	if err == nil {
-		err = rw.failed()
+	return stats, nil
+}
+
+// rewriteInput rewrites one input into out: a jar, a directory, a class
+// file or a JDK image (one directory per module).
+func rewriteInput(rw *rewriter, in string, src classfile.Source, out string, jobs int) error {
+	var input *archive.Input
+	var err error
+	if img, ok := src.(*classfile.ImageSource); ok {
+		input, err = archive.FromSource(img)
+	} else {
+		input, err = archive.Open(in)
 	}
-	return stats, err
+	if err != nil {
+		return err
+	}
+	defer input.Close()
+	rep, err := archive.Run(input, out, rw.transform(input), archive.Options{Workers: max(jobs, 1)})
+	if err != nil {
+		return err
+	}
+	rw.stats.resources.Add(int64(rep.Copied))
+	for _, w := range rep.Warnings {
+		rw.warnf("%s", w)
+	}
+	return nil
 }
 
 // outputName names an input's output inside OUT when there are several.
@@ -304,170 +266,4 @@ func showProgress(rw *rewriter, log io.Writer) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
-}
-
-// writeFile writes b to p, creating its directory (once: a JDK has
-// tens of thousands of classes in a thousand packages).
-func (rw *rewriter) writeFile(p string, b []byte) error {
-	dir := filepath.Dir(p)
-	if _, ok := rw.dirs.Load(dir); !ok {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		rw.dirs.Store(dir, true)
-	}
-	return os.WriteFile(p, b, 0o644)
-}
-
-// rewriteImage writes OUT/<module>/<path> for every class of the image.
-func rewriteImage(rw *rewriter, src *classfile.ImageSource, out string) error {
-	return src.Walk(func(e classfile.ClassEntry) error {
-		if err := rw.failed(); err != nil {
-			return err
-		}
-		dst := filepath.Join(out, e.Module, filepath.FromSlash(e.Path))
-		rw.jobs <- rewriteJob{
-			label: e.Module + "/" + e.Path,
-			read:  e.Read,
-			write: func(b []byte) error { return rw.writeFile(dst, b) },
-		}
-		return nil
-	})
-}
-
-// rewriteDir rewrites the classes of a directory tree and copies its
-// other files.
-func rewriteDir(rw *rewriter, in, out string) error {
-	return filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if err := rw.failed(); err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(in, p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(out, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(dst, 0o755)
-		case strings.HasSuffix(p, ".class") && d.Type().IsRegular():
-			rw.jobs <- rewriteJob{
-				label: p,
-				read:  func() ([]byte, error) { return os.ReadFile(p) },
-				write: func(b []byte) error { return rw.writeFile(dst, b) },
-			}
-			return nil
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			rw.stats.resources.Add(1)
-			return rw.writeFile(dst, b)
-		}
-	})
-}
-
-// rewriteJar rewrites a jar's classes in parallel, then writes the new jar
-// with every entry in its original order: classes re-encoded, everything
-// else copied raw (still compressed, byte for byte).
-func rewriteJar(rw *rewriter, in, out string) error {
-	zr, err := zip.OpenReader(in)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	defer zr.Close()
-	for _, zf := range zr.File {
-		if signatureFile(zf.Name) {
-			rw.warnf("%s is signed (%s): the rewritten classes no longer match the signature", in, zf.Name)
-			break
-		}
-	}
-	classes := make([][]byte, len(zr.File))
-	var pending sync.WaitGroup
-	for i, zf := range zr.File {
-		if !strings.HasSuffix(zf.Name, ".class") || zf.FileInfo().IsDir() {
-			continue
-		}
-		if err := rw.failed(); err != nil {
-			return err
-		}
-		i, zf := i, zf
-		pending.Add(1)
-		rw.jobs <- rewriteJob{
-			label: in + "!" + zf.Name,
-			read:  func() ([]byte, error) { return readZipEntry(zf) },
-			write: func(b []byte) error { classes[i] = b; return nil },
-			done:  pending.Done,
-		}
-	}
-	pending.Wait()
-	if err := rw.failed(); err != nil {
-		return err
-	}
-
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	zw := zip.NewWriter(f)
-	if zr.Comment != "" {
-		zw.SetComment(zr.Comment)
-	}
-	for i, zf := range zr.File {
-		switch {
-		case strings.HasSuffix(zf.Name, "/"):
-			// A directory: zip.Writer refuses raw data for it, even the
-			// empty deflate stream the jar tool writes.
-			h := zf.FileHeader
-			h.Method, h.CRC32, h.CompressedSize64, h.UncompressedSize64 = zip.Store, 0, 0, 0
-			h.CompressedSize, h.UncompressedSize = 0, 0
-			_, err = zw.CreateHeader(&h)
-		case classes[i] == nil:
-			rw.stats.resources.Add(1)
-			err = zw.Copy(zf)
-		default:
-			h := zf.FileHeader // name, method, times, extra and comment kept
-			h.CRC32, h.CompressedSize64, h.UncompressedSize64 = 0, 0, 0
-			h.CompressedSize, h.UncompressedSize = 0, 0
-			var w io.Writer
-			if w, err = zw.CreateHeader(&h); err == nil {
-				_, err = w.Write(classes[i])
-			}
-		}
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("writing %s: %s: %w", out, zf.Name, err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", out, err)
-	}
-	return f.Close()
-}
-
-// signatureFile reports whether a jar entry is a signature block file.
-func signatureFile(name string) bool {
-	dir, file := filepath.Split(name)
-	if dir != "META-INF/" {
-		return false
-	}
-	ext := strings.ToUpper(filepath.Ext(file))
-	return ext == ".SF" || ext == ".RSA" || ext == ".DSA" || ext == ".EC"
-}
-
-func readZipEntry(zf *zip.File) ([]byte, error) {
-	rc, err := zf.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(io.LimitReader(rc, 1<<30))
 }

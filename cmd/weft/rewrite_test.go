@@ -217,3 +217,30 @@ func TestRewriteErrors(t *testing.T) {
 		t.Fatal("an unknown module was accepted")
 	}
 }
+
+// TestRewriteClassFile: a single .class file is rewritten into a class
+// file, or into a directory (it used to fail: "zip: not a valid zip
+// file").
+func TestRewriteClassFile(t *testing.T) {
+	class := filepath.Join(fibApp(t), "demo", "Fib.class")
+	intoDir := filepath.Join(t.TempDir(), "demo")
+	if err := os.MkdirAll(intoDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(t.TempDir(), "demo", "Fib.class"), intoDir} {
+		st, err := rewrite([]string{class}, rewriteFlags{out: out, frames: true, jobs: 2}, io.Discard)
+		if err != nil {
+			t.Fatalf("rewrite %s -o %s: %v", class, out, err)
+		}
+		if st.classes.Load() != 1 || st.warnings.Load() != 0 {
+			t.Fatalf("-o %s: %s", out, st.summary())
+		}
+		root := filepath.Dir(filepath.Dir(out)) // out is <root>/demo/Fib.class or <root>/demo
+		if out == intoDir {
+			root = filepath.Dir(out)
+		}
+		if got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", root, "demo.Fib"); got != "fib 55\n" {
+			t.Errorf("-o %s: rewritten class prints %q", out, got)
+		}
+	}
+}

@@ -28,9 +28,9 @@ var weaveFlags struct {
 
 var weaveCmd = &cobra.Command{
 	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] [--Xlint ignore] -o OUT INPUT...",
-	Short: "Weave aspects into application jars and class directories",
-	Long: `weave applies the advice of .weft aspects to the classes of jars and
-class directories, and writes the woven copies.
+	Short: "Weave aspects into application jars, class directories and class files",
+	Long: `weave applies the advice of .weft aspects to the classes of jars, class
+directories and single .class files, and writes the woven copies.
 
 Each woven method keeps its original body: a guard at entry runs it while
 the thread bypasses woven code (for example inside advice), so advice that
@@ -39,9 +39,13 @@ needs lives in sister classes (Foo$weft$jp) added next to each woven class.
 Everything else (resources, manifests, classes no advice touches, classes
 that cannot be parsed) is copied unchanged, with a warning for the latter.
 
-With one INPUT, OUT is the woven jar or directory. With several, OUT is a
-directory receiving each input under its base name. The runtime (weft.rt)
-is written next to a jar output as weft-rt.jar, or into a directory output.
+With one INPUT, OUT is the woven jar or directory; for a .class file, OUT
+is the woven class file, or a directory to write it into (under its own
+name, its sister class next to it). With several INPUTs, OUT is a
+directory receiving each input under its base name. A jar is written to a
+temporary file next to OUT, renamed at the end. The runtime (weft.rt) is
+written into a directory output, else as weft-rt.jar next to the jar or
+class file output (in OUT for a class file woven into the directory OUT).
 
 The advice classes are looked up on --advice-cp, then on the inputs and
 -cp: an advice whose class is on none of them is an error, as in
@@ -68,7 +72,7 @@ func init() {
 	f.StringArrayVarP(&weaveFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
 	f.StringVar(&weaveFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	f.StringVar(&weaveFlags.classPath, "cp", "", "class path of the inputs' dependencies, for type resolution")
-	f.StringVarP(&weaveFlags.out, "out", "o", "", "output jar or directory")
+	f.StringVarP(&weaveFlags.out, "out", "o", "", "output jar, directory or class file")
 	f.BoolVar(&weaveFlags.info, "weave-info", false, "print one line per advised shadow, as ajc -showWeaveInfo")
 	f.Int32Var(&weaveFlags.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
 	javaHomeFlag(weaveCmd, &weaveFlags.javaHome, "the JDK for type resolution and for building the runtime")
@@ -152,7 +156,16 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	applied := appliedAdvice{}
 	applied.add(total.Shadows)
 	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
-	rtDir, err := writeRuntime(home, fl.out, len(inputs) == 1 && isJarPath(inputs[0]))
+	// The runtime goes into a directory output, else next to the jar or
+	// class file written (in OUT for a class file woven into OUT).
+	rtOut, rtJar := filepath.Join(filepath.Dir(fl.out), "weft-rt.jar"), true
+	switch {
+	case len(inputs) == 1 && strings.HasSuffix(inputs[0], ".class") && isDir(fl.out):
+		rtOut = filepath.Join(fl.out, "weft-rt.jar")
+	case isDir(fl.out):
+		rtOut, rtJar = fl.out, false
+	}
+	rtDir, err := writeRuntime(home, rtOut, rtJar)
 	if err != nil {
 		return err
 	}
@@ -163,25 +176,24 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	return nil
 }
 
-func isJarPath(p string) bool {
+func isDir(p string) bool {
 	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
+	return err == nil && fi.IsDir()
 }
 
-// writeRuntime writes the runtime next to a jar output (weft-rt.jar) or
-// into a directory output, and returns where.
-func writeRuntime(home, out string, jarOut bool) (string, error) {
+// writeRuntime writes the runtime to the jar out, or into the directory
+// out, and returns where.
+func writeRuntime(home, out string, jar bool) (string, error) {
 	classes, err := rtjava.Build(home, "")
 	if err != nil {
 		return "", err
 	}
-	if jarOut {
-		p := filepath.Join(filepath.Dir(out), "weft-rt.jar")
+	if jar {
 		b, err := rtjava.Jar(classes)
 		if err != nil {
 			return "", err
 		}
-		return p, os.WriteFile(p, b, 0o644)
+		return out, os.WriteFile(out, b, 0o644)
 	}
 	for name, b := range classes {
 		p := filepath.Join(out, filepath.FromSlash(name)+".class")

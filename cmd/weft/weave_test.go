@@ -3,10 +3,13 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -130,5 +133,132 @@ func TestWeaveAdviceDidNotMatch(t *testing.T) {
 	}
 	if stderr, code := weave("--Xlint=error"); code == 0 || !strings.Contains(stderr, `invalid argument "error" for "--Xlint" flag`) {
 		t.Errorf("--Xlint=error: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// fibApp compiles the tests' small program, demo.Fib.
+func fibApp(t *testing.T) string {
+	return jvmtest.Compile(t, map[string]string{"demo/Fib.java": `package demo;
+public class Fib {
+    static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    public static void main(String[] a) { System.out.println("fib " + fib(10)); }
+}`}, "-g")
+}
+
+// weaveCount runs `weft weave -q -a count.weft --advice-cp adv -o out inputs...`.
+func weaveCount(adv, out string, inputs ...string) error {
+	weaveFlags.aspects, weaveFlags.adviceCP, weaveFlags.classPath = []string{"../../examples/count/count.weft"}, adv, ""
+	weaveFlags.out, weaveFlags.info, weaveFlags.idBase, weaveFlags.javaHome, weaveFlags.quiet = out, false, 0, "", true
+	return runWeave(weaveCmd, inputs)
+}
+
+// TestWeaveClassFile: a single .class file is woven into a class file, or
+// into a directory, its sister class and the runtime jar next to it (it
+// used to fail: "zip: not a valid zip file").
+func TestWeaveClassFile(t *testing.T) {
+	adv := countAdvice(t)
+	class := filepath.Join(fibApp(t), "demo", "Fib.class")
+	intoDir := filepath.Join(t.TempDir(), "demo")
+	if err := os.MkdirAll(intoDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(t.TempDir(), "demo", "Fib.class"), intoDir} {
+		if err := weaveCount(adv, out, class); err != nil {
+			t.Fatalf("weave %s -o %s: %v", class, out, err)
+		}
+		dir := filepath.Dir(out)
+		if out == intoDir {
+			dir = out
+		}
+		for _, f := range []string{"Fib.class", "Fib$weft$jp.class", "weft-rt.jar"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("-o %s: %v", out, err)
+			}
+		}
+		cp := strings.Join([]string{filepath.Dir(dir), filepath.Join(dir, "weft-rt.jar"), adv}, string(filepath.ListSeparator))
+		o, e := jvmtest.Run(t, "-Xverify:all", "-cp", cp, "demo.Fib")
+		if o != "fib 55\n" || !strings.Contains(e, "count: 178 hits at 2 join points") {
+			t.Errorf("-o %s: woven run: stdout %q stderr %q", out, o, e)
+		}
+	}
+}
+
+// TestOutputErrorsNameTheOutput: when the output jar cannot be written,
+// weave and classfile rewrite name it, not the temporary file they write
+// first (they said "open /x/.weft-1039439311.jar: ...").
+func TestOutputErrorsNameTheOutput(t *testing.T) {
+	adv := countAdvice(t)
+	jar := filepath.Join(t.TempDir(), "app.jar")
+	zipDir(t, fibApp(t), jar)
+	busy := t.TempDir() // an existing directory in the way
+	if err := os.WriteFile(filepath.Join(busy, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// /proc takes no new files, even from root.
+	for _, out := range []string{busy, "/proc/weft-test-out.jar"} {
+		err := weaveCount(adv, out, jar)
+		if err == nil || !strings.Contains(err.Error(), out) || strings.Contains(err.Error(), ".weft-") {
+			t.Errorf("weave -o %s: error %v, want one naming %s and no temporary file", out, err, out)
+		}
+		_, err = rewrite([]string{jar}, rewriteFlags{out: out, jobs: 1}, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), out) || strings.Contains(err.Error(), ".weft-") {
+			t.Errorf("classfile rewrite -o %s: error %v, want one naming %s and no temporary file", out, err, out)
+		}
+	}
+}
+
+// zipDir writes the files under dir to the jar path.
+func zipDir(t *testing.T, dir, path string) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if err == nil {
+		err = os.WriteFile(path, buf.Bytes(), 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOutputFlagIsOut: every command that writes an output names its flag
+// --out, -o for short (classfile rewrite said --output).
+func TestOutputFlagIsOut(t *testing.T) {
+	n := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if f := c.Flags().ShorthandLookup("o"); f != nil {
+			n++
+			if f.Name != "out" {
+				t.Errorf("%s: -o is --%s, want --out", c.CommandPath(), f.Name)
+			}
+		}
+		if f := c.Flags().Lookup("output"); f != nil {
+			t.Errorf("%s: has --output, want --out", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(rootCmd)
+	if n < 4 { // weave, jdk, runtime, classfile rewrite
+		t.Errorf("%d commands with -o, want at least 4", n)
 	}
 }

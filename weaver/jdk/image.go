@@ -7,27 +7,22 @@
 package jdk
 
 import (
-	"archive/zip"
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/internal/parallel"
 )
 
-// runtimePackage is the package of weft's runtime (weaver.RuntimePackage).
-const runtimePackage = "weft/rt/"
 
 // Woven is the outcome of weaving one class (the subset of weaver.Result
 // the image driver needs).
@@ -82,7 +77,7 @@ type Options struct {
 	// Jars writes each module's classes to Out/patch/<module>.jar instead
 	// of a directory tree: far fewer files to write and to open.
 	Jars bool
-	// Workers defaults to runtime.NumCPU().
+	// Workers bounds the goroutines weaving; 0 means all cores.
 	Workers int
 	// NextID, if set, gives the first join point id after this weaving,
 	// saved in the summary (the application's weaving starts there).
@@ -136,175 +131,183 @@ func (s *Summary) Totals() (classes, woven, methods int) {
 // opts.Out and writes weft.args and summary.json there.
 func WeaveImage(opts Options) (*Summary, error) {
 	start := time.Now()
+	iw, err := listImage(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer iw.img.Close()
+	if err := iw.weaveClasses(); err != nil {
+		return nil, err
+	}
+	// The runtime scheme: Thread and System patched over whatever the
+	// weaver made of them, the runtime added to java.base.
+	if err := patchBase(iw.img, iw.module("java.base"), opts.Runtime); err != nil {
+		return nil, err
+	}
+	if err := iw.writePatches(); err != nil {
+		return nil, err
+	}
+	return iw.writeSummary(start)
+}
+
+// imageWeaving is one run of WeaveImage. Its phases: listImage, then
+// weaveClasses, patchBase, writePatches and writeSummary.
+type imageWeaving struct {
+	opts     Options
+	img      *classfile.ImageSource
+	entries  []classfile.ClassEntry // the classes to weave, in image order
+	patchDir string
+	sum      *Summary
+
+	// Between the steps of weaveClasses, by entry index.
+	classes []*pendingEntry
+
+	// Guarded by mu in weaveClasses (add), then owned by the phases
+	// after it.
+	mu        sync.Mutex
+	files     map[string]map[string][]byte // module → internal name → bytes, not written yet
+	left      map[string]int               // module → classes not completed yet
+	completed int
+}
+
+// listImage lists the classes of the chosen modules and clears the
+// patch directory.
+func listImage(opts Options) (*imageWeaving, error) {
 	img, err := classfile.OpenJDK(opts.JavaHome, opts.Modules...)
 	if err != nil {
 		return nil, err
 	}
-	defer img.Close()
-	var entries []classfile.ClassEntry
+	iw := &imageWeaving{opts: opts, img: img, patchDir: filepath.Join(opts.Out, "patch"),
+		files: map[string]map[string][]byte{}, left: map[string]int{},
+		sum: &Summary{JavaHome: opts.JavaHome, Release: Release(opts.JavaHome), Modules: map[string]*ModuleSummary{}}}
 	if err := img.Walk(func(e classfile.ClassEntry) error {
-		entries = append(entries, e)
+		iw.entries = append(iw.entries, e)
+		iw.left[e.Module]++
 		return nil
 	}); err != nil {
+		img.Close()
 		return nil, err
 	}
-	patchDir := filepath.Join(opts.Out, "patch")
-	if err := os.RemoveAll(patchDir); err != nil {
-		return nil, err
-	}
-	sum := &Summary{JavaHome: opts.JavaHome, Release: Release(opts.JavaHome), Modules: map[string]*ModuleSummary{}}
 	for _, m := range img.Modules() {
-		sum.Modules[m] = &ModuleSummary{}
+		iw.sum.Modules[m] = &ModuleSummary{}
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	var (
-		mu       sync.Mutex // guards sum and firstErr
-		firstErr error
-		done     atomic.Int64
-		next     atomic.Int64
-		wg       sync.WaitGroup
-		progMu   sync.Mutex
-	)
-	// Outputs are collected in memory and written at the end, in parallel:
-	// one file (or jar entry) per class.
-	files := map[string]map[string][]byte{} // module → internal name → bytes
-	// A module's jar is written by the worker that finishes its last class
-	// (all but java.base, patched at the end): the heap then never holds
-	// every woven class at once, which with GC percent 400 made it grow to
-	// well over a gigabyte (page faults cost as much CPU as writing).
-	left := map[string]int{}
-	for _, e := range entries {
-		left[e.Module]++
-	}
-	if opts.Jars {
-		if err := os.MkdirAll(patchDir, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	write := func(module, name string, b []byte) error {
-		m := files[module]
-		if m == nil {
-			m = map[string][]byte{}
-			files[module] = m
-		}
-		m[name] = b
-		return nil
-	}
-	// Entries are begun in parallel; as the run of consecutive begun
-	// entries (the frontier) advances, they are numbered in image order and
-	// finished by whichever worker advanced it: nobody waits for anybody.
-	begun := make([]*pendingEntry, len(entries))
-	frontier := 0
-	var seqMu sync.Mutex
-	complete := func(e classfile.ClassEntry, r entryResult) {
-		var werr error
-		name := strings.TrimSuffix(e.Path, ".class")
-		mu.Lock()
-		if r.class != nil {
-			werr = write(e.Module, name, r.class)
-		}
-		for n, b := range r.extra {
-			if werr == nil {
-				werr = write(e.Module, n, b)
-			}
-		}
-		ms := sum.Modules[e.Module]
-		ms.Classes++
-		if r.class != nil {
-			ms.ClassesWoven++
-			ms.MethodsWoven += r.methods
-		}
-		if r.unwoven != "" {
-			sum.Unwoven = append(sum.Unwoven, Unwoven{Module: e.Module, Class: name, Reason: r.unwoven})
-		}
-		sum.Intrinsics = append(sum.Intrinsics, r.intrinsics...)
-		sum.Warnings = append(sum.Warnings, r.warnings...)
-		var finished map[string][]byte
-		if left[e.Module]--; left[e.Module] == 0 && opts.Jars && e.Module != "java.base" {
-			finished = files[e.Module]
-			delete(files, e.Module)
-		}
-		if werr != nil && firstErr == nil {
-			firstErr = werr
-		}
-		mu.Unlock()
-		if len(finished) > 0 {
-			if err := writeJar(filepath.Join(patchDir, e.Module+".jar"), finished); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}
-		n := int(done.Add(1))
-		if opts.Progress != nil && (n%256 == 0 || n == len(entries)) {
-			progMu.Lock()
-			opts.Progress(n, len(entries))
-			progMu.Unlock()
-		}
-	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(entries) {
-					return
-				}
-				p := beginEntry(opts, entries[i])
-				seqMu.Lock()
-				begun[i] = p
-				var ready []*pendingEntry
-				for frontier < len(entries) && begun[frontier] != nil {
-					if q := begun[frontier]; q.pending != nil {
-						q.pending.Number()
-					}
-					ready = append(ready, begun[frontier])
-					begun[frontier] = nil
-					frontier++
-				}
-				seqMu.Unlock()
-				for _, q := range ready {
-					complete(q.entry, finishEntry(q))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	// The runtime scheme: Thread and System patched over whatever the
-	// weaver made of them, the runtime added to java.base.
-	if files["java.base"] == nil {
-		files["java.base"] = map[string][]byte{}
-	}
-	if err := patchBase(img, files["java.base"], opts.Runtime); err != nil {
+	if err := os.RemoveAll(iw.patchDir); err != nil {
+		img.Close()
 		return nil, err
 	}
-	if err := writePatches(patchDir, files, opts.Jars, workers); err != nil {
-		return nil, err
+	iw.classes = make([]*pendingEntry, len(iw.entries))
+	return iw, nil
+}
+
+// weaveClasses weaves every class on all cores: each is begun in
+// parallel, numbered in image order (a Sequencer's join point ids, for a
+// reproducible JDK), then finished and completed by whichever worker
+// takes it up. A module's jar is written by the worker that completed its
+// last class (all but java.base, patched at the end): the heap then never
+// holds every woven class at once, which with GC percent 400 made it grow
+// to well over a gigabyte (page faults cost as much CPU as writing).
+func (iw *imageWeaving) weaveClasses() error {
+	return parallel.Run(len(iw.entries), iw.opts.Workers,
+		parallel.Stage{Do: iw.begin},
+		parallel.Stage{Do: iw.number, InOrder: true},
+		parallel.Stage{Do: iw.finish},
+		parallel.Stage{Do: iw.complete})
+}
+
+func (iw *imageWeaving) begin(i int) error {
+	iw.classes[i] = beginEntry(iw.opts, iw.entries[i])
+	return nil
+}
+
+func (iw *imageWeaving) number(i int) error {
+	if p := iw.classes[i].pending; p != nil {
+		p.Number()
 	}
+	return nil
+}
+
+func (iw *imageWeaving) finish(i int) error {
+	p := iw.classes[i]
+	p.result, p.pending, p.data = finishEntry(p), nil, nil
+	return nil
+}
+
+// complete adds a class's outputs to its module and counts it, on the
+// worker that finished it; after a module's last class, that worker
+// writes the module's jar.
+func (iw *imageWeaving) complete(i int) error {
+	e := iw.entries[i]
+	if files := iw.add(i); len(files) > 0 {
+		return writeJar(filepath.Join(iw.patchDir, e.Module+".jar"), files)
+	}
+	return nil
+}
+
+// add adds class i's outputs to its module and returns the module's
+// outputs if they are complete and to be written now.
+func (iw *imageWeaving) add(i int) (finished map[string][]byte) {
+	iw.mu.Lock()
+	defer iw.mu.Unlock()
+	e, r := iw.entries[i], iw.classes[i].result
+	iw.classes[i] = nil
+	name := strings.TrimSuffix(e.Path, ".class")
+	files := iw.module(e.Module)
+	if r.class != nil {
+		files[name] = r.class
+	}
+	for n, b := range r.extra {
+		files[n] = b
+	}
+	ms := iw.sum.Modules[e.Module]
+	ms.Classes++
+	if r.class != nil {
+		ms.ClassesWoven++
+		ms.MethodsWoven += r.methods
+	}
+	if r.unwoven != "" {
+		iw.sum.Unwoven = append(iw.sum.Unwoven, Unwoven{Module: e.Module, Class: name, Reason: r.unwoven})
+	}
+	iw.sum.Intrinsics = append(iw.sum.Intrinsics, r.intrinsics...)
+	iw.sum.Warnings = append(iw.sum.Warnings, r.warnings...)
+	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars && e.Module != "java.base" {
+		finished = files
+		delete(iw.files, e.Module)
+	}
+	iw.completed++
+	if n := iw.completed; iw.opts.Progress != nil && (n%256 == 0 || n == len(iw.entries)) {
+		iw.opts.Progress(n, len(iw.entries))
+	}
+	return finished
+}
+
+// module returns the outputs of module m so far.
+func (iw *imageWeaving) module(m string) map[string][]byte {
+	files := iw.files[m]
+	if files == nil {
+		files = map[string][]byte{}
+		iw.files[m] = files
+	}
+	return files
+}
+
+// writeSummary writes weft.args and summary.json.
+func (iw *imageWeaving) writeSummary(start time.Time) (*Summary, error) {
+	sum := iw.sum
 	sort.Slice(sum.Unwoven, func(i, j int) bool { return sum.Unwoven[i].Class < sum.Unwoven[j].Class })
 	sort.Strings(sum.Intrinsics)
 	sort.Strings(sum.Warnings)
-	if err := WriteArgs(opts.Out, opts.JavaHome, opts.BootAppend); err != nil {
+	if err := WriteArgs(iw.opts.Out, iw.opts.JavaHome, iw.opts.BootAppend); err != nil {
 		return nil, err
 	}
-	if opts.NextID != nil {
-		sum.NextID = opts.NextID()
+	if iw.opts.NextID != nil {
+		sum.NextID = iw.opts.NextID()
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	b, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	return sum, os.WriteFile(filepath.Join(opts.Out, "summary.json"), append(b, '\n'), 0o644)
+	return sum, os.WriteFile(filepath.Join(iw.opts.Out, "summary.json"), append(b, '\n'), 0o644)
 }
 
 // entryResult is what one class contributes.
@@ -444,107 +447,6 @@ func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string
 	return nil
 }
 
-// writePatches writes each module's classes to patchDir/<module>/ or, with
-// jars, to patchDir/<module>.jar (stored, not compressed: the JVM reads
-// it at start-up). Jars take one file per module instead of one per class,
-// which is faster to write and to load from.
-func writePatches(patchDir string, files map[string]map[string][]byte, jars bool, workers int) error {
-	type job struct{ module, name string }
-	var jobs []job
-	for m, classes := range files {
-		if jars {
-			jobs = append(jobs, job{module: m})
-			continue
-		}
-		for n := range classes {
-			jobs = append(jobs, job{m, n})
-		}
-	}
-	// Jar jobs: biggest module first, so it does not finish last.
-	sort.Slice(jobs, func(i, j int) bool { return len(files[jobs[i].module]) > len(files[jobs[j].module]) })
-	if err := os.MkdirAll(patchDir, 0o755); err != nil {
-		return err
-	}
-	var (
-		next  atomic.Int64
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-		dirs  sync.Map
-	)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
-					return
-				}
-				j := jobs[i]
-				var err error
-				if jars {
-					err = writeJar(filepath.Join(patchDir, j.module+".jar"), files[j.module])
-				} else {
-					p := filepath.Join(patchDir, j.module, filepath.FromSlash(j.name)+".class")
-					d := filepath.Dir(p)
-					if _, ok := dirs.Load(d); !ok {
-						err = os.MkdirAll(d, 0o755)
-						dirs.Store(d, true)
-					}
-					if err == nil {
-						err = os.WriteFile(p, files[j.module][j.name], 0o644)
-					}
-				}
-				if err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
-}
-
-// writeJar writes classes (internal name → bytes) to a stored jar, in name
-// order so the output is reproducible.
-func writeJar(path string, classes map[string][]byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	zw := zip.NewWriter(bw)
-	names := make([]string, 0, len(classes))
-	for n := range classes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: n + ".class", Method: zip.Store})
-		if err == nil {
-			_, err = w.Write(classes[n])
-		}
-		if err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 // ImageClass reads one class (internal name) of java.base from the image.
 func ImageClass(javaHome, name string) ([]byte, error) {
 	img, err := classfile.OpenJDK(javaHome, "java.base")
@@ -594,7 +496,7 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 		}
 	}
 	sort.Strings(mods)
-	pkg := strings.ReplaceAll(strings.TrimSuffix(runtimePackage, "/"), "/", ".")
+	pkg := strings.ReplaceAll(rtjava.Package, "/", ".")
 	var opts []jvmOption
 	for _, m := range mods {
 		opts = append(opts, jvmOption{"--patch-module", m + "=" + where[m]})
