@@ -19,10 +19,9 @@ import (
 	"time"
 
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/internal/parallel"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
-
 
 // Woven is the outcome of weaving one class (the subset of weaver.Result
 // the image driver needs).
