@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
@@ -74,8 +75,7 @@ func build(b *testing.B) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
-	jar, _ := rtjava.Jar(classes)
-	if err := os.WriteFile(e.rtJar, jar, 0o644); err != nil {
+	if err := archive.WriteClasses(e.rtJar, archive.Jar, classes); err != nil {
 		return nil, err
 	}
 	sub := func(n string) string { return filepath.Join(dir, n) }

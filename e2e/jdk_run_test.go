@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
@@ -44,8 +45,9 @@ func TestRunAllocTracker(t *testing.T) {
 		t.Fatal(err)
 	}
 	rtJar := filepath.Join(rtDir, "weft-rt.jar")
-	b, _ := rtjava.Jar(classes)
-	os.WriteFile(rtJar, b, 0o644)
+	if err := archive.WriteClasses(rtJar, archive.Jar, classes); err != nil {
+		t.Fatal(err)
+	}
 	tracker, err := os.ReadFile("../examples/alloc/alloc/Tracker.java")
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,6 @@
 package rtjava
 
 import (
-	"archive/zip"
-	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -144,39 +142,4 @@ func readClasses(dir string) (map[string][]byte, error) {
 		return err
 	})
 	return classes, err
-}
-
-// Jar returns a jar holding the given classes (internal name → bytes), in
-// name order so the output is reproducible.
-func Jar(classes map[string][]byte) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := WriteJar(&buf, classes); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// WriteJar writes classes to a new jar in w.
-func WriteJar(w interface{ Write([]byte) (int, error) }, classes map[string][]byte) error {
-	zw := zip.NewWriter(w)
-	names := make([]string, 0, len(classes))
-	for n := range classes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	mf, err := zw.Create("META-INF/MANIFEST.MF")
-	if err != nil {
-		return err
-	}
-	mf.Write([]byte("Manifest-Version: 1.0\r\nCreated-By: weft\r\n\r\n"))
-	for _, n := range names {
-		f, err := zw.Create(n + ".class")
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(classes[n]); err != nil {
-			return err
-		}
-	}
-	return zw.Close()
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -160,8 +161,9 @@ func TestAgainstAspectJ(t *testing.T) {
 		t.Fatal(err)
 	}
 	rtJar := filepath.Join(tmp, "weft-rt.jar")
-	jar, _ := rtjava.Jar(rt)
-	os.WriteFile(rtJar, jar, 0o644)
+	if err := archive.WriteClasses(rtJar, archive.Jar, rt); err != nil {
+		t.Fatal(err)
+	}
 	sep := string(filepath.ListSeparator)
 	ex := jvmtest.Compile(t, map[string]string{"Exercise.java": read("Exercise.java")}, "-cp", lang3Jar+sep+adv)
 	run := func(cp ...string) (prog, counts string) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
@@ -49,12 +50,8 @@ func countAdvice(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := rtjava.Jar(classes)
-	if err != nil {
-		t.Fatal(err)
-	}
 	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
-	if err := os.WriteFile(rtJar, b, 0o644); err != nil {
+	if err := archive.WriteClasses(rtJar, archive.Jar, classes); err != nil {
 		t.Fatal(err)
 	}
 	counter, err := os.ReadFile("../../examples/count/Counter.java")

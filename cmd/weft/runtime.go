@@ -1,10 +1,9 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
+	"github.com/weft-aop/weft/internal/archive"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -37,11 +36,7 @@ Example:
 		if err != nil {
 			return err
 		}
-		b, err := rtjava.Jar(classes)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(runtimeFlags.out, b, 0o644)
+		return archive.WriteClasses(runtimeFlags.out, archive.Jar, classes)
 	},
 }
 

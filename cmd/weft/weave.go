@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/archive"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -188,21 +189,12 @@ func writeRuntime(home, out string, jar bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	kind := archive.Dir
 	if jar {
-		b, err := rtjava.Jar(classes)
-		if err != nil {
-			return "", err
-		}
-		return out, os.WriteFile(out, b, 0o644)
+		kind = archive.Jar
 	}
-	for name, b := range classes {
-		p := filepath.Join(out, filepath.FromSlash(name)+".class")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			return "", err
-		}
+	if err := archive.WriteClasses(out, kind, classes); err != nil {
+		return "", err
 	}
 	return out, nil
 }
