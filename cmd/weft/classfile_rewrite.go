@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,7 +71,7 @@ Examples:
 	}
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output jar, directory or class file")
 	cmd.Flags().BoolVar(&f.frames, "frames", false, "recompute max stack, max locals and StackMapTable frames")
-	cmd.Flags().StringVar(&f.javaHome, "java-home", "", "JDK for jdk: inputs and the class hierarchy (default: the java on PATH)")
+	javaHomeFlag(cmd, &f.javaHome, "the JDK for jdk: inputs and the class hierarchy of --frames")
 	cmd.Flags().IntVarP(&f.jobs, "jobs", "j", parallel.Workers(0), "classes rewritten in parallel")
 	classfileCmd.AddCommand(cmd)
 }
@@ -151,8 +152,18 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 			s.Close()
 		}
 	}()
+	// A JDK is needed for jdk: inputs and for frames, which merge
+	// reference types by their common superclass.
+	home := f.javaHome
+	if needsJDK := f.frames || slices.ContainsFunc(inputs, func(in string) bool { return strings.HasPrefix(in, "jdk:") }); needsJDK {
+		h, err := jdkHome(f.javaHome)
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
 	for _, in := range inputs {
-		src, err := classfile.OpenSource(in, f.javaHome)
+		src, err := classfile.OpenSource(in, home)
 		if err != nil {
 			return nil, err
 		}
@@ -160,16 +171,7 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 	}
 	rw := &rewriter{stats: stats, log: log, tty: rewriteToTerminal(log), opts: classfile.EncodeOptions{Frames: f.frames}}
 	if f.frames {
-		// Frames merge reference types by their common superclass: look
-		// classes up in the inputs first, then in the JDK.
-		home := f.javaHome
-		if home == "" {
-			h, err := classfile.DefaultJavaHome()
-			if err != nil {
-				return nil, err
-			}
-			home = h
-		}
+		// Look classes up in the inputs first, then in the JDK.
 		jdk, err := classfile.OpenJDK(home)
 		if err != nil {
 			return nil, err
