@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -89,7 +87,7 @@ func TestRunAllocTracker(t *testing.T) {
 
 	// -jar: the jar is woven into the cache and run from there.
 	jar := filepath.Join(t.TempDir(), "collect.jar")
-	writeAppJar(t, jar, app, "Collect")
+	jvmtest.Jar(t, app, jar, "Collect")
 	cmd0 := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
 		"--modules", "java.base", "--", jvmtest.Java(t), "-jar", jar)
 	cmd0.Env = append(os.Environ(), "WEFT_CACHE="+cache)
@@ -213,35 +211,4 @@ func TestJDKCommand(t *testing.T) {
 	if !strings.Contains(string(b), "\rweaving [") || !strings.Contains(string(b), " classes ") {
 		t.Errorf("no progress bar on a terminal:\n%.1000q", b)
 	}
-}
-
-// writeAppJar writes the classes of dir into an executable jar.
-func writeAppJar(t *testing.T, jar, dir, main string) {
-	f, err := os.Create(jar)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	w, _ := zw.Create("META-INF/MANIFEST.MF")
-	fmt.Fprintf(w, "Manifest-Version: 1.0\r\nMain-Class: %s\r\n\r\n", main)
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		w, err := zw.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	})
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 }

@@ -189,7 +189,7 @@ func TestWeaveClassFile(t *testing.T) {
 func TestOutputErrorsNameTheOutput(t *testing.T) {
 	adv := countAdvice(t)
 	jar := filepath.Join(t.TempDir(), "app.jar")
-	zipDir(t, fibApp(t), jar)
+	jvmtest.Jar(t, fibApp(t), jar, "")
 	busy := t.TempDir() // an existing directory in the way
 	if err := os.WriteFile(filepath.Join(busy, "f"), nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -204,37 +204,6 @@ func TestOutputErrorsNameTheOutput(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), out) || strings.Contains(err.Error(), ".weft-") {
 			t.Errorf("classfile rewrite -o %s: error %v, want one naming %s and no temporary file", out, err, out)
 		}
-	}
-}
-
-// zipDir writes the files under dir to the jar path.
-func zipDir(t *testing.T, dir, path string) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		w, err := zw.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	})
-	if err == nil {
-		err = zw.Close()
-	}
-	if err == nil {
-		err = os.WriteFile(path, buf.Bytes(), 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

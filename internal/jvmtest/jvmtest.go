@@ -4,7 +4,9 @@
 package jvmtest
 
 import (
+	"archive/zip"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,4 +98,44 @@ func RunErr(t testing.TB, args ...string) (stdout, stderr string, err error) {
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
 	return o.String(), e.String(), err
+}
+
+// Jar writes the files under dir into the jar path, with a manifest naming
+// mainClass when it is not "" (an executable jar for java -jar).
+func Jar(t testing.TB, dir, path, mainClass string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	if mainClass != "" {
+		w, _ := zw.Create("META-INF/MANIFEST.MF")
+		fmt.Fprintf(w, "Manifest-Version: 1.0\r\nMain-Class: %s\r\n\r\n", mainClass)
+	}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if err == nil {
+		err = os.WriteFile(path, buf.Bytes(), 0o644)
+	}
+	if err != nil {
+		t.Fatalf("writing %s: %v", path, err)
+	}
 }
