@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/flame"
+)
+
+var flameFlags struct {
+	out        string
+	speedscope string
+	folded     string
+	title      string
+	top        int
+}
+
+var flameCmd = &cobra.Command{
+	Use:   "flame [NAME=]FOLDED... [-o OUT.html] [--speedscope OUT.json] [--top N]",
+	Short: "Render folded stacks as an interactive flame graph (HTML), speedscope JSON or a top-N table",
+	Long: `flame reads folded stacks — one line per calling context, root frame
+first, a value last:
+
+  main;Parser.parse;Lexer.next 1200
+
+the format of flamegraph.pl, speedscope and async-profiler's converter.
+Each file holds one metric (calls, objects, nanoseconds ...), named after
+the file (calls.folded is "calls") or as NAME=FILE. Several files make one
+profile with several metrics: the flame graph is as wide as the first and
+its tooltips show them all.
+
+-o writes a self-contained HTML flame graph (no network access needed):
+click a frame to zoom, type in the search box to highlight frames, hover
+for every metric. Without -o, or with --top, a table of the frames with
+the largest self and total values goes to standard output.
+
+Examples:
+
+  weft flame prof/calls.folded prof/objects.folded -o prof.html
+  weft flame --top 15 calls=prof/calls.folded
+  weft flame prof/calls.folded --speedscope prof.speedscope.json
+  weft flame a.folded b.folded --folded merged.folded   (a's lines merged)`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		p, err := readFolded(args)
+		if err != nil {
+			return err
+		}
+		fl := &flameFlags
+		title := fl.title
+		if title == "" {
+			title = "weft flame graph: " + strings.Join(p.Metrics, ", ")
+		}
+		if fl.out != "" {
+			if err := writeFileWith(fl.out, func(w io.Writer) error { return flame.WriteHTML(w, p, title) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "weft: flame graph in %s\n", fl.out)
+		}
+		if fl.speedscope != "" {
+			if err := writeFileWith(fl.speedscope, func(w io.Writer) error { return flame.WriteSpeedscope(w, p, title) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "weft: speedscope profile in %s\n", fl.speedscope)
+		}
+		if fl.folded != "" {
+			if err := writeFileWith(fl.folded, func(w io.Writer) error { return flame.WriteFolded(w, p, 0) }); err != nil {
+				return err
+			}
+		}
+		if fl.top > 0 || (fl.out == "" && fl.speedscope == "" && fl.folded == "") {
+			n := fl.top
+			if n <= 0 {
+				n = 20
+			}
+			return flame.WriteTop(cmd.OutOrStdout(), p, 0, n)
+		}
+		return nil
+	},
+}
+
+func init() {
+	f := flameCmd.Flags()
+	f.StringVarP(&flameFlags.out, "out", "o", "", "write an HTML flame graph here")
+	f.StringVar(&flameFlags.speedscope, "speedscope", "", "write speedscope JSON here")
+	f.StringVar(&flameFlags.folded, "folded", "", "write the first metric back as folded stacks, one line per context")
+	f.StringVar(&flameFlags.title, "title", "", "the page's title")
+	f.IntVar(&flameFlags.top, "top", 0, "print the N frames with the largest self and total values")
+	rootCmd.AddCommand(flameCmd)
+}
+
+// readFolded reads each [NAME=]FILE as one metric of one profile.
+func readFolded(args []string) (*flame.Profile, error) {
+	var names, files []string
+	for _, a := range args {
+		name, file, ok := strings.Cut(a, "=")
+		if !ok {
+			file = a
+			name = strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
+		}
+		names, files = append(names, name), append(files, file)
+	}
+	p := flame.New(names...)
+	for m, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, err
+		}
+		err = flame.ReadFolded(f, file, p, m)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.Sort()
+	return p, nil
+}
+
+// writeFileWith writes a file through write, removing it if that fails.
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return fmt.Errorf("writing %s: %v", path, err)
+	}
+	return f.Close()
+}

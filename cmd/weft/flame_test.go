@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFlameCommand: folded stacks round-trip through weft flame (lines of
+// one context merged), and the HTML, speedscope and top outputs are
+// written (the page itself is checked in a browser by package flame).
+func TestFlameCommand(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "calls.folded")
+	os.WriteFile(in, []byte("main;a;b 5\nmain;a;c 3\nmain;a;b 2\nmain 1\n"), 0o644)
+	out := filepath.Join(dir, "again.folded")
+	page := filepath.Join(dir, "p.html")
+	ss := filepath.Join(dir, "p.json")
+	var stdout bytes.Buffer
+	rootCmd.SetOut(&stdout)
+	defer rootCmd.SetOut(nil)
+	rootCmd.SetArgs([]string{"flame", in, "--folded", out, "-o", page, "--speedscope", ss, "--top", "2"})
+	defer func() {
+		flameFlags = struct {
+			out, speedscope, folded, title string
+			top                            int
+		}{}
+	}()
+	if err := rootCmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	if want := "main 1\nmain;a;b 7\nmain;a;c 3\n"; string(b) != want {
+		t.Errorf("folded:\n%s\nwant:\n%s", b, want)
+	}
+	for _, f := range []string{page, ss} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stdout.String(), "    7   63.6%  b\n") || !strings.Contains(stdout.String(), "   11  100.0%  main\n") {
+		t.Errorf("top:\n%s", stdout.String())
+	}
+
+	bad := filepath.Join(dir, "bad.folded")
+	os.WriteFile(bad, []byte("main;a 1\nmain;b x\n"), 0o644)
+	rootCmd.SetArgs([]string{"flame", bad})
+	if err := rootCmd.Execute(); err == nil || !strings.Contains(err.Error(), bad+":2: ") {
+		t.Errorf("bad input: %v, want an error at %s:2", err, bad)
+	}
+}

@@ -1,0 +1,159 @@
+package flame
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"io"
+)
+
+// WriteHTML writes p as a self-contained interactive flame graph: the
+// root at the bottom, each context as wide as its total of the chosen
+// metric; click a frame to zoom to it, search frames by substring, hover
+// for every metric of a context. The page loads nothing from the network.
+func WriteHTML(w io.Writer, p *Profile, title string) error {
+	data, err := json.Marshal(struct {
+		Metrics []string `json:"metrics"`
+		Root    any      `json:"root"`
+	}{p.Metrics, encodeNode(p.Root)})
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	err = htmlPage.Execute(&buf, struct {
+		Title string
+		Data  template.JS
+	}{title, template.JS(data)}) // json.Marshal escapes <, > and &: safe in a script element
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// encodeNode gives a node as [name, totals, selfs, children...]: compact
+// for profiles of many contexts.
+func encodeNode(n *Node) []any {
+	out := make([]any, 3, 3+len(n.Children))
+	out[0], out[1], out[2] = n.Name, n.Total, n.Self
+	for _, c := range n.Children {
+		out = append(out, encodeNode(c))
+	}
+	return out
+}
+
+var htmlPage = template.Must(template.New("flame").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
+<style>
+body { font: 12px Verdana, sans-serif; margin: 0; background: #fff; color: #222; }
+header { display: flex; gap: 12px; align-items: center; padding: 8px 12px; background: #f4f4f4; border-bottom: 1px solid #ddd; }
+header h1 { font-size: 15px; margin: 0 12px 0 0; }
+header input { width: 18em; }
+#status { margin-left: auto; color: #555; }
+#chart { width: 100%; display: block; }
+#chart text { pointer-events: none; font-size: 11px; fill: #000; }
+#chart rect { stroke: #fff; stroke-width: 0.5; cursor: pointer; }
+#chart rect.match { fill: #e040e0 !important; }
+#tip { position: fixed; display: none; background: #fffff0; border: 1px solid #999; padding: 6px 8px;
+       box-shadow: 2px 2px 6px rgba(0,0,0,.2); pointer-events: none; max-width: 60em; white-space: pre; }
+</style></head>
+<body>
+<header><h1>{{.Title}}</h1>
+<label id="metricLabel">metric <select id="metric"></select></label>
+<input id="search" type="search" placeholder="search frames (substring)">
+<button id="reset">reset zoom</button>
+<span id="status"></span></header>
+<svg id="chart" xmlns="http://www.w3.org/2000/svg"></svg>
+<div id="tip"></div>
+<script id="data" type="application/json">{{.Data}}</script>
+<script>
+"use strict";
+const D = JSON.parse(document.getElementById("data").textContent);
+const ROW = 17, MINPX = 0.5, SVGNS = "http://www.w3.org/2000/svg";
+const chart = document.getElementById("chart"), tip = document.getElementById("tip");
+const metricSel = document.getElementById("metric"), search = document.getElementById("search");
+const status = document.getElementById("status");
+// Nodes: {name, total[], self[], kids[], parent, depth}.
+function build(a, parent, depth) {
+  const n = {name: a[0], total: a[1], self: a[2], kids: [], parent: parent, depth: depth};
+  for (let i = 3; i < a.length; i++) n.kids.push(build(a[i], n, depth + 1));
+  return n;
+}
+const root = build(D.root, null, 0);
+let maxDepth = 0;
+(function depth(n) { maxDepth = Math.max(maxDepth, n.depth); n.kids.forEach(depth); })(root);
+D.metrics.forEach((m, i) => { const o = document.createElement("option"); o.value = i; o.textContent = m; metricSel.appendChild(o); });
+if (D.metrics.length < 2) document.getElementById("metricLabel").style.display = "none";
+let metric = 0, zoomed = root, term = "";
+function color(name) {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+  const jdk = /^(java|javax|jdk|sun|com\.sun)\./.test(name);
+  const hue = jdk ? 20 + h % 30 : 90 + h % 50;       // JDK frames warm, the program's green
+  return "hsl(" + hue + "," + (60 + h % 25) + "%," + (55 + (h >> 8) % 15) + "%)";
+}
+function fmt(v) { return Number.isInteger(v) ? v.toLocaleString("en") : v.toPrecision(4); }
+function pct(v, all) { return all ? (100 * v / all).toFixed(2) + "%" : "-"; }
+function render() {
+  const width = chart.clientWidth || 1200;
+  const height = (maxDepth + 1) * ROW + 4;
+  chart.setAttribute("height", height);
+  chart.setAttribute("viewBox", "0 0 " + width + " " + height);
+  while (chart.firstChild) chart.removeChild(chart.firstChild);
+  const all = root.total[metric], zt = zoomed.total[metric] || 1;
+  let matched = 0, shown = 0;
+  // Ancestors of the zoomed node span the whole width.
+  for (let a = zoomed.parent; a; a = a.parent) draw(a, 0, width);
+  (function place(n, x, w) {
+    if (w < MINPX) return;
+    draw(n, x, w);
+    let cx = x;
+    for (const k of n.kids) { const kw = w * k.total[metric] / (n.total[metric] || 1); place(k, cx, kw); cx += kw; }
+  })(zoomed, 0, width);
+  function draw(n, x, w) {
+    shown++;
+    const y = height - (n.depth + 1) * ROW;
+    const g = document.createElementNS(SVGNS, "g");
+    const r = document.createElementNS(SVGNS, "rect");
+    r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", Math.max(w, 0.5)); r.setAttribute("height", ROW - 1);
+    r.setAttribute("fill", n === root ? "#d8d8d8" : color(n.name));
+    if (term && n !== root && n.name.includes(term)) { r.classList.add("match"); }
+    const t = document.createElementNS(SVGNS, "title");
+    t.textContent = n.name;
+    g.appendChild(t); g.appendChild(r);
+    if (w > 35) {
+      const tx = document.createElementNS(SVGNS, "text");
+      tx.setAttribute("x", x + 3); tx.setAttribute("y", y + ROW - 5);
+      const fit = Math.floor((w - 6) / 6.5);
+      tx.textContent = n.name.length <= fit ? n.name : n.name.slice(0, Math.max(fit - 2, 0)) + "..";
+      g.appendChild(tx);
+    }
+    r.addEventListener("click", () => { zoomed = n; render(); });
+    r.addEventListener("mousemove", e => showTip(e, n));
+    r.addEventListener("mouseleave", () => { tip.style.display = "none"; });
+    chart.appendChild(g);
+  }
+  if (term) (function count(n) { if (n !== root && n.name.includes(term)) { matched += n.total[metric]; return; } n.kids.forEach(count); })(root);
+  status.textContent = (term ? "matched " + pct(matched, all) + " · " : "") +
+    D.metrics[metric] + ": " + fmt(all) + (zoomed !== root ? " · zoomed to " + pct(zt, all) : "");
+  chart.dataset.frames = shown;
+}
+function showTip(e, n) {
+  const lines = [n.name, ""];
+  D.metrics.forEach((m, i) => lines.push(m + ": total " + fmt(n.total[i]) + " (" + pct(n.total[i], root.total[i]) + "), self " + fmt(n.self[i])));
+  let s = [], a = n; while (a && a !== root) { s.push(a.name); a = a.parent; }
+  if (s.length > 1) lines.push("", "stack depth " + s.length);
+  tip.textContent = lines.join("\n");
+  tip.style.display = "block";
+  tip.style.left = Math.min(e.clientX + 12, window.innerWidth - tip.offsetWidth - 8) + "px";
+  tip.style.top = (e.clientY + 14) + "px";
+}
+metricSel.addEventListener("change", () => { metric = +metricSel.value; render(); });
+search.addEventListener("input", () => { term = search.value; render(); });
+document.getElementById("reset").addEventListener("click", () => { zoomed = root; render(); });
+window.addEventListener("resize", render);
+const q = new URLSearchParams(location.search);
+if (q.get("search")) { term = search.value = q.get("search"); }
+render();
+</script></body></html>
+`))
