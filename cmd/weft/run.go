@@ -104,23 +104,35 @@ func init() {
 }
 
 func runRun(cmd *cobra.Command, args []string) error {
+	code, err := runWoven(cmd, args, nil)
+	if err != nil {
+		return err
+	}
+	os.Exit(code)
+	return nil
+}
+
+// runWoven weaves as runFlags say and runs the command in args on the
+// woven JDK and class path, with env added to its environment; it returns
+// the command's exit code.
+func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	fl := &runFlags
 	if cmd.ArgsLenAtDash() != 0 {
-		return fmt.Errorf("run: put -- before the java command: %s", withDash(cmd, args))
+		return 0, fmt.Errorf("run: put -- before the java command: %s", withDash(cmd, args))
 	}
 	launcher, err := exec.LookPath(args[0])
 	if err != nil {
-		return err
+		return 0, err
 	}
 	// The JDK woven must be the java command's, unless named.
 	home := fl.javaHome
 	if home == "" {
 		if home, err = classfile.JavaHomeOf(launcher); err != nil {
-			return fmt.Errorf("%v (use --java-home)", err)
+			return 0, fmt.Errorf("%v (use --java-home)", err)
 		}
 	}
 	if home, err = jdkHome(home); err != nil {
-		return err
+		return 0, err
 	}
 	say := func(format string, a ...any) {
 		if fl.verbose {
@@ -142,7 +154,7 @@ func runRun(cmd *cobra.Command, args []string) error {
 	// path; the entries holding them go on the boot class path.
 	prog, holders, err := resolveAdvice(os.Stderr, home, fl.aspects, fl.adviceCP, present)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	m, advs := prog, prog.Advice()
 	bootCP := joinClassPath(append([]string{fl.adviceCP}, holders...)...)
@@ -152,7 +164,7 @@ func runRun(cmd *cobra.Command, args []string) error {
 	// The JDK, once per key.
 	key, err := jdkKey(home, fl.aspects, bootCP, fl.modules)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	jdkDir := filepath.Join(cacheRoot(), "jdk-"+key)
 	sum, err := cached(jdkDir, func() error {
@@ -174,7 +186,7 @@ func runRun(cmd *cobra.Command, args []string) error {
 		return writeAppliedAdvice(jdkDir, jdkApplied)
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	say("woven JDK: %s", jdkDir)
 
@@ -201,7 +213,7 @@ func runRun(cmd *cobra.Command, args []string) error {
 			wove = true
 			return weaveApp(home, m, advs, fl.adviceCP, entries, outs, sum.NextID, applied)
 		}); err != nil {
-			return err
+			return 0, err
 		}
 		say("woven class path: %s", appDir)
 	}
@@ -209,7 +221,7 @@ func runRun(cmd *cobra.Command, args []string) error {
 	// woven: when this run wove.
 	if wove {
 		if err := readAppliedAdvice(jdkDir, applied); err != nil {
-			return err
+			return 0, err
 		}
 		lintAdviceDidNotMatch(os.Stderr, fl.xlint, advs, applied)
 	}
@@ -218,15 +230,14 @@ func runRun(cmd *cobra.Command, args []string) error {
 	var cmdArgs []string
 	if tool {
 		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher)); err != nil {
-			return err
+			return 0, err
 		}
 		cmdArgs = append(cmdArgs, javaArgs...)
 	} else {
 		cmdArgs = append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, rewriteClassPath(javaArgs, outs)...)
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
-	os.Exit(runJava(launcher, cmdArgs))
-	return nil
+	return runJava(launcher, cmdArgs, env), nil
 }
 
 // appEntries returns the entries of the class path (or the -jar file) of
@@ -538,8 +549,11 @@ func rewriteClassPath(args []string, woven map[string]string) []string {
 
 // runJava runs java with the terminal's streams, passes signals on, and
 // returns its exit code (128+signal when a signal killed it).
-func runJava(java string, args []string) int {
+func runJava(java string, args []string, env []string) int {
 	c := exec.Command(java, args...)
+	if env != nil {
+		c.Env = append(os.Environ(), env...)
+	}
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)

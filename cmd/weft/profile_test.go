@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+const profSrc = `import java.util.concurrent.*;
+public class Prof {
+    static void empty() {}
+    static void caller(int n) { for (int i = 0; i < n; i++) empty(); }
+    static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    static int work() { return fib(12); }
+    static void warm() { for (int i = 0; i < 3; i++) caller(100000); }
+    static void measured() { caller(100000); }
+    public static void main(String[] a) throws Exception {
+        System.out.println("fib " + fib(15));
+        int[][] grid = new int[3][4];
+        long[][][] cube = new long[2][3][5];
+        for (int i = 0; i < 3; i++) new Object();
+        warm(); // the JIT compiles empty() and the advice first: calibration measures compiled code
+        measured();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        java.util.List<Future<Integer>> fs = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) fs.add(pool.submit(Prof::work));
+        int sum = 0;
+        for (Future<Integer> f : fs) sum += f.get();
+        pool.shutdown();
+        System.out.println("pool " + sum + " " + grid.length + cube.length);
+    }
+}`
+
+// readMetric reads a folded file into stack → value.
+func readMetric(t *testing.T, dir, metric string) map[string]int64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, metric+".folded"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := map[string]int64{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<22)
+	for sc.Scan() {
+		i := strings.LastIndexByte(sc.Text(), ' ')
+		v, _ := strconv.ParseInt(sc.Text()[i+1:], 10, 64)
+		m[sc.Text()[:i]] += v
+	}
+	return m
+}
+
+// below adds the values of the contexts at and below path (";"-joined
+// frames, matched at frame boundaries anywhere in a stack).
+func below(m map[string]int64, path string) (n int64) {
+	for s, v := range m {
+		if s == path || strings.HasPrefix(s, path+";") || strings.Contains(s, ";"+path+";") || strings.HasSuffix(s, ";"+path) {
+			n += v
+		}
+	}
+	return n
+}
+
+// at adds the values of the contexts that end in path.
+func at(m map[string]int64, path string) (n int64) {
+	for s, v := range m {
+		if s == path || strings.HasSuffix(s, ";"+path) {
+			n += v
+		}
+	}
+	return n
+}
+
+// TestProfileCommand profiles a program with a known call tree and known
+// allocations on a woven java.base: every count is exact, thread pool
+// workers' trees merge to exact totals, the profiler's calibrated cost is
+// taken out of the time of an empty method called 100,000 times, and the
+// flame graph is written.
+func TestProfileCommand(t *testing.T) {
+	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
+	out := filepath.Join(t.TempDir(), "prof")
+	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	stdout, stderr, code := weft(t, env, "profile", "-o", out, "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	if code != 0 || stdout != "fib 610\npool 1152 32\n" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "weft: profile in "+out+": open "+filepath.Join(out, "profile.html")) {
+		t.Errorf("stderr does not say where the profile is:\n%s", stderr)
+	}
+	calls := readMetric(t, out, "calls")
+	for _, c := range []struct {
+		count func(map[string]int64, string) int64
+		path  string
+		want  int64
+	}{
+		{below, "Prof.main;Prof.fib", 1973}, // fib(15): 2*fib(16)-1 executions
+		{at, "Prof.main;Prof.measured;Prof.caller;Prof.empty", 100000},
+		{at, "Prof.work", 8},                   // in the pool's threads
+		{below, "Prof.work;Prof.fib", 8 * 465}, // fib(12) each
+		{at, "Prof.main", 1},
+	} {
+		if got := c.count(calls, c.path); got != c.want {
+			t.Errorf("calls of %s: %d, want %d", c.path, got, c.want)
+		}
+	}
+	arrays, elements, objects := readMetric(t, out, "arrays"), readMetric(t, out, "elements"), readMetric(t, out, "objects")
+	for _, c := range []struct {
+		m    map[string]int64
+		what string
+		path string
+		want int64
+	}{
+		{arrays, "arrays", "Prof.main;new int[][]", 1 + 3},
+		{elements, "elements", "Prof.main;new int[][]", 3 + 3*4},
+		{arrays, "arrays", "Prof.main;new long[][][]", 1 + 2 + 2*3},
+		{elements, "elements", "Prof.main;new long[][][]", 2 + 2*3 + 2*3*5},
+		{objects, "objects", "Prof.main;new java.lang.Object", 3},
+	} {
+		if got := c.m[c.path]; got != c.want {
+			t.Errorf("%s at %s: %d, want %d", c.what, c.path, got, c.want)
+		}
+	}
+	// The empty method's own time is all the profiler's: compensation takes
+	// the calibrated cost per execution out of it. How near zero that comes
+	// depends on the machine's load (logged; on a quiet machine, 0-10 %).
+	const empty = "Prof.main;Prof.measured;Prof.caller;Prof.empty"
+	raw := readMetric(t, out, "wall-raw-ns")[empty]
+	comp := readMetric(t, out, "wall-ns")[empty]
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
+	var inner, outer int64
+	if i := strings.Index(string(summary), "calibration inner "); i >= 0 {
+		fmt.Sscanf(string(summary[i:]), "calibration inner %d ns outer %d ns", &inner, &outer)
+	}
+	t.Logf("empty() x 100000: measured %d ns, compensated %d ns (%.1f%%); calibrated inner %d ns, outer %d ns",
+		raw, comp, 100*float64(comp)/float64(raw), inner, outer)
+	if inner <= 0 || raw <= 0 || comp != max(0, raw-inner*100000) {
+		t.Errorf("empty(): compensated %d ns, want the measured %d less 100000 x the calibrated %d ns", comp, raw, inner)
+	}
+	if st, err := os.Stat(filepath.Join(out, "profile.html")); err != nil || st.Size() < 10000 {
+		t.Errorf("flame graph: %v", err)
+	}
+}

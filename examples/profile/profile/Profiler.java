@@ -1,0 +1,298 @@
+package profile;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import weft.rt.DIB;
+import weft.rt.JoinPointStaticPart;
+
+/**
+ * Advice of profile.weft: one calling-context tree per thread, merged at
+ * exit into folded-stack files (one per metric) that weft flame renders.
+ *
+ * <p>Per context: calls; wall time, inclusive and exclusive, with the
+ * profiler's own cost calibrated at start-up and subtracted (JFluid's
+ * inner and outer overhead); thread CPU time with -Dprofile.cpu=true; and,
+ * per allocation site below it, objects, arrays and array elements (JP's
+ * counting for multi-dimensional arrays: new int[a][b][c] allocates
+ * 1 + a + a*b arrays holding a + a*b + a*b*c elements).
+ *
+ * <p>The hot path takes no lock and, once a context exists, allocates
+ * nothing. Past -Dprofile.maxNodes contexts (default 2,000,000), new
+ * contexts are folded into one "[folded]" child of their parent.
+ *
+ * <p>Settings (system property, else environment variable): profile.out /
+ * WEFT_PROFILE_OUT, the output directory (default ./weft-profile);
+ * profile.cpu / WEFT_PROFILE_CPU; profile.maxNodes / WEFT_PROFILE_MAX_NODES.
+ */
+public final class Profiler {
+    private Profiler() {}
+
+    /** A thread's tree and stack. */
+    static final class State {
+        final Node root = new Node(-2, null, false);
+        final String thread;
+        Node[] stack = new Node[64];
+        long[] starts = new long[64];
+        long[] cpuStarts;
+        int depth;
+
+        State(String thread) {
+            this.thread = thread;
+            stack[0] = root;
+            if (CPU) cpuStarts = new long[64];
+        }
+    }
+
+    static final boolean CPU = Boolean.parseBoolean(setting("profile.cpu", "WEFT_PROFILE_CPU", "false"));
+    static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
+    static final AtomicInteger NODES = new AtomicInteger();
+    static final ConcurrentLinkedQueue<State> STATES = new ConcurrentLinkedQueue<>();
+    static final ThreadMXBean THREADS = CPU ? ManagementFactory.getThreadMXBean() : null;
+    static final ThreadLocal<State> STATE = new ThreadLocal<>() {
+        @Override protected State initialValue() {
+            State s = new State(Thread.currentThread().getName());
+            STATES.add(s);
+            return s;
+        }
+    };
+    /** The thread calibrating, whose executions are measured apart. */
+    static volatile Thread calibrating;
+    static State calibration;
+    /** Calibrated cost, in ns, per profiled execution: counted inside its own time, and in its caller's. */
+    static final long INNER, OUTER;
+
+    static {
+        long[] c = calibrate();
+        INNER = c[0];
+        OUTER = c[1];
+        Runtime.getRuntime().addShutdownHook(new Thread(Profiler::write, "weft-profile-writer"));
+    }
+
+    /** A setting: the system property, else the environment variable, else the default. */
+    private static String setting(String property, String env, String otherwise) {
+        String v = System.getProperty(property);
+        if (v == null) v = System.getenv(env);
+        return v != null ? v : otherwise;
+    }
+
+    private static State state() {
+        return calibrating == Thread.currentThread() ? calibration : STATE.get();
+    }
+
+    /** Enters the context of execution join point id. */
+    public static void enter(int id, JoinPointStaticPart jp) {
+        State s = state();
+        int d = s.depth;
+        Node p = s.stack[d];
+        Node c = p.id == -1 ? p : p.find(id); // under [folded], everything folds
+        if (c == null) c = newChild(p, id, jp, false);
+        c.calls++;
+        if (++d == s.stack.length) grow(s);
+        s.depth = d;
+        s.stack[d] = c;
+        if (CPU) s.cpuStarts[d] = THREADS.getCurrentThreadCpuTime();
+        s.starts[d] = System.nanoTime();
+    }
+
+    /** Leaves the innermost context (returning or throwing). */
+    public static void exit() {
+        long now = System.nanoTime();
+        State s = state();
+        int d = s.depth;
+        if (d == 0) return; // an exit whose entry ran before the profiler could see it
+        Node c = s.stack[d];
+        c.wallNanos += now - s.starts[d];
+        if (CPU) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
+        s.stack[d] = null;
+        s.depth = d - 1;
+    }
+
+    /** Counts an object allocated at site id in the current context. */
+    public static void object(int id, JoinPointStaticPart jp) {
+        site(id, jp).objects++;
+    }
+
+    /** Counts an array (with every dimension given) allocated at site id. */
+    public static void array(int id, JoinPointStaticPart jp, int[] dims) {
+        Node n = site(id, jp);
+        long arrays = 0, elements = 0, level = 1;
+        for (int d : dims) {
+            arrays += level;   // arrays at this dimension
+            level *= d;
+            elements += level; // their elements
+        }
+        n.arrays += arrays;
+        n.elements += elements;
+    }
+
+    private static Node site(int id, JoinPointStaticPart jp) {
+        State s = state();
+        Node p = s.stack[s.depth];
+        Node c = p.id == -1 ? p : p.find(id);
+        return c != null ? c : newChild(p, id, jp, true);
+    }
+
+    private static Node newChild(Node p, int id, JoinPointStaticPart jp, boolean site) {
+        if (NODES.incrementAndGet() > MAX_NODES) {
+            Node f = p.find(-1);
+            if (f == null) {
+                f = new Node(-1, null, false);
+                p.add(f);
+            }
+            return f;
+        }
+        Node c = new Node(id, jp, site);
+        p.add(c);
+        return c;
+    }
+
+    private static void grow(State s) {
+        int n = s.stack.length * 2;
+        s.stack = java.util.Arrays.copyOf(s.stack, n);
+        s.starts = java.util.Arrays.copyOf(s.starts, n);
+        if (CPU) s.cpuStarts = java.util.Arrays.copyOf(s.cpuStarts, n);
+    }
+
+    /**
+     * Measures the profiler's cost per execution, as JFluid does, by timing
+     * executions that do nothing, with this thread's contexts kept apart: an
+     * empty execution's measured time is the cost counted inside an
+     * execution's own interval (inner); its caller's time per call, less
+     * that, is the cost counted in the caller (outer). Both are medians over
+     * rounds, the later ones JIT-compiled. The executions are those of the
+     * woven class profile.calibrate.Calibrate, so the woven guard and the
+     * advice calls are measured too; if it is not woven (weft profile weaves
+     * it), the profiler's entry and exit are timed directly instead, and the
+     * guard's and calls' share stays in the times (docs/profile.md).
+     */
+    private static long[] calibrate() {
+        if (Boolean.getBoolean("profile.noCalibration")) return new long[] {0, 0};
+        final int rounds = 15, calls = 20_000;
+        long[] inner = new long[rounds], outer = new long[rounds];
+        boolean bypass = DIB.get();
+        calibrating = Thread.currentThread();
+        try {
+            DIB.set(false); // inside advice: let the woven calibration code's advice run
+            for (int r = 0; r < rounds; r++) {
+                calibration = new State("calibration");
+                profile.calibrate.Calibrate.loop(calls);
+                Node[] top = calibration.root.children();
+                if (top.length == 0) { // Calibrate is not woven: time entry and exit directly
+                    enter(-3, null);
+                    for (int i = 0; i < calls; i++) {
+                        enter(-4, null);
+                        exit();
+                    }
+                    exit();
+                    top = calibration.root.children();
+                }
+                Node loop = top[0], empty = loop.children()[0];
+                inner[r] = empty.wallNanos / empty.calls;
+                outer[r] = Math.max(0, loop.wallNanos / calls - inner[r]);
+            }
+        } finally {
+            DIB.set(bypass);
+            calibrating = null;
+            calibration = null;
+        }
+        java.util.Arrays.sort(inner);
+        java.util.Arrays.sort(outer);
+        NODES.set(0); // the calibration's contexts
+        return new long[] {inner[rounds / 2], outer[rounds / 2]};
+    }
+
+    // ---- output ----
+
+    /** A merged context: the same path of join points in any thread. */
+    static final class Merged {
+        final String frame;
+        long calls, wall, cpu, objects, arrays, elements, below; // below: calls in the subtree, itself excluded
+        final Map<Integer, Merged> kids = new HashMap<>();
+        Merged(String frame) { this.frame = frame; }
+    }
+
+    static Merged merge() {
+        Merged root = new Merged("all");
+        for (State s : STATES) add(root, s.root);
+        count(root);
+        return root;
+    }
+
+    private static void add(Merged m, Node n) {
+        for (Node c : n.children()) {
+            Merged k = m.kids.computeIfAbsent(c.id, x -> new Merged(c.frame()));
+            k.calls += c.calls;
+            k.wall += c.wallNanos;
+            k.cpu += c.cpuNanos;
+            k.objects += c.objects;
+            k.arrays += c.arrays;
+            k.elements += c.elements;
+            add(k, c);
+        }
+    }
+
+    private static long count(Merged m) {
+        long below = 0;
+        for (Merged k : m.kids.values()) below += k.calls + count(k);
+        m.below = below;
+        return below;
+    }
+
+    /** Wall time with the profiler's cost taken out. */
+    static long compensated(Merged m) {
+        return Math.max(0, m.wall - INNER * m.calls - (INNER + OUTER) * m.below);
+    }
+
+    static void write() {
+        DIB.set(true); // the writer's own work is not profiled
+        Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
+        Merged root = merge();
+        String[] metrics = CPU ? new String[] {"calls", "objects", "arrays", "elements", "wall-ns", "wall-raw-ns", "cpu-ns"}
+                : new String[] {"calls", "objects", "arrays", "elements", "wall-ns", "wall-raw-ns"};
+        try {
+            Files.createDirectories(out);
+            List<PrintWriter> ws = new ArrayList<>();
+            for (String m : metrics) ws.add(new PrintWriter(Files.newBufferedWriter(out.resolve(m + ".folded"))));
+            folded(root, new ArrayList<>(), ws);
+            for (PrintWriter w : ws) w.close();
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("summary.txt")))) {
+                w.printf("threads %d%ncontexts %d (limit %d)%ncalls %d%ncalibration inner %d ns outer %d ns per execution%n",
+                        STATES.size(), NODES.get(), MAX_NODES, root.below, INNER, OUTER);
+            }
+        } catch (IOException e) {
+            System.err.println("profile: writing " + out + ": " + e);
+        }
+    }
+
+    private static void folded(Merged m, List<String> stack, List<PrintWriter> ws) {
+        for (Merged k : m.kids.values()) {
+            stack.add(k.frame);
+            String path = String.join(";", stack);
+            long childComp = 0, childWall = 0, childCpu = 0;
+            for (Merged g : k.kids.values()) {
+                childComp += compensated(g);
+                childWall += g.wall;
+                childCpu += g.cpu;
+            }
+            long[] v = {k.calls, k.objects, k.arrays, k.elements, Math.max(0, compensated(k) - childComp),
+                    Math.max(0, k.wall - childWall), Math.max(0, k.cpu - childCpu)};
+            for (int i = 0; i < ws.size(); i++) {
+                if (v[i] != 0) ws.get(i).println(path + " " + v[i]);
+            }
+            folded(k, stack, ws);
+            stack.remove(stack.size() - 1);
+        }
+    }
+}
