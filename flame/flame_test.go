@@ -145,3 +145,52 @@ func FuzzReadFolded(f *testing.F) {
 		}
 	})
 }
+
+func TestReadCCT(t *testing.T) {
+	text := "# weft cct 1\nmetrics calls wall\nf main\nn 0 0 1 10\nf a\nn 1 1 2 5\nf b\nn 2 2 3 1\nn 1 2 1 1\n"
+	p, err := ReadCCT(strings.NewReader(text), "p.cct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Sort()
+	var out bytes.Buffer
+	WriteFolded(&out, p, 0)
+	if want := "main 1\nmain;a 2\nmain;a;b 3\nmain;b 1\n"; out.String() != want {
+		t.Errorf("folded:\n%s\nwant:\n%s", out.String(), want)
+	}
+	if p.Root.Total[1] != 17 || p.Root.Children[0].Total[0] != 7 {
+		t.Errorf("totals: all %v, main %v", p.Root.Total, p.Root.Children[0].Total)
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"x\n", "p.cct:1: not a weft calling-context file"},
+		{"# weft cct 1\nmetrics\n", "p.cct:2: want `metrics NAME...`"},
+		{"# weft cct 1\nmetrics c\nn 0 0 1\n", "p.cct:3: frame \"0\" is not a frame defined before"},
+		{"# weft cct 1\nmetrics c\nf a\nn 1 0 1\n", "p.cct:4: parent \"1\" is not a context defined before"},
+		{"# weft cct 1\nmetrics c\nf a\nn 0 0 1 2\n", "p.cct:4: want `n PARENT FRAME` and 1 values, found 4 fields"},
+		{"# weft cct 1\nmetrics c\nf a\nn 0 0 -1\n", "p.cct:4: the value \"-1\" is not a non-negative number"},
+		{"# weft cct 1\nmetrics c\nz\n", "p.cct:3: want `f NAME` or `n PARENT FRAME VALUES...`"},
+	} {
+		_, err := ReadCCT(strings.NewReader(tt.text), "p.cct")
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want %s", tt.text, err, tt.want)
+		}
+	}
+}
+
+// FuzzReadCCT: no input makes the reader panic; what it accepts has
+// consistent totals.
+func FuzzReadCCT(f *testing.F) {
+	f.Add("# weft cct 1\nmetrics calls wall\nf main\nn 0 0 1 10\nf a\nn 1 1 2 5\n")
+	f.Add("# weft cct 1\nmetrics c\nf a\nn 0 0 1\nn 1 0 2\nn 0 0 3\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := ReadCCT(strings.NewReader(text), "f")
+		if err != nil {
+			return
+		}
+		var self float64
+		p.Walk(func(_ []string, n *Node) { self += n.Self[0] })
+		if d := p.Root.Total[0] - self - p.Root.Self[0]; d > 1e-6*self+1e-9 || d < -1e-6*self-1e-9 {
+			t.Fatalf("root total %v, selves %v", p.Root.Total[0], self)
+		}
+	})
+}

@@ -7,9 +7,9 @@ import (
 	"io"
 )
 
-// WriteHTML writes p as a self-contained interactive flame graph: the
-// root at the bottom, each context as wide as its total of the chosen
-// metric; click a frame to zoom to it, search frames by substring, hover
+// WriteHTML writes p as a self-contained interactive flame graph, drawn
+// top-down (an icicle: the root on top, so deep profiles start where they
+// are read), each context as wide as its total of the chosen metric; click a frame to zoom to it, search frames by substring, hover
 // for every metric of a context. The page loads nothing from the network.
 func WriteHTML(w io.Writer, p *Profile, title string) error {
 	data, err := json.Marshal(struct {
@@ -112,7 +112,7 @@ function render() {
   })(zoomed, 0, width);
   function draw(n, x, w) {
     shown++;
-    const y = height - (n.depth + 1) * ROW;
+    const y = n.depth * ROW;
     const g = document.createElementNS(SVGNS, "g");
     const r = document.createElementNS(SVGNS, "rect");
     r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", Math.max(w, 0.5)); r.setAttribute("height", ROW - 1);

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -21,14 +22,16 @@ var flameFlags struct {
 }
 
 var flameCmd = &cobra.Command{
-	Use:   "flame [NAME=]FOLDED... [-o OUT.html] [--speedscope OUT.json] [--top N]",
+	Use:   "flame [NAME=]FOLDED...|PROFILE.cct [-o OUT.html] [--speedscope OUT.json] [--top N]",
 	Short: "Render folded stacks as an interactive flame graph (HTML), speedscope JSON or a top-N table",
 	Long: `flame reads folded stacks — one line per calling context, root frame
 first, a value last:
 
   main;Parser.parse;Lexer.next 1200
 
-the format of flamegraph.pl, speedscope and async-profiler's converter.
+the format of flamegraph.pl, speedscope and async-profiler's converter,
+or one calling-context file (.cct) that weft profile writes, with all
+its metrics.
 Each file holds one metric (calls, objects, nanoseconds ...), named after
 the file (calls.folded is "calls") or as NAME=FILE. Several files make one
 profile with several metrics: the flame graph is as wide as the first and
@@ -94,8 +97,22 @@ func init() {
 	rootCmd.AddCommand(flameCmd)
 }
 
-// readFolded reads each [NAME=]FILE as one metric of one profile.
+// readFolded reads each [NAME=]FILE as one metric of one profile, or a
+// single weft calling-context file (.cct) with all its metrics.
 func readFolded(args []string) (*flame.Profile, error) {
+	if len(args) == 1 && strings.HasSuffix(args[0], ".cct") {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		p, err := flame.ReadCCT(bufio.NewReaderSize(f, 1<<20), args[0])
+		if err != nil {
+			return nil, err
+		}
+		p.Sort()
+		return p, nil
+	}
 	var names, files []string
 	for _, a := range args {
 		name, file, ok := strings.Cut(a, "=")

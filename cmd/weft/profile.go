@@ -19,15 +19,13 @@ import (
 )
 
 var profileFlags struct {
-	out      string
-	cpu      bool
-	maxNodes int
-	top      int
+	out        string
+	cpu        bool
+	maxNodes   int
+	top        int
+	folded     bool
+	speedscope bool
 }
-
-// profileMetrics are the profiler's folded files, in the order the flame
-// graph offers them.
-var profileMetrics = []string{"calls", "wall-ns", "wall-raw-ns", "cpu-ns", "objects", "arrays", "elements"}
 
 var profileCmd = &cobra.Command{
 	Use:   "profile [-o DIR] [--cpu] [--modules M] -- java ARGS...",
@@ -37,10 +35,14 @@ JDK and the program (as "weft run" does, cached), runs the command, and
 writes to DIR (default ./weft-profile):
 
   profile.html            an interactive flame graph (open it in a browser)
-  profile.speedscope.json the same for speedscope
-  calls.folded ...        one folded-stack file per metric, for weft flame,
-                          flamegraph.pl or speedscope
+  profile.cct             the calling-context tree, every metric (weft flame
+                          reads it)
   summary.txt             threads, contexts, the calibrated cost
+
+and with --folded one folded-stack file per metric (calls.folded ...: for
+flamegraph.pl, speedscope or async-profiler's converter; large for deep
+programs, as every path is spelled out), with --speedscope
+profile.speedscope.json.
 
 Per calling context: calls; wall time with the profiler's own cost
 calibrated and subtracted (wall-ns; wall-raw-ns as measured); thread CPU
@@ -66,6 +68,8 @@ func init() {
 	f.BoolVar(&profileFlags.cpu, "cpu", false, "also measure thread CPU time per context (slower)")
 	f.IntVar(&profileFlags.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
 	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
+	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
+	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
 	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
 	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
@@ -87,9 +91,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range profileMetrics { // no stale metrics from an earlier run
-		os.Remove(filepath.Join(out, m+".folded"))
-	}
+	os.Remove(filepath.Join(out, "profile.cct")) // no stale profile from an earlier run
 	runFlags.aspects, runFlags.adviceCP, runFlags.xlint = []string{aspect}, adv, "ignore"
 	env := []string{"WEFT_PROFILE_OUT=" + out, "WEFT_PROFILE_MAX_NODES=" + strconv.Itoa(fl.maxNodes)}
 	if fl.cpu {
@@ -99,7 +101,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeProfile(cmd.ErrOrStderr(), out, fl.top); err != nil {
+	if err := writeProfile(cmd.ErrOrStderr(), out, fl.top, fl.folded, fl.speedscope); err != nil {
 		return err
 	}
 	os.Exit(code)
@@ -178,19 +180,15 @@ func weaveCalibration(home, aspect, in, out string) error {
 	return nil
 }
 
-// writeProfile renders the folded files the profiler wrote into the flame
-// graph and speedscope JSON, and prints where they are with the top frames.
-func writeProfile(w io.Writer, dir string, top int) error {
-	var args []string
-	for _, m := range profileMetrics {
-		if p := filepath.Join(dir, m+".folded"); fileExists(p) {
-			args = append(args, m+"="+p)
-		}
-	}
-	if len(args) == 0 {
+// writeProfile renders the calling-context tree the profiler wrote into
+// the flame graph (and folded stacks and speedscope JSON if asked), and
+// prints where they are with the top frames.
+func writeProfile(w io.Writer, dir string, top int, folded, speedscope bool) error {
+	cct := filepath.Join(dir, "profile.cct")
+	if !fileExists(cct) {
 		return fmt.Errorf("the profiler wrote nothing to %s (did the program run on the woven JDK?)", dir)
 	}
-	p, err := readFolded(args)
+	p, err := readFolded([]string{cct})
 	if err != nil {
 		return err
 	}
@@ -198,16 +196,21 @@ func writeProfile(w io.Writer, dir string, top int) error {
 	if err := writeFileWith(html, func(w io.Writer) error { return flame.WriteHTML(w, p, "weft profile") }); err != nil {
 		return err
 	}
-	ss := filepath.Join(dir, "profile.speedscope.json")
-	if err := writeFileWith(ss, func(w io.Writer) error { return flame.WriteSpeedscope(w, p, "weft profile") }); err != nil {
-		return err
+	if speedscope {
+		ss := filepath.Join(dir, "profile.speedscope.json")
+		if err := writeFileWith(ss, func(w io.Writer) error { return flame.WriteSpeedscope(w, p, "weft profile") }); err != nil {
+			return err
+		}
 	}
-	if top > 0 {
-		for m, name := range p.Metrics {
-			if name == "wall-ns" {
-				fmt.Fprintln(w)
-				flame.WriteTop(w, p, m, top)
+	for m, name := range p.Metrics {
+		if folded {
+			if err := writeFileWith(filepath.Join(dir, name+".folded"), func(w io.Writer) error { return flame.WriteFolded(w, p, m) }); err != nil {
+				return err
 			}
+		}
+		if name == "wall-ns" && top > 0 {
+			fmt.Fprintln(w)
+			flame.WriteTop(w, p, m, top)
 		}
 	}
 	fmt.Fprintf(w, "\nweft: profile in %s: open %s\n", dir, html)

@@ -86,7 +86,7 @@ func TestProfileCommand(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
 	out := filepath.Join(t.TempDir(), "prof")
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
-	stdout, stderr, code := weft(t, env, "profile", "-o", out, "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	stdout, stderr, code := weft(t, env, "profile", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
 	if code != 0 || stdout != "fib 610\npool 1152 32\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

@@ -7,9 +7,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -259,14 +257,11 @@ public final class Profiler {
         DIB.set(true); // the writer's own work is not profiled
         Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
         Merged root = merge();
-        String[] metrics = CPU ? new String[] {"calls", "objects", "arrays", "elements", "wall-ns", "wall-raw-ns", "cpu-ns"}
-                : new String[] {"calls", "objects", "arrays", "elements", "wall-ns", "wall-raw-ns"};
         try {
             Files.createDirectories(out);
-            List<PrintWriter> ws = new ArrayList<>();
-            for (String m : metrics) ws.add(new PrintWriter(Files.newBufferedWriter(out.resolve(m + ".folded"))));
-            folded(root, new ArrayList<>(), ws);
-            for (PrintWriter w : ws) w.close();
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("profile.cct")))) {
+                writeTree(w, root);
+            }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("summary.txt")))) {
                 w.printf("threads %d%ncontexts %d (limit %d)%ncalls %d%ncalibration inner %d ns outer %d ns per execution%n",
                         STATES.size(), NODES.get(), MAX_NODES, root.below, INNER, OUTER);
@@ -276,23 +271,47 @@ public final class Profiler {
         }
     }
 
-    private static void folded(Merged m, List<String> stack, List<PrintWriter> ws) {
+    /**
+     * Writes the merged tree in weft's calling-context format, which weft
+     * flame and weft profile read (docs/profile.md): a header, the metric
+     * names, the frame names once each, then one line per context in
+     * preorder, "n PARENT FRAME" and its exclusive values, the root being
+     * context 0. It is a small fraction of the size of folded stacks, which
+     * repeat every frame of every path.
+     */
+    private static void writeTree(PrintWriter w, Merged root) {
+        w.println("# weft cct 1");
+        w.println(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns"
+                : "metrics calls objects arrays elements wall-ns wall-raw-ns");
+        Map<String, Integer> frames = new HashMap<>();
+        int[] next = {1};
+        writeNodes(w, root, 0, frames, next);
+    }
+
+    private static void writeNodes(PrintWriter w, Merged m, int parent, Map<String, Integer> frames, int[] next) {
         for (Merged k : m.kids.values()) {
-            stack.add(k.frame);
-            String path = String.join(";", stack);
+            Integer f = frames.get(k.frame);
+            if (f == null) {
+                f = frames.size();
+                frames.put(k.frame, f);
+                w.print("f ");
+                w.println(k.frame);
+            }
             long childComp = 0, childWall = 0, childCpu = 0;
             for (Merged g : k.kids.values()) {
                 childComp += compensated(g);
                 childWall += g.wall;
                 childCpu += g.cpu;
             }
-            long[] v = {k.calls, k.objects, k.arrays, k.elements, Math.max(0, compensated(k) - childComp),
-                    Math.max(0, k.wall - childWall), Math.max(0, k.cpu - childCpu)};
-            for (int i = 0; i < ws.size(); i++) {
-                if (v[i] != 0) ws.get(i).println(path + " " + v[i]);
-            }
-            folded(k, stack, ws);
-            stack.remove(stack.size() - 1);
+            int self = next[0]++;
+            StringBuilder b = new StringBuilder(64);
+            b.append("n ").append(parent).append(' ').append(f).append(' ')
+                    .append(k.calls).append(' ').append(k.objects).append(' ').append(k.arrays).append(' ')
+                    .append(k.elements).append(' ').append(Math.max(0, compensated(k) - childComp)).append(' ')
+                    .append(Math.max(0, k.wall - childWall));
+            if (CPU) b.append(' ').append(Math.max(0, k.cpu - childCpu));
+            w.println(b);
+            writeNodes(w, k, self, frames, next);
         }
     }
 }
