@@ -37,7 +37,13 @@ const (
 	argSisterLen               // ((byte[]) r[2]).length
 	argZero                    // int 0 or false
 	argNull                    // null
+	argStrong                  // the flags of an ordinary class of a lookup: STRONG_LOADER_LINK
 )
+
+// strongLoaderLink is java.lang.invoke.MethodHandleNatives.Constants's
+// STRONG_LOADER_LINK, the flag Lookup.defineClass passes for an ordinary
+// (not hidden) class.
+const strongLoaderLink = 4
 
 // definer is one native that defines classes and its wrapper.
 type definer struct {
@@ -68,11 +74,12 @@ var (
 		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6},
 		via:    defineClass1}
 	// defineClass0 serves Lookup.defineClass and defineHiddenClass; the
-	// sister is a normal class (flags 0) of the lookup's loader and package.
+	// sister is an ordinary class of the lookup's loader and package, as
+	// Lookup.defineClass defines one.
 	defineClass0 = &definer{owner: "java/lang/ClassLoader", name: "defineClass0",
 		desc:  "(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIILjava/security/ProtectionDomain;ZILjava/lang/Object;)Ljava/lang/Class;",
 		weave: rtjava.LTWWeaveLookup, weaveArgs: []int{0, 1, 2, 3, 4, 5, 8}, nameArg: 2,
-		sister: []int{0, 1, argSisterName, argSisterBytes, argZero, argSisterLen, 6, argZero, argZero, argNull},
+		sister: []int{0, 1, argSisterName, argSisterBytes, argZero, argSisterLen, 6, argZero, argStrong, argNull},
 		woven:  []int{0, 1, 2, argWoven, argZero, argWovenLen, 6, 7, 8, 9}}
 )
 
@@ -278,6 +285,8 @@ func (g *wrapperGen) load(a int, t classfile.Type) {
 		g.op(classfile.OpIconst0)
 	case argNull:
 		g.op(classfile.OpAconstNull)
+	case argStrong:
+		g.op(classfile.OpIconst0 + strongLoaderLink)
 	default:
 		// Parameters are one slot each (no long or double in these
 		// natives); the wrapper is static.

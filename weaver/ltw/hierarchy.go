@@ -27,10 +27,10 @@ func NewHierarchy(static ...classfile.Source) *Hierarchy {
 	return h
 }
 
-// Add records a class the JVM defines. It returns the class's header, or
-// an error if the bytes are no class file.
-func (h *Hierarchy) Add(data []byte) (*classfile.ClassInfo, error) {
-	info, err := classfile.ReadClassInfo("", data)
+// Add records a class the JVM defines (name labels errors). It returns the
+// class's header, or an error if the bytes are no class file.
+func (h *Hierarchy) Add(name string, data []byte) (*classfile.ClassInfo, error) {
+	info, err := classfile.ReadClassInfo(name, data)
 	if err != nil {
 		return nil, err
 	}

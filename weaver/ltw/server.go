@@ -177,12 +177,16 @@ func (s *Server) Weave(req *Request) (resp *Response) {
 			resp = &Response{Status: StatusError, Message: msg}
 		}
 	}()
-	info, err := s.h.Add(req.Class)
+	info, err := s.h.Add(req.Name, req.Class)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
 		return &Response{Status: StatusError, Message: err.Error()}
 	}
 	name = info.Name
+	if why := unweavable(name); why != "" {
+		s.unwoven(req, name, why)
+		return &Response{Status: StatusUnchanged}
+	}
 	sister := ""
 	if req.Kind == Hidden {
 		sister = name + "$" + strconv.FormatInt(s.hidden.Add(1), 10) + weaver.SisterSuffix
@@ -232,4 +236,16 @@ func (s *Server) unwoven(req *Request, name, reason string) {
 			sum.Unwoven = append(sum.Unwoven, Unwoven{Class: name, Kind: req.Kind.String(), Reason: reason})
 		}
 	})
+}
+
+// unweavable says why a class must be defined unwoven, or "". Proxy
+// classes of public interfaces live in a dynamic module (jdk.proxyN) that
+// can neither see weft's runtime package nor read the advice's module.
+func unweavable(name string) string {
+	if rest, ok := strings.CutPrefix(name, "jdk/proxy"); ok {
+		if i := strings.IndexByte(rest, '/'); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
+			return "a Proxy class in a dynamic module: it cannot reach weft's runtime (named modules at run time are not woven yet)"
+		}
+	}
+	return ""
 }
