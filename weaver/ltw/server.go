@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/weft-aop/weft/weaver"
 )
@@ -35,6 +36,9 @@ type Summary struct {
 	// MaxUnwovenListed; UnwovenCount counts them all).
 	Unwoven      []Unwoven `json:"unwoven"`
 	UnwovenCount int       `json:"unwovenCount"`
+	// Seconds is the time spent answering requests (all connections
+	// summed), from the request read to the response built.
+	Seconds float64 `json:"seconds"`
 }
 
 // MaxUnwovenListed bounds Summary.Unwoven.
@@ -42,8 +46,8 @@ const MaxUnwovenListed = 1000
 
 // String is the summary as one line.
 func (s Summary) String() string {
-	return fmt.Sprintf("load-time weaving: %d classes woven, %d unchanged, %d left unwoven",
-		s.Woven, s.Unchanged, s.UnwovenCount)
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d unchanged, %d left unwoven (%.1f ms serving)",
+		s.Woven, s.Unchanged, s.UnwovenCount, 1000*s.Seconds)
 }
 
 // Server answers weave requests. It is safe for concurrent use: each
@@ -155,11 +159,14 @@ func (s *Server) serveConn(c net.Conn) {
 		if err != nil {
 			return // EOF, or a malformed frame: the JVM defines the class unwoven
 		}
+		start := time.Now()
 		resp := s.Weave(req)
 		if out, err = AppendResponse(out[:0], resp); err != nil {
 			s.unwoven(req, "", err.Error())
 			out, _ = AppendResponse(out[:0], &Response{Status: StatusError, Message: err.Error()})
 		}
+		d := time.Since(start).Seconds()
+		s.count(func(sum *Summary) { sum.Seconds += d })
 		if _, err := c.Write(out); err != nil {
 			return
 		}
