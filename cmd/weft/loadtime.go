@@ -46,7 +46,11 @@ type loadTime struct {
 // with the aspects, join point ids from idBase, and a hierarchy over the
 // class path entries (the originals: the JVM sends original bytes), the
 // advice class path and the JDK.
-func startLoadTime(home string, m advice.Matcher, advs []*advice.Advice, classPath []string, adviceCP string, idBase int32) (*loadTime, error) {
+//
+// Classes of JDK modules outside modules (the modules woven ahead of time;
+// "all" or M,M...) are left as they are: their module was given no access
+// to weft's runtime.
+func startLoadTime(home string, m advice.Matcher, advs []*advice.Advice, classPath []string, adviceCP, modules string, idBase int32) (*loadTime, error) {
 	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, classPath...), adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
 		return nil, err
@@ -65,6 +69,22 @@ func startLoadTime(home string, m advice.Matcher, advs []*advice.Advice, classPa
 		return nil, err
 	}
 	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs}
+	if modules != "" && modules != "all" {
+		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
+		if err != nil {
+			ln.Close()
+			closeSources(srcs)
+			return nil, err
+		}
+		lt.srcs = append(lt.srcs, woven)
+		lt.srv.Skip = func(name string) bool {
+			if _, err := img.Class(name); err != nil {
+				return false // not the JDK's
+			}
+			_, err := woven.Class(name)
+			return err != nil
+		}
+	}
 	go lt.srv.Serve(ln)
 	return lt, nil
 }
@@ -110,4 +130,25 @@ func reportLoadTime(w io.Writer, sum ltw.Summary, file string) error {
 		return err
 	}
 	return os.WriteFile(file, append(b, '\n'), 0o644)
+}
+
+// modulePathApp reports whether java's arguments (up to the main class)
+// put a module path or run a module: named modules defined at run time
+// cannot reach weft's runtime yet, so load-time weaving stays off.
+func modulePathApp(javaArgs []string) bool {
+	for i := 0; i < len(javaArgs); i++ {
+		a := javaArgs[i]
+		switch {
+		case a == "-p" || a == "--module-path" || a == "-m" || a == "--module" ||
+			strings.HasPrefix(a, "--module-path=") || strings.HasPrefix(a, "--module="):
+			return true
+		case a == "-jar":
+			return false
+		case javaValueOptions[a] || a == "-cp" || a == "-classpath" || a == "--class-path":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return false // the main class: the rest are its arguments
+		}
+	}
+	return false
 }

@@ -230,8 +230,10 @@ func runRun(cmd *cobra.Command, args []string) error {
 	// What the JVM defines as it runs: served from this process.
 	var lt *loadTime
 	var ltwOpts []string
-	if fl.loadTime {
-		if lt, err = startLoadTime(home, m, advs, present, bootCP, idBase); err != nil {
+	if fl.loadTime && modulePathApp(javaArgs) {
+		fmt.Fprintln(os.Stderr, "weft: load-time weaving is off for module-path applications (-p/-m): not supported yet (docs/ltw.md)")
+	} else if fl.loadTime {
+		if lt, err = startLoadTime(home, m, advs, present, bootCP, fl.modules, idBase); err != nil {
 			return err
 		}
 		ltwOpts = []string{lt.property()}

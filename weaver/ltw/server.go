@@ -36,6 +36,8 @@ type Summary struct {
 	// MaxUnwovenListed; UnwovenCount counts them all).
 	Unwoven      []Unwoven `json:"unwoven"`
 	UnwovenCount int       `json:"unwovenCount"`
+	// Skipped counts the classes Server.Skip kept unwoven.
+	Skipped int `json:"skipped"`
 	// Seconds is the time spent answering requests (all connections
 	// summed), from the request read to the response built.
 	Seconds float64 `json:"seconds"`
@@ -46,8 +48,12 @@ const MaxUnwovenListed = 1000
 
 // String is the summary as one line.
 func (s Summary) String() string {
-	return fmt.Sprintf("load-time weaving: %d classes woven, %d unchanged, %d left unwoven (%.1f ms serving)",
-		s.Woven, s.Unchanged, s.UnwovenCount, 1000*s.Seconds)
+	skipped := ""
+	if s.Skipped > 0 {
+		skipped = fmt.Sprintf(", %d of JDK modules not woven ahead of time", s.Skipped)
+	}
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d unchanged, %d left unwoven%s (%.1f ms serving)",
+		s.Woven, s.Unchanged, s.UnwovenCount, skipped, 1000*s.Seconds)
 }
 
 // Server answers weave requests. It is safe for concurrent use: each
@@ -57,6 +63,11 @@ type Server struct {
 	h *Hierarchy
 	// OnResult, if set, sees each woven class's result (concurrently).
 	OnResult func(*weaver.Result)
+	// Skip, if set, keeps the classes it names (internal names) unwoven
+	// and counts them in Summary.Skipped: e.g. classes of JDK modules
+	// that were not woven ahead of time, whose module cannot reach weft's
+	// runtime package.
+	Skip func(name string) bool
 
 	hidden atomic.Int64 // numbers the sisters of hidden classes
 
@@ -192,6 +203,10 @@ func (s *Server) Weave(req *Request) (resp *Response) {
 	name = info.Name
 	if why := unweavable(name); why != "" {
 		s.unwoven(req, name, why)
+		return &Response{Status: StatusUnchanged}
+	}
+	if s.Skip != nil && s.Skip(name) {
+		s.count(func(sum *Summary) { sum.Skipped++ })
 		return &Response{Status: StatusUnchanged}
 	}
 	sister := ""
