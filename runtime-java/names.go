@@ -56,3 +56,27 @@ var (
 func Refs() []Ref {
 	return []Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake}
 }
+
+// LTW is the JDK-mode runtime's load-time weaving entry (runtime-java/jdk
+// only): the wrappers weft adds to java.base around the natives that define
+// classes call it (weaver/jdk's PatchDefiners, docs/ltw.md).
+const LTW = PackagePrefix + "LTW"
+
+// The LTW members the wrappers call. Each weave method returns null or
+// {woven bytes, sister binary name or null, sister bytes}.
+var (
+	LTWWeave = Ref{Owner: LTW, Name: "weave",
+		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/String;[BII)[Ljava/lang/Object;"}
+	LTWWeaveBuffer = Ref{Owner: LTW, Name: "weaveBuffer",
+		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/String;Ljava/nio/ByteBuffer;II)[Ljava/lang/Object;"}
+	LTWWeaveLookup = Ref{Owner: LTW, Name: "weaveLookup",
+		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIII)[Ljava/lang/Object;"}
+	LTWRejected = Ref{Owner: LTW, Name: "rejected", Desc: "(Ljava/lang/Throwable;Ljava/lang/String;)V"}
+)
+
+// LTWRefs lists the LTW members (checked against the JDK-mode runtime).
+func LTWRefs() []Ref { return []Ref{LTWWeave, LTWWeaveBuffer, LTWWeaveLookup, LTWRejected} }
+
+// LTWProperty is the system property that gives the JVM the load-time
+// weaving socket's path.
+const LTWProperty = "weft.ltw"

@@ -166,7 +166,19 @@ func (p *Prepared) IDs() int32 {
 // (ReserveIDs) and finish the classes (FinishAt, also concurrently), so
 // its output does not depend on scheduling. WeavePath works this way.
 func (w *Weaver) Prepare(name string, data []byte) (*Prepared, error) {
-	res, cw, err := w.weave(name, data)
+	return w.PrepareWithSister(name, data, "")
+}
+
+// PrepareWithSister is Prepare with the sister class named sister instead
+// of the class's name + SisterSuffix ("" means that default). A name the
+// JVM defines many times in one loader (a hidden class, e.g. each
+// LambdaForm$MH) needs a sister of its own per definition; sister must end
+// in SisterSuffix, so the weaver never weaves it.
+func (w *Weaver) PrepareWithSister(name string, data []byte, sister string) (*Prepared, error) {
+	if sister != "" && !strings.HasSuffix(sister, SisterSuffix) {
+		return nil, fmt.Errorf("%s: sister class name %s does not end in %s", name, sister, SisterSuffix)
+	}
+	res, cw, err := w.weave(name, data, sister)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +204,7 @@ func (w *Weaver) FinishAt(p *Prepared, base int32) error {
 // nil if the class is unchanged. finish then numbers the ids from a base
 // and builds the sister class: WeavePath weaves in parallel and numbers in
 // input order, so its output does not depend on scheduling.
-func (w *Weaver) weave(name string, data []byte) (res *Result, cw *classWeaver, err error) {
+func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw *classWeaver, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, cw, err = nil, nil, fmt.Errorf("%s: weaving failed: %v", name, r)
@@ -213,7 +225,10 @@ func (w *Weaver) weave(name string, data []byte) (res *Result, cw *classWeaver, 
 		return res, nil, nil
 	}
 	cw = &classWeaver{w: w, c: c, name: cname, file: sourceFile(c)}
-	cw.sister = newSister(cname + SisterSuffix)
+	if sister == "" {
+		sister = cname + SisterSuffix
+	}
+	cw.sister = newSister(sister)
 	for _, m := range c.Methods {
 		mname, mdesc := c.MemberName(m), c.MemberDesc(m)
 		if w.opts.Exclude != nil && w.opts.Exclude(cname, mname, mdesc) {

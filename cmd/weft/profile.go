@@ -73,6 +73,7 @@ func init() {
 	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
 	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
+	f.BoolVar(&runFlags.loadTime, "load-time", true, "profile the classes the JVM defines at run time too (docs/ltw.md)")
 	f.SetInterspersed(false)
 	rootCmd.AddCommand(profileCmd)
 }

@@ -35,6 +35,8 @@ var runFlags struct {
 	modules  string
 	verbose  bool
 	xlint    lintLevel
+	loadTime bool
+	ltwFile  string
 }
 
 var runCmd = &cobra.Command{
@@ -95,6 +97,8 @@ func init() {
 	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
 	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
+	f.BoolVar(&runFlags.loadTime, "load-time", true, "weave the classes the JVM defines at run time too (docs/ltw.md)")
+	f.StringVar(&runFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file")
 	addLintFlag(f, &runFlags.xlint)
 	// weft's flags end at the java command: what follows is java's, and
 	// a missing -- is reported as such rather than as java's flags.
@@ -190,7 +194,9 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	}
 	say("woven JDK: %s", jdkDir)
 
-	// The application's class path, once per key.
+	// The application's class path, once per key. Load-time weaving
+	// numbers its join points after the JDK's and the class path's.
+	idBase := sum.NextID
 	if len(entries) > 0 {
 		h := sha256.New()
 		h.Write([]byte(key))
@@ -211,11 +217,18 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		if _, err := cached(appDir, func() error {
 			fmt.Fprintf(os.Stderr, "weft: weaving the class path into %s (once)\n", appDir)
 			wove = true
-			return weaveApp(home, m, advs, fl.adviceCP, entries, outs, sum.NextID, applied)
+			next, err := weaveApp(home, m, advs, fl.adviceCP, entries, outs, sum.NextID, applied)
+			if err != nil {
+				return err
+			}
+			return writeNextID(appDir, next)
 		}); err != nil {
 			return 0, err
 		}
 		say("woven class path: %s", appDir)
+		if next, err := readNextID(appDir); err == nil && next > idBase {
+			idBase = next
+		}
 	}
 	// Advice that advised nothing, once the JDK and the class path are
 	// woven: when this run wove.
@@ -226,18 +239,37 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		lintAdviceDidNotMatch(os.Stderr, fl.xlint, advs, applied)
 	}
 
+	// What the JVM defines as it runs: served from this process.
+	var lt *loadTime
+	var ltwOpts []string
+	if fl.loadTime && modulePathApp(javaArgs) {
+		fmt.Fprintln(os.Stderr, "weft: load-time weaving is off for module-path applications (-p/-m): not supported yet (docs/ltw.md)")
+	} else if fl.loadTime {
+		if lt, err = startLoadTime(home, m, advs, present, bootCP, fl.modules, idBase); err != nil {
+			return 0, err
+		}
+		ltwOpts = []string{lt.property()}
+		say("load-time weaving: %s", lt.path)
+	}
+
 	// Run the command on both.
 	var cmdArgs []string
 	if tool {
-		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher)); err != nil {
+		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher), ltwOpts...); err != nil {
 			return 0, err
 		}
 		cmdArgs = append(cmdArgs, javaArgs...)
 	} else {
-		cmdArgs = append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, rewriteClassPath(javaArgs, outs)...)
+		cmdArgs = append(append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, ltwOpts...), rewriteClassPath(javaArgs, outs)...)
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
-	return runJava(launcher, cmdArgs, env), nil
+	code := runJava(launcher, cmdArgs, env)
+	if lt != nil {
+		if err := reportLoadTime(os.Stderr, lt.stop(), fl.ltwFile); err != nil {
+			fmt.Fprintln(os.Stderr, "weft:", err)
+		}
+	}
+	return code, nil
 }
 
 // appEntries returns the entries of the class path (or the -jar file) of
@@ -258,14 +290,17 @@ func appEntries(javaArgs []string) (entries, present []string) {
 }
 
 // launcherArgs returns the woven JDK's options for one of its launchers
-// other than java: DIR/weft.jargs, one -J option each, and for jshell,
+// other than java: DIR/weft.jargs and extra JVM options, one -J option each, and for jshell,
 // whose snippets run in a JVM of their own, the same as -R options.
-func launcherArgs(jdkDir, name string) ([]string, error) {
+func launcherArgs(jdkDir, name string, extra ...string) ([]string, error) {
 	b, err := os.ReadFile(filepath.Join(jdkDir, "weft.jargs"))
 	if err != nil {
 		return nil, err
 	}
 	jargs := strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' })
+	for _, x := range extra {
+		jargs = append(jargs, "-J"+x)
+	}
 	out := append([]string(nil), jargs...)
 	if name == "jshell" {
 		for _, j := range jargs {
@@ -422,17 +457,17 @@ func cached(dir string, make func() error) (*jdk.Summary, error) {
 }
 
 // weaveApp weaves the class path entries into outs (entry → output), with
-// join point ids after the JDK's, and adds the advice that advised a join
-// point to applied.
+// join point ids after the JDK's, adds the advice that advised a join
+// point to applied, and returns the first join point id after them.
 func weaveApp(home string, m advice.Matcher, advs []*advice.Advice, adviceCP string, entries []string, outs map[string]string,
-	idBase int32, applied appliedAdvice) error {
+	idBase int32, applied appliedAdvice) (int32, error) {
 	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, keys(outs)...), adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	img, err := classfile.OpenJDK(home)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	srcs = append(srcs, img)
 	defer func() {
@@ -449,14 +484,14 @@ func weaveApp(home string, m advice.Matcher, advs []*advice.Advice, adviceCP str
 		}
 		st, err := w.WeavePath(e, out)
 		if err != nil {
-			return fmt.Errorf("%s: %v", e, err)
+			return 0, fmt.Errorf("%s: %v", e, err)
 		}
 		for _, warn := range st.Warnings {
 			fmt.Fprintln(os.Stderr, "weft: warning:", warn)
 		}
 		applied.add(st.Shadows)
 	}
-	return nil
+	return w.NextID(), nil
 }
 
 func keys(m map[string]string) []string {

@@ -419,14 +419,24 @@ func isIntrinsic(c *classfile.Class, m *classfile.Member) bool {
 	return false
 }
 
-// patchBase applies the Thread and System patches (to the woven class if
+// patchBase applies the Thread, System and class-definition patches (to the woven class if
 // the weaver changed it, else to the image's) and adds the runtime, in the
 // java.base outputs base.
 func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string][]byte) error {
-	for _, p := range []struct {
+	patches := []struct {
 		name  string
 		patch func([]byte) ([]byte, error)
-	}{{"java/lang/Thread", PatchThread}, {"java/lang/System", PatchSystem}} {
+	}{{"java/lang/Thread", PatchThread}, {"java/lang/System", PatchSystem}}
+	// The load-time weaving hook: wrappers around the natives that define
+	// classes, called from every caller of theirs (definers.go).
+	for _, name := range DefinerCallers {
+		name := name
+		patches = append(patches, struct {
+			name  string
+			patch func([]byte) ([]byte, error)
+		}{name, func(b []byte) ([]byte, error) { return PatchDefiners(name, b) }})
+	}
+	for _, p := range patches {
 		data, ok := base[p.name]
 		if !ok {
 			var err error

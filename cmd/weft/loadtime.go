@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/weaver/ltw"
+)
+
+// nextIDFile holds, in a woven class path's cache directory, the first
+// join point id after it: load-time weaving numbers from there.
+const nextIDFile = "next-id"
+
+func writeNextID(dir string, id int32) error {
+	return os.WriteFile(filepath.Join(dir, nextIDFile), []byte(strconv.Itoa(int(id))+"\n"), 0o644)
+}
+
+func readNextID(dir string) (int32, error) {
+	b, err := os.ReadFile(filepath.Join(dir, nextIDFile))
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 32)
+	return int32(n), err
+}
+
+// loadTime is the load-time weaving server of one weft run.
+type loadTime struct {
+	srv   *ltw.Server
+	ln    io.Closer
+	path  string // the socket
+	srcs  []classfile.Source
+	close func()
+}
+
+// startLoadTime starts serving the JVM's class definitions (docs/ltw.md)
+// with the aspects, join point ids from idBase, and a hierarchy over the
+// class path entries (the originals: the JVM sends original bytes), the
+// advice class path and the JDK.
+//
+// Classes of JDK modules outside modules (the modules woven ahead of time;
+// "all" or M,M...) are left as they are: their module was given no access
+// to weft's runtime.
+func startLoadTime(home string, m advice.Matcher, advs []*advice.Advice, classPath []string, adviceCP, modules string, idBase int32) (*loadTime, error) {
+	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, classPath...), adviceCP), string(filepath.ListSeparator)), home)
+	if err != nil {
+		return nil, err
+	}
+	img, err := classfile.OpenJDK(home)
+	if err != nil {
+		closeSources(srcs)
+		return nil, err
+	}
+	srcs = append(srcs, img)
+	h := ltw.NewHierarchy(srcs...)
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
+	ln, path, err := ltw.Listen("")
+	if err != nil {
+		closeSources(srcs)
+		return nil, err
+	}
+	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs}
+	if modules != "" && modules != "all" {
+		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
+		if err != nil {
+			ln.Close()
+			closeSources(srcs)
+			return nil, err
+		}
+		lt.srcs = append(lt.srcs, woven)
+		lt.srv.Skip = func(name string) bool {
+			if _, err := img.Class(name); err != nil {
+				return false // not the JDK's
+			}
+			_, err := woven.Class(name)
+			return err != nil
+		}
+	}
+	go lt.srv.Serve(ln)
+	return lt, nil
+}
+
+// property is the JVM option naming the socket.
+func (lt *loadTime) property() string { return "-D" + rtjava.LTWProperty + "=" + lt.path }
+
+// stop closes the channel and returns what was done.
+func (lt *loadTime) stop() ltw.Summary {
+	lt.ln.Close()
+	lt.srv.Close()
+	os.RemoveAll(filepath.Dir(lt.path))
+	closeSources(lt.srcs)
+	return lt.srv.Summary()
+}
+
+func closeSources(srcs []classfile.Source) {
+	for _, s := range srcs {
+		s.Close()
+	}
+}
+
+// maxUnwovenShown bounds the classes left unwoven named on stderr; the
+// report file has them all.
+const maxUnwovenShown = 10
+
+// reportLoadTime prints the summary line and the classes left unwoven, and
+// writes the summary as JSON to file if given.
+func reportLoadTime(w io.Writer, sum ltw.Summary, file string) error {
+	fmt.Fprintf(w, "weft: %s\n", sum)
+	for i, u := range sum.Unwoven {
+		if i == maxUnwovenShown {
+			fmt.Fprintf(w, "weft: ... and %d more\n", sum.UnwovenCount-i)
+			break
+		}
+		fmt.Fprintf(w, "weft: warning: %s (%s class) left unwoven: %s\n", u.Class, u.Kind, u.Reason)
+	}
+	if file == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, append(b, '\n'), 0o644)
+}
+
+// modulePathApp reports whether java's arguments (up to the main class)
+// put a module path or run a module: named modules defined at run time
+// cannot reach weft's runtime yet, so load-time weaving stays off.
+func modulePathApp(javaArgs []string) bool {
+	for i := 0; i < len(javaArgs); i++ {
+		a := javaArgs[i]
+		switch {
+		case a == "-p" || a == "--module-path" || a == "-m" || a == "--module" ||
+			strings.HasPrefix(a, "--module-path=") || strings.HasPrefix(a, "--module="):
+			return true
+		case a == "-jar":
+			return false
+		case javaValueOptions[a] || a == "-cp" || a == "-classpath" || a == "--class-path":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return false // the main class: the rest are its arguments
+		}
+	}
+	return false
+}

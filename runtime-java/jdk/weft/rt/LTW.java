@@ -1,0 +1,97 @@
+package weft.rt;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Load-time weaving, JDK mode only: the woven java.base calls these methods
+ * from the wrappers weft adds around the natives that define classes
+ * (ClassLoader.defineClass0/1/2). Each returns null (define the original
+ * bytes) or {woven class bytes, sister class binary name or null, sister
+ * bytes}: the wrapper defines the sister first, in the same loader and
+ * package, then the woven class (docs/ltw.md).
+ *
+ * <p>This class has no static initializer: the wrappers call it from the
+ * first class definition on, during bootstrap too, where it returns null
+ * before touching anything. The weaving itself runs with the thread's
+ * bypass flag set, so nothing it runs is advised and a class it makes the
+ * JVM define (the channel's own classes) is defined unwoven instead of
+ * recursing. It never throws: any fault defines the original bytes.
+ */
+public final class LTW {
+    private LTW() {}
+
+    /** Request kinds (docs/ltw.md). */
+    public static final int NORMAL = 0, HIDDEN = 1, LOOKUP = 2;
+
+    /** ClassLoader.defineClass1's bytes. */
+    public static Object[] weave(ClassLoader loader, String name, byte[] b, int off, int len) {
+        return request(NORMAL, null, name, b, off, len);
+    }
+
+    /** ClassLoader.defineClass2's bytes (a direct buffer). */
+    public static Object[] weaveBuffer(ClassLoader loader, String name, ByteBuffer b, int off, int len) {
+        if (!BIB.ready || len < 0) {
+            return null;
+        }
+        byte[] copy;
+        try {
+            copy = new byte[len];
+            b.get(off, copy);
+        } catch (Throwable e) {
+            return null; // the native reports the bad buffer as before
+        }
+        return request(NORMAL, null, name, copy, 0, len);
+    }
+
+    /** ClassLoader.defineClass0's bytes: Lookup.defineClass and hidden classes. */
+    public static Object[] weaveLookup(ClassLoader loader, Class<?> lookup, String name, byte[] b, int off, int len, int flags) {
+        // java.lang.invoke.MethodHandleNatives.Constants.HIDDEN_CLASS
+        return request((flags & 2) != 0 ? HIDDEN : LOOKUP, lookup, name, b, off, len);
+    }
+
+    /** The JVM refused the woven class or its sister: the original is defined. */
+    public static void rejected(Throwable e, String name) {
+        Thread t = Thread.currentThread();
+        boolean old = t.weft$dib;
+        t.weft$dib = true;
+        try {
+            LTWClient.rejected(name, e);
+        } catch (Throwable ignored) {
+            // nothing to do: the original bytes are defined next
+        } finally {
+            t.weft$dib = old;
+        }
+    }
+
+    /**
+     * Asks for the class to be woven. lookup, if known, is a class of the
+     * new class's module: a named module that cannot reach weft's runtime
+     * (not exported to it) or the advice (not reading the unnamed modules)
+     * keeps its classes unwoven.
+     */
+    private static Object[] request(int kind, Class<?> lookup, String name, byte[] b, int off, int len) {
+        if (!BIB.ready) {
+            return null;
+        }
+        Thread t = Thread.currentThread();
+        if (t.weft$dib) {
+            return null; // inside advice or weft itself
+        }
+        t.weft$dib = true;
+        try {
+            if (lookup != null && !reachesRuntime(lookup.getModule())) {
+                return null;
+            }
+            return LTWClient.weave(kind, name, b, off, len);
+        } catch (Throwable e) {
+            return null;
+        } finally {
+            t.weft$dib = false;
+        }
+    }
+
+    private static boolean reachesRuntime(Module m) {
+        return !m.isNamed() || (LTW.class.getModule().isExported("weft.rt", m)
+                && m.canRead(jdk.internal.loader.BootLoader.getUnnamedModule()));
+    }
+}

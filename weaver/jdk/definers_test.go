@@ -1,0 +1,151 @@
+package jdk
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+// TestDefinerCallers: the classes of java.base that call a wrapped native
+// are exactly DefinerCallers (a JDK that calls one from elsewhere would
+// define those classes past the hook).
+func TestDefinerCallers(t *testing.T) {
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	callers := map[string]bool{}
+	err = img.Walk(func(e classfile.ClassEntry) error {
+		b, err := e.Read()
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(b), "defineClass") {
+			return nil
+		}
+		c, err := classfile.Parse(e.Path, b)
+		if err != nil {
+			return err
+		}
+		for i := 1; i < c.Pool.Len(); i++ {
+			if c.Pool.Tag(uint16(i)) == classfile.TagMethodref {
+				if owner, name, desc := c.Pool.MemberRef(uint16(i)); IsDefiner(owner, name, desc) {
+					callers[c.Name()] = true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for c := range callers {
+		got = append(got, c)
+	}
+	sort.Strings(got)
+	want := append([]string(nil), DefinerCallers...)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("callers of the class-defining natives: %v, want %v", got, want)
+	}
+}
+
+// TestLTWNamesExist: the members the wrappers call exist in the JDK-mode
+// runtime, public and static.
+func TestLTWNamesExist(t *testing.T) {
+	rt, err := BuildRuntime(jvmtest.JavaHome(t), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rtjava.LTWRefs() {
+		c, err := classfile.Parse(r.Owner, rt[r.Owner])
+		if err != nil {
+			t.Fatalf("%s: %v", r.Owner, err)
+		}
+		m := c.FindMethod(r.Name, r.Desc)
+		if m == nil || m.Access&(classfile.AccPublic|classfile.AccStatic) != classfile.AccPublic|classfile.AccStatic {
+			t.Errorf("%s.%s%s: missing or not public static", r.Owner, r.Name, r.Desc)
+		}
+	}
+}
+
+const definersProgram = `import java.io.*;
+import java.lang.invoke.*;
+import java.lang.reflect.*;
+
+import java.nio.*;
+import java.security.*;
+import java.util.function.*;
+public class Definers {
+    static class Buf extends SecureClassLoader {
+        Class<?> define(String name, byte[] b) {
+            ByteBuffer d = ByteBuffer.allocateDirect(b.length);
+            d.put(b).flip();
+            return defineClass(name, d, (CodeSource) null);
+        }
+    }
+    public static void main(String[] a) throws Throwable {
+        // Lambdas and string concatenation: hidden classes.
+        Supplier<String> s = () -> "lambda";
+        System.out.println(s.get() + " " + a.length);
+        // A proxy class.
+        Runnable r = (Runnable) Proxy.newProxyInstance(Definers.class.getClassLoader(), new Class<?>[]{Runnable.class},
+            (p, m, args) -> { System.out.println("proxy " + m.getName()); return null; });
+        r.run();
+        // A class loader's own class, from bytes and from a direct buffer.
+        byte[] b;
+        try (InputStream in = Definers.class.getResourceAsStream("Other.class")) { b = in.readAllBytes(); }
+        Class<?> c = new Buf().define("Other", b);
+        System.out.println(c.getMethod("hi").invoke(null) + " " + (c.getClassLoader() != Definers.class.getClassLoader()));
+        // Lookup.defineClass.
+        MethodHandles.Lookup l = MethodHandles.lookup();
+        System.out.println("lookup " + l.defineClass(b).getMethod("hi").invoke(null));
+        // A corrupt class.
+        try { new Buf().define("Bad", new byte[]{(byte) 0xca, (byte) 0xfe, 1}); }
+        catch (ClassFormatError e) { System.out.println("corrupt " + e.getClass().getSimpleName()); }
+    }
+}
+`
+
+const otherSrc = `public class Other { public static String hi() { return "other"; } }
+`
+
+// TestPatchDefinersRuns patches java.base's class definition (no weaving,
+// no server: the property weft.ltw unset) and runs a program that defines
+// classes every way under -Xverify:all: the output is the stock one.
+func TestPatchDefinersRuns(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	out := t.TempDir()
+	rt, err := BuildRuntime(home, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WeaveImage(Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
+		Weaver: unchanged{}, Runtime: rt, Jars: true}); err != nil {
+		t.Fatal(err)
+	}
+	app := jvmtest.Compile(t, map[string]string{"Definers.java": definersProgram, "Other.java": otherSrc})
+	want, _ := jvmtest.Run(t, "-cp", app, "Definers")
+	got, stderr := jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(out, "weft.args"), "-cp", app, "Definers")
+	if got != want || stderr != "" {
+		t.Errorf("patched: %q (stderr %q), want %q", got, stderr, want)
+	}
+	// With the property naming no socket: the channel fails at the first
+	// class, which is said once; the program runs on.
+	got, stderr = jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(out, "weft.args"), "-D"+rtjava.LTWProperty+"="+filepath.Join(out, "nothing"), "-cp", app, "Definers")
+	if got != want || strings.Count(stderr, "weft: load-time weaving stopped at ") != 1 {
+		t.Errorf("no server: %q (stderr %q), want %q", got, stderr, want)
+	}
+}
+
+// unchanged weaves nothing.
+type unchanged struct{}
+
+func (unchanged) WeaveClass(string, []byte) (*Woven, error) { return &Woven{}, nil }

@@ -1,0 +1,151 @@
+package ltw
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/weaver/jdk"
+)
+
+// manySrc defines Item in 40 class loaders of its own, from 4 threads at
+// once, and calls Item.value once in each.
+const manySrc = `import java.net.*;
+import java.util.concurrent.atomic.AtomicInteger;
+public class Many {
+    public static void main(String[] a) throws Exception {
+        URL u = Many.class.getProtectionDomain().getCodeSource().getLocation();
+        AtomicInteger sum = new AtomicInteger();
+        Thread[] ts = new Thread[4];
+        for (int t = 0; t < ts.length; t++) {
+            int base = t * 10;
+            ts[t] = new Thread(() -> {
+                try {
+                    for (int i = base; i < base + 10; i++) {
+                        ClassLoader l = new URLClassLoader(new URL[]{u}, null);
+                        Class<?> c = l.loadClass("Item");
+                        sum.addAndGet((Integer) c.getMethod("value", int.class).invoke(null, i));
+                    }
+                } catch (Exception e) { throw new RuntimeException(e); }
+            });
+            ts[t].start();
+        }
+        for (Thread t : ts) t.join();
+        System.out.println("sum " + sum);
+    }
+}
+`
+
+const itemSrc = `public class Item { public static int value(int i) { return 3 * i; } }
+`
+
+// logSrc counts advice calls and prints the count at exit.
+const logSrc = `package adv;
+import java.util.concurrent.atomic.AtomicLong;
+public final class Log {
+    static final AtomicLong HITS = new AtomicLong();
+    static { Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("hits " + HITS.get()))); }
+    public static void hit(int id) { HITS.incrementAndGet(); }
+}
+`
+
+// itemOnly advises Item's method executions.
+type itemOnly struct{ adv *advice.Advice }
+
+func (m itemOnly) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	if s.Kind != advice.MethodExecution || s.Within != "Item" {
+		return nil
+	}
+	return []advice.Applied{{Advice: m.adv, Verdict: advice.Always}}
+}
+
+// TestJVMConcurrentAndClosed runs a JVM whose java.base has the hook (and
+// nothing else woven) against a server, under -Xverify:all: 4 threads
+// defining Item in 40 loaders at once get every definition woven (40
+// advice calls, exactly); then, with the server closed after its fifth
+// woven class, the program still completes with the same output and the
+// JVM says once where load-time weaving stopped.
+func TestJVMConcurrentAndClosed(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	rt, err := jdk.BuildRuntime(home, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv := jvmtest.Compile(t, map[string]string{"adv/Log.java": logSrc})
+	out := t.TempDir()
+	if _, err := jdk.WeaveImage(jdk.Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
+		Weaver: noWeaving{}, Runtime: rt, BootAppend: []string{adv}, Jars: true}); err != nil {
+		t.Fatal(err)
+	}
+	app := jvmtest.Compile(t, map[string]string{"Many.java": manySrc, "Item.java": itemSrc})
+	want, _ := jvmtest.Run(t, "-cp", app, "Many")
+
+	run := func(closeAfter int) (string, string, Summary) {
+		t.Helper()
+		img, err := classfile.OpenJDK(home, "java.base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		h := NewHierarchy(img)
+		a := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
+			Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
+			Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+		s := NewServer(weaver.New(itemOnly{a}, []*advice.Advice{a}, weaver.Options{Hierarchy: h}), h)
+		ln, path, err := Listen(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var once sync.Once
+		var mu sync.Mutex
+		woven := 0
+		if closeAfter > 0 {
+			s.OnResult = func(*weaver.Result) {
+				mu.Lock()
+				woven++
+				n := woven
+				mu.Unlock()
+				if n == closeAfter {
+					once.Do(func() { go func() { ln.Close(); s.Close() }() })
+				}
+			}
+		}
+		go s.Serve(ln)
+		stdout, stderr := jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(out, "weft.args"),
+			"-D"+rtjava.LTWProperty+"="+path, "-cp", app, "Many")
+		ln.Close()
+		s.Close()
+		return stdout, stderr, s.Summary()
+	}
+
+	stdout, stderr, sum := run(0)
+	if stdout != want || !strings.Contains(stderr, "hits 40\n") || sum.Woven != 40 || sum.UnwovenCount != 0 {
+		t.Errorf("concurrent: stdout %q (want %q), %s, stderr:\n%s", stdout, want, sum, stderr)
+	}
+	t.Logf("concurrent: %s", sum)
+
+	stdout, stderr, sum = run(5)
+	stopped := strings.Count(stderr, "weft: load-time weaving stopped at ")
+	hits := 0
+	for _, l := range strings.Split(stderr, "\n") {
+		if n, ok := strings.CutPrefix(l, "hits "); ok {
+			hits, _ = strconv.Atoi(n)
+		}
+	}
+	if stdout != want || stopped != 1 || hits < 5 || hits >= 40 {
+		t.Errorf("closed after 5: stdout %q (want %q), %d stop lines, %d hits, stderr:\n%s", stdout, want, stopped, hits, stderr)
+	}
+}
+
+// noWeaving weaves nothing: the image keeps only the patches and the
+// runtime.
+type noWeaving struct{}
+
+func (noWeaving) WeaveClass(string, []byte) (*jdk.Woven, error) { return &jdk.Woven{}, nil }

@@ -1,0 +1,259 @@
+package ltw
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// The channel's frames (docs/ltw.md), big-endian, each a u32 length then
+// that many bytes:
+//
+//	request:  u8 kind, u16 n, name[n] (UTF-8, "" if unknown), class bytes (the rest)
+//	response: u8 status
+//	          StatusWoven: u32 n, class[n], u8 count, count × (u16 n, binary name[n], u32 m, class[m])
+//	          StatusError: u16 n, message[n]
+//
+// Everything read from the JVM is untrusted input: ReadRequest checks
+// every length against what is left and against MaxFrame before using it.
+
+// Kind says how the JVM defines a class.
+type Kind uint8
+
+const (
+	// Normal: ClassLoader.defineClass (a class loader's own class).
+	Normal Kind = 0
+	// Hidden: Lookup.defineHiddenClass (lambda proxies, LambdaForms,
+	// string concatenation...): the name may be defined many times.
+	Hidden Kind = 1
+	// Lookup: Lookup.defineClass (a normal class of the lookup's package).
+	Lookup Kind = 2
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Normal:
+		return "normal"
+	case Hidden:
+		return "hidden"
+	case Lookup:
+		return "lookup"
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Status is a response's outcome.
+type Status uint8
+
+const (
+	StatusUnchanged Status = 0 // define the original bytes
+	StatusWoven     Status = 1 // define Extra, then Class
+	StatusError     Status = 2 // define the original bytes; Message says why
+)
+
+// MaxFrame bounds a frame's length: a class file the JVM accepts is far
+// smaller (its constant pool and methods are bounded by u16 counts of
+// 64 KB items, in practice a few MB at most).
+const MaxFrame = 64 << 20
+
+// Request asks for one class to be woven.
+type Request struct {
+	Kind  Kind
+	Name  string // as the JVM was given it (binary name), "" if none
+	Class []byte
+}
+
+// Extra is a class to define before the woven one (its sister).
+type Extra struct {
+	Name  string // binary name (a.b.C), as ClassLoader.defineClass takes it
+	Class []byte
+}
+
+// Response answers a Request.
+type Response struct {
+	Status  Status
+	Class   []byte  // StatusWoven
+	Extra   []Extra // StatusWoven, at most 255
+	Message string  // StatusError
+}
+
+// ErrFrame wraps every malformed frame.
+var ErrFrame = errors.New("malformed frame")
+
+// ReadRequest reads one request frame. It returns io.EOF when the peer
+// closed the channel between frames.
+func ReadRequest(r io.Reader) (*Request, error) {
+	b, err := readFrame(r)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRequest(b)
+}
+
+// ParseRequest decodes a request frame's payload.
+func ParseRequest(b []byte) (*Request, error) {
+	if len(b) < 3 {
+		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
+	}
+	req := &Request{Kind: Kind(b[0])}
+	if req.Kind > Lookup {
+		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
+	}
+	n := int(binary.BigEndian.Uint16(b[1:]))
+	if n > len(b)-3 {
+		return nil, fmt.Errorf("%w: name of %d bytes in a request of %d", ErrFrame, n, len(b))
+	}
+	req.Name = string(b[3 : 3+n])
+	req.Class = b[3+n:]
+	return req, nil
+}
+
+// AppendRequest appends req as a frame.
+func AppendRequest(b []byte, req *Request) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(3+len(req.Name)+len(req.Class)))
+	b = append(b, byte(req.Kind))
+	b = binary.BigEndian.AppendUint16(b, uint16(len(req.Name)))
+	b = append(b, req.Name...)
+	return append(b, req.Class...)
+}
+
+// AppendResponse appends resp as a frame. Names and messages longer than a
+// u16 allows are cut (a binary name that long would not be a class's);
+// more than 255 extra classes is an error.
+func AppendResponse(b []byte, resp *Response) ([]byte, error) {
+	start := len(b)
+	b = append(b, 0, 0, 0, 0, byte(resp.Status))
+	switch resp.Status {
+	case StatusWoven:
+		if len(resp.Extra) > 255 {
+			return nil, fmt.Errorf("%d extra classes in one response", len(resp.Extra))
+		}
+		b = binary.BigEndian.AppendUint32(b, uint32(len(resp.Class)))
+		b = append(b, resp.Class...)
+		b = append(b, byte(len(resp.Extra)))
+		for _, x := range resp.Extra {
+			name := cut(x.Name)
+			b = binary.BigEndian.AppendUint16(b, uint16(len(name)))
+			b = append(b, name...)
+			b = binary.BigEndian.AppendUint32(b, uint32(len(x.Class)))
+			b = append(b, x.Class...)
+		}
+	case StatusError:
+		msg := cut(resp.Message)
+		b = binary.BigEndian.AppendUint16(b, uint16(len(msg)))
+		b = append(b, msg...)
+	}
+	if len(b)-start-4 > MaxFrame {
+		return nil, fmt.Errorf("response of %d bytes exceeds %d", len(b)-start-4, MaxFrame)
+	}
+	binary.BigEndian.PutUint32(b[start:], uint32(len(b)-start-4))
+	return b, nil
+}
+
+// ReadResponse reads one response frame (the JVM's side, for tests and
+// tools).
+func ReadResponse(r io.Reader) (*Response, error) {
+	b, err := readFrame(r)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResponse(b)
+}
+
+// ParseResponse decodes a response frame's payload.
+func ParseResponse(b []byte) (*Response, error) {
+	d := decoder{b: b}
+	resp := &Response{Status: Status(d.u8())}
+	switch resp.Status {
+	case StatusUnchanged:
+	case StatusWoven:
+		resp.Class = d.bytes(int(d.u32()))
+		n := int(d.u8())
+		for i := 0; i < n && d.err == nil; i++ {
+			name := string(d.bytes(int(d.u16())))
+			resp.Extra = append(resp.Extra, Extra{Name: name, Class: d.bytes(int(d.u32()))})
+		}
+	case StatusError:
+		resp.Message = string(d.bytes(int(d.u16())))
+	default:
+		return nil, fmt.Errorf("%w: unknown status %d", ErrFrame, resp.Status)
+	}
+	if d.err == nil && len(d.b) > 0 {
+		d.err = fmt.Errorf("%w: %d bytes after the response", ErrFrame, len(d.b))
+	}
+	return resp, d.err
+}
+
+// readFrame reads a u32 length and that many bytes, allocating only as the
+// bytes arrive (the length is checked against MaxFrame first).
+func readFrame(r io.Reader) ([]byte, error) {
+	var head [4]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		if err == io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("%w: truncated length", ErrFrame)
+		}
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(head[:])
+	if n > MaxFrame {
+		return nil, fmt.Errorf("%w: frame of %d bytes exceeds %d", ErrFrame, n, MaxFrame)
+	}
+	b, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != int(n) {
+		return nil, fmt.Errorf("%w: frame of %d bytes ends after %d", ErrFrame, n, len(b))
+	}
+	return b, nil
+}
+
+// decoder reads big-endian fields, recording the first overrun.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) take(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(d.b) {
+		d.err = fmt.Errorf("%w: field of %d bytes with %d left", ErrFrame, n, len(d.b))
+		return nil
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) u8() uint8 {
+	if v := d.take(1); v != nil {
+		return v[0]
+	}
+	return 0
+}
+
+func (d *decoder) u16() uint16 {
+	if v := d.take(2); v != nil {
+		return binary.BigEndian.Uint16(v)
+	}
+	return 0
+}
+
+func (d *decoder) u32() uint32 {
+	if v := d.take(4); v != nil {
+		return binary.BigEndian.Uint32(v)
+	}
+	return 0
+}
+
+func (d *decoder) bytes(n int) []byte { return d.take(n) }
+
+func cut(s string) string {
+	if len(s) > 0xffff {
+		return s[:0xffff]
+	}
+	return s
+}

@@ -1,0 +1,273 @@
+// Package ltw weaves at load time: it serves the woven JDK's class
+// definition hook (weaver/jdk's PatchDefiners) over a Unix socket, weaving
+// each class the JVM defines with the aspect weaver and sending back the
+// woven class and its sister. docs/ltw.md describes the scheme and the
+// protocol.
+package ltw
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weft-aop/weft/weaver"
+)
+
+// Unwoven is a class the JVM defined unwoven because weaving it failed.
+type Unwoven struct {
+	Class  string `json:"class"`
+	Kind   string `json:"kind"`
+	Reason string `json:"reason"`
+}
+
+// Summary counts what a Server did.
+type Summary struct {
+	Woven     int `json:"woven"`     // classes sent back woven
+	Unchanged int `json:"unchanged"` // classes no advice applies to, or already woven
+	// Unwoven lists the classes that could not be woven (at most
+	// MaxUnwovenListed; UnwovenCount counts them all).
+	Unwoven      []Unwoven `json:"unwoven"`
+	UnwovenCount int       `json:"unwovenCount"`
+	// Skipped counts the classes Server.Skip kept unwoven.
+	Skipped int `json:"skipped"`
+	// Seconds is the time spent answering requests (all connections
+	// summed), from the request read to the response built.
+	Seconds float64 `json:"seconds"`
+}
+
+// MaxUnwovenListed bounds Summary.Unwoven.
+const MaxUnwovenListed = 1000
+
+// String is the summary as one line.
+func (s Summary) String() string {
+	skipped := ""
+	if s.Skipped > 0 {
+		skipped = fmt.Sprintf(", %d of JDK modules not woven ahead of time", s.Skipped)
+	}
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d unchanged, %d left unwoven%s (%.1f ms serving)",
+		s.Woven, s.Unchanged, s.UnwovenCount, skipped, 1000*s.Seconds)
+}
+
+// Server answers weave requests. It is safe for concurrent use: each
+// connection is served by a goroutine of its own.
+type Server struct {
+	w *weaver.Weaver
+	h *Hierarchy
+	// OnResult, if set, sees each woven class's result (concurrently).
+	OnResult func(*weaver.Result)
+	// Skip, if set, keeps the classes it names (internal names) unwoven
+	// and counts them in Summary.Skipped: e.g. classes of JDK modules
+	// that were not woven ahead of time, whose module cannot reach weft's
+	// runtime package.
+	Skip func(name string) bool
+
+	hidden atomic.Int64 // numbers the sisters of hidden classes
+
+	mu     sync.Mutex
+	sum    Summary
+	conns  map[net.Conn]bool
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// NewServer returns a server weaving with w, whose hierarchy must be h
+// (the classes the JVM defines are added to it).
+func NewServer(w *weaver.Weaver, h *Hierarchy) *Server {
+	return &Server{w: w, h: h, conns: map[net.Conn]bool{}}
+}
+
+// Listen creates a directory only the user can read (under dir, "" for
+// the system's temporary directory) and listens on a Unix socket in it.
+// Closing the listener removes the socket; the caller removes the
+// directory (filepath.Dir of the path).
+func Listen(dir string) (ln *net.UnixListener, path string, err error) {
+	d, err := os.MkdirTemp(dir, "weft-ltw-")
+	if err != nil {
+		return nil, "", err
+	}
+	if err := os.Chmod(d, 0o700); err != nil {
+		os.RemoveAll(d)
+		return nil, "", err
+	}
+	path = filepath.Join(d, "s")
+	ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		os.RemoveAll(d)
+		return nil, "", err
+	}
+	return ln, path, nil
+}
+
+// Serve accepts connections on ln until it is closed (by Close or the
+// caller) and serves each on a goroutine of its own.
+func (s *Server) Serve(ln net.Listener) error {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			s.mu.Lock()
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				return nil
+			}
+			return err
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			c.Close()
+			return nil
+		}
+		s.conns[c] = true
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go s.serveConn(c)
+	}
+}
+
+// Close closes every open connection (the JVM then defines its classes
+// unwoven) and waits for their goroutines. The caller closes the listener.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+// Summary returns the counts so far, the unwoven classes sorted by name.
+func (s *Server) Summary() Summary {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sum := s.sum
+	sum.Unwoven = append([]Unwoven(nil), s.sum.Unwoven...)
+	sort.Slice(sum.Unwoven, func(i, j int) bool { return sum.Unwoven[i].Class < sum.Unwoven[j].Class })
+	return sum
+}
+
+func (s *Server) serveConn(c net.Conn) {
+	defer s.wg.Done()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+		c.Close()
+	}()
+	r := bufio.NewReaderSize(c, 64<<10)
+	var out []byte
+	for {
+		req, err := ReadRequest(r)
+		if err != nil {
+			return // EOF, or a malformed frame: the JVM defines the class unwoven
+		}
+		start := time.Now()
+		resp := s.Weave(req)
+		if out, err = AppendResponse(out[:0], resp); err != nil {
+			s.unwoven(req, "", err.Error())
+			out, _ = AppendResponse(out[:0], &Response{Status: StatusError, Message: err.Error()})
+		}
+		d := time.Since(start).Seconds()
+		s.count(func(sum *Summary) { sum.Seconds += d })
+		if _, err := c.Write(out); err != nil {
+			return
+		}
+	}
+}
+
+// Weave answers one request; a panic in the weaver becomes an error
+// response.
+func (s *Server) Weave(req *Request) (resp *Response) {
+	name := "" // the class's internal name once known
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("weaver panic: %v", r)
+			s.unwoven(req, name, msg)
+			resp = &Response{Status: StatusError, Message: msg}
+		}
+	}()
+	info, err := s.h.Add(req.Name, req.Class)
+	if err != nil {
+		s.unwoven(req, name, err.Error())
+		return &Response{Status: StatusError, Message: err.Error()}
+	}
+	name = info.Name
+	if why := unweavable(name); why != "" {
+		s.unwoven(req, name, why)
+		return &Response{Status: StatusUnchanged}
+	}
+	if s.Skip != nil && s.Skip(name) {
+		s.count(func(sum *Summary) { sum.Skipped++ })
+		return &Response{Status: StatusUnchanged}
+	}
+	sister := ""
+	if req.Kind == Hidden {
+		sister = name + "$" + strconv.FormatInt(s.hidden.Add(1), 10) + weaver.SisterSuffix
+	}
+	p, err := s.w.PrepareWithSister(name, req.Class, sister)
+	if err == nil {
+		err = s.w.FinishAt(p, s.w.ReserveIDs(p.IDs()))
+	}
+	if err != nil {
+		s.unwoven(req, name, err.Error())
+		return &Response{Status: StatusError, Message: err.Error()}
+	}
+	res := p.Result
+	if res.Class == nil {
+		s.count(func(sum *Summary) { sum.Unchanged++ })
+		return &Response{Status: StatusUnchanged}
+	}
+	if s.OnResult != nil {
+		s.OnResult(res)
+	}
+	resp = &Response{Status: StatusWoven, Class: res.Class}
+	for n, b := range res.Extra {
+		resp.Extra = append(resp.Extra, Extra{Name: strings.ReplaceAll(n, "/", "."), Class: b})
+	}
+	s.count(func(sum *Summary) { sum.Woven++ })
+	return resp
+}
+
+func (s *Server) count(f func(*Summary)) {
+	s.mu.Lock()
+	f(&s.sum)
+	s.mu.Unlock()
+}
+
+// unwoven records a class left unwoven; name is its internal name if
+// known, else the name the JVM gave.
+func (s *Server) unwoven(req *Request, name, reason string) {
+	if name == "" {
+		name = strings.ReplaceAll(req.Name, ".", "/")
+	}
+	if name == "" {
+		name = "(unnamed)"
+	}
+	s.count(func(sum *Summary) {
+		sum.UnwovenCount++
+		if len(sum.Unwoven) < MaxUnwovenListed {
+			sum.Unwoven = append(sum.Unwoven, Unwoven{Class: name, Kind: req.Kind.String(), Reason: reason})
+		}
+	})
+}
+
+// unweavable says why a class must be defined unwoven, or "". Proxy
+// classes of public interfaces live in a dynamic module (jdk.proxyN) that
+// can neither see weft's runtime package nor read the advice's module.
+func unweavable(name string) string {
+	if rest, ok := strings.CutPrefix(name, "jdk/proxy"); ok {
+		if i := strings.IndexByte(rest, '/'); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
+			return "a Proxy class in a dynamic module: it cannot reach weft's runtime (named modules at run time are not woven yet)"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,228 @@
+package ltw
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/weaver"
+)
+
+// everyExecution advises every method execution outside adv/ with
+// adv/Log.hit(joinPointId).
+type everyExecution struct{ adv *advice.Advice }
+
+func (m everyExecution) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	if s.Kind != advice.MethodExecution || strings.HasPrefix(s.Within, "adv/") {
+		return nil
+	}
+	return []advice.Applied{{Advice: m.adv, Verdict: advice.Always}}
+}
+
+func newTestServer(t *testing.T, panicOn string) (*Server, *Hierarchy) {
+	t.Helper()
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { img.Close() })
+	h := NewHierarchy(img)
+	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
+		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
+		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+	var m advice.Matcher = everyExecution{adv}
+	if panicOn != "" {
+		m = panicky{m, panicOn}
+	}
+	w := weaver.New(m, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
+	return NewServer(w, h), h
+}
+
+// panicky panics when asked about a shadow in class within.
+type panicky struct {
+	advice.Matcher
+	within string
+}
+
+func (p panicky) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	if s.Within == p.within {
+		panic("test panic in " + p.within)
+	}
+	return p.Matcher.Match(s, h)
+}
+
+const pluginSrc = `package p;
+public class Plugin implements Runnable {
+    public void run() { System.out.println("run"); }
+}
+`
+
+func compiled(t *testing.T, name string) []byte {
+	t.Helper()
+	dir := jvmtest.Compile(t, map[string]string{"p/Plugin.java": pluginSrc})
+	b, err := os.ReadFile(filepath.Join(dir, name+".class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestServeOverSocket: requests over the socket from several connections
+// at once come back woven with their sister, a hidden class's sister has a
+// name of its own per definition, an already woven class and garbage come
+// back unchanged / as an error, and the summary counts them.
+func TestServeOverSocket(t *testing.T) {
+	s, _ := newTestServer(t, "")
+	ln, path, err := Listen(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("socket directory: %v %v", st.Mode(), err)
+	}
+	go s.Serve(ln)
+	defer func() { ln.Close(); s.Close() }()
+
+	plugin := compiled(t, "p/Plugin")
+	ask := func(c net.Conn, req *Request) *Response {
+		t.Helper()
+		if _, err := c.Write(AppendRequest(nil, req)); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := ReadResponse(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	var wg sync.WaitGroup
+	sisters := make([]string, 4)
+	for i := range sisters {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c, err := net.Dial("unix", path)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close()
+			resp := ask(c, &Request{Kind: Hidden, Name: "p.Plugin", Class: plugin})
+			if resp.Status != StatusWoven || len(resp.Extra) != 1 {
+				t.Errorf("hidden request %d: %+v", i, resp.Status)
+				return
+			}
+			sisters[i] = resp.Extra[0].Name
+		}(i)
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for _, n := range sisters {
+		if seen[n] || !strings.HasPrefix(n, "p.Plugin$") || !strings.HasSuffix(n, weaver.SisterSuffix) {
+			t.Errorf("hidden classes' sisters %v: want distinct p.Plugin$N%s", sisters, weaver.SisterSuffix)
+		}
+		seen[n] = true
+	}
+
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	resp := ask(c, &Request{Kind: Normal, Name: "p.Plugin", Class: plugin})
+	if resp.Status != StatusWoven || len(resp.Extra) != 1 || resp.Extra[0].Name != "p.Plugin"+weaver.SisterSuffix {
+		t.Fatalf("normal request: status %d, extra %v", resp.Status, resp.Extra)
+	}
+	if again := ask(c, &Request{Kind: Normal, Name: "p.Plugin", Class: resp.Class}); again.Status != StatusUnchanged {
+		t.Errorf("an already woven class: status %d, want unchanged", again.Status)
+	}
+	bad := ask(c, &Request{Kind: Normal, Name: "p.Bad", Class: []byte{0xca, 0xfe, 0xba, 0xbe, 1}})
+	if bad.Status != StatusError || bad.Message == "" {
+		t.Errorf("a corrupt class: %+v", bad)
+	}
+	sum := s.Summary()
+	if sum.Woven != 5 || sum.Unchanged != 1 || sum.UnwovenCount != 1 || sum.Unwoven[0].Class != "p/Bad" {
+		t.Errorf("summary %s: %+v", sum, sum.Unwoven)
+	}
+}
+
+// TestWeaverPanicIsAnError: a panic while weaving a class answers an error
+// naming it, and the connection serves the next request.
+func TestWeaverPanicIsAnError(t *testing.T) {
+	s, _ := newTestServer(t, "p/Plugin")
+	a, b := net.Pipe()
+	s.wg.Add(1)
+	go s.serveConn(a)
+	defer b.Close()
+	plugin := compiled(t, "p/Plugin")
+	for i := 0; i < 2; i++ {
+		go b.Write(AppendRequest(nil, &Request{Name: "p.Plugin", Class: plugin}))
+		resp, err := ReadResponse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Status != StatusError || !strings.Contains(resp.Message, "test panic") {
+			t.Errorf("request %d: %+v", i, resp)
+		}
+	}
+	if sum := s.Summary(); sum.UnwovenCount != 2 || sum.Unwoven[0].Class != "p/Plugin" {
+		t.Errorf("summary %s: %+v", sum, sum.Unwoven)
+	}
+}
+
+// TestProtocolRoundTrip: what AppendRequest/AppendResponse write, the
+// parsers read back.
+func TestProtocolRoundTrip(t *testing.T) {
+	req := &Request{Kind: Lookup, Name: "a.B", Class: []byte{1, 2, 3}}
+	got, err := ReadRequest(bytes.NewReader(AppendRequest(nil, req)))
+	if err != nil || got.Kind != req.Kind || got.Name != req.Name || !bytes.Equal(got.Class, req.Class) {
+		t.Errorf("request: %+v, %v", got, err)
+	}
+	resp := &Response{Status: StatusWoven, Class: []byte{4}, Extra: []Extra{{Name: "a.B$weft$jp", Class: []byte{5, 6}}}}
+	b, err := AppendResponse(nil, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadResponse(bytes.NewReader(b))
+	if err != nil || r.Status != resp.Status || !bytes.Equal(r.Class, resp.Class) || len(r.Extra) != 1 ||
+		r.Extra[0].Name != resp.Extra[0].Name || !bytes.Equal(r.Extra[0].Class, resp.Extra[0].Class) {
+		t.Errorf("response: %+v, %v", r, err)
+	}
+	if _, err := ReadRequest(bytes.NewReader([]byte{0xff, 0xff, 0xff, 0xff})); err == nil {
+		t.Error("a frame over MaxFrame was accepted")
+	}
+}
+
+// FuzzParseRequest: the request parser never panics, and what it accepts
+// it writes back byte for byte.
+func FuzzParseRequest(f *testing.F) {
+	f.Add([]byte{0, 0, 3, 'a', '.', 'B', 0xca, 0xfe})
+	f.Add([]byte{2, 0xff, 0xff})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		req, err := ParseRequest(b)
+		if err != nil {
+			return
+		}
+		if out := AppendRequest(nil, req); !bytes.Equal(out[4:], b) {
+			t.Errorf("round trip: %x -> %x", b, out[4:])
+		}
+	})
+}
+
+// FuzzReadResponse: the response reader (frames included) never panics.
+func FuzzReadResponse(f *testing.F) {
+	ok, _ := AppendResponse(nil, &Response{Status: StatusWoven, Class: []byte{1}, Extra: []Extra{{Name: "x", Class: []byte{2}}}})
+	f.Add(ok)
+	f.Add([]byte{0, 0, 0, 1, 2})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ReadResponse(bytes.NewReader(b))
+	})
+}
