@@ -12,10 +12,14 @@ import (
 // are read), each context as wide as its total of the chosen metric; click a frame to zoom to it, search frames by substring, hover
 // for every metric of a context. The page loads nothing from the network.
 func WriteHTML(w io.Writer, p *Profile, title string) error {
+	frames := map[string]int{}
+	var names []string
+	root := encodeNode(p.Root, frames, &names)
 	data, err := json.Marshal(struct {
 		Metrics []string `json:"metrics"`
+		Frames  []string `json:"frames"`
 		Root    any      `json:"root"`
-	}{p.Metrics, encodeNode(p.Root)})
+	}{p.Metrics, names, root})
 	if err != nil {
 		return err
 	}
@@ -31,13 +35,20 @@ func WriteHTML(w io.Writer, p *Profile, title string) error {
 	return err
 }
 
-// encodeNode gives a node as [name, totals, selfs, children...]: compact
-// for profiles of many contexts.
-func encodeNode(n *Node) []any {
-	out := make([]any, 3, 3+len(n.Children))
-	out[0], out[1], out[2] = n.Name, n.Total, n.Self
+// encodeNode gives a node as [frame index, selfs, children...], each
+// frame name once in names and the totals left to the page: compact for
+// profiles of many contexts.
+func encodeNode(n *Node, frames map[string]int, names *[]string) []any {
+	f, ok := frames[n.Name]
+	if !ok {
+		f = len(*names)
+		frames[n.Name] = f
+		*names = append(*names, n.Name)
+	}
+	out := make([]any, 2, 2+len(n.Children))
+	out[0], out[1] = f, n.Self
 	for _, c := range n.Children {
-		out = append(out, encodeNode(c))
+		out = append(out, encodeNode(c, frames, names))
 	}
 	return out
 }
@@ -73,10 +84,14 @@ const ROW = 17, MINPX = 0.5, SVGNS = "http://www.w3.org/2000/svg";
 const chart = document.getElementById("chart"), tip = document.getElementById("tip");
 const metricSel = document.getElementById("metric"), search = document.getElementById("search");
 const status = document.getElementById("status");
-// Nodes: {name, total[], self[], kids[], parent, depth}.
+// Nodes: {name, total[], self[], kids[], parent, depth}; totals summed here.
 function build(a, parent, depth) {
-  const n = {name: a[0], total: a[1], self: a[2], kids: [], parent: parent, depth: depth};
-  for (let i = 3; i < a.length; i++) n.kids.push(build(a[i], n, depth + 1));
+  const n = {name: D.frames[a[0]], self: a[1], total: a[1].slice(), kids: [], parent: parent, depth: depth};
+  for (let i = 2; i < a.length; i++) {
+    const k = build(a[i], n, depth + 1);
+    n.kids.push(k);
+    for (let m = 0; m < n.total.length; m++) n.total[m] += k.total[m];
+  }
   return n;
 }
 const root = build(D.root, null, 0);
