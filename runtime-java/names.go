@@ -27,6 +27,10 @@ const JoinPointStaticPartDesc = "L" + JoinPointStaticPart + ";"
 // it). The `$` keeps it out of any Java source's namespace.
 const ThreadDIBField = "weft$dib"
 
+// ThreadLocalField is the Object field added to java.lang.Thread that holds
+// weft.rt.Local's per-thread slot when the JDK is woven.
+const ThreadLocalField = "weft$local"
+
 // Ref is a static field or method of the runtime.
 type Ref struct {
 	Owner string // internal name

@@ -139,6 +139,14 @@ func TestProfileCommand(t *testing.T) {
 	}
 	t.Logf("empty() x 100000: measured %d ns, compensated %d ns (%.1f%%); calibrated inner %d ns, outer %d ns",
 		raw, comp, 100*float64(comp)/float64(raw), inner, outer)
+	// One tree per thread: main, the 4 pool workers and a few of the JVM's
+	// (a ThreadLocal for the state lost it when advice ran inside the
+	// thread's own ThreadLocal map changes: dozens of trees).
+	var threads int
+	fmt.Sscanf(string(summary), "threads %d", &threads)
+	if threads < 5 || threads > 12 {
+		t.Errorf("%d threads' trees, want main's, the 4 workers' and a few of the JVM's:\n%s", threads, summary)
+	}
 	if inner <= 0 || raw <= 0 || comp != max(0, raw-inner*100000) {
 		t.Errorf("empty(): compensated %d ns, want the measured %d less 100000 x the calibrated %d ns", comp, raw, inner)
 	}

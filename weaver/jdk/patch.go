@@ -43,6 +43,12 @@ func PatchThread(data []byte) ([]byte, error) {
 	c.Fields = append(c.Fields, &classfile.Member{
 		Access: classfile.AccPublic | classfile.AccTransient,
 		Name:   p.AddUtf8(rtjava.ThreadDIBField), Desc: p.AddUtf8("Z"),
+	}, &classfile.Member{
+		// weft.rt.Local's slot: per-thread state for advice (a profiler's
+		// calling-context stack) without ThreadLocal, whose map woven code
+		// may be in the middle of changing when advice runs. Not inherited.
+		Access: classfile.AccPublic | classfile.AccTransient,
+		Name:   p.AddUtf8(rtjava.ThreadLocalField), Desc: p.AddUtf8("Ljava/lang/Object;"),
 	})
 	field := p.AddFieldref("java/lang/Thread", rtjava.ThreadDIBField, "Z")
 	current := p.AddMethodref("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", false)

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import weft.rt.DIB;
 import weft.rt.JoinPointStaticPart;
+import weft.rt.Local;
 
 /**
  * Advice of profile.weft: one calling-context tree per thread, merged at
@@ -58,13 +59,9 @@ public final class Profiler {
     static final AtomicInteger NODES = new AtomicInteger();
     static final ConcurrentLinkedQueue<State> STATES = new ConcurrentLinkedQueue<>();
     static final ThreadMXBean THREADS = CPU ? ManagementFactory.getThreadMXBean() : null;
-    static final ThreadLocal<State> STATE = new ThreadLocal<>() {
-        @Override protected State initialValue() {
-            State s = new State(Thread.currentThread().getName());
-            STATES.add(s);
-            return s;
-        }
-    };
+    // The per-thread state lives in weft.rt.Local's slot, a field of
+    // java.lang.Thread in the woven JDK: a ThreadLocal here would be looked
+    // up while the thread's woven code may be changing its ThreadLocal map.
     /** The thread calibrating, whose executions are measured apart. */
     static volatile Thread calibrating;
     static State calibration;
@@ -86,7 +83,13 @@ public final class Profiler {
     }
 
     private static State state() {
-        return calibrating == Thread.currentThread() ? calibration : STATE.get();
+        if (calibrating == Thread.currentThread()) return calibration;
+        Object s = Local.get();
+        if (s instanceof State) return (State) s;
+        State n = new State(Thread.currentThread().getName());
+        STATES.add(n);
+        Local.set(n);
+        return n;
     }
 
     /** Enters the context of execution join point id. */
