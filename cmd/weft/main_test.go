@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/weft-aop/weft/internal/archive"
@@ -23,7 +24,30 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if sharedCacheDir != "" {
+		os.RemoveAll(sharedCacheDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	sharedCacheOnce sync.Once
+	sharedCacheDir  string
+)
+
+// sharedCache returns a WEFT_CACHE setting shared by the tests of this
+// package that weave the JDK the same way (same aspect, same modules): the
+// first weaves it, the others start at once.
+func sharedCache(t *testing.T) string {
+	sharedCacheOnce.Do(func() {
+		d, err := os.MkdirTemp("", "weft-test-cache-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sharedCacheDir = d
+	})
+	return "WEFT_CACHE=" + sharedCacheDir
 }
 
 // weft runs weft with args in a process of its own, with extra environment

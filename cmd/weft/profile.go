@@ -25,6 +25,8 @@ var profileFlags struct {
 	top        int
 	folded     bool
 	speedscope bool
+	noTime     bool
+	period     float64
 }
 
 var profileCmd = &cobra.Command{
@@ -66,6 +68,8 @@ func init() {
 	f := profileCmd.Flags()
 	f.StringVarP(&profileFlags.out, "out", "o", "weft-profile", "output directory")
 	f.BoolVar(&profileFlags.cpu, "cpu", false, "also measure thread CPU time per context (slower)")
+	f.BoolVar(&profileFlags.noTime, "no-time", false, "count only (calls, allocations): no clock read per execution")
+	f.Float64Var(&profileFlags.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
 	f.IntVar(&profileFlags.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
 	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
 	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
@@ -97,6 +101,12 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	env := []string{"WEFT_PROFILE_OUT=" + out, "WEFT_PROFILE_MAX_NODES=" + strconv.Itoa(fl.maxNodes)}
 	if fl.cpu {
 		env = append(env, "WEFT_PROFILE_CPU=true")
+	}
+	if fl.noTime {
+		env = append(env, "WEFT_PROFILE_TIME=false")
+	}
+	if fl.period > 0 {
+		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
 	code, err := runWoven(cmd, args, env)
 	if err != nil {

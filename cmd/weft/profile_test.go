@@ -37,6 +37,33 @@ public class Prof {
     }
 }`
 
+const snapSrc = `public class Snap {
+    public static void main(String[] a) throws Exception {
+        java.nio.file.Path cct = java.nio.file.Paths.get(System.getenv("WEFT_PROFILE_OUT"), "profile.cct");
+        for (int i = 0; i < 50 && !java.nio.file.Files.exists(cct); i++) Thread.sleep(100);
+        System.out.println("snapshot while running: " + java.nio.file.Files.exists(cct));
+    }
+}`
+
+// TestProfileSnapshotsAndCounts: --period writes the profile while the
+// program runs (the program sees it); --no-time counts without a clock.
+func TestProfileSnapshotsAndCounts(t *testing.T) {
+	app := jvmtest.Compile(t, map[string]string{"Snap.java": snapSrc})
+	out := filepath.Join(t.TempDir(), "prof")
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "-o", out, "--no-time", "--period", "0.2",
+		"--modules", "java.base", "--", "java", "-cp", app, "Snap")
+	if code != 0 || stdout != "snapshot while running: true\n" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
+	if !strings.Contains(string(summary), "calibration inner 0 ns outer 0 ns") {
+		t.Errorf("--no-time calibrated a clock:\n%s", summary)
+	}
+	if !strings.Contains(stderr, "weft: profile in "+out) {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
 // readMetric reads a folded file into stack → value.
 func readMetric(t *testing.T, dir, metric string) map[string]int64 {
 	t.Helper()
@@ -85,8 +112,7 @@ func at(m map[string]int64, path string) (n int64) {
 func TestProfileCommand(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
 	out := filepath.Join(t.TempDir(), "prof")
-	env := []string{"WEFT_CACHE=" + t.TempDir()}
-	stdout, stderr, code := weft(t, env, "profile", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
 	if code != 0 || stdout != "fib 610\npool 1152 32\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

@@ -33,7 +33,10 @@ import weft.rt.Local;
  *
  * <p>Settings (system property, else environment variable): profile.out /
  * WEFT_PROFILE_OUT, the output directory (default ./weft-profile);
- * profile.cpu / WEFT_PROFILE_CPU; profile.maxNodes / WEFT_PROFILE_MAX_NODES.
+ * profile.time / WEFT_PROFILE_TIME (false: counts only, no clock read);
+ * profile.cpu / WEFT_PROFILE_CPU; profile.maxNodes / WEFT_PROFILE_MAX_NODES;
+ * profile.period / WEFT_PROFILE_PERIOD (seconds between snapshots of the
+ * merged trees, written while the program runs; 0: at exit only).
  */
 public final class Profiler {
     private Profiler() {}
@@ -54,7 +57,9 @@ public final class Profiler {
         }
     }
 
-    static final boolean CPU = Boolean.parseBoolean(setting("profile.cpu", "WEFT_PROFILE_CPU", "false"));
+    static final boolean TIME = Boolean.parseBoolean(setting("profile.time", "WEFT_PROFILE_TIME", "true"));
+    static final boolean CPU = TIME && Boolean.parseBoolean(setting("profile.cpu", "WEFT_PROFILE_CPU", "false"));
+    static final long PERIOD_MS = (long) (1000 * Double.parseDouble(setting("profile.period", "WEFT_PROFILE_PERIOD", "0")));
     static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
     static final AtomicInteger NODES = new AtomicInteger();
     static final ConcurrentLinkedQueue<State> STATES = new ConcurrentLinkedQueue<>();
@@ -73,6 +78,22 @@ public final class Profiler {
         INNER = c[0];
         OUTER = c[1];
         Runtime.getRuntime().addShutdownHook(new Thread(Profiler::write, "weft-profile-writer"));
+        if (PERIOD_MS > 0) {
+            // Created inside advice, the thread inherits the bypass flag:
+            // its work is not profiled.
+            Thread t = new Thread(() -> {
+                try {
+                    for (;;) {
+                        Thread.sleep(PERIOD_MS);
+                        write();
+                    }
+                } catch (InterruptedException e) {
+                    // the JVM is ending
+                }
+            }, "weft-profile-snapshots");
+            t.setDaemon(true);
+            t.start();
+        }
     }
 
     /** A setting: the system property, else the environment variable, else the default. */
@@ -104,17 +125,17 @@ public final class Profiler {
         s.depth = d;
         s.stack[d] = c;
         if (CPU) s.cpuStarts[d] = THREADS.getCurrentThreadCpuTime();
-        s.starts[d] = System.nanoTime();
+        if (TIME) s.starts[d] = System.nanoTime();
     }
 
     /** Leaves the innermost context (returning or throwing). */
     public static void exit() {
-        long now = System.nanoTime();
+        long now = TIME ? System.nanoTime() : 0;
         State s = state();
         int d = s.depth;
         if (d == 0) return; // an exit whose entry ran before the profiler could see it
         Node c = s.stack[d];
-        c.wallNanos += now - s.starts[d];
+        if (TIME) c.wallNanos += now - s.starts[d];
         if (CPU) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
         s.stack[d] = null;
         s.depth = d - 1;
@@ -179,7 +200,7 @@ public final class Profiler {
      * guard's and calls' share stays in the times (docs/profile.md).
      */
     private static long[] calibrate() {
-        if (Boolean.getBoolean("profile.noCalibration")) return new long[] {0, 0};
+        if (!TIME || Boolean.getBoolean("profile.noCalibration")) return new long[] {0, 0};
         final int rounds = 15, calls = 20_000;
         long[] inner = new long[rounds], outer = new long[rounds];
         boolean bypass = DIB.get();
@@ -256,7 +277,8 @@ public final class Profiler {
         return Math.max(0, m.wall - INNER * m.calls - (INNER + OUTER) * m.below);
     }
 
-    static void write() {
+    /** Writes the merged trees (at exit, and every profile.period seconds if set). */
+    static synchronized void write() {
         DIB.set(true); // the writer's own work is not profiled
         Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
         Merged root = merge();
