@@ -192,8 +192,8 @@ public final class Profiler {
      * executions that do nothing, with this thread's contexts kept apart: an
      * empty execution's measured time is the cost counted inside an
      * execution's own interval (inner); its caller's time per call, less
-     * that, is the cost counted in the caller (outer). Both are medians over
-     * rounds, the later ones JIT-compiled. The executions are those of the
+     * that, is the cost counted in the caller (outer). Both are the least
+     * over rounds (the later ones JIT-compiled): noise only adds time. The executions are those of the
      * woven class profile.calibrate.Calibrate, so the woven guard and the
      * advice calls are measured too; if it is not woven (weft profile weaves
      * it), the profiler's entry and exit are timed directly instead, and the
@@ -229,10 +229,12 @@ public final class Profiler {
             calibrating = null;
             calibration = null;
         }
+        // The smallest: noise (interpretation, the JIT's threads, other
+        // processes) only ever adds time.
         java.util.Arrays.sort(inner);
         java.util.Arrays.sort(outer);
         NODES.set(0); // the calibration's contexts
-        return new long[] {inner[rounds / 2], outer[rounds / 2]};
+        return new long[] {inner[0], outer[0]};
     }
 
     // ---- output ----
