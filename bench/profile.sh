@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Figures for the calling-context profiler (examples/profile), side by side
+# on one javac workload (120 generated classes, as bench/jdk.sh):
+#   stock JDK;
+#   the counting aspect (examples/count) woven everywhere;
+#   weft profile --no-time (calls and allocations per calling context);
+#   weft profile (and wall time, calibrated and compensated).
+# Each row is the best of RUNS runs of the whole command (weft's own work
+# included: serving load-time weaving, writing the profile and its flame
+# graph), after one run that fills the caches.
+# Usage: bash bench/profile.sh [RUNS]   (from the repository root; JDK 17 and Go on PATH)
+set -euo pipefail
+RUNS=${1:-3}
+W=$(mktemp -d /tmp/weft-bench-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+export WEFT_CACHE=$W/cache
+
+go build -o "$W/weft" ./cmd/weft
+"$W/weft" runtime -o "$W/weft-rt.jar"
+javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
+
+mkdir -p "$W/src/gen"
+for i in $(seq 1 120); do
+cat > "$W/src/gen/C$i.java" <<JAVA
+package gen;
+import java.util.*;
+import java.util.function.*;
+import java.util.stream.*;
+public class C$i<T extends Comparable<T>> implements Supplier<List<T>> {
+    private final List<T> items = new ArrayList<>();
+    public C$i<T> add(T t) { items.add(t); return this; }
+    public List<T> get() { return items.stream().sorted().collect(Collectors.toList()); }
+    public Map<Boolean, Long> split(Predicate<? super T> p) { return items.stream().collect(Collectors.partitioningBy(p, Collectors.counting())); }
+    public static int f$i(int n) { return n <= 1 ? n : f$i(n - 1) + f$i(n - 2); }
+    public String describe() { return String.format("C$i[%d]%s", items.size(), items.isEmpty() ? "" : " first=" + items.get(0)); }
+    enum Mode { A, B, C; Mode next() { return values()[(ordinal() + 1) % values().length]; } }
+    record Pair<X, Y>(X x, Y y) {}
+    public Optional<Pair<T, Integer>> best() { return items.stream().max(Comparator.naturalOrder()).map(t -> new Pair<>(t, items.indexOf(t))); }
+}
+JAVA
+done
+best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs, children included
+  local bw=999999999 bc=999999999
+  "$@" >/dev/null 2>&1 # fills the caches
+  for _ in $(seq 1 "$RUNS"); do
+    local w c
+    /usr/bin/time -o "$W/time" -f '%e %U %S' "$@" >/dev/null 2>&1
+    read -r w c < <(tail -1 "$W/time" | awk '{printf "%d %d\n", $1*1000, ($2+$3)*1000}')
+    (( w < bw )) && bw=$w
+    (( c < bc )) && bc=$c
+  done
+  echo "$bw $bc"
+}
+ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
+uptime
+JAVAC=(javac -d "$W/out" "$W"/src/gen/*.java)
+read -r s_w s_c < <(best "${JAVAC[@]}")
+read -r c_w c_c < <(best env COUNT_QUIET=1 "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}")
+read -r n_w n_c < <(best "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}")
+read -r t_w t_c < <(best "$W/weft" profile --top 0 -o "$W/p2" -- "${JAVAC[@]}")
+printf 'javac, 120 files            wall ms   cpu ms   vs stock (wall, cpu)\n'
+printf 'stock                       %7d  %7d\n' "$s_w" "$s_c"
+printf 'counting aspect everywhere  %7d  %7d   %s %s\n' "$c_w" "$c_c" "$(ratio "$s_w" "$c_w")" "$(ratio "$s_c" "$c_c")"
+printf 'profile: calls + allocs     %7d  %7d   %s %s\n' "$n_w" "$n_c" "$(ratio "$s_w" "$n_w")" "$(ratio "$s_c" "$n_c")"
+printf 'profile: + wall time        %7d  %7d   %s %s\n' "$t_w" "$t_c" "$(ratio "$s_w" "$t_w")" "$(ratio "$s_c" "$t_c")"
+cat "$W/p2/summary.txt"
