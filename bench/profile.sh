@@ -55,7 +55,7 @@ ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
 uptime
 JAVAC=(javac -d "$W/out" "$W"/src/gen/*.java)
 read -r s_w s_c < <(best "${JAVAC[@]}")
-read -r c_w c_c < <(best env COUNT_QUIET=1 "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}")
+read -r c_w c_c < <(best "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}")
 read -r n_w n_c < <(best "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}")
 read -r t_w t_c < <(best "$W/weft" profile --top 0 -o "$W/p2" -- "${JAVAC[@]}")
 printf 'javac, 120 files            wall ms   cpu ms   vs stock (wall, cpu)\n'
