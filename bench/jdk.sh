@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Figures for weaving the JDK (issue 5), side by side:
+# Figures for weaving the JDK, side by side:
 #   1. time to weave all modules with the counting aspect (examples/count:
 #      before advice at every method and constructor execution);
 #   2. a javac workload on the stock JDK vs the woven one;

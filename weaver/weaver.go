@@ -20,7 +20,7 @@ const (
 	// App weaves application classes; the runtime's DIB is a ThreadLocal.
 	App Mode = iota
 	// JDK weaves the JDK's own modules; the runtime lives in java.base and
-	// the DIB is a field of java.lang.Thread (see issue 5).
+	// the DIB is a field of java.lang.Thread (docs/jdk.md).
 	JDK
 )
 
