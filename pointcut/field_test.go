@@ -177,7 +177,7 @@ func TestFieldPatternErrors(t *testing.T) {
 		pc   string
 		want []string
 	}{
-		{`get(int)`, []string{"t.weft:2:18: in get(...): unexpected token \")\"",
+		{`get(int)`, []string{"t.weft:2:18: in get(...): unexpected token \")\" (expected the field's [DeclaringType.]name)",
 			"hint: a field pattern is [modifiers] Type [DeclaringType.]name, e.g. get(int com.example.Point.x) or set(* *)"}},
 		{`set(app.Point.x)`, []string{"t.weft:2:26: in set(...): unexpected token \")\"", "hint: a field pattern is [modifiers] Type"}},
 		{`get(* *(..))`, []string{"t.weft:2:18: in get(...): unexpected token \"(\"",

@@ -349,7 +349,8 @@ func (p *fileParser) designator(d *Designator) bool {
 	case "call", "execution", "withincode":
 		p.s.add(pos, sigHint(body), "in %s(...): %s", name, tidy(msg))
 	case "get", "set":
-		p.s.add(pos, fieldHint(body), "in %s(...): %s", name, tidy(msg))
+		msg = strings.Replace(tidy(msg), "(expected SigName)", "(expected the field's [DeclaringType.]name)", 1)
+		p.s.add(pos, fieldHint(body), "in %s(...): %s", name, msg)
 	case "this", "target", "args", "within":
 		p.s.add(pos, "", "in %s(...): %s", name, tidy(msg))
 	default:
