@@ -11,28 +11,39 @@ const (
 	ConstructorCall                        // new … invokespecial <init>
 	ConstructorExecution                   // a constructor body after super(...)/this(...)
 	ArrayConstruction                      // newarray, anewarray, multianewarray
+	FieldGet                               // getfield, getstatic
+	FieldSet                               // putfield, putstatic
 )
 
 // String gives the kind as AspectJ's -showWeaveInfo writes it.
 func (k ShadowKind) String() string {
 	return [...]string{"method-call", "method-execution", "constructor-call",
-		"constructor-execution", "array-construction"}[k]
+		"constructor-execution", "array-construction", "field-get", "field-set"}[k]
 }
+
+// IsField reports whether k is a field access (get or set).
+func (k ShadowKind) IsField() bool { return k == FieldGet || k == FieldSet }
 
 // KindSet is a set of shadow kinds, one bit per ShadowKind.
 type KindSet uint8
 
 // AllKinds holds every shadow kind.
-const AllKinds KindSet = 1<<(ArrayConstruction+1) - 1
+const AllKinds KindSet = 1<<(FieldSet+1) - 1
 
 // Has reports whether k is in the set.
 func (s KindSet) Has(k ShadowKind) bool { return s&(1<<k) != 0 }
 
-// Member is a method or constructor at a shadow.
+// Member is a method, constructor or field at a shadow.
+//
+// For a field access (FieldGet, FieldSet) it is the field as the JVM
+// resolves the instruction's reference (JVMS 5.4.3.2), as ajc does: Owner
+// is the class or interface that declares the field (app/A for a getfield
+// of app/B.x when B inherits x from A), Name its name, Desc its field
+// descriptor ("I", "Ljava/lang/String;") and Access its modifiers.
 type Member struct {
 	Owner  string // declaring type, internal name; for array construction the array descriptor, e.g. "[[I"
 	Name   string // "<init>" for constructors and array construction
-	Desc   string // method descriptor; for array construction "(I…I)V", one int per dimension given
+	Desc   string // method descriptor; for array construction "(I…I)V", one int per dimension given; for a field its type
 	Access uint16 // modifiers; meaningful only if AccessKnown
 	// AccessKnown is false for a call whose target member could not be resolved.
 	AccessKnown bool
@@ -48,27 +59,48 @@ type Shadow struct {
 	Code   Member
 	Member Member // the called, constructed or executed member
 	// Static is true when the shadow has no `this` (static code) – and for
-	// calls, when the call has no target (invokestatic, constructor call).
+	// calls, when the call has no target (invokestatic, constructor call);
+	// for field accesses, when the field is static.
 	StaticThis   bool
 	StaticTarget bool
 }
 
 // ReturnedDesc is the static type of the value a join point returns: the
-// new object for constructor calls and array construction, "V" for none
-// (and for a malformed descriptor).
+// new object for constructor calls and array construction, the field's
+// value for a field get, "V" for none (and for a malformed descriptor).
 func (s *Shadow) ReturnedDesc() string {
 	switch s.Kind {
 	case ConstructorCall:
 		return string(classfile.ObjectType(s.Member.Owner))
 	case ArrayConstruction:
 		return s.Member.Owner
-	case ConstructorExecution:
+	case ConstructorExecution, FieldSet:
 		return "V"
+	case FieldGet:
+		return s.Member.Desc
 	}
 	if ret := classfile.ReturnType(s.Member.Desc); ret != "" {
 		return string(ret)
 	}
 	return "V"
+}
+
+// ArgTypes returns the types of the join point's arguments: the
+// parameters of the called or executed method or constructor, the
+// dimension sizes of an array construction, the new value of a field set
+// and none for a field get. ok is false for a malformed descriptor.
+func (s *Shadow) ArgTypes() (args []classfile.Type, ok bool) {
+	switch s.Kind {
+	case FieldGet:
+		return nil, true
+	case FieldSet:
+		return []classfile.Type{classfile.Type(s.Member.Desc)}, true
+	}
+	mt, err := classfile.ParseMethodDesc(s.Member.Desc)
+	if err != nil {
+		return nil, false
+	}
+	return mt.Params, true
 }
 
 // MethodHierarchy is a classfile.Hierarchy that also knows which methods a

@@ -119,6 +119,7 @@ type Designator struct {
 
 	Close  Position       // the closing parenthesis
 	Method *MethodPattern // call, execution, withincode
+	Field  *FieldPattern  // get, set
 	Type   *TypePattern   // within
 	List   []*ListElem    // this, target, args, named pointcuts
 }
@@ -153,14 +154,28 @@ type MethodPattern struct {
 	Throws []*TypePattern `parser:"( \"throws\" @@ ( \",\" @@ )* )?"`
 }
 
+// FieldPattern is a field signature pattern, `[Modifiers] Type
+// [DeclType.]name`, as get and set take it.
+type FieldPattern struct {
+	Pos  Position
+	Mods []*Modifier  `parser:"@@*"`
+	Type *TypePattern `parser:"@@"`
+	Name *SigName     `parser:"@@"`
+}
+
+type fieldBody struct {
+	P *FieldPattern `parser:"@@ \")\""`
+}
+
 // Modifier is `[!]public` etc.
 type Modifier struct {
 	Pos  Position
 	Not  bool   `parser:"@\"!\"?"`
-	Name string `parser:"@( \"public\" | \"protected\" | \"private\" | \"static\" | \"final\" | \"synchronized\" | \"native\" | \"abstract\" | \"strictfp\" )"`
+	Name string `parser:"@( \"public\" | \"protected\" | \"private\" | \"static\" | \"final\" | \"synchronized\" | \"native\" | \"abstract\" | \"strictfp\" | \"transient\" | \"volatile\" )"`
 }
 
-// SigName is the `DeclType.name` part of a method pattern, or a bare name.
+// SigName is the `DeclType.name` part of a method or field pattern, or a
+// bare name.
 type SigName struct {
 	Pos       Position
 	ParenType *TypePattern `parser:"( \"(\" @@ \")\" \".\""`

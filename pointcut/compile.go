@@ -117,40 +117,19 @@ func (c *compiler) simpleType(st *SimpleType, varargsOK bool) typePat {
 func (c *compiler) signature(mp *MethodPattern, text string) *sigPat {
 	s := &sigPat{text: text}
 	for _, m := range mp.Mods {
+		if fieldOnly[m.Name] {
+			c.errorf(m.Pos, "", "%s is a field modifier: a method or constructor pattern cannot use it", m.Name)
+		}
 		s.mods = append(s.mods, modTest{flag: modFlags[m.Name], not: m.Not})
 	}
 	if mp.Second != nil {
 		s.ret = c.typePattern(mp.First, false)
 		sn := mp.Second
-		var name string
-		switch {
-		case sn.ParenType != nil:
-			s.decl = c.typePattern(sn.ParenType, false)
-			name = sn.ParenName
-		case sn.Simple.Member != "":
-			st := *sn.Simple
-			name, st.Member = st.Member, ""
-			if st.Varargs {
-				c.errorf(st.Pos, "", "unexpected `...` in a declaring type")
-			}
-			s.decl = c.simpleType(&st, false)
-		case sn.Simple.Plus || len(sn.Simple.Dims) > 0 || sn.Simple.Varargs:
-			c.errorf(sn.Pos, "write DeclaringType+.name(..)", "expected `.name` after the declaring type pattern")
+		decl, name, ok := c.sigName(sn, "(..)")
+		if !ok {
 			return nil
-		case len(sn.Simple.Rest) == 0:
-			name = sn.Simple.Head
-		default:
-			st := *sn.Simple
-			last := st.Rest[len(st.Rest)-1]
-			st.Rest = st.Rest[:len(st.Rest)-1]
-			if last.Sep == ".." {
-				c.errorf(sn.Pos, "write pkg..*."+last.Name+"(..) for any type in pkg and its subpackages",
-					"`..` cannot stand right before the member name")
-				return nil
-			}
-			name = last.Name
-			s.decl = c.simpleType(&st, false)
 		}
+		s.decl = decl
 		if name == "new" {
 			c.errorf(sn.Pos, "write call(T.new(..)) without a return type", "a constructor pattern has no return type")
 			return nil
@@ -206,6 +185,38 @@ func (c *compiler) signature(mp *MethodPattern, text string) *sigPat {
 		}
 	}
 	return s
+}
+
+// sigName splits the `DeclType.name` part of a method or field pattern
+// into the declaring type pattern (nil: any type) and the name pattern.
+// params is what follows the name in the pattern's kind ("(..)" for
+// methods), for hints.
+func (c *compiler) sigName(sn *SigName, params string) (decl typePat, name string, ok bool) {
+	switch {
+	case sn.ParenType != nil:
+		return c.typePattern(sn.ParenType, false), sn.ParenName, true
+	case sn.Simple.Member != "":
+		st := *sn.Simple
+		name, st.Member = st.Member, ""
+		if st.Varargs {
+			c.errorf(st.Pos, "", "unexpected `...` in a declaring type")
+		}
+		return c.simpleType(&st, false), name, true
+	case sn.Simple.Plus || len(sn.Simple.Dims) > 0 || sn.Simple.Varargs:
+		c.errorf(sn.Pos, "write DeclaringType+.name"+params, "expected `.name` after the declaring type pattern")
+		return nil, "", false
+	case len(sn.Simple.Rest) == 0:
+		return nil, sn.Simple.Head, true
+	}
+	st := *sn.Simple
+	last := st.Rest[len(st.Rest)-1]
+	st.Rest = st.Rest[:len(st.Rest)-1]
+	if last.Sep == ".." {
+		c.errorf(sn.Pos, "write pkg..*."+last.Name+params+" for any type in pkg and its subpackages",
+			"`..` cannot stand right before the member name")
+		return nil, "", false
+	}
+	return c.simpleType(&st, false), last.Name, true
 }
 
 // singleSimple returns the simple type of a pattern that is just one.
@@ -293,6 +304,12 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 			c.errorf(d.Pos, "use call(T[].new(..)) for array construction", "arrays have no constructor to execute")
 		}
 		return kindedNode{call: name == "call", sig: s}
+	case "get", "set":
+		f := c.fieldPattern(d.Field, c.between(d.Field.Pos, d.Close))
+		if f == nil {
+			return constNode{advice.Never}
+		}
+		return fieldNode{set: name == "set", pat: f}
 	case "within":
 		return newWithinNode(c.typePattern(d.Type, false))
 	case "this", "target":

@@ -18,6 +18,7 @@ var fuzzSeeds = []string{
 	`aspect A { pointcut p(Object o): this(o); before(Object x): A.p(x) { a.B.c(x); } }`,
 	"aspect A {\n /* unterminated",
 	"aspect A { before(): call(* *(.., (int || long), ..)) { a.B.c(); } }",
+	`aspect A { before(int v, a.P p): set(!static int (a.P || b..*).x*) && args(v) && target(p) { a.B.c(v, p); } after() returning(long v): get(* a.P+.*) { a.B.c(v); } }`,
 }
 
 // FuzzParse: no input makes ParseFile or Resolve panic, and every error
@@ -33,6 +34,9 @@ func FuzzParse(f *testing.F) {
 		checkPositioned(t, err, src)
 		if p != nil {
 			for _, s := range allShadows {
+				p.Match(s, testHier())
+			}
+			for _, s := range fieldShadows {
 				p.Match(s, testHier())
 			}
 		}

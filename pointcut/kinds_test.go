@@ -20,23 +20,30 @@ func TestShadowKinds(t *testing.T) {
 	}{
 		{"(execution(* *(..)) || execution(new(..))) && !within(count..*)", exec},
 		{"call(* *(..)) && within(a..*)", calls},
-		{"call(* *(..)) || execution(* *(..))", advice.AllKinds},
+		{"call(* *(..)) || execution(* *(..))", calls | exec},
 		{"call(* *(..)) && execution(* *(..))", 0},
 		{"within(a..*)", advice.AllKinds},
 		{"!execution(* *(..))", advice.AllKinds},
+		{"get(* *) && within(a..*)", 1 << advice.FieldGet},
+		{"set(* *) || call(* *(..))", 1<<advice.FieldSet | calls},
+		{"(get(* *) || set(* *)) && !within(a..*)", 1<<advice.FieldGet | 1<<advice.FieldSet},
+		{"get(* *) && set(* *)", 0},
 	} {
 		p := mustResolve(t, "aspect A {\nbefore(): "+tc.pc+" { a.B.c(); }\n}\n")
 		if got := p.ShadowKinds(); got != tc.want {
-			t.Errorf("%s: ShadowKinds = %05b, want %05b", tc.pc, got, tc.want)
+			t.Errorf("%s: ShadowKinds = %07b, want %07b", tc.pc, got, tc.want)
 		}
 		// Match never applies advice at a kind left out.
-		for k := advice.MethodCall; k <= advice.ArrayConstruction; k++ {
+		for k := advice.MethodCall; k <= advice.FieldSet; k++ {
 			if p.ShadowKinds().Has(k) {
 				continue
 			}
 			s := &advice.Shadow{Kind: k, Within: "x/Y", Member: advice.Member{Owner: "x/Y", Name: "m", Desc: "()V"}}
-			if k == advice.ArrayConstruction {
+			switch {
+			case k == advice.ArrayConstruction:
 				s.Member = advice.Member{Owner: "[I", Name: "<init>", Desc: "(I)V"}
+			case k.IsField():
+				s.Member = advice.Member{Owner: "x/Y", Name: "f", Desc: "I", AccessKnown: true}
 			}
 			if got := p.Match(s, nil); len(got) != 0 {
 				t.Errorf("%s: Match at a %s shadow = %d advice, want none", tc.pc, k, len(got))
@@ -45,7 +52,7 @@ func TestShadowKinds(t *testing.T) {
 	}
 	p := mustResolve(t, "aspect A {\nbefore(): call(*.new(..)) || call(*[].new(..)) { a.B.c(arrayDims); }\n}\n")
 	if got := p.ShadowKinds(); got != 1<<advice.ArrayConstruction {
-		t.Errorf("arrayDims advice: ShadowKinds = %05b, want array construction only", got)
+		t.Errorf("arrayDims advice: ShadowKinds = %07b, want array construction only", got)
 	}
 }
 

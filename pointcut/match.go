@@ -268,7 +268,9 @@ func (n thisTargetNode) eval(m *matchCtx) result {
 		switch s.Kind {
 		case advice.ConstructorCall, advice.ArrayConstruction:
 			return never // AspectJ: a constructor call has no target
-		case advice.MethodCall:
+		case advice.MethodCall, advice.FieldGet, advice.FieldSet:
+			// A field's target has the static type of the field's
+			// declaring class, as in ajc (not the reference's class).
 			if s.StaticTarget {
 				return never
 			}
@@ -292,11 +294,10 @@ type argElem struct {
 }
 
 func (n argsNode) eval(m *matchCtx) result {
-	mt, err := classfile.ParseMethodDesc(m.s.Member.Desc)
-	if err != nil {
+	params, ok := m.s.ArgTypes()
+	if !ok {
 		return never
 	}
-	params := mt.Params
 	at := -1 // index of `..`
 	for i, e := range n.elems {
 		if e.ellipsis {
@@ -324,7 +325,8 @@ func (n argsNode) eval(m *matchCtx) result {
 }
 
 // kindsOf returns the shadow kinds pointcut n can match at all (a
-// superset: designators other than call and execution count as any kind),
+// superset: designators other than call, execution, get and set count as
+// any kind),
 // so a weaver can skip shadows no advice could match before matching them.
 func kindsOf(n node) advice.KindSet {
 	switch n := n.(type) {
@@ -333,6 +335,11 @@ func kindsOf(n node) advice.KindSet {
 			return 1<<advice.MethodCall | 1<<advice.ConstructorCall | 1<<advice.ArrayConstruction
 		}
 		return 1<<advice.MethodExecution | 1<<advice.ConstructorExecution
+	case fieldNode:
+		if n.set {
+			return 1 << advice.FieldSet
+		}
+		return 1 << advice.FieldGet
 	case andNode:
 		return kindsOf(n.l) & kindsOf(n.r)
 	case orNode:

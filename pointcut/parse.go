@@ -21,16 +21,17 @@ func build[G any]() *participle.Parser[G] {
 var (
 	declParser   = build[declGrammar]()
 	methodParser = build[methodBody]()
+	fieldParser  = build[fieldBody]()
 	typeParser   = build[typeBody]()
 	listParser   = build[listBody]()
 )
 
 // Designators lists the primitive pointcut designators weft supports.
-var Designators = []string{"call", "execution", "within", "withincode", "this", "target", "args"}
+var Designators = []string{"call", "execution", "get", "set", "within", "withincode", "this", "target", "args"}
 
 // reserved are AspectJ designators weft does not support yet.
 var reserved = map[string]bool{
-	"get": true, "set": true, "handler": true, "staticinitialization": true,
+	"handler": true, "staticinitialization": true,
 	"initialization": true, "preinitialization": true, "adviceexecution": true,
 	"cflow": true, "cflowbelow": true, "if": true, "proceed": true,
 }
@@ -316,6 +317,11 @@ func (p *fileParser) designator(d *Designator) bool {
 		if b, err = methodParser.ParseFromLexer(lex, trailing); err == nil {
 			d.Method = b.P
 		}
+	case "get", "set":
+		var b *fieldBody
+		if b, err = fieldParser.ParseFromLexer(lex, trailing); err == nil {
+			d.Field = b.P
+		}
 	case "within":
 		var b *typeBody
 		if b, err = typeParser.ParseFromLexer(lex, trailing); err == nil {
@@ -342,6 +348,9 @@ func (p *fileParser) designator(d *Designator) bool {
 	switch name {
 	case "call", "execution", "withincode":
 		p.s.add(pos, sigHint(body), "in %s(...): %s", name, tidy(msg))
+	case "get", "set":
+		msg = strings.Replace(tidy(msg), "(expected SigName)", "(expected the field's [DeclaringType.]name)", 1)
+		p.s.add(pos, fieldHint(body), "in %s(...): %s", name, msg)
 	case "this", "target", "args", "within":
 		p.s.add(pos, "", "in %s(...): %s", name, tidy(msg))
 	default:

@@ -201,6 +201,7 @@ var modFlags = map[string]uint16{
 	"public": classfile.AccPublic, "protected": classfile.AccProtected, "private": classfile.AccPrivate,
 	"static": classfile.AccStatic, "final": classfile.AccFinal, "synchronized": classfile.AccSynchronized,
 	"native": classfile.AccNative, "abstract": classfile.AccAbstract, "strictfp": classfile.AccStrict,
+	"transient": classfile.AccTransient, "volatile": classfile.AccVolatile, // fields only
 }
 
 // paramPat is one element of a parameter list pattern: `..` or a type.

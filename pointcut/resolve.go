@@ -518,6 +518,10 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 			var v advice.Verdict
 			if adv.Kind == advice.AfterThrowing {
 				v = instanceTest("Ljava/lang/Throwable;", b.exit, h)
+			} else if s.Kind == advice.FieldSet {
+				// ajc: a field set has no value to return, so
+				// returning(T x) never matches it (unlike a void method).
+				v = advice.Never
 			} else if rt := s.ReturnedDesc(); rt == "V" {
 				// AspectJ: returning(Object o) at a void join point binds null.
 				v = advice.Never

@@ -35,9 +35,12 @@
 // points, bridge methods have no join points at all), method-call (invoke*
 // of non-constructors; as in ajc, not super.m(...) calls nor
 // invokedynamic), constructor-call (new … invokespecial <init>,
-// paired by nesting; after returning receives the new object) and array
+// paired by nesting; after returning receives the new object), array
 // construction (newarray, anewarray, multianewarray; the dimensions are the
-// arguments). Before advice runs before the join point, after returning at
+// arguments) and field-get/field-set (get/put field/static; the member is
+// the field's declaration, found as the JVM resolves the reference through
+// a FieldHierarchy; the new value of a set is its argument, the value read
+// by a get what it returns; ajc's exclusions apply, see field.go). Before advice runs before the join point, after returning at
 // each normal exit with the returned value (null for void), after throwing
 // in a handler that rethrows the throwable unchanged, after (finally) on
 // both. Several advice at one shadow run in the order the Matcher gives

@@ -510,13 +510,12 @@ func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
 	e.openSegment()
 }
 
-// callShadow emits a call, constructor-call or array-construction shadow
-// around its instruction in.
+// callShadow emits a call, constructor-call, array-construction or field
+// access shadow around its instruction in.
 func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
-	m, _ := classfile.ParseMethodDesc(s.Member.Desc) // valid: the shadow matched
-	params := m.Params
+	params, _ := s.Shadow.ArgTypes() // valid: the shadow matched
 	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params}
-	hasTarget := s.Kind == advice.MethodCall && in.Op != classfile.OpInvokestatic
+	hasTarget := (s.Kind == advice.MethodCall || s.Kind.IsField()) && !s.StaticTarget
 	spill := false
 	for _, a := range s.applied {
 		if needs(a, advice.Target, advice.Arg, advice.ArrayDims) {

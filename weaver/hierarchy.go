@@ -16,6 +16,7 @@ type MethodHierarchy struct {
 	sources []classfile.Source
 	mu      sync.Mutex
 	methods map[string]map[string]advice.Member // class → name+desc → member; nil if unknown
+	fields  map[string]map[string]advice.Member // class → name:desc → field (field.go); nil if unknown
 }
 
 // NewMethodHierarchy returns a MethodHierarchy over h whose member lists come

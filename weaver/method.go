@@ -23,6 +23,7 @@ type classWeaver struct {
 	enclosing map[*classfile.Member]*jpInfo
 	binName   string // name as a binary name, once needed
 	guard     guardRefs
+	fields    map[uint16]fieldRef // field references resolved (field.go), by pool index
 }
 
 // shadow is a matched shadow inside one method body.
@@ -184,7 +185,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 				StaticThis: static, StaticTarget: static}, at: -1, line: firstLine})
 		}
 	}
-	if kinds&(1<<advice.MethodCall|1<<advice.ConstructorCall|1<<advice.ArrayConstruction) == 0 {
+	if kinds&(1<<advice.MethodCall|1<<advice.ConstructorCall|1<<advice.ArrayConstruction|1<<advice.FieldGet|1<<advice.FieldSet) == 0 {
 		// No advice matches a shadow in the body: at most the execution
 		// shadow, whose placement in a constructor needs the loop below
 		// to find the super(...)/this(...) call.
@@ -255,6 +256,15 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 			}
 			member = arrayMember(c, in)
 			kind = advice.ArrayConstruction
+		case classfile.OpGetfield, classfile.OpGetstatic, classfile.OpPutfield, classfile.OpPutstatic:
+			var ok bool
+			if kind, member, ok = cw.fieldAccess(code.Insns, i, kinds); !ok {
+				continue
+			}
+			// Before super(...), a putfield may set a field of the
+			// uninitialized this, which cannot be passed to advice.
+			staticTarget = in.Op == classfile.OpGetstatic || in.Op == classfile.OpPutstatic ||
+				preSuper && in.Op == classfile.OpPutfield
 		default:
 			continue
 		}

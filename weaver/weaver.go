@@ -71,8 +71,12 @@ func (wi *WeaveInfo) String() string {
 }
 
 // Signature writes a shadow's member as AspectJ does, e.g.
-// "int demo.Fib.fib(int)" or "void java.lang.StringBuilder.<init>(java.lang.String)".
+// "int demo.Fib.fib(int)", "void java.lang.StringBuilder.<init>(java.lang.String)"
+// or, for a field, "int demo.Point.x".
 func Signature(k advice.ShadowKind, m advice.Member) string {
+	if k.IsField() {
+		return fieldSignature(m)
+	}
 	mt, _ := classfile.ParseMethodDesc(m.Desc)
 	ps := make([]string, len(mt.Params))
 	for i, p := range mt.Params {
