@@ -43,6 +43,7 @@ type jpInfo struct {
 	id                                      int32
 	kind, declType, name, sig, within, file string
 	line                                    int
+	mods                                    int32 // the member's access flags
 }
 
 // hparam is one parameter of a helper: a join point value and its static
@@ -62,7 +63,9 @@ type helperSpec struct {
 	params    []hparam
 	jp        *jpInfo // the shadow's static part, if an advice value needs it
 	enclosing *jpInfo
-	dims      int // number of dimension arguments (ArrayDims), else 0
+	dims      int  // number of dimension arguments (ArrayDims), else 0
+	tjp       bool // an advice value is thisJoinPoint (tjp.go)
+	tjpArgs   int  // the number of arguments thisJoinPoint holds
 
 	name, desc string
 }
@@ -95,7 +98,7 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	defer s.mu.Unlock()
 	for _, v := range spec.args {
 		switch v.Kind {
-		case advice.JoinPointStaticPart:
+		case advice.JoinPointStaticPart, advice.JoinPoint:
 			s.parts[spec.jp.id] = spec.jp
 		case advice.EnclosingStaticPart:
 			s.parts[spec.enclosing.id] = spec.enclosing
@@ -150,6 +153,10 @@ func (h *helperSpec) appendKey(b []byte) []byte {
 	}
 	b = append(b, '|')
 	b = strconv.AppendInt(b, int64(h.dims), 10)
+	if h.tjp {
+		b = append(b, "|T"...)
+		b = strconv.AppendInt(b, int64(h.tjpArgs), 10)
+	}
 	return b
 }
 
@@ -173,7 +180,7 @@ func (cw *classWeaver) jpInfo(s *shadow) *jpInfo {
 		owner = s.Member.Owner
 	}
 	return &jpInfo{id: s.id, kind: s.Kind.String(), declType: classfile.ObjectType(owner).JavaName(), name: s.Member.Name,
-		sig: Signature(s.Kind, s.Member), within: cw.binaryName(), file: cw.file, line: s.line}
+		sig: Signature(s.Kind, s.Member), within: cw.binaryName(), file: cw.file, line: s.line, mods: cw.modifiers(s)}
 }
 
 // binaryName is the class's binary name, made once per class.
@@ -207,7 +214,7 @@ func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
 		kind = "staticinitialization"
 	}
 	j := &jpInfo{id: cw.ids, kind: kind, declType: cw.binaryName(), name: s.Code.Name,
-		sig: Signature(k, s.Code), within: cw.binaryName(), file: cw.file, line: s.line}
+		sig: Signature(k, s.Code), within: cw.binaryName(), file: cw.file, line: s.line, mods: int32(s.Code.Access)}
 	cw.ids++
 	cw.enclosing[key] = j
 	return j
@@ -378,7 +385,7 @@ func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
 		g.bsmHandle = p.Add(classfile.Constant{Tag: classfile.TagMethodHandle, A: 6, B: ref})
 	}
 	args := []uint16{p.AddInt(g.base + j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
-		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line))}
+		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line)), p.AddInt(j.mods)}
 	g.bsms = append(g.bsms, args)
 	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("jp", rtjava.JoinPointStaticPartDesc)})
 	g.bsm[j.id] = i
@@ -423,6 +430,7 @@ type helperGen struct {
 	// slot maps a value (kind, index) to its parameter's local slot.
 	slot            map[[2]int]int
 	jpSlot, encSlot int               // the int parameters id and enclosingId, -1 if absent
+	tjpSlot         int               // the local holding thisJoinPoint once made, 0 if none
 	locals          []classfile.VType // the parameters: the frame at every branch target
 	next            int               // first local slot past the parameters
 	skip            *classfile.Label  // return without calling the advice
@@ -591,6 +599,8 @@ func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
 			g.idx(classfile.OpIload, uint16(hg.encSlot))
 			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
 			stack++
+		case advice.JoinPoint:
+			stack += hg.pushJoinPoint()
 		case advice.JoinPointID:
 			g.idx(classfile.OpIload, uint16(hg.jpSlot))
 			if g.base != 0 {
