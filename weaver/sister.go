@@ -282,14 +282,23 @@ const (
 // relative id:
 //
 //	static JoinPointStaticPart jp(int id) {
-//	    switch (id) { case k: return ldc <static part k>; ... }
+//	    switch (id) { case k: return pk(); ... }
 //	    return null;
 //	}
+//	static JoinPointStaticPart pk() { return ldc <static part k>; }
 //
 // Helpers call jp with the id their caller passed; once a helper is inlined
 // into woven code the id is a constant and the JIT folds the switch. With
 // more than one group of ids, jp switches on id>>partsShift to methods
 // jp0, jp1, ... shaped like the above.
+//
+// Each ldc has a method of its own because C2 does not compile a method
+// holding an ldc of a dynamic constant not resolved yet ("cannot parse
+// method"): a switch over the ldc of every static part of the class, most
+// never run, stayed interpreted, and each advice call passing a static
+// part cost ~100 times a compiled one. A pk runs before C2 can inline it,
+// its ldc resolved then. (C1 still gives up on jp while some pk is
+// unresolved, as it inlines every small callee: jp waits for C2.)
 func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 	ids := make([]int32, 0, len(parts))
 	for id := range parts {
@@ -310,17 +319,21 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 		g.c.Methods = append(g.c.Methods, m)
 		return code.Encode(g.c, m, classfile.EncodeOptions{})
 	}
+	for _, id := range ids {
+		if err := g.partMethod(parts[id]); err != nil {
+			return err
+		}
+	}
+	callPart := func(id int32) {
+		g.invoke(classfile.OpInvokestatic, g.sister, partName(id), partDesc)
+	}
 	if len(groups) == 1 {
-		return add(partsMethod, g.switchCode(ids, func(id int32) {
-			g.idx(classfile.OpLdc, g.jpConstant(parts[id]))
-		}))
+		return add(partsMethod, g.switchCode(ids, callPart))
 	}
 	keys := make([]int32, len(groups))
 	for k, grp := range groups {
 		keys[k] = grp[0] >> partsShift
-		if err := add(fmt.Sprintf("%s%d", partsMethod, k), g.switchCode(grp, func(id int32) {
-			g.idx(classfile.OpLdc, g.jpConstant(parts[id]))
-		})); err != nil {
+		if err := add(fmt.Sprintf("%s%d", partsMethod, k), g.switchCode(grp, callPart)); err != nil {
 			return err
 		}
 	}
@@ -337,6 +350,24 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 		{Op: classfile.OpBipush, Const: partsShift}, {Op: classfile.OpIshr}}, top.Insns[1:]...)
 	top.MaxStack = 2
 	return add(partsMethod, top)
+}
+
+// The sister method loading one static part, by relative id.
+const partDesc = "()" + rtjava.JoinPointStaticPartDesc
+
+func partName(id int32) string { return "p" + strconv.Itoa(int(id)) }
+
+// partMethod adds to c the method pk returning static part k:
+//
+//	static JoinPointStaticPart pk() { return ldc <static part k>; }
+func (g *sisterGen) partMethod(j *jpInfo) error {
+	p := g.c.Pool
+	m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
+		Name: p.AddUtf8(partName(j.id)), Desc: p.AddUtf8(partDesc)}
+	g.c.Methods = append(g.c.Methods, m)
+	code := &classfile.Code{MaxStack: 1, Insns: []classfile.Insn{
+		{Op: classfile.OpLdc, Index: g.jpConstant(j)}, {Op: classfile.OpAreturn}}}
+	return code.Encode(g.c, m, classfile.EncodeOptions{})
 }
 
 // switchCode builds `switch (local 0) { case k: <push(k)>; return; }
