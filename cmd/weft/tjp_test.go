@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,12 +14,16 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-// tjpWeft advises executions and a call in java.base with thisJoinPoint.
+// tjpWeft advises executions and a call in java.base with thisJoinPoint
+// printed, and every execution with thisJoinPoint counted.
 const tjpWeft = `aspect Tjp {
     before(): execution(* java.util.ArrayList.add(..)) || execution(java.util.ArrayList.new(int))
         || execution(* java.lang.Integer.toHexString(int))
         || call(* java.lang.String.valueOf(Object)) && withincode(* java.util.Objects.toString(Object)) {
         tjp.Log.jp(thisJoinPoint);
+    }
+    before(): execution(* *(..)) || execution(new(..)) {
+        tjp.Log.count(thisJoinPoint);
     }
 }
 `
@@ -39,6 +46,18 @@ public class Log {
             + " in " + jp.getSourceLocation().replaceAll(":[0-9]+$", ""));
     }
     static String name(Object o) { return o == null ? "null" : o.getClass().getName(); }
+
+    static long hits, args;
+    public static void count(JoinPoint jp) {
+        if (hits++ == 0) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("tjp: " + hits + " join points")));
+        }
+        args += jp.getArgs().length;
+        boolean exec = jp.getKind().endsWith("execution");
+        if (exec && jp.getThis() != jp.getTarget() || !jp.toString().startsWith("execution(")) {
+            throw new AssertionError(jp.toLongString() + ": this " + jp.getThis() + ", target " + jp.getTarget());
+        }
+    }
 }
 `
 
@@ -54,9 +73,11 @@ public class Main {
 `
 
 // TestJDKJoinPoint weaves java.base with advice passing thisJoinPoint at
-// method and constructor executions and a static call, and runs a program
-// on it under -Xverify:all: the advice sees AspectJ's strings, this,
-// target and the boxed arguments, and the program's output is unchanged.
+// method and constructor executions and a static call, and with advice
+// passing it at every execution, and runs a program and javac on it under
+// -Xverify:all: the advice sees AspectJ's strings, this, target and the
+// boxed arguments, the program's output is unchanged, and javac makes the
+// same classes as on the stock JDK.
 func TestJDKJoinPoint(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	classes, err := rtjava.Build(home, "")
@@ -89,7 +110,28 @@ func TestJDKJoinPoint(t *testing.T) {
 	if out != want {
 		t.Errorf("woven JDK output:\n%s\nwant:\n%s", out, want)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "weft.args")); err != nil {
+
+	// javac $(cat DIR/weft.jargs) -J-Xverify:all: every execution makes a
+	// JoinPoint, and the classes are those of the stock javac.
+	jargs, err := os.ReadFile(filepath.Join(dir, "weft.jargs"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	srcs := []string{writeFile(t, "Main.java", tjpMain), writeFile(t, "Hello.java", helloSrc)}
+	stock, woven := t.TempDir(), t.TempDir()
+	if b, err := exec.Command(jvmtest.Javac(t), append([]string{"-d", stock}, srcs...)...).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, b)
+	}
+	args := append(strings.Fields(string(jargs)), "-J-Xverify:all", "-J-cp", "-J"+adv, "-d", woven)
+	b, err := exec.Command(jvmtest.Javac(t), append(args, srcs...)...).CombinedOutput()
+	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points$`).Match(b) {
+		t.Fatalf("javac on the woven JDK: %v\n%s", err, b)
+	}
+	for _, c := range []string{"Main.class", "Hello.class"} {
+		x, err1 := os.ReadFile(filepath.Join(stock, c))
+		y, err2 := os.ReadFile(filepath.Join(woven, c))
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s: javac on the woven JDK made other bytes (%v, %v)", c, err1, err2)
+		}
 	}
 }
