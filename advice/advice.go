@@ -39,12 +39,13 @@ const (
 	EnclosingStaticPart                  // thisEnclosingJoinPointStaticPart
 	JoinPointID                          // joinPointId: an int unique per shadow
 	ArrayDims                            // arrayDims: int[] of the dimension sizes
+	JoinPoint                            // thisJoinPoint: the static part with this, target and all arguments
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
-		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims"}
+		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint"}
 	if int(k) < len(names) {
 		return names[k]
 	}

@@ -531,6 +531,7 @@ var contextValues = map[string]advice.ValueKind{
 	"thisEnclosingJoinPointStaticPart": advice.EnclosingStaticPart,
 	"joinPointId":                      advice.JoinPointID,
 	"arrayDims":                        advice.ArrayDims,
+	"thisJoinPoint":                    advice.JoinPoint,
 }
 
 // contextDesc is the type each context value has.
@@ -539,7 +540,11 @@ var contextDesc = map[advice.ValueKind]string{
 	advice.EnclosingStaticPart: StaticPartDesc,
 	advice.JoinPointID:         "I",
 	advice.ArrayDims:           "[I",
+	advice.JoinPoint:           JoinPointDesc,
 }
 
 // StaticPartDesc is the descriptor of thisJoinPointStaticPart's Java type.
 const StaticPartDesc = rtjava.JoinPointStaticPartDesc
+
+// JoinPointDesc is the descriptor of thisJoinPoint's Java type.
+const JoinPointDesc = rtjava.JoinPointDesc

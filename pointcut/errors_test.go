@@ -32,8 +32,6 @@ func TestErrorMessages(t *testing.T) {
 			[]string{"formal o cannot be bound under !"}},
 		{"unknown name in body", `before(): call(* *(..)) { a.B.c(foo); }`,
 			[]string{"t.weft:2:33: unknown name foo in the advice call", "thisJoinPointStaticPart, thisEnclosingJoinPointStaticPart, joinPointId, arrayDims"}},
-		{"thisJoinPoint", `before(): call(* *(..)) { a.B.c(thisJoinPoint); }`,
-			[]string{"thisJoinPoint is not supported yet", "hint: use thisJoinPointStaticPart"}},
 		{"unknown pointcut", `pointcut p(): call(* *(..)); before(): q() { a.B.c(); }`,
 			[]string{"unknown designator or pointcut q", "pointcuts of aspect A: p"}},
 		{"pointcut arity", `pointcut p(Object o): args(o); before(): p() { a.B.c(); }`,

@@ -325,11 +325,7 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 				names = append(names, f)
 			}
 		}
-		names = append(names, "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims")
-		if a.Name == "thisJoinPoint" {
-			c.errorf(a.Pos, "use thisJoinPointStaticPart (kind, signature, source location, getId())", "thisJoinPoint is not supported yet")
-			continue
-		}
+		names = append(names, "thisJoinPoint", "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims")
 		c.errorf(a.Pos, "the advice call passes formals or context values: "+strings.Join(names, ", "),
 			"unknown name %s in the advice call", a.Name)
 	}
@@ -471,7 +467,7 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 		}
 		return false, true
 	}
-	if pt.IsPrimitive() || v == StaticPartDesc {
+	if pt.IsPrimitive() || v == StaticPartDesc || v == JoinPointDesc {
 		return false, true
 	}
 	if assignable(v, p, h) {

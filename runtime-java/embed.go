@@ -1,8 +1,8 @@
 // Package rtjava holds the Java sources of weft's runtime (package weft.rt:
-// the BIB and DIB bypass flags, the guard woven code calls, the join point
-// static part) and builds them into class files with the JDK's javac,
-// caching the result under the sources' content hash. Nothing built is
-// committed: the sources are the only artifact.
+// the BIB and DIB bypass flags, the guard woven code calls, thisJoinPoint
+// and the join point static part) and builds them into class files with
+// the JDK's javac, caching the result under the sources' content hash.
+// Nothing built is committed: the sources are the only artifact.
 package rtjava
 
 import (

@@ -17,10 +17,14 @@ const (
 	DIB                 = PackagePrefix + "DIB"  // per-thread dynamic bypass
 	Weft                = PackagePrefix + "Weft" // the guard at the entry of woven methods
 	JoinPointStaticPart = PackagePrefix + "JoinPointStaticPart"
+	JoinPoint           = PackagePrefix + "JoinPoint" // thisJoinPoint
 )
 
 // JoinPointStaticPartDesc is the descriptor of thisJoinPointStaticPart.
 const JoinPointStaticPartDesc = "L" + JoinPointStaticPart + ";"
+
+// JoinPointDesc is the descriptor of thisJoinPoint.
+const JoinPointDesc = "L" + JoinPoint + ";"
 
 // ThreadDIBField is the boolean field added to java.lang.Thread that holds
 // the thread's bypass flag when the JDK is woven (the JDK-mode DIB reads
@@ -49,16 +53,20 @@ var (
 	DIBEnd      = Ref{Owner: DIB, Name: "end", Desc: "(Ljava/lang/Object;)V"}
 	// JoinPointStaticPartMake is the bootstrap method of the dynamic
 	// constants that load a join point's static part: (lookup, name, type,
-	// id, kind, declaring type, name, signature, within, file, line).
+	// id, kind, declaring type, name, signature, within, file, line,
+	// modifiers).
 	JoinPointStaticPartMake = Ref{Owner: JoinPointStaticPart, Name: "make",
 		Desc: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;" +
 			"ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;" +
-			"Ljava/lang/String;Ljava/lang/String;I)" + JoinPointStaticPartDesc}
+			"Ljava/lang/String;Ljava/lang/String;II)" + JoinPointStaticPartDesc}
+	// JoinPointMake makes thisJoinPoint: (static part, this, target, args).
+	JoinPointMake = Ref{Owner: JoinPoint, Name: "make",
+		Desc: "(" + JoinPointStaticPartDesc + "Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;)" + JoinPointDesc}
 )
 
 // Refs lists every member above.
 func Refs() []Ref {
-	return []Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake}
+	return []Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake, JoinPointMake}
 }
 
 // LTW is the JDK-mode runtime's load-time weaving entry (runtime-java/jdk

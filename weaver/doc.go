@@ -91,9 +91,11 @@
 // one per shadow: that is what the JIT compiles. The token lets the helper
 // set and clear the flag without looking the thread up again (the flag was
 // clear when the guard passed, and every begin/end pair restores it).
-// jp(int) switches over ldc of dynamic constants (bootstrap
-// weft.rt.JoinPointStaticPart.make), so a static part is created the
-// first time advice runs at its shadow; BASE, the class's first join point
+// jp(int) switches over calls of methods pK, each an ldc of a dynamic
+// constant (bootstrap weft.rt.JoinPointStaticPart.make), so a static part
+// is created the first time advice runs at its shadow. Advice passing
+// thisJoinPoint gets this, the target and every argument, and its helper
+// makes the weft.rt.JoinPoint from them (tjp.go). BASE, the class's first join point
 // id, is known only to the sister class (see Prepare/FinishAt). The sister
 // class has no fields and no <clinit>; it is first touched only by woven
 // code that passed the guard, i.e. after bootstrap. The woven class's own

@@ -454,7 +454,7 @@ func (e *emitter) newExecCtx(s *shadow) valueCtx {
 func (e *emitter) saveArgs(s *shadow) {
 	use := false
 	for _, a := range s.applied {
-		if a.Advice.Kind != advice.Before && needs(a, advice.Arg, advice.ArrayDims) {
+		if a.Advice.Kind != advice.Before && needs(a, advice.Arg, advice.ArrayDims, advice.JoinPoint) {
 			use = true
 		}
 	}
@@ -518,7 +518,7 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 	hasTarget := (s.Kind == advice.MethodCall || s.Kind.IsField()) && !s.StaticTarget
 	spill := false
 	for _, a := range s.applied {
-		if needs(a, advice.Target, advice.Arg, advice.ArrayDims) {
+		if needs(a, advice.Target, advice.Arg, advice.ArrayDims, advice.JoinPoint) {
 			spill = true
 		}
 	}
@@ -706,6 +706,8 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 			spec.jp = e.cw.jpInfo(ctx.s)
 		case advice.EnclosingStaticPart:
 			spec.enclosing = e.cw.enclosingInfo(e.m, ctx.s)
+		case advice.JoinPoint:
+			e.wantJoinPoint(spec, ctx, want)
 		case advice.ArrayDims:
 			spec.dims = len(ctx.argDescs)
 			for k := range ctx.argDescs {

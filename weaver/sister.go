@@ -43,6 +43,7 @@ type jpInfo struct {
 	id                                      int32
 	kind, declType, name, sig, within, file string
 	line                                    int
+	mods                                    int32 // the member's access flags
 }
 
 // hparam is one parameter of a helper: a join point value and its static
@@ -62,7 +63,9 @@ type helperSpec struct {
 	params    []hparam
 	jp        *jpInfo // the shadow's static part, if an advice value needs it
 	enclosing *jpInfo
-	dims      int // number of dimension arguments (ArrayDims), else 0
+	dims      int  // number of dimension arguments (ArrayDims), else 0
+	tjp       bool // an advice value is thisJoinPoint (tjp.go)
+	tjpArgs   int  // the number of arguments thisJoinPoint holds
 
 	name, desc string
 }
@@ -95,7 +98,7 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	defer s.mu.Unlock()
 	for _, v := range spec.args {
 		switch v.Kind {
-		case advice.JoinPointStaticPart:
+		case advice.JoinPointStaticPart, advice.JoinPoint:
 			s.parts[spec.jp.id] = spec.jp
 		case advice.EnclosingStaticPart:
 			s.parts[spec.enclosing.id] = spec.enclosing
@@ -150,6 +153,10 @@ func (h *helperSpec) appendKey(b []byte) []byte {
 	}
 	b = append(b, '|')
 	b = strconv.AppendInt(b, int64(h.dims), 10)
+	if h.tjp {
+		b = append(b, "|T"...)
+		b = strconv.AppendInt(b, int64(h.tjpArgs), 10)
+	}
 	return b
 }
 
@@ -173,7 +180,7 @@ func (cw *classWeaver) jpInfo(s *shadow) *jpInfo {
 		owner = s.Member.Owner
 	}
 	return &jpInfo{id: s.id, kind: s.Kind.String(), declType: classfile.ObjectType(owner).JavaName(), name: s.Member.Name,
-		sig: Signature(s.Kind, s.Member), within: cw.binaryName(), file: cw.file, line: s.line}
+		sig: Signature(s.Kind, s.Member), within: cw.binaryName(), file: cw.file, line: s.line, mods: cw.modifiers(s)}
 }
 
 // binaryName is the class's binary name, made once per class.
@@ -207,7 +214,7 @@ func (cw *classWeaver) enclosingInfo(m *classfile.Member, s *shadow) *jpInfo {
 		kind = "staticinitialization"
 	}
 	j := &jpInfo{id: cw.ids, kind: kind, declType: cw.binaryName(), name: s.Code.Name,
-		sig: Signature(k, s.Code), within: cw.binaryName(), file: cw.file, line: s.line}
+		sig: Signature(k, s.Code), within: cw.binaryName(), file: cw.file, line: s.line, mods: int32(s.Code.Access)}
 	cw.ids++
 	cw.enclosing[key] = j
 	return j
@@ -275,14 +282,23 @@ const (
 // relative id:
 //
 //	static JoinPointStaticPart jp(int id) {
-//	    switch (id) { case k: return ldc <static part k>; ... }
+//	    switch (id) { case k: return pk(); ... }
 //	    return null;
 //	}
+//	static JoinPointStaticPart pk() { return ldc <static part k>; }
 //
 // Helpers call jp with the id their caller passed; once a helper is inlined
 // into woven code the id is a constant and the JIT folds the switch. With
 // more than one group of ids, jp switches on id>>partsShift to methods
 // jp0, jp1, ... shaped like the above.
+//
+// Each ldc has a method of its own because C2 does not compile a method
+// holding an ldc of a dynamic constant not resolved yet ("cannot parse
+// method"): a switch over the ldc of every static part of the class, most
+// never run, stayed interpreted, and each advice call passing a static
+// part cost ~100 times a compiled one. A pk runs before C2 can inline it,
+// its ldc resolved then. (C1 still gives up on jp while some pk is
+// unresolved, as it inlines every small callee: jp waits for C2.)
 func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 	ids := make([]int32, 0, len(parts))
 	for id := range parts {
@@ -303,17 +319,21 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 		g.c.Methods = append(g.c.Methods, m)
 		return code.Encode(g.c, m, classfile.EncodeOptions{})
 	}
+	for _, id := range ids {
+		if err := g.partMethod(parts[id]); err != nil {
+			return err
+		}
+	}
+	callPart := func(id int32) {
+		g.invoke(classfile.OpInvokestatic, g.sister, partName(id), partDesc)
+	}
 	if len(groups) == 1 {
-		return add(partsMethod, g.switchCode(ids, func(id int32) {
-			g.idx(classfile.OpLdc, g.jpConstant(parts[id]))
-		}))
+		return add(partsMethod, g.switchCode(ids, callPart))
 	}
 	keys := make([]int32, len(groups))
 	for k, grp := range groups {
 		keys[k] = grp[0] >> partsShift
-		if err := add(fmt.Sprintf("%s%d", partsMethod, k), g.switchCode(grp, func(id int32) {
-			g.idx(classfile.OpLdc, g.jpConstant(parts[id]))
-		})); err != nil {
+		if err := add(fmt.Sprintf("%s%d", partsMethod, k), g.switchCode(grp, callPart)); err != nil {
 			return err
 		}
 	}
@@ -330,6 +350,24 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 		{Op: classfile.OpBipush, Const: partsShift}, {Op: classfile.OpIshr}}, top.Insns[1:]...)
 	top.MaxStack = 2
 	return add(partsMethod, top)
+}
+
+// The sister method loading one static part, by relative id.
+const partDesc = "()" + rtjava.JoinPointStaticPartDesc
+
+func partName(id int32) string { return "p" + strconv.Itoa(int(id)) }
+
+// partMethod adds to c the method pk returning static part k:
+//
+//	static JoinPointStaticPart pk() { return ldc <static part k>; }
+func (g *sisterGen) partMethod(j *jpInfo) error {
+	p := g.c.Pool
+	m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
+		Name: p.AddUtf8(partName(j.id)), Desc: p.AddUtf8(partDesc)}
+	g.c.Methods = append(g.c.Methods, m)
+	code := &classfile.Code{MaxStack: 1, Insns: []classfile.Insn{
+		{Op: classfile.OpLdc, Index: g.jpConstant(j)}, {Op: classfile.OpAreturn}}}
+	return code.Encode(g.c, m, classfile.EncodeOptions{})
 }
 
 // switchCode builds `switch (local 0) { case k: <push(k)>; return; }
@@ -378,7 +416,7 @@ func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
 		g.bsmHandle = p.Add(classfile.Constant{Tag: classfile.TagMethodHandle, A: 6, B: ref})
 	}
 	args := []uint16{p.AddInt(g.base + j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
-		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line))}
+		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line)), p.AddInt(j.mods)}
 	g.bsms = append(g.bsms, args)
 	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("jp", rtjava.JoinPointStaticPartDesc)})
 	g.bsm[j.id] = i
@@ -423,6 +461,7 @@ type helperGen struct {
 	// slot maps a value (kind, index) to its parameter's local slot.
 	slot            map[[2]int]int
 	jpSlot, encSlot int               // the int parameters id and enclosingId, -1 if absent
+	tjpSlot         int               // the local holding thisJoinPoint once made, 0 if none
 	locals          []classfile.VType // the parameters: the frame at every branch target
 	next            int               // first local slot past the parameters
 	skip            *classfile.Label  // return without calling the advice
@@ -591,6 +630,8 @@ func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
 			g.idx(classfile.OpIload, uint16(hg.encSlot))
 			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
 			stack++
+		case advice.JoinPoint:
+			stack += hg.pushJoinPoint()
 		case advice.JoinPointID:
 			g.idx(classfile.OpIload, uint16(hg.jpSlot))
 			if g.base != 0 {

@@ -27,7 +27,7 @@ any.
 With --advice-cp (directories and jars, ':'-separated, as java's -cp),
 check also binds each advice to its Java method: the class file must have
 a public static void method whose parameters take the values the advice
-passes (formals, thisJoinPointStaticPart, joinPointId, arrayDims, ...), and
+passes (formals, thisJoinPoint, thisJoinPointStaticPart, joinPointId, ...), and
 the summary shows the method descriptor the woven code will call. Without
 it, the descriptor shown is derived from the values passed. JDK types are
 resolved against the JDK that weave, jdk and run would use (--java-home,

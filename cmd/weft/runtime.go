@@ -14,10 +14,10 @@ var runtimeFlags struct {
 
 var runtimeCmd = &cobra.Command{
 	Use:   "runtime -o weft-rt.jar",
-	Short: "Write weft's runtime jar (weft.rt: bypass flags, join point static parts)",
+	Short: "Write weft's runtime jar (weft.rt: bypass flags, join points and their static parts)",
 	Long: `runtime writes the jar of weft's runtime classes (package weft.rt). Woven
 application code needs it on the class path, and advice classes compile
-against it (for weft.rt.JoinPointStaticPart).
+against it (for weft.rt.JoinPoint and weft.rt.JoinPointStaticPart).
 
 The runtime is built from its embedded Java sources with the JDK's javac
 the first time and cached (keyed by the sources' hash).

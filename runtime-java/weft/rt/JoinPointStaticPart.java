@@ -20,9 +20,17 @@ public final class JoinPointStaticPart {
     private final String withinType;
     private final String sourceFile;
     private final int line;
+    private final int modifiers;
+    /** The AspectJ-style signature, made on first use (a benign race). */
+    private Signature aspectJSignature;
 
     public JoinPointStaticPart(int id, String kind, String declaringType, String name,
             String signature, String withinType, String sourceFile, int line) {
+        this(id, kind, declaringType, name, signature, withinType, sourceFile, line, 0);
+    }
+
+    public JoinPointStaticPart(int id, String kind, String declaringType, String name,
+            String signature, String withinType, String sourceFile, int line, int modifiers) {
         this.id = id;
         this.kind = kind;
         this.declaringType = declaringType;
@@ -31,6 +39,7 @@ public final class JoinPointStaticPart {
         this.withinType = withinType;
         this.sourceFile = sourceFile;
         this.line = line;
+        this.modifiers = modifiers;
     }
 
     /**
@@ -38,9 +47,9 @@ public final class JoinPointStaticPart {
      */
     public static JoinPointStaticPart make(MethodHandles.Lookup lookup, String constantName, Class<?> type,
             int id, String kind, String declaringType, String name, String signature,
-            String withinType, String sourceFile, int line) {
+            String withinType, String sourceFile, int line, int modifiers) {
         return new JoinPointStaticPart(id, kind, declaringType, name, signature, withinType,
-                sourceFile.isEmpty() ? null : sourceFile, line > 0 ? line : -1);
+                sourceFile.isEmpty() ? null : sourceFile, line > 0 ? line : -1, modifiers);
     }
 
     /** The join point id: unique per shadow across a weaving run. */
@@ -75,7 +84,39 @@ public final class JoinPointStaticPart {
         return (sourceFile == null ? "unknown" : sourceFile) + ":" + line;
     }
 
+    /**
+     * The member's modifiers as the class file declares them (the flags of
+     * java.lang.reflect.Modifier), 0 when the weaver could not resolve the
+     * member (a call of a method missing from the class path).
+     */
+    public int getModifiers() { return modifiers; }
+
     /** A short form such as "method-execution(int demo.Fib.fib(int))". */
     @Override
     public String toString() { return kind + "(" + signature + ")"; }
+
+    /** AspectJ's short form, e.g. "execution(Fib.fib(..))". */
+    public String toShortString() { return format(Signature.SHORT); }
+
+    /** AspectJ's long form, e.g. "execution(public static int demo.Fib.fib(int))". */
+    public String toLongString() { return format(Signature.LONG); }
+
+    /** The join point as AspectJ's StringMaker writes it in the given form. */
+    String format(int form) {
+        // AspectJ shortens the kind to what follows its last dash
+        // ("method-call" is "call"); its array construction is a
+        // constructor call.
+        String k = kind.equals("array-construction") ? "call" : kind.substring(kind.lastIndexOf('-') + 1);
+        return k + "(" + aspectJSignature().format(form) + ")";
+    }
+
+    /** The member's signature as AspectJ's Signature describes it. */
+    Signature aspectJSignature() {
+        Signature s = aspectJSignature;
+        if (s == null) {
+            s = new Signature(this);
+            aspectJSignature = s;
+        }
+        return s;
+    }
 }

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+// tjpWeft advises executions and a call in java.base with thisJoinPoint
+// printed, and every execution with thisJoinPoint counted.
+const tjpWeft = `aspect Tjp {
+    before(): execution(* java.util.ArrayList.add(..)) || execution(java.util.ArrayList.new(int))
+        || execution(* java.lang.Integer.toHexString(int))
+        || call(* java.lang.String.valueOf(Object)) && withincode(* java.util.Objects.toString(Object)) {
+        tjp.Log.jp(thisJoinPoint);
+    }
+    before(): execution(* *(..)) || execution(new(..)) {
+        tjp.Log.count(thisJoinPoint);
+    }
+}
+`
+
+// tjpLog prints the join points whose first argument is a marker: the JVM
+// itself adds to lists all the time.
+const tjpLog = `package tjp;
+import weft.rt.JoinPoint;
+public class Log {
+    public static void jp(JoinPoint jp) {
+        Object[] args = jp.getArgs();
+        Object first = args.length > 0 ? args[args.length - 1] : null;
+        if (!("tjp".equals(first) || Integer.valueOf(12345).equals(first) || Integer.valueOf(0xcafe).equals(first))) {
+            return;
+        }
+        System.out.println(jp + " | " + jp.toShortString() + " | " + jp.toLongString()
+            + " | " + jp.getSignature().getName() + " " + jp.getKind()
+            + " this=" + name(jp.getThis()) + " target=" + name(jp.getTarget())
+            + " args=" + java.util.Arrays.toString(args)
+            + " in " + jp.getSourceLocation().replaceAll(":[0-9]+$", ""));
+    }
+    static String name(Object o) { return o == null ? "null" : o.getClass().getName(); }
+
+    static long hits, args;
+    public static void count(JoinPoint jp) {
+        if (hits++ == 0) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("tjp: " + hits + " join points")));
+        }
+        args += jp.getArgs().length;
+        boolean exec = jp.getKind().endsWith("execution");
+        if (exec && jp.getThis() != jp.getTarget() || !jp.toString().startsWith("execution(")) {
+            throw new AssertionError(jp.toLongString() + ": this " + jp.getThis() + ", target " + jp.getTarget());
+        }
+    }
+}
+`
+
+const tjpMain = `import java.util.*;
+public class Main {
+    public static void main(String[] a) {
+        List<Object> l = new ArrayList<>(12345);
+        l.add("tjp");
+        l.add(0, "tjp");
+        System.out.println(Integer.toHexString(0xcafe) + " " + Objects.toString("tjp") + " " + l);
+    }
+}
+`
+
+// TestJDKJoinPoint weaves java.base with advice passing thisJoinPoint at
+// method and constructor executions and a static call, and with advice
+// passing it at every execution, and runs a program and javac on it under
+// -Xverify:all: the advice sees AspectJ's strings, this, target and the
+// boxed arguments, the program's output is unchanged, and javac makes the
+// same classes as on the stock JDK.
+func TestJDKJoinPoint(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	classes, err := rtjava.Build(home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
+	if err := archive.WriteClasses(rtJar, archive.Jar, classes); err != nil {
+		t.Fatal(err)
+	}
+	adv := jvmtest.Compile(t, map[string]string{"tjp/Log.java": tjpLog}, "-cp", rtJar)
+	aspect := writeFile(t, "tjp.weft", tjpWeft)
+	dir := filepath.Join(t.TempDir(), "jdk")
+	_, stderr, code := weft(t, []string{"WEFT_CACHE=" + t.TempDir()}, "jdk", "-q", "-a", aspect, "--advice-cp", adv,
+		"--modules", "java.base", "-o", dir)
+	if code != 0 || stderr != "" {
+		t.Fatalf("weft jdk: exit %d, stderr:\n%s", code, stderr)
+	}
+	app := jvmtest.Compile(t, map[string]string{"Main.java": tjpMain})
+	plain, _ := jvmtest.Run(t, "-cp", app, "Main")
+	out, _ := jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(dir, "weft.args"), "-cp", app+string(filepath.ListSeparator)+adv, "Main")
+	want := strings.Join([]string{
+		"execution(java.util.ArrayList(int)) | execution(ArrayList(..)) | execution(public java.util.ArrayList(int)) | <init> constructor-execution this=java.util.ArrayList target=java.util.ArrayList args=[12345] in ArrayList.java",
+		"execution(boolean java.util.ArrayList.add(Object)) | execution(ArrayList.add(..)) | execution(public boolean java.util.ArrayList.add(java.lang.Object)) | add method-execution this=java.util.ArrayList target=java.util.ArrayList args=[tjp] in ArrayList.java",
+		"execution(void java.util.ArrayList.add(int, Object)) | execution(ArrayList.add(..)) | execution(public void java.util.ArrayList.add(int, java.lang.Object)) | add method-execution this=java.util.ArrayList target=java.util.ArrayList args=[0, tjp] in ArrayList.java",
+		"execution(String java.lang.Integer.toHexString(int)) | execution(Integer.toHexString(..)) | execution(public static java.lang.String java.lang.Integer.toHexString(int)) | toHexString method-execution this=null target=null args=[51966] in Integer.java",
+		"call(String java.lang.String.valueOf(Object)) | call(String.valueOf(..)) | call(public static java.lang.String java.lang.String.valueOf(java.lang.Object)) | valueOf method-call this=null target=null args=[tjp] in Objects.java",
+		plain,
+	}, "\n")
+	if out != want {
+		t.Errorf("woven JDK output:\n%s\nwant:\n%s", out, want)
+	}
+
+	// javac $(cat DIR/weft.jargs) -J-Xverify:all: every execution makes a
+	// JoinPoint, and the classes are those of the stock javac.
+	jargs, err := os.ReadFile(filepath.Join(dir, "weft.jargs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := []string{writeFile(t, "Main.java", tjpMain), writeFile(t, "Hello.java", helloSrc)}
+	stock, woven := t.TempDir(), t.TempDir()
+	if b, err := exec.Command(jvmtest.Javac(t), append([]string{"-d", stock}, srcs...)...).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, b)
+	}
+	args := append(strings.Fields(string(jargs)), "-J-Xverify:all", "-J-cp", "-J"+adv, "-d", woven)
+	b, err := exec.Command(jvmtest.Javac(t), append(args, srcs...)...).CombinedOutput()
+	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points$`).Match(b) {
+		t.Fatalf("javac on the woven JDK: %v\n%s", err, b)
+	}
+	for _, c := range []string{"Main.class", "Hello.class"} {
+		x, err1 := os.ReadFile(filepath.Join(stock, c))
+		y, err2 := os.ReadFile(filepath.Join(woven, c))
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s: javac on the woven JDK made other bytes (%v, %v)", c, err1, err2)
+		}
+	}
+}
