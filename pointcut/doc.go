@@ -42,7 +42,8 @@
 // values saved at entry). The classfile.Hierarchy given to Match resolves
 // `+` patterns and the static instanceof questions; if it also implements
 // MethodHierarchy, call and execution signatures are matched through the
-// supertypes that declare the method, as AspectJ does.
+// supertypes that have the method, covariant overrides included, as
+// AspectJ does (signatures.go).
 //
 // Applied lists advice in AspectJ precedence order, highest first: aspects
 // in the order given to Resolve (first file, first aspect first); within an

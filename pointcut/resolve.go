@@ -39,6 +39,7 @@ type Program struct {
 	Pointcuts []PointcutInfo
 	advice    []*boundAdvice // declaration order
 	order     []*boundAdvice // precedence order
+	types     hierarchyCache // for signature walks (signatures.go)
 }
 
 // PointcutInfo describes a named pointcut, for summaries.
@@ -500,7 +501,7 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 			continue // e.g. execution(...) at a call; arrayDims exists only at array construction
 		}
 		if m == nil {
-			m = &matchCtx{s: s, h: h}
+			m = &matchCtx{s: s, h: p.types.wrap(h)}
 		}
 		if b.nformals <= len(m.bindsBuf) {
 			m.binds = m.bindsBuf[:b.nformals]
