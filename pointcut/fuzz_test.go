@@ -18,6 +18,7 @@ var fuzzSeeds = []string{
 	`aspect A { pointcut p(Object o): this(o); before(Object x): A.p(x) { a.B.c(x); } }`,
 	"aspect A {\n /* unterminated",
 	"aspect A { before(): call(* *(.., (int || long), ..)) { a.B.c(); } }",
+	`aspect A { declare precedence: A, *, (B* || !C+); declare warning: call(* *(..)) && within(a..*) : "w\u0041\n"; declare error: x() : "e"; declare parents: A; }`,
 }
 
 // FuzzParse: no input makes ParseFile or Resolve panic, and every error
@@ -34,6 +35,7 @@ func FuzzParse(f *testing.F) {
 		if p != nil {
 			for _, s := range allShadows {
 				p.Match(s, testHier())
+				p.Declared(s, testHier())
 			}
 		}
 	})
