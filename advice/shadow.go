@@ -105,14 +105,21 @@ func (s *Shadow) ArgTypes() (args []classfile.Type, ok bool) {
 
 // MethodHierarchy is a classfile.Hierarchy that also knows which methods a
 // class declares. Given one, a Matcher matches `call` and `execution`
-// through every supertype declaring the called or executed method, as
-// AspectJ's join point signatures do (a call to HashMap.put also has the
-// signature Map.put). Given a plain Hierarchy, only the static owner's
-// signature is matched (plus `+` patterns, which still see all supertypes).
+// through every supertype that has a method of the same name and parameter
+// types, whatever its return type (covariant overriding), as AspectJ's join
+// point signatures do (a call to HashMap.put also has the signature
+// Map.put). Given a plain Hierarchy, only the static owner's signature is
+// matched (plus `+` patterns, which still see all supertypes).
 type MethodHierarchy interface {
 	classfile.Hierarchy
-	// DeclaredMethod returns the method name+desc that class itself
-	// declares (Owner, Name, Desc, Access, Exceptions filled), and false
-	// if it declares none or the class is unknown.
-	DeclaredMethod(class, name, desc string) (Member, bool)
+	// DeclaredMethods returns the methods named name that class itself
+	// declares, in class file order, bridge methods included (Owner, Name,
+	// Desc, Access and Exceptions filled), and false if the class is
+	// unknown.
+	DeclaredMethods(class, name string) ([]Member, bool)
+	// Bridges returns the descriptors of the bridge methods of class that
+	// call its method name+desc: the erased signatures the method
+	// overrides where they differ from its own (a generic parameter, a
+	// covariant return), as javac writes them.
+	Bridges(class, name, desc string) []string
 }

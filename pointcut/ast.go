@@ -27,11 +27,42 @@ type Aspect struct {
 	Name      string
 	Pointcuts []*PointcutDecl
 	Advice    []*AdviceDecl
+	Declares  []*DeclareDecl
 }
 
 type declGrammar struct {
 	Pointcut *PointcutDecl `parser:"  @@"`
 	Advice   *AdviceDecl   `parser:"| @@"`
+	Declare  *DeclareDecl  `parser:"| @@"`
+}
+
+// DeclareDecl is `declare precedence: ...;` or `declare warning|error: ...;`.
+type DeclareDecl struct {
+	Pos        Position
+	Precedence *DeclarePrecedence `parser:"\"declare\" ( @@"`
+	Message    *DeclareMessage    `parser:"          | @@ )"`
+}
+
+// DeclarePrecedence is `precedence: TypePattern, TypePattern...;` (after
+// `declare`): the aspects matching earlier patterns take precedence.
+type DeclarePrecedence struct {
+	Pos   Position
+	Types []*TypePattern `parser:"\"precedence\" \":\" @@ ( \",\" @@ )* \";\""`
+}
+
+// DeclareMessage is `warning: Expr : "message";` or `error: ...` (after
+// `declare`): a message reported at each shadow Expr matches.
+type DeclareMessage struct {
+	Pos     Position
+	Kind    string     `parser:"@( \"warning\" | \"error\" ) \":\""`
+	Expr    *Expr      `parser:"@@ \":\""`
+	Message *StringLit `parser:"@@ \";\""`
+}
+
+// StringLit is a string literal, quotes and escapes as written.
+type StringLit struct {
+	Pos   Position
+	Value string `parser:"@String"`
 }
 
 // PointcutDecl is `pointcut name(Formals): Expr;`.

@@ -165,6 +165,7 @@ func (c *compiler) signature(mp *MethodPattern, text string) *sigPat {
 			s.declArray = namesArrays(s.decl)
 		}
 	}
+	s.declUp = s.decl != nil && subtypesToo(s.decl)
 	for i, e := range mp.Params {
 		if e.Ellipsis {
 			s.params = append(s.params, paramPat{ellipsis: true})

@@ -42,9 +42,10 @@
 // values saved at entry). The classfile.Hierarchy given to Match resolves
 // `+` patterns and the static instanceof questions; if it also implements
 // MethodHierarchy, call and execution signatures are matched through the
-// supertypes that declare the method, as AspectJ does. A field access has
-// one signature, its declaration's: the weaver resolves the reference, so
-// get and set test the shadow's member as it is.
+// supertypes that have the method, covariant overrides included, as
+// AspectJ does (signatures.go). A field access has one signature, its
+// declaration's: the weaver resolves the reference, so get and set test the
+// shadow's member as it is.
 //
 // Applied lists advice in AspectJ precedence order, highest first: aspects
 // in the order given to Resolve (first file, first aspect first); within an

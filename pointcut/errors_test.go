@@ -171,7 +171,7 @@ func TestFileLevelErrors(t *testing.T) {
 		{"aspect A {\n /* never closed \n}", "t.weft:2:2: unterminated comment"},
 		{"aspect A {\n before(): call(* *(..)) { a.B.c(); }\naspect B { }", "t.weft:3:1: missing `}` at the end of aspect A"},
 		{"aspect A { } aspect A { }", "t.weft:1:14: aspect A is declared twice (first at t.weft:1:1)"},
-		{"aspect A { before(): call(* *(..)) { a.B.c(); } ; }", "declarations start with `pointcut`, `before` or `after`"},
+		{"aspect A { before(): call(* *(..)) { a.B.c(); } ; }", "declarations start with `pointcut`, `before`, `after` or `declare`"},
 	}
 	for _, tt := range tests {
 		if got := resolveErr(tt.src); !strings.Contains(got, tt.want) {

@@ -19,6 +19,7 @@ var fuzzSeeds = []string{
 	"aspect A {\n /* unterminated",
 	"aspect A { before(): call(* *(.., (int || long), ..)) { a.B.c(); } }",
 	`aspect A { before(int v, a.P p): set(!static int (a.P || b..*).x*) && args(v) && target(p) { a.B.c(v, p); } after() returning(long v): get(* a.P+.*) { a.B.c(v); } }`,
+	`aspect A { declare precedence: A, *, (B* || !C+); declare warning: call(* *(..)) && within(a..*) : "w\u0041\n"; declare error: x() : "e"; declare parents: A; }`,
 }
 
 // FuzzParse: no input makes ParseFile or Resolve panic, and every error
@@ -35,6 +36,7 @@ func FuzzParse(f *testing.F) {
 		if p != nil {
 			for _, s := range allShadows {
 				p.Match(s, testHier())
+				p.Declared(s, testHier())
 			}
 			for _, s := range fieldShadows {
 				p.Match(s, testHier())

@@ -2,6 +2,7 @@ package pointcut
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 type memHier struct {
 	classes map[string]*classfile.ClassInfo
 	methods map[string]advice.Member // class.name+desc
+	bridges map[string][]string      // class.name+desc → the descriptors of its bridges
 }
 
 func (h *memHier) Lookup(name string) (*classfile.ClassInfo, error) {
@@ -22,12 +24,23 @@ func (h *memHier) Lookup(name string) (*classfile.ClassInfo, error) {
 	return nil, fmt.Errorf("%s: %w", name, classfile.ErrClassNotFound)
 }
 
-func (h *memHier) DeclaredMethod(class, name, desc string) (advice.Member, bool) {
-	m, ok := h.methods[class+"."+name+desc]
-	return m, ok
+func (h *memHier) DeclaredMethods(class, name string) ([]advice.Member, bool) {
+	if _, ok := h.classes[class]; !ok {
+		return nil, false
+	}
+	var out []advice.Member
+	for k, m := range h.methods {
+		if strings.HasPrefix(k, class+"."+name+"(") {
+			out = append(out, m)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Desc < out[j].Desc })
+	return out, true
 }
 
-// plainHier hides DeclaredMethod: a Hierarchy that knows no methods.
+func (h *memHier) Bridges(class, name, desc string) []string { return h.bridges[class+"."+name+desc] }
+
+// plainHier hides DeclaredMethods: a Hierarchy that knows no methods.
 type plainHier struct{ h *memHier }
 
 func (p plainHier) Lookup(name string) (*classfile.ClassInfo, error) { return p.h.Lookup(name) }

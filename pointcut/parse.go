@@ -29,6 +29,9 @@ var (
 // Designators lists the primitive pointcut designators weft supports.
 var Designators = []string{"call", "execution", "get", "set", "within", "withincode", "this", "target", "args"}
 
+// declareKinds are the declare forms weft has.
+var declareKinds = map[string]bool{"precedence": true, "warning": true, "error": true}
+
 // reserved are AspectJ designators weft does not support yet.
 var reserved = map[string]bool{
 	"handler": true, "staticinitialization": true,
@@ -205,6 +208,11 @@ func (p *fileParser) decl(a *Aspect, start, end int) {
 			return
 		}
 	}
+	if len(toks) > 1 && toks[0].Value == "declare" && toks[1].Type == tokName && !declareKinds[toks[1].Value] {
+		p.s.add(toks[1].Pos, "weft has declare precedence, declare warning and declare error",
+			"declare %s is not supported", toks[1].Value)
+		return
+	}
 	lex := p.at(start)
 	d, err := declParser.ParseFromLexer(lex, participle.AllowTrailing(true))
 	if err == nil && lex.Cursor() != end {
@@ -216,14 +224,17 @@ func (p *fileParser) decl(a *Aspect, start, end int) {
 		return
 	}
 	ok := true
-	walkDesignators(d.Pointcut, d.Advice, func(ds *Designator) { ok = p.designator(ds) && ok })
+	walkDesignators(d, func(ds *Designator) { ok = p.designator(ds) && ok })
 	if !ok {
 		return
 	}
-	if d.Pointcut != nil {
+	switch {
+	case d.Pointcut != nil:
 		a.Pointcuts = append(a.Pointcuts, d.Pointcut)
-	} else {
+	case d.Advice != nil:
 		a.Advice = append(a.Advice, d.Advice)
+	default:
+		a.Declares = append(a.Declares, d.Declare)
 	}
 }
 
@@ -245,8 +256,17 @@ func (p *fileParser) syntaxError(err error, toks []lexer.Token, cut Position) {
 	if len(toks) > 0 {
 		switch toks[0].Value {
 		case "pointcut", "before", "after":
+		case "declare":
+			switch {
+			case len(toks) > 1 && toks[1].Value == "precedence":
+				hint = "write declare precedence: Aspect1, Aspect2, ...;"
+			case len(toks) > 1 && declareKinds[toks[1].Value]:
+				hint = "write declare " + toks[1].Value + ": Pointcut : \"message\";"
+			default:
+				hint = "write declare precedence, declare warning or declare error"
+			}
 		default:
-			hint = "declarations start with `pointcut`, `before` or `after`"
+			hint = "declarations start with `pointcut`, `before`, `after` or `declare`"
 		}
 	}
 	p.s.add(pos, hint, "%s", tidy(msg))
@@ -257,6 +277,7 @@ func (p *fileParser) syntaxError(err error, toks []lexer.Token, cut Position) {
 func tidy(msg string) string {
 	msg = strings.ReplaceAll(msg, `unexpected token "<EOF>"`, "unexpected end")
 	msg = strings.ReplaceAll(msg, `<EOF>`, "end")
+	msg = strings.ReplaceAll(msg, "StringLit", "a string")
 	if i := strings.Index(msg, " (expected "); i >= 0 && strings.HasSuffix(msg, ")") {
 		exp := msg[i+len(" (expected ") : len(msg)-1]
 		if len(exp) > 24 {
@@ -266,11 +287,14 @@ func tidy(msg string) string {
 			msg = msg[:i] + " (expected " + exp + ")"
 		}
 	}
+	if i := strings.Index(msg, " (expected (DeclarePrecedence"); i >= 0 {
+		msg = msg[:i] + ` (expected "precedence", "warning" or "error")`
+	}
 	return msg
 }
 
 // walkDesignators calls fn for each designator of a declaration.
-func walkDesignators(pd *PointcutDecl, ad *AdviceDecl, fn func(*Designator)) {
+func walkDesignators(d *declGrammar, fn func(*Designator)) {
 	var expr func(e *Expr)
 	var unary func(u *UnaryExpr)
 	unary = func(u *UnaryExpr) {
@@ -290,11 +314,13 @@ func walkDesignators(pd *PointcutDecl, ad *AdviceDecl, fn func(*Designator)) {
 			}
 		}
 	}
-	if pd != nil && pd.Expr != nil {
-		expr(pd.Expr)
-	}
-	if ad != nil && ad.Expr != nil {
-		expr(ad.Expr)
+	switch {
+	case d.Pointcut != nil && d.Pointcut.Expr != nil:
+		expr(d.Pointcut.Expr)
+	case d.Advice != nil && d.Advice.Expr != nil:
+		expr(d.Advice.Expr)
+	case d.Declare != nil && d.Declare.Message != nil && d.Declare.Message.Expr != nil:
+		expr(d.Declare.Message.Expr)
 	}
 }
 

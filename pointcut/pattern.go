@@ -176,6 +176,20 @@ func (p *namePat) match(desc string, h classfile.Hierarchy) bool {
 	return found
 }
 
+// subtypesToo reports whether a type pattern that matches a type also
+// matches its subtypes: `T+`, and && and || of such patterns.
+func subtypesToo(p typePat) bool {
+	switch p := p.(type) {
+	case *namePat:
+		return p.plus && p.dims == 0
+	case orType:
+		return subtypesToo(p.l) && subtypesToo(p.r)
+	case andType:
+		return subtypesToo(p.l) && subtypesToo(p.r)
+	}
+	return false
+}
+
 // names reports whether a type pattern mentions array types at its top level
 // (`int[]`, `*[] || Foo[]`): only such a declaring type pattern selects
 // array construction in call(T.new(..)).
@@ -228,6 +242,7 @@ type sigPat struct {
 	ret       typePat // methods only
 	decl      typePat // nil: any declaring type
 	declArray bool    // the declaring type pattern names array types
+	declUp    bool    // the declaring type pattern holds for the subtypes of the types it matches (T+)
 	name      *namePat
 	params    []paramPat
 	throws    []throwsItem
@@ -235,28 +250,26 @@ type sigPat struct {
 
 func (s *sigPat) String() string { return s.text }
 
-// matchShape tests what is common to all signatures of a member: name,
-// return type and parameter types (varargs aside).
-func (s *sigPat) matchShape(m *advice.Member, h classfile.Hierarchy) bool {
+// matchName tests what all signatures of a member share: the kind and
+// the name.
+func (s *sigPat) matchName(m *advice.Member) bool {
 	if m.Name == "<clinit>" {
 		return false // a static initializer is no method (AspectJ's staticinitialization)
 	}
 	if s.ctor != (m.Name == "<init>") {
 		return false
 	}
+	return s.ctor || s.name == nil || s.name.testName(m.Name)
+}
+
+// matchTypes tests the parameter and return types of one signature
+// (constructors have no return type to test).
+func (s *sigPat) matchTypes(m *advice.Member, h classfile.Hierarchy) bool {
 	mt, err := classfile.ParseMethodDesc(m.Desc)
-	if err != nil {
+	if err != nil || !matchParams(s.params, mt.Params, h) {
 		return false
 	}
-	if !s.ctor {
-		if s.name != nil && !s.name.testName(m.Name) {
-			return false
-		}
-		if !s.ret.match(string(mt.Return), h) {
-			return false
-		}
-	}
-	return matchParams(s.params, mt.Params, h)
+	return s.ctor || s.ret.match(string(mt.Return), h)
 }
 
 // matchDecl tests what differs between a member's signatures: the
@@ -333,9 +346,9 @@ func matchParams(ps []paramPat, params []classfile.Type, h classfile.Hierarchy) 
 }
 
 // matchMember matches the signatures of a called or executed member: its
-// static owner's, and with a MethodHierarchy those of every supertype that
-// declares the method (AspectJ's join point signatures). Constructors and
-// private methods have one signature.
+// static owner's, and with a MethodHierarchy those of every type that has
+// the method (signatures.go: AspectJ's join point signatures, through
+// covariant overriding).
 func (s *sigPat) matchMember(m *advice.Member, arrayCtor bool, h classfile.Hierarchy) bool {
 	if s.ctor && arrayCtor != s.declArray {
 		return false
@@ -345,25 +358,15 @@ func (s *sigPat) matchMember(m *advice.Member, arrayCtor bool, h classfile.Hiera
 		mm.Access, mm.AccessKnown = classfile.AccPublic, true
 		m = &mm
 	}
-	if !s.matchShape(m, h) {
+	if !s.matchName(m) {
 		return false
 	}
-	if s.matchDecl(m.Owner, m, h) {
-		return true
-	}
-	if s.ctor || strings.HasPrefix(m.Owner, "[") || m.AccessKnown && m.Access&classfile.AccPrivate != 0 {
+	if s.declUp && !s.decl.match(string(classfile.ObjectType(m.Owner)), h) {
+		// Every signature's declaring type is the owner or one of its
+		// supertypes: if a T+ pattern rejects the owner, it rejects them.
 		return false
 	}
-	mh, ok := h.(advice.MethodHierarchy)
-	if !ok {
-		return false
-	}
-	found, _ := supers(h, m.Owner, func(c string) bool {
-		dm, ok := mh.DeclaredMethod(c, m.Name, m.Desc)
-		if !ok || dm.AccessKnown && dm.Access&classfile.AccPrivate != 0 {
-			return false
-		}
-		return s.matchDecl(c, &dm, h)
+	return signatures(m, h, func(owner string, sm *advice.Member) bool {
+		return s.matchTypes(sm, h) && s.matchDecl(owner, sm, h)
 	})
-	return found
 }

@@ -39,6 +39,10 @@ type Program struct {
 	Pointcuts []PointcutInfo
 	advice    []*boundAdvice // declaration order
 	order     []*boundAdvice // precedence order
+	types     hierarchyCache // for signature walks (signatures.go)
+	declares  []*declareMsg  // declare warning and error, declaration order
+	conflicts []conflict     // aspects declare precedence orders both ways
+	declInfo  []DeclareInfo
 }
 
 // PointcutInfo describes a named pointcut, for summaries.
@@ -159,6 +163,7 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 	if opts.AdviceCP != "" {
 		h = c.classes.hierarchy(opts.Hierarchy)
 	}
+	orders := map[*aspectScope][]*boundAdvice{}
 	for _, sc := range scopes {
 		var before, after []*boundAdvice
 		for i, ad := range sc.a.Advice {
@@ -176,7 +181,31 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 		}
 		// AspectJ: within an aspect, earlier before advice and later
 		// after advice take precedence.
-		prog.order = append(append(prog.order, before...), after...)
+		orders[sc] = append(before, after...)
+	}
+	var precs []*precDecl
+	for _, sc := range scopes {
+		for _, dd := range sc.a.Declares {
+			info := DeclareInfo{Pos: dd.Pos, Aspect: sc.a.Name}
+			if dp := dd.Precedence; dp != nil {
+				precs = append(precs, c.precedence(sc, dd.Pos, dp, scopes))
+				info.Kind, info.Text = "precedence", c.textFrom(dp.Types[0].Pos)
+			} else {
+				dm := dd.Message
+				if d := c.declareMessage(sc, dd.Pos, dm); d != nil {
+					prog.declares = append(prog.declares, d)
+				}
+				info.Kind, info.Text, info.Message = dm.Kind, c.exprText(dm.Expr), dm.Message.Value
+			}
+			prog.declInfo = append(prog.declInfo, info)
+		}
+	}
+	// Aspects in precedence order: the order given, as declare
+	// precedence statements rearrange it.
+	ordered, conflicts := c.orderAspects(scopes, precs)
+	prog.conflicts = conflicts
+	for _, sc := range ordered {
+		prog.order = append(prog.order, orders[sc]...)
 	}
 	c.warns.Sort()
 	prog.Warnings = c.warns
@@ -213,14 +242,17 @@ func formalTexts(fs []*Formal) []string {
 }
 
 // exprText returns a pointcut expression as written, on one line.
-func (c *compiler) exprText(e *Expr) string {
-	src := c.srcs[e.Pos.Filename]
-	start := e.Pos.Offset
-	// The expression ends before the `;` or `{` that follows it.
+func (c *compiler) exprText(e *Expr) string { return c.textFrom(e.Pos) }
+
+// textFrom returns the source text from pos up to the `;`, `{` or `:` that
+// ends it (outside parentheses), on one line.
+func (c *compiler) textFrom(pos Position) string {
+	src := c.srcs[pos.Filename]
+	start := pos.Offset
 	depth, end := 0, start
 	for end < len(src) {
 		ch := src[end]
-		if depth == 0 && (ch == ';' || ch == '{') {
+		if depth == 0 && (ch == ';' || ch == '{' || ch == ':') {
 			break
 		}
 		if ch == '(' {
@@ -496,7 +528,7 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 			continue // e.g. execution(...) at a call; arrayDims exists only at array construction
 		}
 		if m == nil {
-			m = &matchCtx{s: s, h: h}
+			m = &matchCtx{s: s, h: p.types.wrap(h)}
 		}
 		if b.nformals <= len(m.bindsBuf) {
 			m.binds = m.bindsBuf[:b.nformals]

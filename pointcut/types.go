@@ -102,6 +102,15 @@ func supers(h classfile.Hierarchy, class string, fn func(string) bool) (found, c
 	if h == nil {
 		return false, false
 	}
+	if ch, ok := h.(*cachedHierarchy); ok {
+		ti := ch.types.info(class)
+		for _, s := range ti.ancestors {
+			if fn(s) {
+				return true, ti.complete
+			}
+		}
+		return false, ti.complete
+	}
 	complete = true
 	seen := map[string]bool{class: true}
 	queue := []string{class}

@@ -15,8 +15,10 @@ import (
 
 // TestAgainstAspectJOnGuava compares the weave-info lines of ajc and weft
 // for every method and constructor execution of guava (they must be equal)
-// and every call into java.util (through supertypes: a call of
-// ImmutableList.size() is a call of java.util.List.size(); there the known
+// and every call into java.util (through supertypes, covariant overrides
+// included: a call of ImmutableList.size() is a call of
+// java.util.List.size(), ImmutableMap.values() returning an
+// ImmutableCollection is a call of Map.values(); there the known
 // differences are counted and bounded).
 func TestAgainstAspectJOnGuava(t *testing.T) {
 	const guava = "/usr/share/java/guava.jar"
@@ -66,15 +68,14 @@ func TestAgainstAspectJOnGuava(t *testing.T) {
 	}
 	got := normalizeInfo(b.String())
 	var missing, extra []string
-	covariant := 0
+	arrays := 0
 	for l, n := range want {
 		if got[l] < n {
-			// docs/language.md, differences 6: a call's signature is
-			// matched through supertypes declaring the same descriptor;
-			// ajc also follows covariant return types (ImmutableMap.values()
-			// returning ImmutableCollection is a call of Map.values()).
-			if strings.HasPrefix(l, "Join point 'method-call(") && strings.HasSuffix(l, "advised by afterReturning advice from 'CountAll' (line 3)") {
-				covariant++
+			// docs/language.md, differences: ajc 1.9.5 matches name
+			// patterns textually against array types, so
+			// call(* java.util..*.*(..)) selects Map.Entry[].clone().
+			if arrayMethodCall(l) {
+				arrays++
 				continue
 			}
 			missing = append(missing, l)
@@ -98,10 +99,10 @@ func TestAgainstAspectJOnGuava(t *testing.T) {
 	}
 	sort.Strings(missing)
 	sort.Strings(extra)
-	t.Logf("ajc: %d distinct lines, weft: %d; calls matched through supertypes: %d by ajc only (covariant returns), %d by weft only",
-		len(want), len(got), covariant, supers)
-	if covariant > 300 || supers > 300 {
-		t.Errorf("call lines through supertypes differ more than expected: %d ajc-only, %d weft-only", covariant, supers)
+	t.Logf("ajc: %d distinct lines, weft: %d; calls of array methods by ajc only: %d; calls matched through supertypes by weft only: %d",
+		len(want), len(got), arrays, supers)
+	if supers > 300 {
+		t.Errorf("call lines through supertypes differ more than expected: %d weft-only", supers)
 	}
 	if len(want) < 10000 {
 		t.Errorf("ajc reported only %d lines: the comparison is vacuous", len(want))

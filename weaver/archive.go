@@ -14,6 +14,9 @@ type Stats struct {
 	Copied       int // other entries copied unchanged
 	Shadows      []WeaveInfo
 	Warnings     []string // unwoven classes and methods, with the reason
+	// Declared lists the declare warnings and errors at the classes'
+	// shadows, in input order.
+	Declared []Declared
 }
 
 // WeavePath weaves the jar, directory or class file in into out (a jar
@@ -116,6 +119,7 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 		for _, warn := range pc.res.Warnings {
 			st.Warnings = append(st.Warnings, pc.name+": "+warn)
 		}
+		st.Declared = append(st.Declared, pc.res.Declared...)
 		if !pc.woven {
 			continue
 		}

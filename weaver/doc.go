@@ -21,8 +21,8 @@
 // An error from WeaveClass means the class could not be parsed or woven at
 // all: the caller copies it unchanged (WeavePath does, with a warning).
 // Options.Hierarchy should be a *MethodHierarchy so that call and
-// execution pointcuts match through the supertypes that declare a method,
-// as AspectJ's do. Join point ids are unique ints per shadow, handed out
+// execution pointcuts match through the supertypes that have a method,
+// covariant overrides included, as AspectJ's do. Join point ids are unique ints per shadow, handed out
 // from Options.IDBase; a second run meant for the same JVM (the JDK weave,
 // then the application) starts at the first run's NextID(). WeaveClass
 // numbers each class's ids as one block; WeavePath weaves in parallel but

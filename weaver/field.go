@@ -153,40 +153,10 @@ func fieldSignature(m advice.Member) string {
 
 // DeclaredField implements FieldHierarchy.
 func (mh *MethodHierarchy) DeclaredField(class, name, desc string) (advice.Member, bool) {
-	mh.mu.Lock()
-	fs, ok := mh.fields[class]
-	mh.mu.Unlock()
-	if !ok {
-		fs = mh.loadFields(class)
-		mh.mu.Lock()
-		if mh.fields == nil {
-			mh.fields = map[string]map[string]advice.Member{}
-		}
-		mh.fields[class] = fs
-		mh.mu.Unlock()
+	d := mh.class(class)
+	if d == nil {
+		return advice.Member{}, false
 	}
-	m, ok := fs[name+":"+desc]
+	m, ok := d.fields[name+":"+desc]
 	return m, ok
-}
-
-// loadFields reads the fields class declares from the first source that
-// has it; nil if none has.
-func (mh *MethodHierarchy) loadFields(class string) map[string]advice.Member {
-	for _, s := range mh.sources {
-		b, err := s.Class(class)
-		if err != nil {
-			continue
-		}
-		c, err := classfile.Parse(class, b)
-		if err != nil {
-			return nil
-		}
-		fs := make(map[string]advice.Member, len(c.Fields))
-		for _, f := range c.Fields {
-			name, desc := c.MemberName(f), c.MemberDesc(f)
-			fs[name+":"+desc] = advice.Member{Owner: class, Name: name, Desc: desc, Access: f.Access, AccessKnown: true}
-		}
-		return fs
-	}
-	return nil
 }

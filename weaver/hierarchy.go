@@ -14,33 +14,52 @@ import (
 type MethodHierarchy struct {
 	classfile.Hierarchy
 	sources []classfile.Source
-	mu      sync.Mutex
-	methods map[string]map[string]advice.Member // class → name+desc → member; nil if unknown
-	fields  map[string]map[string]advice.Member // class → name:desc → field (field.go); nil if unknown
+	classes sync.Map // internal name → *declared, nil if unknown
+}
+
+// declared is what a class declares: its methods by name, in class file
+// order, the bridge methods by the name+desc they call, and its fields by
+// name:desc (field.go).
+type declared struct {
+	methods map[string][]advice.Member
+	bridges map[string][]string
+	fields  map[string]advice.Member
 }
 
 // NewMethodHierarchy returns a MethodHierarchy over h whose member lists come
 // from sources (searched in order, as h searches them).
 func NewMethodHierarchy(h classfile.Hierarchy, sources ...classfile.Source) *MethodHierarchy {
-	return &MethodHierarchy{Hierarchy: h, sources: sources, methods: map[string]map[string]advice.Member{}}
+	return &MethodHierarchy{Hierarchy: h, sources: sources}
 }
 
-// DeclaredMethod implements advice.MethodHierarchy.
-func (mh *MethodHierarchy) DeclaredMethod(class, name, desc string) (advice.Member, bool) {
-	mh.mu.Lock()
-	ms, ok := mh.methods[class]
-	mh.mu.Unlock()
-	if !ok {
-		ms = mh.load(class)
-		mh.mu.Lock()
-		mh.methods[class] = ms
-		mh.mu.Unlock()
+// DeclaredMethods implements advice.MethodHierarchy.
+func (mh *MethodHierarchy) DeclaredMethods(class, name string) ([]advice.Member, bool) {
+	d := mh.class(class)
+	if d == nil {
+		return nil, false
 	}
-	m, ok := ms[name+desc]
-	return m, ok
+	return d.methods[name], true
 }
 
-func (mh *MethodHierarchy) load(class string) map[string]advice.Member {
+// Bridges implements advice.MethodHierarchy.
+func (mh *MethodHierarchy) Bridges(class, name, desc string) []string {
+	if d := mh.class(class); d != nil {
+		return d.bridges[name+desc]
+	}
+	return nil
+}
+
+// class returns what class declares, loading it once (two goroutines may
+// both load it; one result is kept).
+func (mh *MethodHierarchy) class(name string) *declared {
+	if d, ok := mh.classes.Load(name); ok {
+		return d.(*declared)
+	}
+	d, _ := mh.classes.LoadOrStore(name, mh.load(name))
+	return d.(*declared)
+}
+
+func (mh *MethodHierarchy) load(class string) *declared {
 	for _, s := range mh.sources {
 		b, err := s.Class(class)
 		if err != nil {
@@ -50,13 +69,45 @@ func (mh *MethodHierarchy) load(class string) map[string]advice.Member {
 		if err != nil {
 			return nil
 		}
-		ms := make(map[string]advice.Member, len(c.Methods))
+		d := &declared{methods: make(map[string][]advice.Member, len(c.Methods)),
+			fields: make(map[string]advice.Member, len(c.Fields))}
+		for _, f := range c.Fields {
+			name, desc := c.MemberName(f), c.MemberDesc(f)
+			d.fields[name+":"+desc] = advice.Member{Owner: class, Name: name, Desc: desc, Access: f.Access, AccessKnown: true}
+		}
 		for _, m := range c.Methods {
 			name, desc := c.MemberName(m), c.MemberDesc(m)
-			ms[name+desc] = advice.Member{Owner: class, Name: name, Desc: desc, Access: m.Access,
-				AccessKnown: true, Exceptions: exceptions(c, m)}
+			d.methods[name] = append(d.methods[name], advice.Member{Owner: class, Name: name, Desc: desc, Access: m.Access,
+				AccessKnown: true, Exceptions: exceptions(c, m)})
+			if m.Access&classfile.AccBridge != 0 {
+				if target := bridgeTarget(c, m, name); target != "" {
+					if d.bridges == nil {
+						d.bridges = map[string][]string{}
+					}
+					d.bridges[name+target] = append(d.bridges[name+target], desc)
+				}
+			}
 		}
-		return ms
+		return d
 	}
 	return nil
+}
+
+// bridgeTarget returns the descriptor of the method of c named name that
+// bridge method m calls, or "".
+func bridgeTarget(c *classfile.Class, m *classfile.Member, name string) string {
+	code, err := classfile.DecodeCode(c, m)
+	if err != nil || code == nil {
+		return ""
+	}
+	for _, in := range code.Insns {
+		switch in.Op {
+		case classfile.OpInvokevirtual, classfile.OpInvokeinterface, classfile.OpInvokespecial, classfile.OpInvokestatic:
+			owner, n, desc := c.Pool.MemberRef(in.Index)
+			if owner == c.Name() && n == name {
+				return desc
+			}
+		}
+	}
+	return ""
 }

@@ -24,6 +24,10 @@ type classWeaver struct {
 	binName   string // name as a binary name, once needed
 	guard     guardRefs
 	fields    map[uint16]fieldRef // field references resolved (field.go), by pool index
+	// declared collects the declare warnings and errors of the class's
+	// shadows; checkOnly finds shadows for them alone (Weaver.Check).
+	declared  []Declared
+	checkOnly bool
 }
 
 // shadow is a matched shadow inside one method body.
@@ -71,13 +75,9 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		// compiler's, not the program's).
 		return false, ""
 	}
-	for _, in := range code.Insns {
-		if in.Op == classfile.OpJsr || in.Op == classfile.OpRet {
-			// The copy would need its own subroutines; such old code is rare.
-			if cw.anyAdvice() {
-				return false, fmt.Sprintf("%s: left unwoven: jsr/ret subroutines are not supported", where)
-			}
-		}
+	if cw.anyAdvice() && hasSubroutines(code) {
+		// The copy would need its own subroutines; such old code is rare.
+		return false, fmt.Sprintf("%s: left unwoven: jsr/ret subroutines are not supported", where)
 	}
 	shadows := cw.findShadows(m, code)
 	if len(shadows) == 0 {
@@ -144,13 +144,28 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		AccessKnown: true, Exceptions: exceptions(c, m)}
 	static := m.Access&classfile.AccStatic != 0
 	ctor := mname == "<init>"
-	kinds := advice.ShadowKinds(cw.w.m)
+	kinds := cw.shadowKinds()
 	lineAt := newLineTable(code.Lines)
 	var out []*shadow
+	// A constructor's execution shadow is placed after the loop below:
+	// its declarations wait for its line (ctorDecl), in the place of the
+	// method's first (declAt).
+	var ctorDecl *shadow
+	declAt := len(cw.declared)
 	// Most instructions match nothing: they are matched in one scratch
 	// shadow, copied out only when advice applies.
 	scratch := &shadow{}
 	match := func(s *shadow) {
+		if cw.w.declKinds.Has(s.Kind) {
+			if s.Kind == advice.ConstructorExecution {
+				ctorDecl = s
+			} else {
+				cw.declare(s)
+			}
+		}
+		if cw.checkOnly || !cw.w.adviceKinds.Has(s.Kind) {
+			return
+		}
 		*scratch = *s
 		scratch.applied = cw.filter(&scratch.Shadow, cw.w.m.Match(&scratch.Shadow, h))
 		if len(scratch.applied) > 0 {
@@ -189,7 +204,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		// No advice matches a shadow in the body: at most the execution
 		// shadow, whose placement in a constructor needs the loop below
 		// to find the super(...)/this(...) call.
-		if len(out) == 0 || !ctor {
+		if len(out) == 0 && ctorDecl == nil || !ctor {
 			return out
 		}
 	}
@@ -283,6 +298,13 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 			exec.at = superAt
 			exec.line = lineAfter(code, lineAt, superAt, exec.line)
 		}
+	}
+	if ctorDecl != nil && superAt >= 0 {
+		ctorDecl.line = lineAfter(code, lineAt, superAt, ctorDecl.line)
+		rest := append([]Declared(nil), cw.declared[declAt:]...)
+		cw.declared = cw.declared[:declAt]
+		cw.declare(ctorDecl)
+		cw.declared = append(cw.declared, rest...)
 	}
 	return out
 }

@@ -98,16 +98,27 @@ func (cw *classWeaver) modifiers(s *shadow) int32 {
 	return 0
 }
 
+// declaredMethod returns the method name+desc that class declares.
+func declaredMethod(mh advice.MethodHierarchy, class, name, desc string) (advice.Member, bool) {
+	ms, _ := mh.DeclaredMethods(class, name)
+	for _, m := range ms {
+		if m.Desc == desc {
+			return m, true
+		}
+	}
+	return advice.Member{}, false
+}
+
 // resolveMethod finds the declaration a call of m resolves to, as the JVM
 // does: in m's owner and its superclasses, then in their interfaces.
 // Constructors are looked up in their owner only.
 func resolveMethod(mh advice.MethodHierarchy, m advice.Member) (advice.Member, bool) {
 	if m.Name == "<init>" {
-		return mh.DeclaredMethod(m.Owner, m.Name, m.Desc)
+		return declaredMethod(mh, m.Owner, m.Name, m.Desc)
 	}
 	var ifaces []string
 	for c := m.Owner; c != ""; {
-		if d, ok := mh.DeclaredMethod(c, m.Name, m.Desc); ok {
+		if d, ok := declaredMethod(mh, c, m.Name, m.Desc); ok {
 			return d, true
 		}
 		ci, err := mh.Lookup(c)
@@ -125,7 +136,7 @@ func resolveMethod(mh advice.MethodHierarchy, m advice.Member) (advice.Member, b
 			continue
 		}
 		seen[c] = true
-		if d, ok := mh.DeclaredMethod(c, m.Name, m.Desc); ok {
+		if d, ok := declaredMethod(mh, c, m.Name, m.Desc); ok {
 			return d, true
 		}
 		if ci, err := mh.Lookup(c); err == nil {

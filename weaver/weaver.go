@@ -103,6 +103,9 @@ type Result struct {
 	MethodsWoven int
 	// Warnings name methods left unwoven and why.
 	Warnings []string
+	// Declared lists the declare warnings and errors reported at the
+	// class's shadows, in code order.
+	Declared []Declared
 }
 
 // Weaver weaves classes. It is safe for concurrent use.
@@ -113,11 +116,22 @@ type Weaver struct {
 	nextID atomic.Int32
 	// skip holds classes never woven: the runtime and the advice classes.
 	skip map[string]bool
+	// checker reports declare warnings and errors at shadows of
+	// declKinds (nil: m declares none); adviceKinds are the shadow kinds
+	// m's advice can match.
+	checker     advice.Checker
+	declKinds   advice.KindSet
+	adviceKinds advice.KindSet
 }
 
-// New returns a Weaver applying the advice chosen by m.
+// New returns a Weaver applying the advice chosen by m. If m is also an
+// advice.Checker, its declare warnings and errors are reported in each
+// Result (and by Check, without weaving).
 func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
-	w := &Weaver{m: m, advice: adv, opts: opts, skip: map[string]bool{}}
+	w := &Weaver{m: m, advice: adv, opts: opts, skip: map[string]bool{}, adviceKinds: advice.ShadowKinds(m)}
+	if c, ok := m.(advice.Checker); ok && c.DeclaredKinds() != 0 {
+		w.checker, w.declKinds = c, c.DeclaredKinds()
+	}
 	w.nextID.Store(opts.IDBase)
 	for _, a := range adv {
 		w.skip[a.Method.Owner] = true
@@ -246,6 +260,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 			res.MethodsWoven++
 		}
 	}
+	res.Declared = cw.declared
 	if res.MethodsWoven == 0 {
 		return res, nil, nil
 	}

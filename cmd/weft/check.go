@@ -85,6 +85,10 @@ func writeSummary(w io.Writer, files []*pointcut.File, prog *pointcut.Program) {
 	for _, a := range prog.AdviceInfo() {
 		advs[a.Advice.Aspect] = append(advs[a.Advice.Aspect], a)
 	}
+	decls := map[string][]pointcut.DeclareInfo{}
+	for _, d := range prog.DeclareInfo() {
+		decls[d.Aspect] = append(decls[d.Aspect], d)
+	}
 	naspects := 0
 	for _, f := range files {
 		for _, a := range f.Aspects {
@@ -102,14 +106,25 @@ func writeSummary(w io.Writer, files []*pointcut.File, prog *pointcut.Program) {
 				}
 				fmt.Fprintf(w, "      calls %s.%s%s  with (%s)\n", strings.ReplaceAll(m.Owner, "/", "."), m.Name, m.Desc, strings.Join(vals, ", "))
 			}
+			for _, d := range decls[a.Name] {
+				if d.Kind == "precedence" {
+					fmt.Fprintf(w, "  declare precedence: %s\n", d.Text)
+				} else {
+					fmt.Fprintf(w, "  declare %s: %s : %s\n", d.Kind, d.Text, d.Message)
+				}
+			}
 		}
 	}
 	checked := "advice methods checked against --advice-cp"
 	if !prog.Checked {
 		checked = "advice methods not checked (no --advice-cp)"
 	}
-	fmt.Fprintf(w, "%d aspect%s, %d pointcut%s, %d advice; %s\n", naspects, plural(naspects),
-		len(prog.Pointcuts), plural(len(prog.Pointcuts)), len(prog.AdviceInfo()), checked)
+	declares := ""
+	if n := len(prog.DeclareInfo()); n > 0 {
+		declares = fmt.Sprintf(", %d declare", n)
+	}
+	fmt.Fprintf(w, "%d aspect%s, %d pointcut%s, %d advice%s; %s\n", naspects, plural(naspects),
+		len(prog.Pointcuts), plural(len(prog.Pointcuts)), len(prog.AdviceInfo()), declares, checked)
 }
 
 // adviceHeader renders an advice's kind and formals as written:

@@ -50,6 +50,10 @@ originals:
   DIR/summary.json        classes and methods woven per module, classes left
                           unwoven and why, advised intrinsic methods
 
+Each "declare warning" and "declare error" of the aspects is reported at
+every join point of the JDK its pointcut selects; a declare error fails the
+command before anything is written.
+
 The advice classes must be on --advice-cp: the woven JDK calls them from
 the boot class path. Advice that advised no join point of the modules
 woven is warned of as ajc does ("advice defined in A has not been applied
@@ -88,7 +92,7 @@ Examples:
 			return err
 		}
 		sum, applied, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: fl.adviceCP, javaHome: home,
-			modules: fl.modules, out: fl.out, progress: !fl.quiet, dirs: fl.dirs})
+			modules: fl.modules, out: fl.out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
 		if err != nil {
 			return err
 		}
@@ -123,8 +127,9 @@ type jdkJob struct {
 	javaHome string
 	modules  string // "all" or M,M...
 	out      string
-	progress bool // a progress bar when stderr is a terminal
-	dirs     bool // class trees instead of jars
+	progress bool      // a progress bar when stderr is a terminal
+	dirs     bool      // class trees instead of jars
+	diag     io.Writer // declare warnings and errors; nil: stderr
 }
 
 // weaveJDK weaves the JDK as the job says into job.out, and tells which
@@ -154,6 +159,28 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	x := &jdk.Exclusions{}
+	w := weaver.New(job.matcher, job.advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
+	diag := job.diag
+	if diag == nil {
+		diag = os.Stderr
+	}
+	checked := declaresErrors(job.matcher)
+	if checked {
+		// A declare error must leave nothing written: check first.
+		woven, err := classfile.OpenJDK(home, mods...)
+		if err != nil {
+			return nil, nil, err
+		}
+		ds, err := checkImage(woven, w, x)
+		woven.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+		if n := reportDeclared(diag, ds); n > 0 {
+			return nil, nil, errDeclared(n)
+		}
+	}
 	if err := os.MkdirAll(job.out, 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -165,8 +192,6 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	x := &jdk.Exclusions{}
-	w := weaver.New(job.matcher, job.advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
 	var boot []string
 	for _, p := range filepath.SplitList(job.adviceCP) {
 		if p != "" {
@@ -178,11 +203,13 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 		}
 	}
 	applied := appliedAdvice{}
+	var declared []weaver.Declared
 	var mu sync.Mutex
 	onResult := func(res *weaver.Result) {
-		if len(res.Shadows) > 0 {
+		if len(res.Shadows) > 0 || len(res.Declared) > 0 {
 			mu.Lock()
 			applied.add(res.Shadows)
+			declared = append(declared, res.Declared...)
 			mu.Unlock()
 		}
 	}
@@ -194,6 +221,10 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 		defer bar.done()
 	}
 	sum, err := jdk.WeaveImage(opts)
+	if err == nil && !checked {
+		sortDeclared(declared)
+		reportDeclared(diag, declared)
+	}
 	return sum, applied, err
 }
 

@@ -63,6 +63,8 @@ or jar). An advice whose class is on neither is an error, as in
 "weft check". Advice that advised no join point of the JDK or the class
 path is warned of as ajc does ("advice defined in A has not been applied
 [Xlint:adviceDidNotMatch]") when run weaves; --Xlint ignore silences it.
+So are the aspects' declare warnings and errors, as "weft weave" reports
+them; a declare error stops run before java starts.
 
 The command may be any launcher of the JDK's bin/: java gets the woven
 JDK's options as @DIR/weft.args, the others (javac, jar, jshell, jdeps,
@@ -477,17 +479,26 @@ func weaveApp(home string, m advice.Matcher, advs []*advice.Advice, adviceCP str
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
 	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
+	var woven []string
 	for _, e := range entries {
-		out, ok := outs[e]
-		if !ok {
-			continue
+		if _, ok := outs[e]; ok {
+			woven = append(woven, e)
 		}
-		st, err := w.WeavePath(e, out)
+	}
+	checked, err := precheckPaths(os.Stderr, m, w, woven)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range woven {
+		st, err := w.WeavePath(e, outs[e])
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", e, err)
 		}
 		for _, warn := range st.Warnings {
 			fmt.Fprintln(os.Stderr, "weft: warning:", warn)
+		}
+		if !checked {
+			reportDeclared(os.Stderr, st.Declared)
 		}
 		applied.add(st.Shadows)
 	}

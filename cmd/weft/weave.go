@@ -48,6 +48,11 @@ temporary file next to OUT, renamed at the end. The runtime (weft.rt) is
 written into a directory output, else as weft-rt.jar next to the jar or
 class file output (in OUT for a class file woven into the directory OUT).
 
+Each "declare warning" and "declare error" of the aspects is reported at
+every join point its pointcut selects, as ajc does
+("p/A.java:12: warning: message"); a declare error fails the command and
+nothing is written (the inputs are then checked before weaving).
+
 The advice classes are looked up on --advice-cp, then on the inputs and
 -cp: an advice whose class is on none of them is an error, as in
 "weft check". Advice that advised no join point of any input is warned of
@@ -125,6 +130,10 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		return err
 	}
 	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase})
+	checked, err := precheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
+	if err != nil {
+		return err
+	}
 
 	outs := map[string]string{}
 	if len(inputs) == 1 {
@@ -147,6 +156,9 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		}
 		for _, warn := range st.Warnings {
 			fmt.Fprintln(os.Stderr, "weft: warning:", warn)
+		}
+		if !checked {
+			reportDeclared(cmd.ErrOrStderr(), st.Declared)
 		}
 		total.Classes += st.Classes
 		total.Woven += st.Woven

@@ -1,0 +1,119 @@
+package weaver
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/pointcut"
+)
+
+// collections4Jar is Debian's libcommons-collections4-java.
+const collections4Jar = "/usr/share/java/commons-collections4.jar"
+
+// Lines that differ by design:
+//   - ajc 1.9.5 matches the name pattern of call(* org.apache.commons.collections4.map..*.*(..))
+//     textually against array types, so it selects X[].clone() for a class
+//     X of that package (docs/language.md, differences: array types
+//     against name patterns);
+//   - TreeBidiMap$Inverse.put(V, K), an inner class implementing
+//     OrderedBidiMap<V, K> with its outer class's type variables swapped,
+//     overrides Map.put: javac's bridge put(Object, Object) says so and
+//     weft follows it, while ajc does not see the override (it does for
+//     TreeBidiMap.put(K, V) and for Inverse's get and remove).
+//
+// TestAgainstAspectJOnCollections compares, join point for join point, the
+// weave-info lines of ajc and weft on commons-collections4 for execution
+// and call pointcuts over packages (Overrides.aj, overrides.weft): a
+// method matches through every supertype that has a method of the same
+// name and parameter types, whatever its return type (covariant
+// overriding: the bidimap decorators' decorated() and values() return
+// narrower types than the java.util and map-package methods they
+// override), with that supertype's return type and modifiers.
+func TestAgainstAspectJOnCollections(t *testing.T) {
+	for _, f := range []string{ajcPath, aspectjrt, collections4Jar} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s missing: %s", f, installAJ+" libcommons-collections4-java")
+		}
+	}
+	home := jvmtest.JavaHome(t)
+	counter, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv := jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": string(counter)}, "--release", "8")
+	cmd := exec.Command(ajcPath, "-1.8", "-inpath", collections4Jar, "-showWeaveInfo",
+		"-cp", aspectjrt+string(filepath.ListSeparator)+adv, "-outjar", filepath.Join(t.TempDir(), "ajc.jar"),
+		filepath.Join(diffFolder, "Overrides.aj"))
+	ajcOut, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ajc: %v\n%s", err, ajcOut)
+	}
+	want := normalizeInfo(string(ajcOut))
+
+	src, err := classfile.OpenSource(collections4Jar, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	h := NewMethodHierarchy(classfile.NewHierarchy(src, mustJDK(t)), src, mustJDK(t))
+	text, err := os.ReadFile(filepath.Join(diffFolder, "overrides.weft"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := pointcut.ParseFile("overrides.weft", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(collections4Jar, filepath.Join(t.TempDir(), "weft.jar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range st.Shadows {
+		b.WriteString(st.Shadows[i].String() + "\n")
+	}
+	got := normalizeInfo(b.String())
+	var missing, extra []string
+	intentional := 0
+	for l, n := range want {
+		if got[l] < n {
+			if arrayMethodCall(l) {
+				intentional++
+				continue
+			}
+			missing = append(missing, l)
+		}
+	}
+	for l, n := range got {
+		if want[l] < n {
+			if strings.HasPrefix(l, "Join point 'method-execution(java.lang.Comparable org.apache.commons.collections4.bidimap.TreeBidiMap$Inverse.put(") {
+				intentional++
+				continue
+			}
+			extra = append(extra, l)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	t.Logf("ajc: %d distinct lines, weft: %d; %d differ by design", len(want), len(got), intentional)
+	if len(want) < 1000 {
+		t.Errorf("ajc reported only %d lines: the comparison is vacuous", len(want))
+	}
+	reportWeaveInfoDiff(t, missing, extra)
+}
+
+// arrayMethodCall reports whether a weave-info line is a call of a method
+// on an array type (X[].clone()).
+func arrayMethodCall(line string) bool {
+	return strings.HasPrefix(line, "Join point 'method-call(") && strings.Contains(calledMember(line), "[].")
+}
