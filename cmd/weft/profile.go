@@ -27,6 +27,8 @@ var profileFlags struct {
 	speedscope bool
 	noTime     bool
 	period     float64
+	aspects    []string // woven with the profiler
+	adviceCP   string
 }
 
 var profileCmd = &cobra.Command{
@@ -59,7 +61,9 @@ Examples:
 
   weft profile -- java -cp app.jar Main
   weft profile -o /tmp/javac-prof -- javac -d /tmp/out Hello.java
-  weft profile --modules java.base -- java -cp . Fib`,
+  weft profile --modules java.base -- java -cp . Fib
+  # with an aspect of yours woven too
+  weft profile -a count.weft --advice-cp adv -- java -cp app.jar Main`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: runProfile,
 }
@@ -68,6 +72,8 @@ func init() {
 	f := profileCmd.Flags()
 	f.StringVarP(&profileFlags.out, "out", "o", "weft-profile", "output directory")
 	f.BoolVar(&profileFlags.cpu, "cpu", false, "also measure thread CPU time per context (slower)")
+	f.StringArrayVarP(&profileFlags.aspects, "aspect", "a", nil, "an aspect of yours to weave with the profiler (repeatable)")
+	f.StringVar(&profileFlags.adviceCP, "advice-cp", "", "class path of your aspects' advice classes")
 	f.BoolVar(&profileFlags.noTime, "no-time", false, "count only (calls, allocations): no clock read per execution")
 	f.Float64Var(&profileFlags.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
 	f.IntVar(&profileFlags.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
@@ -97,7 +103,8 @@ func runProfile(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	os.Remove(filepath.Join(out, "profile.cct")) // no stale profile from an earlier run
-	runFlags.aspects, runFlags.adviceCP, runFlags.xlint = []string{aspect}, adv, "ignore"
+	runFlags.aspects = append([]string{aspect}, fl.aspects...)
+	runFlags.adviceCP, runFlags.xlint = joinClassPath(adv, fl.adviceCP), "ignore"
 	env := []string{"WEFT_PROFILE_OUT=" + out, "WEFT_PROFILE_MAX_NODES=" + strconv.Itoa(fl.maxNodes)}
 	if fl.cpu {
 		env = append(env, "WEFT_PROFILE_CPU=true")
