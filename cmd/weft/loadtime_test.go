@@ -16,7 +16,8 @@ import (
 // The load-time test program: app.Main (on the class path) loads
 // plugin.Plugin from a jar that is not, through a URLClassLoader of its
 // own, runs a lambda and a Proxy of a package-private interface (both
-// classes the JVM generates), and defines a corrupt class.
+// classes the JVM generates), calls methods and constructors by reflection
+// until the JDK generates accessor classes, and defines a corrupt class.
 const (
 	ltwMainSrc = `package app;
 import java.io.File;
@@ -26,7 +27,14 @@ import java.net.URLClassLoader;
 import java.util.function.Supplier;
 public class Main {
     interface Task { String go(); }
+    static int noop() { return 1; }
     public static void main(String[] a) throws Exception {
+        // Past 15 reflective calls the JDK generates accessor classes
+        // (jdk.internal.reflect.Generated*) in throwaway loaders.
+        int r = 0;
+        Method nm = Main.class.getDeclaredMethod("noop");
+        for (int i = 0; i < 40; i++) r += (Integer) nm.invoke(null) + (Main.class.getDeclaredConstructor().newInstance() != null ? 1 : 0);
+        System.out.println("reflection " + r);
         URLClassLoader l = new URLClassLoader(new URL[]{new File(a[0]).toURI().toURL()}, Main.class.getClassLoader());
         Class<?> c = l.loadClass("plugin.Plugin");
         Object p = c.getConstructor().newInstance();
@@ -68,6 +76,9 @@ public final class Seen {
         count.Counter.hit(joinPointId);
     }
     before(): execution(* *(..)) && within(app..*) && !execution(* app.Main.*(..)) {
+        ltwtest.Seen.exec(thisJoinPointStaticPart);
+    }
+    before(): execution(* *(..)) && within(jdk.internal.reflect.Generated*) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
 }
@@ -114,6 +125,7 @@ func TestRunLoadTime(t *testing.T) {
 		"seen app.Main$$Lambda$",           // the lambda proxy's get()
 		"seen app.$Proxy",                  // the Proxy class's go()
 		"weft: warning: Bad (normal class) left unwoven: Bad: ",
+		"left unwoven: a reflection accessor the JDK generates",
 	} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
