@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // collections4Jar is Debian's libcommons-collections4-java.
@@ -41,7 +39,7 @@ func TestAgainstAspectJOnCollections(t *testing.T) {
 			t.Fatalf("%s missing: %s", f, installAJ+" libcommons-collections4-java")
 		}
 	}
-	home := jvmtest.JavaHome(t)
+	jvmtest.JavaHome(t) // fails the test without a JDK
 	counter, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
 	if err != nil {
 		t.Fatal(err)
@@ -56,33 +54,11 @@ func TestAgainstAspectJOnCollections(t *testing.T) {
 	}
 	want := normalizeInfo(string(ajcOut))
 
-	src, err := classfile.OpenSource(collections4Jar, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	h := NewMethodHierarchy(classfile.NewHierarchy(src, mustJDK(t)), src, mustJDK(t))
 	text, err := os.ReadFile(filepath.Join(diffFolder, "overrides.weft"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := pointcut.ParseFile("overrides.weft", text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(collections4Jar, filepath.Join(t.TempDir(), "weft.jar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for i := range st.Shadows {
-		b.WriteString(st.Shadows[i].String() + "\n")
-	}
-	got := normalizeInfo(b.String())
+	got := weftWeaveInfo(t, collections4Jar, filepath.Join(t.TempDir(), "weft.jar"), "overrides.weft", text, adv, false)
 	var missing, extra []string
 	intentional := 0
 	for l, n := range want {

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // TestAgainstAspectJOnGuava compares the weave-info lines of ajc and weft
@@ -27,7 +25,7 @@ func TestAgainstAspectJOnGuava(t *testing.T) {
 			t.Fatalf("%s missing: %s", f, installAJ+" libguava-java")
 		}
 	}
-	home := jvmtest.JavaHome(t)
+	jvmtest.JavaHome(t) // fails the test without a JDK
 	counter, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
 	if err != nil {
 		t.Fatal(err)
@@ -43,30 +41,8 @@ func TestAgainstAspectJOnGuava(t *testing.T) {
 	}
 	want := normalizeInfo(strings.ReplaceAll(string(ajcOut), "CountAll.aj:", "countall.weft:"))
 
-	g, err := classfile.OpenSource(guava, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	h := NewMethodHierarchy(classfile.NewHierarchy(g, mustJDK(t)), g, mustJDK(t))
 	text, _ := os.ReadFile(filepath.Join(diffFolder, "countall.weft"))
-	f, err := pointcut.ParseFile("countall.weft", text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(guava, filepath.Join(t.TempDir(), "weft.jar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for i := range st.Shadows {
-		b.WriteString(st.Shadows[i].String() + "\n")
-	}
-	got := normalizeInfo(b.String())
+	got := weftWeaveInfo(t, guava, filepath.Join(t.TempDir(), "weft.jar"), "countall.weft", text, adv, false)
 	var missing, extra []string
 	arrays := 0
 	for l, n := range want {

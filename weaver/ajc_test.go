@@ -97,35 +97,8 @@ func TestAgainstAspectJ(t *testing.T) {
 	want := normalizeInfo(string(ajcOut))
 
 	// weft
-	lang3, err := classfile.OpenSource(lang3Jar, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lang3.Close()
-	advSrc := classfile.NewDirSource(adv)
-	h := NewMethodHierarchy(classfile.NewHierarchy(lang3, advSrc, mustJDK(t)), lang3, advSrc, mustJDK(t))
-	f, err := pointcut.ParseFile("diff.weft", []byte(read("diff.weft")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := New(prog, prog.Advice(), Options{Hierarchy: h})
 	weftOut := filepath.Join(tmp, "weft.jar")
-	st, err := w.WeavePath(lang3Jar, weftOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, warn := range st.Warnings {
-		t.Errorf("weft warning: %s", warn)
-	}
-	var b strings.Builder
-	for i := range st.Shadows {
-		b.WriteString(st.Shadows[i].String() + "\n")
-	}
-	got := normalizeInfo(b.String())
+	got := weftWeaveInfo(t, lang3Jar, weftOut, "diff.weft", []byte(read("diff.weft")), adv, true)
 
 	var missing, extra []string
 	nIntentional := 0
@@ -218,4 +191,41 @@ func reportWeaveInfoDiff(t *testing.T, missing, extra []string) {
 	if len(extra) > 0 {
 		t.Errorf("%d weave-info lines of weft that ajc lacks:\n%s", len(extra), show(extra))
 	}
+}
+
+// weftWeaveInfo weaves in into out with the aspect (name, text) whose
+// advice classes are in adv, and returns its -showWeaveInfo lines
+// normalized as normalizeInfo does ajc's. Every woven-class warning fails
+// the test when strict.
+func weftWeaveInfo(t *testing.T, in, out, name string, text []byte, adv string, strict bool) map[string]int {
+	t.Helper()
+	src, err := classfile.OpenSource(in, jvmtest.JavaHome(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	advSrc := classfile.NewDirSource(adv)
+	h := NewMethodHierarchy(classfile.NewHierarchy(src, advSrc, mustJDK(t)), src, advSrc, mustJDK(t))
+	f, err := pointcut.ParseFile(name, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strict {
+		for _, warn := range st.Warnings {
+			t.Errorf("weft warning: %s", warn)
+		}
+	}
+	var b strings.Builder
+	for i := range st.Shadows {
+		b.WriteString(st.Shadows[i].String() + "\n")
+	}
+	return normalizeInfo(b.String())
 }

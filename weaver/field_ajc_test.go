@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -47,34 +45,8 @@ func TestFieldsAgainstAspectJ(t *testing.T) {
 	}
 	want := normalizeInfo(string(ajcOut))
 
-	lang3, err := classfile.OpenSource(lang3Jar, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lang3.Close()
-	advSrc := classfile.NewDirSource(adv)
-	h := NewMethodHierarchy(classfile.NewHierarchy(lang3, advSrc, mustJDK(t)), lang3, advSrc, mustJDK(t))
-	f, err := pointcut.ParseFile("fielddiff.weft", []byte(read("fielddiff.weft")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
 	weftOut := filepath.Join(tmp, "weft.jar")
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(lang3Jar, weftOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, warn := range st.Warnings {
-		t.Errorf("weft warning: %s", warn)
-	}
-	var b strings.Builder
-	for i := range st.Shadows {
-		b.WriteString(st.Shadows[i].String() + "\n")
-	}
-	got := normalizeInfo(b.String())
+	got := weftWeaveInfo(t, lang3Jar, weftOut, "fielddiff.weft", []byte(read("fielddiff.weft")), adv, true)
 
 	var missing, extra []string
 	perAdvice := map[string]int{}
@@ -259,24 +231,7 @@ func TestFieldEdgeCasesAgainstAspectJ(t *testing.T) {
 	}
 	want := normalizeInfo(string(ajcOut))
 
-	f, err := pointcut.ParseFile("edge.weft", []byte(fieldEdgeAspect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := mustJDKHierarchy(t, app)
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(app, filepath.Join(t.TempDir(), "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for i := range st.Shadows {
-		b.WriteString(st.Shadows[i].String() + "\n")
-	}
-	got := normalizeInfo(b.String())
+	got := weftWeaveInfo(t, app, filepath.Join(t.TempDir(), "out"), "edge.weft", []byte(fieldEdgeAspect), adv, false)
 	var missing, extra []string
 	for l, n := range want {
 		if got[l] < n {
