@@ -133,7 +133,9 @@ func buildProfiler(home string) (aspect, adv string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("building the profiler: %v", err)
 	}
-	key := rtjava.SourcesHash(profile.Sources(), profile.Aspect())
+	// The calibration class is woven: the key covers weft itself (and so
+	// the runtime it refers to), as the woven JDK's does.
+	key := rtjava.SourcesHash(profile.Sources(), profile.Aspect(), weftDigest())
 	aspect = filepath.Join(cacheRoot(), "profile-"+key+".weft")
 	adv = filepath.Join(cacheRoot(), "profile-"+key+"-advice")
 	if _, err := os.Stat(aspect); err != nil {

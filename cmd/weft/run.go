@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -379,13 +380,22 @@ func readAppliedAdvice(dir string, into appliedAdvice) error {
 }
 
 // jdkKey hashes what the woven JDK depends on.
+// weftDigest is the SHA-256 of the running weft executable (of its version
+// string if it cannot be read), computed once: cached weavings depend on it.
+var weftDigest = sync.OnceValue(func() []byte {
+	h := sha256.New()
+	h.Write([]byte(version))
+	if exe, err := os.Executable(); err == nil {
+		hashPath(h, exe)
+	}
+	return h.Sum(nil)
+})
+
 func jdkKey(home string, aspects []string, adviceCP, modules string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "weft %s\x00%s\x00%s\x00%s\x00", version, jdk.Release(home), home, modules)
 	// weft itself: a rebuilt weft may weave differently.
-	if exe, err := os.Executable(); err == nil {
-		hashPath(h, exe)
-	}
+	h.Write(weftDigest())
 	for _, a := range aspects {
 		b, err := os.ReadFile(a)
 		if err != nil {
