@@ -1,0 +1,60 @@
+package ltw
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/weaver"
+)
+
+// TestSameAsAheadOfTime: a class woven at load time is byte for byte the
+// class weaving ahead of time makes with the same aspects (and the same
+// first join point id), and so is its sister class.
+func TestSameAsAheadOfTime(t *testing.T) {
+	dir := jvmtest.Compile(t, map[string]string{"p/Plugin.java": pluginSrc}, "-g")
+	class, err := os.ReadFile(filepath.Join(dir, "p", "Plugin.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := newTestServer(t, "")
+	resp := srv.Weave(&Request{Kind: Normal, Name: "p.Plugin", Class: class})
+	if resp.Status != StatusWoven || len(resp.Extra) != 1 {
+		t.Fatalf("load time: status %v, %d extra classes: %s", resp.Status, len(resp.Extra), resp.Message)
+	}
+
+	// Ahead of time: the same advice and first id, over the same JDK.
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	src := classfile.NewDirSource(dir)
+	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)
+	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
+		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
+		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+	w := weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
+	out := t.TempDir()
+	if _, err := w.WeavePath(dir, out); err != nil {
+		t.Fatal(err)
+	}
+	ahead, err := os.ReadFile(filepath.Join(out, "p", "Plugin.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(resp.Class, ahead) {
+		t.Errorf("p/Plugin woven at load time (%d bytes) differs from ahead of time (%d bytes)", len(resp.Class), len(ahead))
+	}
+	sister, err := os.ReadFile(filepath.Join(out, "p", "Plugin"+weaver.SisterSuffix+".class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Extra[0].Name != "p.Plugin"+weaver.SisterSuffix || !bytes.Equal(resp.Extra[0].Class, sister) {
+		t.Errorf("sister %s woven at load time differs from ahead of time", resp.Extra[0].Name)
+	}
+}
