@@ -147,3 +147,47 @@ func TestRunLoadTime(t *testing.T) {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// runtimesWeft counts the executions of one function of a Clojure and of a
+// JavaScript (Rhino) script: classes those runtimes compile as they run.
+const runtimesWeft = `aspect Runtimes {
+    before(): execution(* user$sq.invokeStatic(..)) {
+        count.Counter.hit(joinPointId);
+    }
+    before(): execution(* org.mozilla.javascript.gen..*._c_sq_*(..)) {
+        count.Counter.hit(joinPointId);
+    }
+}
+`
+
+// TestRunLanguageRuntimes runs a Clojure and a JavaScript script (Debian's
+// clojure and rhino) whose function sq is compiled to a class while they
+// run, called 10 times: weft run counts exactly 10 executions of it, and
+// the scripts print what they print on a stock JVM.
+func TestRunLanguageRuntimes(t *testing.T) {
+	clojure, rhino := "/usr/share/java/clojure.jar", "/usr/share/java/js.jar"
+	for _, jar := range []string{clojure, rhino} {
+		if _, err := os.Stat(jar); err != nil {
+			t.Fatalf("%v: install Debian's clojure and rhino (bash .ci/run does)", err)
+		}
+	}
+	adv := countAdvice(t)
+	aspect := writeFile(t, "runtimes.weft", runtimesWeft)
+	clj := writeFile(t, "sq.clj", "(defn sq [x] (* x x))\n(println (reduce + (map sq (range 10))))\n")
+	js := writeFile(t, "sq.js", "function sq(x) { return x * x; }\nvar s = 0;\nfor (var i = 0; i < 10; i++) s += sq(i);\nprint(s);\n")
+	env := []string{"WEFT_CACHE=" + t.TempDir()} // one woven java.base for both
+	for _, run := range [][]string{
+		{"-cp", clojure, "clojure.main", clj},
+		{"-cp", rhino, "org.mozilla.javascript.tools.shell.Main", "-opt", "9", js},
+	} {
+		want, _ := jvmtest.Run(t, run...)
+		stdout, stderr, code := weft(t, env, append([]string{"run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+			"--Xlint", "ignore", "--", jvmtest.Java(t)}, run...)...)
+		if code != 0 || stdout != want || want != "285\n" {
+			t.Errorf("%s: exit %d, stdout %q, want %q; stderr:\n%s", run[2], code, stdout, want, stderr)
+		}
+		if !strings.Contains(stderr, "count: 10 hits at 1 join points\n") {
+			t.Errorf("%s: the compiled function's 10 executions not counted:\n%s", run[2], stderr)
+		}
+	}
+}
