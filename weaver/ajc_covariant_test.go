@@ -2,7 +2,6 @@ package weaver
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -40,19 +39,8 @@ func TestAgainstAspectJOnCollections(t *testing.T) {
 		}
 	}
 	jvmtest.JavaHome(t) // fails the test without a JDK
-	counter, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv := jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": string(counter)}, "--release", "8")
-	cmd := exec.Command(ajcPath, "-1.8", "-inpath", collections4Jar, "-showWeaveInfo",
-		"-cp", aspectjrt+string(filepath.ListSeparator)+adv, "-outjar", filepath.Join(t.TempDir(), "ajc.jar"),
-		filepath.Join(diffFolder, "Overrides.aj"))
-	ajcOut, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("ajc: %v\n%s", err, ajcOut)
-	}
-	want := normalizeInfo(string(ajcOut))
+	adv := diffAdvice(t)
+	want := normalizeInfo(ajcWeave(t, collections4Jar, filepath.Join(t.TempDir(), "ajc.jar"), "Overrides.aj", adv))
 
 	text, err := os.ReadFile(filepath.Join(diffFolder, "overrides.weft"))
 	if err != nil {

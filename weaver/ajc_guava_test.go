@@ -2,7 +2,6 @@ package weaver
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -26,20 +25,9 @@ func TestAgainstAspectJOnGuava(t *testing.T) {
 		}
 	}
 	jvmtest.JavaHome(t) // fails the test without a JDK
-	counter, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv := jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": string(counter)}, "--release", "8")
-	cmd := exec.Command(ajcPath, "-1.8", "-inpath", guava, "-showWeaveInfo",
-		"-cp", aspectjrt+string(filepath.ListSeparator)+adv, "-outjar", filepath.Join(t.TempDir(), "ajc.jar"),
-		filepath.Join(diffFolder, "CountAll.aj"))
-	cmd.Env = append(os.Environ(), "JAVA_OPTS=-Xmx2g")
-	ajcOut, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("ajc: %v\n%s", err, ajcOut)
-	}
-	want := normalizeInfo(strings.ReplaceAll(string(ajcOut), "CountAll.aj:", "countall.weft:"))
+	adv := diffAdvice(t)
+	ajcOut := ajcWeave(t, guava, filepath.Join(t.TempDir(), "ajc.jar"), "CountAll.aj", adv)
+	want := normalizeInfo(strings.ReplaceAll(ajcOut, "CountAll.aj:", "countall.weft:"))
 
 	text, _ := os.ReadFile(filepath.Join(diffFolder, "countall.weft"))
 	got := weftWeaveInfo(t, guava, filepath.Join(t.TempDir(), "weft.jar"), "countall.weft", text, adv, false)

@@ -75,7 +75,7 @@ func TestAgainstAspectJ(t *testing.T) {
 			t.Fatalf("%s missing: %s", f, installAJ)
 		}
 	}
-	home := jvmtest.JavaHome(t)
+	jvmtest.JavaHome(t) // fails the test without a JDK
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(diffFolder, name))
 		if err != nil {
@@ -83,18 +83,10 @@ func TestAgainstAspectJ(t *testing.T) {
 		}
 		return string(b)
 	}
-	adv := jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": read("Counter.java")}, "--release", "8")
-
-	// ajc
+	adv := diffAdvice(t)
 	tmp := t.TempDir()
 	ajOut := filepath.Join(tmp, "ajc.jar")
-	cmd := exec.Command(ajcPath, "-1.8", "-inpath", lang3Jar, "-showWeaveInfo", "-Xjoinpoints:arrayconstruction",
-		"-cp", aspectjrt+string(filepath.ListSeparator)+adv, "-outjar", ajOut, filepath.Join(diffFolder, "Diff.aj"))
-	ajcOut, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("ajc: %v\n%s", err, ajcOut)
-	}
-	want := normalizeInfo(string(ajcOut))
+	want := normalizeInfo(ajcWeave(t, lang3Jar, ajOut, "Diff.aj", adv, "-Xjoinpoints:arrayconstruction"))
 
 	// weft
 	weftOut := filepath.Join(tmp, "weft.jar")
@@ -129,33 +121,14 @@ func TestAgainstAspectJ(t *testing.T) {
 	reportWeaveInfoDiff(t, missing, extra)
 
 	// Run the exercise on all three.
-	rt, err := rtjava.Build(home, "")
-	if err != nil {
-		t.Fatal(err)
+	plain, ajRun, weftRun := runExercises(t, adv, ajOut, weftOut)
+	if plain.counts != "counts 0 0 0 0 0 0" {
+		t.Errorf("unwoven run counted advice: %s", plain.counts)
 	}
-	rtJar := filepath.Join(tmp, "weft-rt.jar")
-	if err := archive.WriteClasses(rtJar, archive.Jar, rt); err != nil {
-		t.Fatal(err)
+	if ajRun.prog != plain.prog || weftRun.prog != plain.prog {
+		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain.prog, ajRun.prog, weftRun.prog)
 	}
-	sep := string(filepath.ListSeparator)
-	ex := jvmtest.Compile(t, map[string]string{"Exercise.java": read("Exercise.java")}, "-cp", lang3Jar+sep+adv)
-	run := func(cp ...string) (prog, counts string) {
-		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join(append(cp, adv, ex), sep), "Exercise")
-		i := strings.LastIndex(out, "counts ")
-		if i < 0 {
-			t.Fatalf("no counts in output:\n%s", out)
-		}
-		return out[:i], strings.TrimSpace(out[i:])
-	}
-	plain, plainCounts := run(lang3Jar)
-	ajProg, ajCounts := run(ajOut, aspectjrt)
-	weftProg, weftCounts := run(weftOut, rtJar)
-	if plainCounts != "counts 0 0 0 0 0 0" {
-		t.Errorf("unwoven run counted advice: %s", plainCounts)
-	}
-	if ajProg != plain || weftProg != plain {
-		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain, ajProg, weftProg)
-	}
+	ajCounts, weftCounts := ajRun.counts, weftRun.counts
 	t.Logf("advice counts: ajc %s, weft %s", ajCounts, weftCounts)
 	// By design, counter e (array construction) also counts arrays of
 	// arrays in weft, and counter d does not count arrays in weft.
@@ -228,4 +201,64 @@ func weftWeaveInfo(t *testing.T, in, out, name string, text []byte, adv string, 
 		b.WriteString(st.Shadows[i].String() + "\n")
 	}
 	return normalizeInfo(b.String())
+}
+
+// diffAdvice compiles the differential tests' advice class
+// (testdata/diff/Counter.java, package diffadv) for ajc and weft alike.
+func diffAdvice(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": string(b)}, "--release", "8")
+}
+
+// ajcWeave runs ajc -showWeaveInfo on inpath with the aspect file (in
+// diffFolder) and advice classes adv, writing outjar, and returns what it
+// printed; opts go before the aspect.
+func ajcWeave(t *testing.T, inpath, outjar, aspect, adv string, opts ...string) string {
+	t.Helper()
+	args := append([]string{"-1.8", "-inpath", inpath, "-showWeaveInfo",
+		"-cp", aspectjrt + string(filepath.ListSeparator) + adv, "-outjar", outjar}, opts...)
+	cmd := exec.Command(ajcPath, append(args, filepath.Join(diffFolder, aspect))...)
+	cmd.Env = append(os.Environ(), "JAVA_OPTS=-Xmx2g")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ajc: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// exerciseRun is what testdata/diff/Exercise printed on one jar: the
+// program's output, and its last line, the advice counts.
+type exerciseRun struct{ prog, counts string }
+
+// runExercises runs testdata/diff/Exercise, under -Xverify:all, on
+// commons-lang3 unwoven, woven by ajc (ajOut) and by weft (weftOut).
+func runExercises(t *testing.T, adv, ajOut, weftOut string) (plain, aj, weft exerciseRun) {
+	t.Helper()
+	rt, err := rtjava.Build(jvmtest.JavaHome(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
+	if err := archive.WriteClasses(rtJar, archive.Jar, rt); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(diffFolder, "Exercise.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sep := string(filepath.ListSeparator)
+	ex := jvmtest.Compile(t, map[string]string{"Exercise.java": string(src)}, "-cp", lang3Jar+sep+adv)
+	run := func(cp ...string) exerciseRun {
+		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join(append(cp, adv, ex), sep), "Exercise")
+		i := strings.LastIndex(out, "counts ")
+		if i < 0 {
+			t.Fatalf("no counts in output:\n%s", out)
+		}
+		return exerciseRun{out[:i], strings.TrimSpace(out[i:])}
+	}
+	return run(lang3Jar), run(ajOut, aspectjrt), run(weftOut, rtJar)
 }

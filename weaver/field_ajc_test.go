@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // TestFieldsAgainstAspectJ weaves commons-lang3 with get and set advice
@@ -25,7 +23,7 @@ func TestFieldsAgainstAspectJ(t *testing.T) {
 			t.Fatalf("%s missing: %s", f, installAJ)
 		}
 	}
-	home := jvmtest.JavaHome(t)
+	jvmtest.JavaHome(t) // fails the test without a JDK
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(diffFolder, name))
 		if err != nil {
@@ -33,17 +31,10 @@ func TestFieldsAgainstAspectJ(t *testing.T) {
 		}
 		return string(b)
 	}
-	adv := jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": read("Counter.java")}, "--release", "8")
+	adv := diffAdvice(t)
 	tmp := t.TempDir()
-
 	ajOut := filepath.Join(tmp, "ajc.jar")
-	cmd := exec.Command(ajcPath, "-1.8", "-inpath", lang3Jar, "-showWeaveInfo",
-		"-cp", aspectjrt+string(filepath.ListSeparator)+adv, "-outjar", ajOut, filepath.Join(diffFolder, "FieldDiff.aj"))
-	ajcOut, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("ajc: %v\n%s", err, ajcOut)
-	}
-	want := normalizeInfo(string(ajcOut))
+	want := normalizeInfo(ajcWeave(t, lang3Jar, ajOut, "FieldDiff.aj", adv))
 
 	weftOut := filepath.Join(tmp, "weft.jar")
 	got := weftWeaveInfo(t, lang3Jar, weftOut, "fielddiff.weft", []byte(read("fielddiff.weft")), adv, true)
@@ -78,30 +69,11 @@ func TestFieldsAgainstAspectJ(t *testing.T) {
 	}
 	reportWeaveInfoDiff(t, missing, extra)
 
-	rt, err := rtjava.Build(home, "")
-	if err != nil {
-		t.Fatal(err)
+	plain, ajRun, weftRun := runExercises(t, adv, ajOut, weftOut)
+	if ajRun.prog != plain.prog || weftRun.prog != plain.prog {
+		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain.prog, ajRun.prog, weftRun.prog)
 	}
-	rtJar := filepath.Join(tmp, "weft-rt.jar")
-	if err := archive.WriteClasses(rtJar, archive.Jar, rt); err != nil {
-		t.Fatal(err)
-	}
-	sep := string(filepath.ListSeparator)
-	ex := jvmtest.Compile(t, map[string]string{"Exercise.java": read("Exercise.java")}, "-cp", lang3Jar+sep+adv)
-	run := func(cp ...string) (prog, counts string) {
-		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join(append(cp, adv, ex), sep), "Exercise")
-		i := strings.LastIndex(out, "counts ")
-		if i < 0 {
-			t.Fatalf("no counts in output:\n%s", out)
-		}
-		return out[:i], strings.TrimSpace(out[i:])
-	}
-	plain, _ := run(lang3Jar)
-	ajProg, ajCounts := run(ajOut, aspectjrt)
-	weftProg, weftCounts := run(weftOut, rtJar)
-	if ajProg != plain || weftProg != plain {
-		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain, ajProg, weftProg)
-	}
+	ajCounts, weftCounts := ajRun.counts, weftRun.counts
 	if ajCounts != weftCounts {
 		t.Errorf("advice counts differ: ajc %s, weft %s", ajCounts, weftCounts)
 	}
@@ -213,11 +185,7 @@ func TestFieldEdgeCasesAgainstAspectJ(t *testing.T) {
 			t.Fatalf("%s missing: %s", f, installAJ)
 		}
 	}
-	counter, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv := jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": string(counter)}, "--release", "8")
+	adv := diffAdvice(t)
 	app := jvmtest.Compile(t, fieldEdgeCases, "-g")
 	aj := filepath.Join(t.TempDir(), "Edge.aj")
 	if err := os.WriteFile(aj, []byte("public "+fieldEdgeAspect), 0o644); err != nil {
