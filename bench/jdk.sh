@@ -22,26 +22,8 @@ go test ./weaver/jdk -run '^$' -bench BenchmarkWeaveAllModules -benchtime 1x | g
   "$W/weft" jdk -q -a examples/count/count.weft --advice-cp "$W/adv" -o "$W/jdk"
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
-mkdir -p "$W/src/gen"
-for i in $(seq 1 120); do
-cat > "$W/src/gen/C$i.java" <<JAVA
-package gen;
-import java.util.*;
-import java.util.function.*;
-import java.util.stream.*;
-public class C$i<T extends Comparable<T>> implements Supplier<List<T>> {
-    private final List<T> items = new ArrayList<>();
-    public C$i<T> add(T t) { items.add(t); return this; }
-    public List<T> get() { return items.stream().sorted().collect(Collectors.toList()); }
-    public Map<Boolean, Long> split(Predicate<? super T> p) { return items.stream().collect(Collectors.partitioningBy(p, Collectors.counting())); }
-    public static int f$i(int n) { return n <= 1 ? n : f$i(n - 1) + f$i(n - 2); }
-    public String describe() { return String.format("C$i[%d]%s", items.size(), items.isEmpty() ? "" : " first=" + items.get(0)); }
-    enum Mode { A, B, C; Mode next() { return values()[(ordinal() + 1) % values().length]; } }
-    record Pair<X, Y>(X x, Y y) {}
-    public Optional<Pair<T, Integer>> best() { return items.stream().max(Comparator.naturalOrder()).map(t -> new Pair<>(t, items.indexOf(t))); }
-}
-JAVA
-done
+. bench/javac-workload.sh
+javac_workload "$W/src"
 ARGS="@$W/jdk/weft.args -Dcount.quiet=1"
 best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs
   local bw=999999 bc=999999
