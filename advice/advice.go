@@ -40,12 +40,20 @@ const (
 	JoinPointID                          // joinPointId: an int unique per shadow
 	ArrayDims                            // arrayDims: int[] of the dimension sizes
 	JoinPoint                            // thisJoinPoint: the static part with this, target and all arguments
+	// The annotation of type Value.Annotation (annotation.go) on:
+	ThisAnnotation       // the class of this (@this(a)), read at run time
+	TargetAnnotation     // the class of the target (@target(a)), read at run time
+	ArgAnnotation        // the class of argument Index (@args(.., a, ..)), read at run time
+	MemberAnnotation     // the join point's subject member (@annotation(a)), at Value.Site
+	WithinAnnotation     // the class holding the code (@within(a)), at Value.Site
+	WithincodeAnnotation // the method or constructor holding the code (@withincode(a)), at Value.Site
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
-		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint"}
+		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint",
+		"@this", "@target", "@args", "@annotation", "@within", "@withincode"}
 	if int(k) < len(names) {
 		return names[k]
 	}
@@ -71,6 +79,11 @@ type Value struct {
 	// Desc is a reference type and casts a reference when Desc is narrower
 	// than the static type.
 	Desc string
+	// Annotation is, for the annotation kinds, the annotation type's
+	// internal name; Site is where a static one (MemberAnnotation,
+	// WithinAnnotation, WithincodeAnnotation) is read.
+	Annotation string
+	Site       *AnnotationSite
 }
 
 // Method names a static advice method.

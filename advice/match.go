@@ -53,11 +53,12 @@ type Applied struct {
 }
 
 // Residue is a runtime test the weaver emits before calling advice: a tree
-// of instanceof tests on join point values combined with And, Or and Not.
+// of instanceof and annotation tests on join point values combined with
+// And, Or and Not.
 type Residue struct {
 	Op       ResidueOp
-	Value    Value      // for InstanceOf: which value (This, Target, Arg)
-	Type     string     // for InstanceOf: internal name or array descriptor
+	Value    Value      // for InstanceOf, HasAnnotation: which value (This, Target, Arg)
+	Type     string     // for InstanceOf: internal name or array descriptor; for HasAnnotation: the annotation type's internal name
 	Children []*Residue // for And, Or (two or more) and Not (one)
 }
 
@@ -69,4 +70,8 @@ const (
 	And
 	Or
 	Not
+	// HasAnnotation holds when the value is not null and its class has
+	// an annotation of type Type (Class.isAnnotationPresent, so
+	// @Inherited ones of superclasses count): @this, @target, @args.
+	HasAnnotation
 )

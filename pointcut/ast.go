@@ -145,6 +145,7 @@ type UnaryExpr struct {
 // of Method, Type or List (none for a reserved designator).
 type Designator struct {
 	Pos  Position
+	At   bool     `parser:"@\"@\"?"` // @within, @annotation, ... (annotation.go)
 	Name []string `parser:"@Name ( \".\" @Name )*"`
 	Body *rawBody `parser:"@@"`
 
@@ -178,6 +179,7 @@ type listBody struct {
 // type), without it First must end in `.new`.
 type MethodPattern struct {
 	Pos    Position
+	Annot  *AnnotPattern  `parser:"@@?"`
 	Mods   []*Modifier    `parser:"@@*"`
 	First  *TypePattern   `parser:"@@"`
 	Second *SigName       `parser:"@@?"`
@@ -188,10 +190,11 @@ type MethodPattern struct {
 // FieldPattern is a field signature pattern, `[Modifiers] Type
 // [DeclType.]name`, as get and set take it.
 type FieldPattern struct {
-	Pos  Position
-	Mods []*Modifier  `parser:"@@*"`
-	Type *TypePattern `parser:"@@"`
-	Name *SigName     `parser:"@@"`
+	Pos   Position
+	Annot *AnnotPattern `parser:"@@?"`
+	Mods  []*Modifier   `parser:"@@*"`
+	Type  *TypePattern  `parser:"@@"`
+	Name  *SigName      `parser:"@@"`
 }
 
 type fieldBody struct {
@@ -218,7 +221,7 @@ type SigName struct {
 //
 //	TypePattern = TypeAnd { "||" TypeAnd } .
 //	TypeAnd     = TypeUnary { "&&" TypeUnary } .
-//	TypeUnary   = "!" TypeUnary | "(" TypePattern ")" | SimpleType .
+//	TypeUnary   = AnnotPattern TypeUnary | "!" TypeUnary | "(" TypePattern ")" | SimpleType .
 //
 // are parsed by hand (TypePattern.Parse, a participle.Parseable): they are
 // the most frequent rules of signatures, and participle would branch at
@@ -234,9 +237,11 @@ type TypeAnd struct {
 	And []*TypeUnary
 }
 
-// TypeUnary is `!T`, `(T)` or a simple type pattern.
+// TypeUnary is `!T`, `(T)` or a simple type pattern, with Annot, if set,
+// an annotation pattern the type must have (`@A *`, `!@A (T || U)`).
 type TypeUnary struct {
 	Pos    Position
+	Annot  *AnnotPattern
 	Not    *TypeUnary
 	Paren  *TypePattern
 	Simple *SimpleType

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -16,7 +17,8 @@ type compiler struct {
 	seen     map[string]bool // "pos msg" of reported errors: a named pointcut's body is compiled once per use
 	aspects  map[string]*aspectScope
 	aspectOf map[*PointcutDecl]*aspectScope
-	classes  *classes // the advice class path and the JDK, for binding advice and for hints
+	classes  *classes            // the advice class path and the JDK, for binding advice and for hints
+	given    classfile.Hierarchy // Options.Hierarchy: more classes (annotation types)
 }
 
 // aspectScope is an aspect's named pointcuts.
@@ -80,6 +82,11 @@ func (c *compiler) typePattern(tp *TypePattern, varargsOK bool) typePat {
 }
 
 func (c *compiler) typeUnary(u *TypeUnary, varargsOK bool) typePat {
+	if u.Annot != nil {
+		t := *u
+		t.Annot = nil
+		return annotType{a: c.annotPattern(u.Annot), t: c.typeUnary(&t, varargsOK), text: c.between(u.Pos, u.Pos)}
+	}
 	switch {
 	case u.Not != nil:
 		return notType{c.typeUnary(u.Not, false)}
@@ -116,6 +123,9 @@ func (c *compiler) simpleType(st *SimpleType, varargsOK bool) typePat {
 
 func (c *compiler) signature(mp *MethodPattern, text string) *sigPat {
 	s := &sigPat{text: text}
+	if mp.Annot != nil {
+		s.annot = c.annotPattern(mp.Annot)
+	}
 	for _, m := range mp.Mods {
 		if fieldOnly[m.Name] {
 			c.errorf(m.Pos, "", "%s is a field modifier: a method or constructor pattern cannot use it", m.Name)
@@ -172,6 +182,11 @@ func (c *compiler) signature(mp *MethodPattern, text string) *sigPat {
 			continue
 		}
 		last := i == len(mp.Params)-1
+		if a, inner := paramAnnot(e.Type); a != nil {
+			// @A (T): the parameter's annotations, not its type's
+			s.params = append(s.params, paramPat{t: c.typePattern(inner, false), annot: c.annotPattern(a)})
+			continue
+		}
 		p := paramPat{t: c.typePattern(e.Type, last)}
 		if st := singleSimple(e.Type); st != nil && st.Varargs && last {
 			p.varargs = true
@@ -222,7 +237,7 @@ func (c *compiler) sigName(sn *SigName, params string) (decl typePat, name strin
 
 // singleSimple returns the simple type of a pattern that is just one.
 func singleSimple(tp *TypePattern) *SimpleType {
-	if tp == nil || len(tp.Or) != 1 || len(tp.Or[0].And) != 1 {
+	if tp == nil || len(tp.Or) != 1 || len(tp.Or[0].And) != 1 || tp.Or[0].And[0].Annot != nil {
 		return nil
 	}
 	return tp.Or[0].And[0].Simple
@@ -292,6 +307,9 @@ func (c *compiler) between(from, to Position) string {
 
 func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 	name := strings.Join(d.Name, ".")
+	if d.At {
+		return c.annotDesignator(d, "@"+name, ev, inOr, inNot)
+	}
 	switch name {
 	case "call", "execution", "withincode":
 		s := c.signature(d.Method, c.between(d.Method.Pos, d.Close))

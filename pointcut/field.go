@@ -22,11 +22,12 @@ var notForFields = map[string]bool{"synchronized": true, "native": true, "abstra
 
 // fieldPat is a compiled field signature pattern.
 type fieldPat struct {
-	text string
-	mods []modTest
-	typ  typePat
-	decl typePat // nil: any declaring type
-	name *namePat
+	text  string
+	mods  []modTest
+	typ   typePat
+	decl  typePat // nil: any declaring type
+	name  *namePat
+	annot *annotPat // the field's annotations (annotation.go), or nil
 }
 
 func (f *fieldPat) String() string { return f.text }
@@ -34,6 +35,9 @@ func (f *fieldPat) String() string { return f.text }
 // fieldPattern compiles a field pattern; nil after an error.
 func (c *compiler) fieldPattern(fp *FieldPattern, text string) *fieldPat {
 	f := &fieldPat{text: text}
+	if fp.Annot != nil {
+		f.annot = c.annotPattern(fp.Annot)
+	}
 	for _, m := range fp.Mods {
 		if notForFields[m.Name] {
 			c.errorf(m.Pos, "field modifiers are public, protected, private, static, final, transient, volatile",
@@ -69,6 +73,10 @@ func (f *fieldPat) match(m *advice.Member, h classfile.Hierarchy) bool {
 		if !m.AccessKnown || (m.Access&t.flag != 0) == t.not {
 			return false
 		}
+	}
+	if f.annot != nil {
+		anns, _ := memberAnnotations(h, m.Owner, m.Name, m.Desc)
+		return f.annot.matches(anns, h)
 	}
 	return true
 }

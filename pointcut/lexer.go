@@ -279,7 +279,7 @@ const maxTypeNesting = 200
 // Parse implements participle.Parseable for TypePattern.
 func (tp *TypePattern) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
-	if t.Type != tokName && !isPunctTok(t, "!") && !isPunctTok(t, "(") {
+	if t.Type != tokName && !isPunctTok(t, "!") && !isPunctTok(t, "(") && !isPunctTok(t, "@") {
 		return participle.NextMatch
 	}
 	return parseTypePattern(lex, tp, 0)
@@ -315,6 +315,20 @@ func parseTypeUnary(lex *lexer.PeekingLexer, depth int) (*TypeUnary, error) {
 		return nil, participle.Errorf(t.Pos, "type pattern nested too deeply")
 	}
 	switch {
+	case startsAnnot(lex):
+		a := &AnnotPattern{}
+		if err := parseAnnotPattern(lex, a, depth); err != nil {
+			return nil, err
+		}
+		inner, err := parseTypeUnary(lex, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if inner.Annot != nil { // cannot happen: parseAnnotPattern reads every item
+			a.Items = append(a.Items, inner.Annot.Items...)
+		}
+		inner.Pos, inner.Annot = u.Pos, a
+		return inner, nil
 	case isPunctTok(t, "!"):
 		lex.Next()
 		inner, err := parseTypeUnary(lex, depth+1)

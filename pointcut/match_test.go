@@ -22,6 +22,12 @@ func residueString(r *advice.Residue) string {
 		return v + " instanceof " + r.Type
 	case advice.Not:
 		return "!(" + residueString(r.Children[0]) + ")"
+	case advice.HasAnnotation:
+		v := r.Value.Kind.String()
+		if r.Value.Kind == advice.Arg {
+			v = fmt.Sprintf("arg%d", r.Value.Index)
+		}
+		return v + " @" + r.Type
 	}
 	var parts []string
 	for _, c := range r.Children {

@@ -27,7 +27,8 @@ var (
 )
 
 // Designators lists the primitive pointcut designators weft supports.
-var Designators = []string{"call", "execution", "get", "set", "within", "withincode", "this", "target", "args"}
+var Designators = []string{"call", "execution", "get", "set", "within", "withincode", "this", "target", "args",
+	"@within", "@withincode", "@annotation", "@this", "@target", "@args"}
 
 // declareKinds are the declare forms weft has.
 var declareKinds = map[string]bool{"precedence": true, "warning": true, "error": true}
@@ -330,6 +331,14 @@ func (p *fileParser) designator(d *Designator) bool {
 	open, close := p.index(d.Body.Open.Pos.Offset), p.index(d.Body.Close.Pos.Offset)
 	body := p.toks[open+1 : close+1] // the body and the closing parenthesis
 	name := strings.Join(d.Name, ".")
+	if d.At {
+		name = "@" + name // annotation designators take a list (annotation.go)
+		if !isDesignator(name) {
+			p.s.add(d.Pos, "annotation designators are @within, @withincode, @annotation, @this, @target, @args",
+				"unknown designator %s", name)
+			return false
+		}
+	}
 	if reserved[name] {
 		p.s.add(d.Pos, "supported designators: "+strings.Join(Designators, ", "), "%s() is not supported yet", name)
 		return false

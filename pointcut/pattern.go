@@ -222,7 +222,8 @@ var modFlags = map[string]uint16{
 type paramPat struct {
 	ellipsis bool
 	t        typePat
-	varargs  bool // written T...: matches only a varargs method's last parameter
+	varargs  bool      // written T...: matches only a varargs method's last parameter
+	annot    *annotPat // @A (T): the parameter's annotations (annotation.go)
 }
 
 // throwsItem is one item of a throws pattern. A plain item matches when a
@@ -246,6 +247,7 @@ type sigPat struct {
 	name      *namePat
 	params    []paramPat
 	throws    []throwsItem
+	annot     *annotPat // the member's annotations (annotation.go), or nil
 }
 
 func (s *sigPat) String() string { return s.text }
@@ -266,7 +268,15 @@ func (s *sigPat) matchName(m *advice.Member) bool {
 // (constructors have no return type to test).
 func (s *sigPat) matchTypes(m *advice.Member, h classfile.Hierarchy) bool {
 	mt, err := classfile.ParseMethodDesc(m.Desc)
-	if err != nil || !matchParams(s.params, mt.Params, h) {
+	var pann [][]string
+	if s.annot != nil || s.paramAnnots() {
+		var anns []string
+		anns, pann = memberAnnotations(h, m.Owner, m.Name, m.Desc)
+		if s.annot != nil && !s.annot.matches(anns, h) {
+			return false
+		}
+	}
+	if err != nil || !matchParams(s.params, mt.Params, pann, h) {
 		return false
 	}
 	return s.ctor || s.ret.match(string(mt.Return), h)
@@ -321,7 +331,7 @@ func hasVarargs(ps []paramPat) bool {
 // varargs condition is tested by matchDecl). It is a glob match by dynamic
 // programming over (pattern, parameter) positions, so patterns with many
 // `..` cost O(len(ps)·len(params)), never exponential time.
-func matchParams(ps []paramPat, params []classfile.Type, h classfile.Hierarchy) bool {
+func matchParams(ps []paramPat, params []classfile.Type, pann [][]string, h classfile.Hierarchy) bool {
 	n := len(params)
 	// ok[j]: ps[i:] matches params[j:], for the current i (from the end).
 	ok := make([]bool, n+1)
@@ -337,7 +347,8 @@ func matchParams(ps []paramPat, params []classfile.Type, h classfile.Hierarchy) 
 			}
 		} else {
 			for j := 0; j < n; j++ {
-				next[j] = ok[j+1] && ps[i].t.match(string(params[j]), h)
+				next[j] = ok[j+1] && ps[i].t.match(string(params[j]), h) &&
+					(ps[i].annot == nil || ps[i].annot.matches(paramAt(pann, j), h))
 			}
 		}
 		ok = next
@@ -366,7 +377,19 @@ func (s *sigPat) matchMember(m *advice.Member, arrayCtor bool, h classfile.Hiera
 		// supertypes: if a T+ pattern rejects the owner, it rejects them.
 		return false
 	}
+	var subject *advice.Member
 	return signatures(m, h, func(owner string, sm *advice.Member) bool {
+		if s.annot != nil {
+			// AspectJ: only the subject, the member called or executed,
+			// is tested for annotations; the other signatures do not
+			// match a pattern with annotations.
+			if subject == nil {
+				subject = sm
+			}
+			if sm.Owner != subject.Owner || sm.Desc != subject.Desc {
+				return false
+			}
+		}
 		return s.matchTypes(sm, h) && s.matchDecl(owner, sm, h)
 	})
 }

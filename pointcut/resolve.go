@@ -110,7 +110,7 @@ func Resolve(files []*File, adviceCP string) (*Program, error) {
 func ResolveWith(files []*File, opts Options) (*Program, error) {
 	c := &compiler{srcs: map[string][]byte{}, seen: map[string]bool{},
 		aspects: map[string]*aspectScope{}, aspectOf: map[*PointcutDecl]*aspectScope{},
-		classes: newClasses(opts.AdviceCP, opts.JavaHome)}
+		classes: newClasses(opts.AdviceCP, opts.JavaHome), given: opts.Hierarchy}
 	defer c.classes.close()
 	prog := &Program{Files: files, Checked: opts.AdviceCP != ""}
 	var scopes []*aspectScope

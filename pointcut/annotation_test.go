@@ -1,0 +1,159 @@
+package pointcut
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+)
+
+// annHier is testHier with annotations.
+type annHier struct {
+	*memHier
+	classes map[string][]string
+	members map[string][]string   // class.name+desc
+	params  map[string][][]string // class.name+desc
+}
+
+func (h *annHier) ClassAnnotations(class string) ([]string, bool) {
+	_, ok := h.memHier.classes[class]
+	return h.classes[class], ok
+}
+
+func (h *annHier) MemberAnnotations(class, name, desc string) ([]string, [][]string, bool) {
+	k := class + "." + name + desc
+	return h.members[k], h.params[k], true
+}
+
+const (
+	timed  = "Lapp/Timed;"
+	marked = "Lapp/Marked;"
+	nn     = "Lapp/NotNull;"
+)
+
+func annTestHier() *annHier {
+	h := &annHier{memHier: testHier(), classes: map[string][]string{}, members: map[string][]string{}, params: map[string][][]string{}}
+	h.classes["app/Main"] = []string{marked}
+	h.classes["app/IO"] = []string{timed}
+	h.memHier.methods["app/Main.run(I)V"] = advice.Member{Owner: "app/Main", Name: "run", Desc: "(I)V", Access: pub, AccessKnown: true}
+	h.members["app/Main.run(I)V"] = []string{timed}
+	h.params["app/Main.run(I)V"] = [][]string{{nn}}
+	h.members["app/Main.f:I"] = nil
+	h.members["app/Main.g"+"Ljava/lang/String;"] = []string{timed}
+	return h
+}
+
+var (
+	runM     = advice.Member{Owner: "app/Main", Name: "run", Desc: "(I)V", Access: pub, AccessKnown: true}
+	execRun  = &advice.Shadow{Kind: advice.MethodExecution, Within: "app/Main", Code: runM, Member: runM}
+	execSub  = &advice.Shadow{Kind: advice.MethodExecution, Within: "app/Sub", Code: advice.Member{Owner: "app/Sub", Name: "run", Desc: "(I)V", Access: pub, AccessKnown: true}, Member: advice.Member{Owner: "app/Sub", Name: "run", Desc: "(I)V", Access: pub, AccessKnown: true}}
+	callRun  = &advice.Shadow{Kind: advice.MethodCall, Within: "app/IO", Code: advice.Member{Owner: "app/IO", Name: "go", Desc: "()V"}, Member: advice.Member{Owner: "app/Sub", Name: "run", Desc: "(I)V"}}
+	inInner  = &advice.Shadow{Kind: advice.MethodCall, Within: "app/Main$Inner", Code: advice.Member{Owner: "app/Main$Inner", Name: "go", Desc: "()V"}, Member: advice.Member{Owner: "app/Sub", Name: "run", Desc: "(I)V"}}
+	getG     = &advice.Shadow{Kind: advice.FieldGet, Within: "app/IO", Code: advice.Member{Owner: "app/IO", Name: "go", Desc: "()V"}, Member: advice.Member{Owner: "app/Main", Name: "g", Desc: "Ljava/lang/String;", AccessKnown: true}, StaticTarget: true}
+	inRunArr = &advice.Shadow{Kind: advice.ArrayConstruction, Within: "app/Main", Code: runM, Member: int2D}
+)
+
+// Annotation patterns and designators, matched statically through an
+// AnnotationHierarchy, with their run-time residues and bindings.
+func TestAnnotationMatching(t *testing.T) {
+	h := annTestHier()
+	tests := []struct {
+		pc      string
+		s       *advice.Shadow
+		want    advice.Verdict
+		residue string
+	}{
+		{"execution(@app.Timed * *(..))", execRun, advice.Always, ""},
+		{"execution(@app.Timed * *(..))", execSub, advice.Never, ""}, // method annotations are not inherited
+		{"execution(!@app.Timed * app..*.*(..))", execRun, advice.Never, ""},
+		{"execution(!@app.Timed * app..*.*(..))", execSub, advice.Always, ""},
+		{"execution(@(app.Other || app.Timed) * *(..))", execRun, advice.Always, ""},
+		{"execution(@app.Timed @app.Other * *(..))", execRun, advice.Never, ""},
+		{"execution(@app.Timed public * *(int))", execRun, advice.Always, ""},
+		{"call(@app.Timed * *(..))", callRun, advice.Always, ""}, // Sub inherits Main.run: its declaration's annotations
+		{"execution(* *(@app.NotNull (*)))", execRun, advice.Always, ""},
+		{"execution(* *(@app.NotNull (int)))", execRun, advice.Always, ""},
+		{"execution(* *(@app.NotNull (long)))", execRun, advice.Never, ""},
+		{"execution(* *(@app.NotNull *))", execRun, advice.Never, ""}, // int has no annotations
+		{"execution(* *(!@app.NotNull (*)))", execRun, advice.Never, ""},
+		{"execution(* (@app.Marked *).*(..))", execRun, advice.Always, ""},
+		{"execution(* (@app.Marked *).*(..))", execSub, advice.Always, ""}, // its Main.run signature
+		{"execution(@app.Timed * (@app.Marked *).*(..))", execSub, advice.Never, ""}, // only the subject has annotations
+		{"within(@app.Marked *)", execRun, advice.Always, ""},
+		{"within(@app.Marked *)", inInner, advice.Always, ""}, // lexically within
+		{"within(!@app.Marked app.*)", callRun, advice.Always, ""},
+		{"within(@app.Marked *)", callRun, advice.Never, ""},
+		{"get(@app.Timed * *)", getG, advice.Always, ""},
+		{"get(!@app.Timed * *)", getG, advice.Never, ""},
+		{"@within(app.Marked)", execRun, advice.Always, ""},
+		{"@within(app.Marked)", inInner, advice.Never, ""}, // the class itself only
+		{"@withincode(app.Timed)", inRunArr, advice.Always, ""},
+		{"@withincode(app.Timed)", execRun, advice.Never, ""},
+		{"@annotation(app.Timed)", execRun, advice.Always, ""},
+		{"@annotation(app.Timed)", callRun, advice.Always, ""},
+		{"@annotation(app.Timed)", getG, advice.Always, ""},
+		{"@annotation(app.Timed)", inRunArr, advice.Never, ""},
+		{"@this(app.Marked)", execRun, advice.Maybe, "this @app/Marked"},
+		{"@this(app.Marked)", execMain, advice.Never, ""}, // static
+		{"@target(app.Marked)", callRun, advice.Maybe, "target @app/Marked"},
+		{"@target(app.Marked)", getG, advice.Never, ""},
+		{"@args(app.Marked)", execRun, advice.Never, ""}, // int
+		{"@args(*)", execRun, advice.Always, ""},
+		{"@args(.., app.Marked)", callPutHM, advice.Maybe, "arg1 @app/Marked"},
+		{"execution(* *(..)) && !@this(app.Marked)", execRun, advice.Maybe, "!(this @app/Marked)"},
+	}
+	for _, tc := range tests {
+		p := mustResolve(t, "aspect A { before(): "+tc.pc+" { a.B.c(); } }")
+		got := p.Match(tc.s, h)
+		v, res := advice.Never, ""
+		if len(got) > 0 {
+			v, res = got[0].Verdict, residueString(got[0].Residue)
+		}
+		if v != tc.want || res != tc.residue {
+			t.Errorf("%s at %s %s.%s: got %v %q, want %v %q", tc.pc, tc.s.Kind, tc.s.Within, tc.s.Member.Name, v, res, tc.want, tc.residue)
+		}
+	}
+}
+
+// A formal of an annotation type binds the annotation: statically known
+// sites for @annotation, @within and @withincode, the value for @this,
+// @target and @args (always tested at run time).
+func TestAnnotationBinding(t *testing.T) {
+	h := annTestHier()
+	tests := []struct {
+		pc, want string
+	}{
+		{"@annotation(t)", "@annotation app/Timed app/Main.run(I)V"},
+		{"call(* *(..)) && @annotation(t)", "@annotation app/Timed app/Main.run(I)V"},
+		{"@within(t)", "@within app/Timed app/IO"},
+		{"@target(t)", "@target app/Timed target"},
+	}
+	for _, tc := range tests {
+		p := mustResolve(t, "aspect A { before(app.Timed t): "+tc.pc+" { a.B.c(t); } }")
+		s := execRun
+		if strings.Contains(tc.pc, "within") || strings.Contains(tc.pc, "target") || strings.Contains(tc.pc, "call") {
+			s = callRun
+		}
+		got := p.Match(s, h)
+		if len(got) != 1 {
+			t.Errorf("%s: %d advice, want 1", tc.pc, len(got))
+			continue
+		}
+		v := got[0].Args[0]
+		desc := v.Kind.String() + " " + v.Annotation
+		if v.Site != nil {
+			desc += " " + v.Site.Class
+			if v.Site.Name != "" {
+				desc += "." + v.Site.Name + v.Site.Desc
+			}
+		} else {
+			desc += " " + advice.Value{Kind: advice.Target}.Kind.String()
+		}
+		if desc != tc.want || v.Desc != timed {
+			t.Errorf("%s: bound %s (%s), want %s (%s)", tc.pc, desc, v.Desc, tc.want, timed)
+		}
+		if strings.Contains(tc.pc, "target") && residueString(got[0].Residue) != "target @app/Timed" {
+			t.Errorf("%s: residue %q, want the annotation test", tc.pc, residueString(got[0].Residue))
+		}
+	}
+}
