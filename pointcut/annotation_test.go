@@ -77,7 +77,7 @@ func TestAnnotationMatching(t *testing.T) {
 		{"execution(* *(@app.NotNull *))", execRun, advice.Never, ""}, // int has no annotations
 		{"execution(* *(!@app.NotNull (*)))", execRun, advice.Never, ""},
 		{"execution(* (@app.Marked *).*(..))", execRun, advice.Always, ""},
-		{"execution(* (@app.Marked *).*(..))", execSub, advice.Always, ""}, // its Main.run signature
+		{"execution(* (@app.Marked *).*(..))", execSub, advice.Always, ""},           // its Main.run signature
 		{"execution(@app.Timed * (@app.Marked *).*(..))", execSub, advice.Never, ""}, // only the subject has annotations
 		{"within(@app.Marked *)", execRun, advice.Always, ""},
 		{"within(@app.Marked *)", inInner, advice.Always, ""}, // lexically within

@@ -622,7 +622,7 @@ func needs(a advice.Applied, kinds ...advice.ValueKind) bool {
 	}
 	for _, v := range adviceArgs(a) {
 		for _, k := range kinds {
-			if v.Kind == k {
+			if valueSource(v.Kind) == k {
 				return true
 			}
 		}
@@ -632,7 +632,7 @@ func needs(a advice.Applied, kinds ...advice.ValueKind) bool {
 		if r == nil {
 			return false
 		}
-		if r.Op == advice.InstanceOf {
+		if r.Op == advice.InstanceOf || r.Op == advice.HasAnnotation {
 			for _, k := range kinds {
 				if r.Value.Kind == k {
 					return true
@@ -713,8 +713,10 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 			for k := range ctx.argDescs {
 				want(advice.Arg, k)
 			}
+		case advice.MemberAnnotation, advice.WithinAnnotation, advice.WithincodeAnnotation:
+			// read in the sister class (annotation.go)
 		default:
-			want(v.Kind, v.Index)
+			want(valueSource(v.Kind), v.Index)
 		}
 	}
 	var walk func(r *advice.Residue)
@@ -722,7 +724,7 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 		if r == nil {
 			return
 		}
-		if r.Op == advice.InstanceOf {
+		if r.Op == advice.InstanceOf || r.Op == advice.HasAnnotation {
 			want(r.Value.Kind, r.Value.Index)
 		}
 		for _, c := range r.Children {

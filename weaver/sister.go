@@ -153,6 +153,7 @@ func (h *helperSpec) appendKey(b []byte) []byte {
 	}
 	b = append(b, '|')
 	b = strconv.AppendInt(b, int64(h.dims), 10)
+	b = h.appendAnnotationKey(b)
 	if h.tjp {
 		b = append(b, "|T"...)
 		b = strconv.AppendInt(b, int64(h.tjpArgs), 10)
@@ -246,8 +247,12 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	}
 	if len(g.bsms) > 0 {
 		b := binary.BigEndian.AppendUint16(nil, uint16(len(g.bsms)))
-		for _, args := range g.bsms {
-			b = binary.BigEndian.AppendUint16(b, g.bsmHandle)
+		for k, args := range g.bsms {
+			handle := g.bsmHandle
+			if k < len(g.bsmHandles) && g.bsmHandles[k] != 0 {
+				handle = g.bsmHandles[k]
+			}
+			b = binary.BigEndian.AppendUint16(b, handle)
 			b = binary.BigEndian.AppendUint16(b, uint16(len(args)))
 			for _, a := range args {
 				b = binary.BigEndian.AppendUint16(b, a)
@@ -263,10 +268,14 @@ type sisterGen struct {
 	c         *classfile.Class
 	bsmHandle uint16
 	bsms      [][]uint16
-	bsm       map[int32]uint16 // join point id → Dynamic constant
-	base      int32            // added to the class-relative join point ids
-	sister    string           // the sister class's name
-	insns     []classfile.Insn
+	// bsmHandles, where set, is the bootstrap method of bsms[k] other
+	// than bsmHandle (annotation.go).
+	bsmHandles []uint16
+	annots     map[string]uint16 // annotation constants by site (annotation.go)
+	bsm        map[int32]uint16  // join point id → Dynamic constant
+	base       int32             // added to the class-relative join point ids
+	sister     string            // the sister class's name
+	insns      []classfile.Insn
 }
 
 // The sister method returning a static part by relative join point id.
@@ -537,6 +546,8 @@ func (hg *helperGen) residueTest(r *advice.Residue, fail *classfile.Label) {
 	switch r.Op {
 	case advice.InstanceOf:
 		hg.instanceOf(r.Value.Kind, r.Value.Index, r.Type, fail)
+	case advice.HasAnnotation:
+		hg.hasAnnotation(r.Value.Kind, r.Value.Index, r.Type, fail)
 	case advice.And:
 		for _, c := range r.Children {
 			hg.residueTest(c, fail)
@@ -632,6 +643,10 @@ func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
 			stack++
 		case advice.JoinPoint:
 			stack += hg.pushJoinPoint()
+		case advice.ThisAnnotation, advice.TargetAnnotation, advice.ArgAnnotation,
+			advice.MemberAnnotation, advice.WithinAnnotation, advice.WithincodeAnnotation:
+			hg.pushAnnotation(v, want)
+			stack += 3
 		case advice.JoinPointID:
 			g.idx(classfile.OpIload, uint16(hg.jpSlot))
 			if g.base != 0 {
