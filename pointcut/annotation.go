@@ -361,8 +361,11 @@ func atValueTest(m *matchCtx, arg annotArg, v advice.Value, desc string, bind ad
 	if ty.IsPrimitive() {
 		return never // AspectJ: a primitive value's class has no annotations
 	}
-	if arg.formal < 0 && arg.inherited && ty.Dims() == 0 &&
+	if arg.formal < 0 && ty.Dims() == 0 && (arg.inherited || bind == advice.ArgAnnotation) &&
 		(&annotPat{items: []annotTest{arg.test()}}).matchesClass(ty.InternalName(), m.h) {
+		// ajc: the static type has it, and it is @Inherited (so every
+		// subclass has it), or for @args, whatever the subclass (ajc
+		// tests @args statically where it can)
 		return always
 	}
 	return result{advice.Maybe, &advice.Residue{Op: advice.HasAnnotation, Value: v, Type: ann}}
