@@ -448,7 +448,7 @@ func (c *compiler) annotPattern(ap *AnnotPattern) *annotPat {
 	for _, it := range ap.Items {
 		t := annotTest{not: it.Not}
 		if st := singleSimple(it.Type); st != nil && exactName(st) {
-			desc, info, _ := c.annotationType(st, "annotation type") // "" after an error: never present
+			desc, info, _ := c.annotationType(st, "") // "" after an error: never present
 			t.desc, t.inherited = desc, info.inherited
 		} else {
 			t.pat = c.typePattern(it.Type, false)
@@ -481,7 +481,7 @@ type annotInfo struct {
 // annotationType resolves an annotation type written as a dotted name,
 // reporting a type that is not found (when types are checked: with an
 // advice class path) or is no annotation type.
-func (c *compiler) annotationType(st *SimpleType, what string) (string, annotInfo, bool) {
+func (c *compiler) annotationType(st *SimpleType, prefix string) (string, annotInfo, bool) {
 	parts := []string{st.Head}
 	for _, r := range st.Rest {
 		parts = append(parts, r.Name)
@@ -490,11 +490,11 @@ func (c *compiler) annotationType(st *SimpleType, what string) (string, annotInf
 	desc, err := typeNameDesc(parts, 0)
 	if err != nil {
 		c.errorf(st.Pos, c.qualifyHint("write the annotation type's fully qualified name", st.Head),
-			"%s %s not found: %v", what, name, err)
+			"%sannotation type %s not found: %v", prefix, name, err)
 		return "", annotInfo{}, false
 	}
 	if !strings.HasPrefix(desc, "L") {
-		c.errorf(st.Pos, "", "%s is not an annotation type", name)
+		c.errorf(st.Pos, "", "%s%s is not an annotation type", prefix, name)
 		return "", annotInfo{}, false
 	}
 	info, isAnnot, err := c.classes.annotation(classfile.Type(desc).InternalName(), c.given)
@@ -502,14 +502,14 @@ func (c *compiler) annotationType(st *SimpleType, what string) (string, annotInf
 	case errors.Is(err, classfile.ErrClassNotFound):
 		if c.classes.adviceCP != "" {
 			c.errorf(st.Pos, "put the annotation type's classes on --advice-cp"+c.qualifyHint("", st.Head),
-				"%s %s not found", what, name)
+				"%sannotation type %s not found", prefix, name)
 			return "", annotInfo{}, false
 		}
 	case err != nil:
-		c.errorf(st.Pos, "", "%s %s: %v", what, name, err)
+		c.errorf(st.Pos, "", "%sannotation type %s: %v", prefix, name, err)
 		return "", annotInfo{}, false
 	case !isAnnot:
-		c.errorf(st.Pos, "", "%s is not an annotation type", name)
+		c.errorf(st.Pos, "", "%s%s is not an annotation type", prefix, name)
 		return "", annotInfo{}, false
 	}
 	return desc, info, true
@@ -625,7 +625,7 @@ func (c *compiler) annotArgument(tp *TypePattern, ev *env, inOr, inNot bool, wha
 		return annotArg{}, false
 	}
 	a := annotArg{formal: -1}
-	typeName := st
+	typeName, prefix := st, what+"(): "
 	if t, ok := ev.names[st.Head]; ok && len(st.Rest) == 0 {
 		// A formal: bind it (typeOrFormal reports binding errors) and
 		// match its type.
@@ -634,8 +634,9 @@ func (c *compiler) annotArgument(tp *TypePattern, ev *env, inOr, inNot bool, wha
 		}
 		a.formal = t.formal
 		desc := t.types[len(t.types)-1]
+		prefix += "formal " + st.Head + ": "
 		if t.formal < 0 || !strings.HasPrefix(desc, "L") {
-			c.errorf(st.Pos, "", "%s(): formal %s is not of an annotation type", what, st.Head)
+			c.errorf(st.Pos, "", "%s%s is not an annotation type", prefix, classfile.Type(desc).JavaName())
 			return annotArg{}, false
 		}
 		typeName = &SimpleType{Pos: st.Pos}
@@ -648,7 +649,7 @@ func (c *compiler) annotArgument(tp *TypePattern, ev *env, inOr, inNot bool, wha
 		}
 		runtime = true
 	}
-	desc, info, ok := c.annotationType(typeName, "annotation type")
+	desc, info, ok := c.annotationType(typeName, prefix)
 	if !ok {
 		return annotArg{}, false
 	}

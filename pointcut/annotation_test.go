@@ -157,3 +157,48 @@ func TestAnnotationBinding(t *testing.T) {
 		}
 	}
 }
+
+// Errors of annotation patterns and designators, at file:line:col with a
+// hint where one helps.
+func TestAnnotationErrors(t *testing.T) {
+	tests := []struct{ decl, want string }{
+		{`before(): execution(@Timed * *(..)) { a.B.c(); }`,
+			"t.weft:1:33: annotation type Timed not found: unknown type Timed: only primitives and java.lang types may be written without their package"},
+		{`before(): @within(java.lang.String) { a.B.c(); }`, "t.weft:1:30: @within(): java.lang.String is not an annotation type"},
+		{`before(): within(@java.util.List *) { a.B.c(); }`, "t.weft:1:30: java.util.List is not an annotation type"},
+		{`before(): @this(java.lang.Override) { a.B.c(); }`,
+			"t.weft:1:28: @this(): annotation type java.lang.Override does not have runtime retention"},
+		{`before(java.lang.Override o): @annotation(o) { a.B.c(o); }`,
+			"annotation type java.lang.Override does not have runtime retention: it cannot be bound"},
+		{`before(String s): @annotation(s) { a.B.c(s); }`, "t.weft:1:42: @annotation(): formal s: java.lang.String is not an annotation type"},
+		{`before(java.lang.Deprecated d): @annotation(d) && @within(d) { a.B.c(d); }`, "formal d is bound twice"},
+		{`before(java.lang.Deprecated d): @annotation(d) || @within(java.lang.Deprecated) { a.B.c(d); }`,
+			"formal d cannot be bound under ||"},
+		{`before(): @foo(java.lang.Deprecated) { a.B.c(); }`, "t.weft:1:22: unknown designator @foo"},
+		{`before(): @within(java.lang.*) { a.B.c(); }`, "@within() takes an annotation type or a formal, not a pattern"},
+		{`before(): @annotation(java.lang.Deprecated, java.lang.Deprecated) { a.B.c(); }`,
+			"@annotation() takes one annotation type or formal"},
+		{`before(): @args(.., java.lang.Deprecated, ..) { a.B.c(); }`, "@args() allows one `..`"},
+		{`before(): execution(@(java.lang.Deprecated *) * *(..)) { a.B.c(); }`, "in execution(...): unexpected token \"*\" (expected \")\")"},
+	}
+	for _, tc := range tests {
+		got := resolveErr("aspect A { " + tc.decl + " }")
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s:\ngot  %s\nwant %s", tc.decl, got, tc.want)
+		}
+	}
+}
+
+// With an advice class path, annotation types are looked up: one found
+// nowhere is an error.
+func TestAnnotationTypeNotFound(t *testing.T) {
+	f, err := ParseFile("t.weft", []byte("aspect A { before(): @within(com.example.Missing) { a.B.c(); } }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Resolve([]*File{f}, t.TempDir())
+	if err == nil || !contains(err.Error(), "t.weft:1:30: @within(): annotation type com.example.Missing not found",
+		"hint: put the annotation type's classes on --advice-cp") {
+		t.Errorf("got %v", err)
+	}
+}
