@@ -127,6 +127,24 @@ func (t *annotTest) present(anns []string, h classfile.Hierarchy) bool {
 	return false
 }
 
+func (p *annotPat) String() string {
+	var b strings.Builder
+	for i, t := range p.items {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if t.not {
+			b.WriteByte('!')
+		}
+		if t.pat != nil {
+			b.WriteString("@(" + t.pat.String() + ")")
+		} else {
+			b.WriteString("@" + strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(t.desc, "L"), ";"), "/", "."))
+		}
+	}
+	return b.String()
+}
+
 // matches tests a member's or parameter's annotations.
 func (p *annotPat) matches(anns []string, h classfile.Hierarchy) bool {
 	for i := range p.items {
@@ -163,12 +181,11 @@ func (p *annotPat) matchesClass(class string, h classfile.Hierarchy) bool {
 
 // annotType is a type pattern with an annotation pattern: `@A T`.
 type annotType struct {
-	a    *annotPat
-	t    typePat
-	text string
+	a *annotPat
+	t typePat
 }
 
-func (a annotType) String() string { return a.text }
+func (a annotType) String() string { return a.a.String() + " " + a.t.String() }
 
 func (a annotType) match(desc string, h classfile.Hierarchy) bool {
 	if !a.t.match(desc, h) {

@@ -85,7 +85,7 @@ func (c *compiler) typeUnary(u *TypeUnary, varargsOK bool) typePat {
 	if u.Annot != nil {
 		t := *u
 		t.Annot = nil
-		return annotType{a: c.annotPattern(u.Annot), t: c.typeUnary(&t, varargsOK), text: c.between(u.Pos, u.Pos)}
+		return annotType{a: c.annotPattern(u.Annot), t: c.typeUnary(&t, varargsOK)}
 	}
 	switch {
 	case u.Not != nil:

@@ -10,7 +10,8 @@ import (
 // annotations is what a class's annotations attributes say, visible and
 // invisible (class-retention) alike, as annotation type descriptors: the
 // matcher matches both statically, as AspectJ does. Only annotated members
-// have an entry.
+// have an entry. A MethodHierarchy reads them on first request only (most
+// pointcuts never ask), parsing the class again.
 type annotations struct {
 	class   []string
 	members map[string]*memberAnnotations // name+desc
@@ -23,21 +24,25 @@ type memberAnnotations struct {
 
 // ClassAnnotations implements advice.AnnotationHierarchy.
 func (mh *MethodHierarchy) ClassAnnotations(class string) ([]string, bool) {
-	d := mh.class(class)
-	if d == nil {
+	a := mh.annotations(class)
+	if a == nil {
 		return nil, false
 	}
-	return d.annots.class, true
+	return a.class, true
 }
 
 // MemberAnnotations implements advice.AnnotationHierarchy.
 func (mh *MethodHierarchy) MemberAnnotations(class, name, desc string) ([]string, [][]string, bool) {
+	a := mh.annotations(class)
+	if a == nil {
+		return nil, nil, false
+	}
+	if m := a.members[name+desc]; m != nil {
+		return m.anns, m.params, true
+	}
 	d := mh.class(class)
 	if d == nil {
 		return nil, nil, false
-	}
-	if m := d.annots.members[name+desc]; m != nil {
-		return m.anns, m.params, true
 	}
 	if _, ok := d.fields[name+":"+desc]; ok {
 		return nil, nil, true
@@ -48,6 +53,28 @@ func (mh *MethodHierarchy) MemberAnnotations(class, name, desc string) ([]string
 		}
 	}
 	return nil, nil, false
+}
+
+// annotations returns the annotations of class, read once (two goroutines
+// may both read them; one result is kept).
+func (mh *MethodHierarchy) annotations(class string) *annotations {
+	if a, ok := mh.annots.Load(class); ok {
+		return a.(*annotations)
+	}
+	var a *annotations
+	for _, s := range mh.sources {
+		b, err := s.Class(class)
+		if err != nil {
+			continue
+		}
+		if c, err := classfile.Parse(class, b); err == nil {
+			r := readAnnotations(c)
+			a = &r
+		}
+		break
+	}
+	v, _ := mh.annots.LoadOrStore(class, a)
+	return v.(*annotations)
 }
 
 // readAnnotations collects the annotations of c and its members.

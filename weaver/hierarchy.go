@@ -15,6 +15,7 @@ type MethodHierarchy struct {
 	classfile.Hierarchy
 	sources []classfile.Source
 	classes sync.Map // internal name → *declared, nil if unknown
+	annots  sync.Map // internal name → *annotations, nil if unknown (annotation.go)
 }
 
 // declared is what a class declares: its methods by name, in class file
@@ -24,7 +25,6 @@ type declared struct {
 	methods map[string][]advice.Member
 	bridges map[string][]string
 	fields  map[string]advice.Member
-	annots  annotations // annotation.go
 }
 
 // NewMethodHierarchy returns a MethodHierarchy over h whose member lists come
@@ -71,7 +71,7 @@ func (mh *MethodHierarchy) load(class string) *declared {
 			return nil
 		}
 		d := &declared{methods: make(map[string][]advice.Member, len(c.Methods)),
-			fields: make(map[string]advice.Member, len(c.Fields)), annots: readAnnotations(c)}
+			fields: make(map[string]advice.Member, len(c.Fields))}
 		for _, f := range c.Fields {
 			name, desc := c.MemberName(f), c.MemberDesc(f)
 			d.fields[name+":"+desc] = advice.Member{Owner: class, Name: name, Desc: desc, Access: f.Access, AccessKnown: true}
