@@ -179,6 +179,7 @@ func TestAnnotationErrors(t *testing.T) {
 		{`before(): @annotation(java.lang.Deprecated, java.lang.Deprecated) { a.B.c(); }`,
 			"@annotation() takes one annotation type or formal"},
 		{`before(): @args(.., java.lang.Deprecated, ..) { a.B.c(); }`, "@args() allows one `..`"},
+		{`declare warning: @this(java.lang.Deprecated) : "x";`, "t.weft:1:29: @this() cannot be used in declare warning: it is decided at run time"},
 		{`before(): execution(@(java.lang.Deprecated *) * *(..)) { a.B.c(); }`, "in execution(...): unexpected token \"*\" (expected \")\")"},
 	}
 	for _, tc := range tests {

@@ -35,6 +35,7 @@ type declareMsg struct {
 // weaving.
 var dynamicDesignators = map[string]bool{
 	"this": true, "target": true, "args": true, "cflow": true, "cflowbelow": true, "if": true,
+	"@this": true, "@target": true, "@args": true,
 }
 
 // declareMessage compiles `declare warning|error: Expr : "message";`
@@ -73,6 +74,9 @@ func (c *compiler) staticOnly(e *Expr, sc *aspectScope, what string, ref *Design
 		case u.Prim != nil:
 			d := u.Prim
 			name := strings.Join(d.Name, ".")
+			if d.At {
+				name = "@" + name
+			}
 			switch {
 			case dynamicDesignators[name] && ref == nil:
 				c.errorf(d.Pos, hint, "%s() cannot be used in %s: it is decided at run time", name, what)
