@@ -11,18 +11,53 @@ import (
 	"time"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 const (
-	guavaJar       = "/usr/share/java/guava.jar"
-	errorProneJar  = "/usr/share/java/error_prone_annotations.jar"
-	jsr305Jar      = "/usr/share/java/jsr305.jar"
-	annotAdviceSrc = `package annotadv;
-public class C { public static int n; public static void a() { n++; } }
+	guavaJar      = "/usr/share/java/guava.jar"
+	errorProneJar = "/usr/share/java/error_prone_annotations.jar"
+	jsr305Jar     = "/usr/share/java/jsr305.jar"
+	annotDriver   = `import com.google.common.base.*;
+public class AnnotDriver {
+    public static void main(String[] args) {
+        StringBuilder out = new StringBuilder();
+        out.append(Strings.padStart("7", 3, '0')).append(Strings.repeat("ab", 3))
+            .append(Strings.nullToEmpty(null)).append(Strings.emptyToNull("x")).append(Strings.isNullOrEmpty(""));
+        out.append(Joiner.on(',').skipNulls().join(java.util.Arrays.asList("a", null, "b")));
+        for (String s : Splitter.on(',').trimResults().omitEmptyStrings().split(" x, ,y ,z")) out.append(s);
+        out.append(CharMatcher.anyOf("ab").removeFrom("abcabc")).append(CharMatcher.whitespace().trimFrom("  t "));
+        out.append(CaseFormat.LOWER_CAMEL.to(CaseFormat.UPPER_UNDERSCORE, "helloWorld"));
+        out.append(Preconditions.checkNotNull("p")).append(Preconditions.checkElementIndex(1, 3));
+        out.append(Optional.fromNullable(null).or("dflt")).append(Optional.of(3).transform(Functions.toStringFunction()));
+        out.append(MoreObjects.toStringHelper("T").add("k", 1).omitNullValues().add("n", null));
+        out.append(Ascii.toUpperCase("mixed")).append(Objects.equal("a", "a")).append(Verify.verifyNotNull("v"));
+        out.append(Suppliers.memoize(Suppliers.ofInstance("s")).get()).append(Stopwatch.createUnstarted().isRunning());
+        out.append(Enums.getIfPresent(CaseFormat.class, "LOWER_HYPHEN").isPresent()).append(Throwables.getRootCause(new RuntimeException(new IllegalStateException("r"))).getMessage());
+        System.out.println(out);
+        System.out.println(annotadv.C.report());
+    }
+}
 `
 )
+
+// annotAdviceSrc is the advice of Annots.aj and annots.weft: a counter
+// per advice, and one for the bound annotation when it is a CheckForNull.
+func annotAdviceSrc() string {
+	var b strings.Builder
+	b.WriteString("package annotadv;\npublic class C {\n    static final long[] N = new long[16];\n")
+	for i := 0; i < 15; i++ {
+		b.WriteString("    public static void a" + itoa(i) + "() { N[" + itoa(i) + "]++; }\n")
+	}
+	b.WriteString(`    public static void bound(javax.annotation.CheckForNull x) { if (x != null && x.annotationType() == javax.annotation.CheckForNull.class) N[15]++; }
+    public static String report() { return "counts " + java.util.Arrays.toString(N); }
+}
+`)
+	return b.String()
+}
 
 // TestAnnotationsAgainstAspectJ weaves guava's com.google.common.base
 // (guava and the annotation jars on the class path) with advice selecting
@@ -42,9 +77,10 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	}
 	jvmtest.JavaHome(t)
 	in := extractPackage(t, guavaJar, "com/google/common/base/")
-	adv := jvmtest.Compile(t, map[string]string{"annotadv/C.java": annotAdviceSrc}, "--release", "8")
 	sep := string(filepath.ListSeparator)
-	ajcOut := ajcWeave(t, in, filepath.Join(t.TempDir(), "ajc.jar"), "Annots.aj",
+	adv := jvmtest.Compile(t, map[string]string{"annotadv/C.java": annotAdviceSrc()}, "--release", "8", "-cp", jsr305Jar)
+	ajJar := filepath.Join(t.TempDir(), "ajc.jar")
+	ajcOut := ajcWeave(t, in, ajJar, "Annots.aj",
 		strings.Join([]string{adv, guavaJar, errorProneJar, jsr305Jar}, sep))
 	want := normalizeInfo(strings.ReplaceAll(ajcOut, "Annots.aj:", "annots.weft:"))
 
@@ -72,7 +108,8 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(in, t.TempDir())
+	weftDir := t.TempDir()
+	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(in, weftDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,12 +138,38 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	sort.Strings(missing)
 	sort.Strings(extra)
 	t.Logf("ajc: %d distinct weave-info lines, weft: %d; per advice: %v", len(want), len(got), perAdvice)
-	for line := 2; line <= 16; line++ {
+	for line := 2; line <= 17; line++ {
 		if k := "(line " + itoa(line) + ")"; perAdvice[k] == 0 && perAdvice[k+" [with runtime test]"] == 0 {
 			t.Errorf("ajc applied the advice of line %d nowhere: the comparison says nothing about it", line)
 		}
 	}
 	reportWeaveInfoDiff(t, missing, extra)
+
+	// The driver on the unwoven, the ajc-woven and the weft-woven package
+	// (the rest of guava after it on the class path).
+	rt, err := rtjava.Build(jvmtest.JavaHome(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
+	if err := archive.WriteClasses(rtJar, archive.Jar, rt); err != nil {
+		t.Fatal(err)
+	}
+	libs := []string{guavaJar, jsr305Jar, errorProneJar, adv}
+	driver := jvmtest.Compile(t, map[string]string{"AnnotDriver.java": annotDriver}, "-cp", strings.Join(libs, sep))
+	run := func(cp ...string) string {
+		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join(append(append(cp, libs...), driver), sep), "AnnotDriver")
+		return out
+	}
+	plain, ajRun, weftRun := run(), run(ajJar, aspectjrt), run(weftDir, rtJar)
+	prog0 := func(out string) string { return out[:strings.LastIndex(out, "counts ")] }
+	if prog0(ajRun) != prog0(plain) || prog0(weftRun) != prog0(plain) {
+		t.Errorf("driver output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain, ajRun, weftRun)
+	}
+	if ajRun != weftRun {
+		t.Errorf("advice counts differ:\najc:  %s\nweft: %s", ajRun, weftRun)
+	}
+	t.Logf("%s", strings.TrimSpace(weftRun))
 	t.Logf("wall %v", time.Since(start))
 }
 
