@@ -17,8 +17,9 @@ type compiler struct {
 	seen     map[string]bool // "pos msg" of reported errors: a named pointcut's body is compiled once per use
 	aspects  map[string]*aspectScope
 	aspectOf map[*PointcutDecl]*aspectScope
-	classes  *classes            // the advice class path and the JDK, for binding advice and for hints
-	given    classfile.Hierarchy // Options.Hierarchy: more classes (annotation types)
+	classes  *classes // the advice class path and the JDK, for binding advice and for hints
+
+	given classfile.Hierarchy // Options.Hierarchy: more classes, for annotation types
 }
 
 // aspectScope is an aspect's named pointcuts.

@@ -27,7 +27,7 @@ type fieldPat struct {
 	typ   typePat
 	decl  typePat // nil: any declaring type
 	name  *namePat
-	annot *annotPat // the field's annotations (annotation.go), or nil
+	annot *annotPat // the field's annotations (annotation_match.go), or nil
 }
 
 func (f *fieldPat) String() string { return f.text }

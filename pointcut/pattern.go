@@ -223,7 +223,7 @@ type paramPat struct {
 	ellipsis bool
 	t        typePat
 	varargs  bool      // written T...: matches only a varargs method's last parameter
-	annot    *annotPat // @A (T): the parameter's annotations (annotation.go)
+	annot    *annotPat // @A (T): the parameter's annotations (annotation_match.go)
 }
 
 // throwsItem is one item of a throws pattern. A plain item matches when a
@@ -247,7 +247,7 @@ type sigPat struct {
 	name      *namePat
 	params    []paramPat
 	throws    []throwsItem
-	annot     *annotPat // the member's annotations (annotation.go), or nil
+	annot     *annotPat // the member's annotations (annotation_match.go), or nil
 }
 
 func (s *sigPat) String() string { return s.text }

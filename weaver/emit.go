@@ -714,7 +714,7 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 				want(advice.Arg, k)
 			}
 		case advice.MemberAnnotation, advice.WithinAnnotation, advice.WithincodeAnnotation:
-			// read in the sister class (annotation.go)
+			// read in the sister class (annotation_sister.go)
 		default:
 			want(valueSource(v.Kind), v.Index)
 		}

@@ -268,14 +268,16 @@ type sisterGen struct {
 	c         *classfile.Class
 	bsmHandle uint16
 	bsms      [][]uint16
+	bsm       map[int32]uint16 // join point id → Dynamic constant
+	base      int32            // added to the class-relative join point ids
+	sister    string           // the sister class's name
+	insns     []classfile.Insn
+
 	// bsmHandles, where set, is the bootstrap method of bsms[k] other
-	// than bsmHandle (annotation.go).
+	// than bsmHandle; annots are the annotation constants by site
+	// (annotation_sister.go).
 	bsmHandles []uint16
-	annots     map[string]uint16 // annotation constants by site (annotation.go)
-	bsm        map[int32]uint16  // join point id → Dynamic constant
-	base       int32             // added to the class-relative join point ids
-	sister     string            // the sister class's name
-	insns      []classfile.Insn
+	annots     map[string]uint16
 }
 
 // The sister method returning a static part by relative join point id.
