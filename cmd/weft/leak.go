@@ -98,6 +98,7 @@ func runLeak(cmd *cobra.Command, args []string) error {
 		"WEFT_LEAK_WINDOW=" + strconv.Itoa(fl.window),
 		"WEFT_LEAK_RATE=" + strconv.FormatInt(fl.rate, 10),
 		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
+		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
 	code, err := runTool(cmd, args, []string{aspect}, adv, env)
 	if err != nil {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -71,9 +72,14 @@ final class Report {
     static final Comparator<Row> BY_BYTES = Comparator.<Row>comparingLong(r -> -r.liveBytes)
             .thenComparingLong(r -> -r.live).thenComparing(r -> r.c.siteFrame());
 
+    /** The output directory. */
+    static Path dir() {
+        return Paths.get(Tracker.setting("leak.out", "WEFT_LEAK_OUT", "weft-leak"));
+    }
+
     /** Writes every output file into leak.out (at exit, and every leak.period seconds if set). */
     static synchronized void write() {
-        Path out = Paths.get(Tracker.setting("leak.out", "WEFT_LEAK_OUT", "weft-leak"));
+        Path out = dir();
         int samples = Sampler.samples();
         List<Row> rows = new ArrayList<>(), growing = new ArrayList<>();
         Set<Integer> sites = new HashSet<>();
@@ -155,7 +161,7 @@ final class Report {
     }
 
     private static void json(PrintWriter w, int samples, List<Row> rows, List<Row> growing, int sites, long allocated) {
-        w.printf("{\"samples\":%d,\"window\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
+        w.printf(Locale.ROOT, "{\"samples\":%d,\"window\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
                 + "\"untracked\":%d,\"maxTracked\":%d,\"tau\":%s,\"minGrowth\":%d,%n\"growing\":[",
                 samples, Tracker.WINDOW, Tracker.interval, allocated, sites, rows.size(),
                 Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, MIN_GROWTH);
@@ -186,7 +192,7 @@ final class Report {
             if (i > 0) w.print(',');
             string(w, Context.frame(r.c.frames[i]));
         }
-        w.printf("],\"allocated\":%d,\"tracked\":%d,\"live\":%d,\"liveBytes\":%d,\"growth\":%d,\"tau\":%.3f,\"history\":[",
+        w.printf(Locale.ROOT, "],\"allocated\":%d,\"tracked\":%d,\"live\":%d,\"liveBytes\":%d,\"growth\":%d,\"tau\":%.3f,\"history\":[",
                 r.c.allocated, r.c.tracked, r.live, r.liveBytes, r.growth, r.tau);
         for (int i = 0; i < r.window.length; i++) {
             if (i > 0) w.print(',');

@@ -11,7 +11,7 @@ import java.util.List;
  * every context's live estimate after each collection (seen as a change
  * of the collectors' counts, java.lang.management), and, unless a sampling
  * interval was given, halves the share of allocations tracked whenever
- * they come faster than leak.rate per second or fill half the table.
+ * they come faster than leak.rate per second or fill the table further.
  * At exit a shutdown hook asks for one more (full) collection, samples and
  * writes the report.
  *
@@ -75,12 +75,20 @@ final class Sampler implements Runnable {
         }
     }
 
-    /** Halves the share of allocations tracked if they come too fast or fill the table. */
+    /** The table's fill past which the share tracked is halved once more. */
+    private static int nextFill = Tracker.REFS.max() / 2;
+
+    /**
+     * Halves the share of allocations tracked if they come too fast, or
+     * once each time the table passes half full, then half of what is left
+     * (3/4, 7/8...): objects that stay live (a leak) keep their slots, and
+     * a full table tracks nothing new.
+     */
     private static void adapt(long perSecond) {
         if (Tracker.FIXED_INTERVAL > 0 || Tracker.interval >= MAX_INTERVAL) return;
-        if (perSecond > Tracker.RATE || Tracker.REFS.size() > Tracker.REFS.max() / 2) {
-            Tracker.interval *= 2;
-        }
+        boolean filling = Tracker.REFS.size() > nextFill;
+        if (filling) nextFill += (Tracker.REFS.max() - nextFill) / 2;
+        if (filling || perSecond > Tracker.RATE) Tracker.interval *= 2;
     }
 
     private static long collections() {
@@ -137,5 +145,8 @@ final class Sampler implements Runnable {
             // write what there is
         }
         Report.write();
+        if (!Boolean.parseBoolean(Tracker.setting("leak.quiet", "WEFT_LEAK_QUIET", "false"))) {
+            System.err.println("leak: report in " + Report.dir().resolve("leak.txt"));
+        }
     }
 }

@@ -28,7 +28,10 @@ import weft.rt.Local;
  * track one allocation in N (0, the default: every one while the rate
  * allows, see Sampler); leak.window / WEFT_LEAK_WINDOW, the samples the
  * growth test looks at (8); leak.rate / WEFT_LEAK_RATE, tracked objects per
- * second before the adaptive sampling halves the rate (500000).
+ * second before the adaptive sampling halves the rate (500000); leak.period
+ * / WEFT_LEAK_PERIOD, seconds between reports written while the program
+ * runs (0: at exit only); leak.quiet / WEFT_LEAK_QUIET, no line on stderr
+ * at exit saying where the report is. Report has the growth test's.
  */
 public final class Tracker {
     private Tracker() {}
