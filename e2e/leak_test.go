@@ -178,8 +178,8 @@ func TestLeakTracker(t *testing.T) {
 				t.Errorf("Leaky leak: first growing context %+v, want new Leaky$Session in Leaky.remember, serve, main", g)
 			}
 			// 2000 Sessions leaked: the estimate, weighted by the sampling
-			// interval, is near.
-			if g.Live < 1500 || g.Live > 2500 {
+			// interval (4 to 16 here), is within 30 %.
+			if g.Live < 1400 || g.Live > 2600 {
 				t.Errorf("Leaky leak: %d Sessions live, want about 2000 (1 in %d tracked)", g.Live, r.Interval)
 			}
 			if !strings.Contains(stderr, " 1. new Leaky$Session  Leaky.java:") || !strings.Contains(stderr, "in Leaky.remember") {

@@ -1,23 +1,25 @@
 package leak;
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
-import java.util.List;
+import java.lang.ref.WeakReference;
 
 /**
  * The tracker's daemon thread: it counts the deaths the collector reports
  * (cleared weak references, from the reference queue), takes a sample of
- * every context's live estimate after each collection (seen as a change
- * of the collectors' counts, java.lang.management), and, unless a sampling
- * interval was given, halves the share of allocations tracked whenever
- * they come faster than leak.rate per second or fill the table further.
- * At exit a shutdown hook asks for one more (full) collection, samples and
- * writes the report.
+ * every context's live estimate after each collection, and, unless a
+ * sampling interval was given, halves the share of allocations tracked
+ * whenever they come faster than leak.rate per second or fill the table
+ * further. At exit a shutdown hook asks for one more (full) collection,
+ * waits for its sample and writes the report.
  *
- * <p>Live counts are only sampled after a collection: between two, an
- * object that died is not yet known dead, and every site would seem to
- * grow.
+ * <p>A collection is seen by a sentinel: a weak reference, on the
+ * tracker's queue, to an object nothing else references. Every
+ * collection clears it (the object is young), and the reference handler
+ * enqueues it in the same batch as the references that collection
+ * cleared; once the sentinel is out of the queue and the queue has been
+ * quiet for 20 ms, that batch has been counted, and the sample is taken.
+ * Live counts are only sampled then: between two collections, an object
+ * that died is not yet known dead, and every site would seem to grow.
  */
 final class Sampler implements Runnable {
     private Sampler() {}
@@ -27,10 +29,12 @@ final class Sampler implements Runnable {
     static final long PERIOD_MS = (long) (1000 * Double.parseDouble(Tracker.setting("leak.period", "WEFT_LEAK_PERIOD", "0")));
 
     private static volatile int samples;
-    private static long collections; // the collectors' count at the last sample
-    private static List<GarbageCollectorMXBean> collectors;
-    /** Total live estimate and bytes at each sample (for the report), a ring of Tracker.WINDOW. */
+    /** Cleared by the next collection; only this thread reads it. */
+    private static Reference<Object> sentinel;
+    /** Total live estimate and bytes at each sample, a ring of Tracker.WINDOW. */
     static final long[] LIVE = new long[Tracker.WINDOW], LIVE_BYTES = new long[Tracker.WINDOW];
+    /** The table's fill past which the share tracked is halved once more. */
+    private static int nextFill = Tracker.REFS.max() / 2;
 
     /** Samples taken so far. */
     static int samples() {
@@ -47,17 +51,15 @@ final class Sampler implements Runnable {
 
     @Override
     public void run() {
-        synchronized (Sampler.class) {
-            collectors = ManagementFactory.getGarbageCollectorMXBeans();
-            collections = collections();
-        }
+        sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
         long added = 0, tick = System.nanoTime(), nextWrite = tick + PERIOD_MS * 1_000_000;
         try {
             for (;;) {
-                Reference<?> r = Tracker.QUEUE.remove(100);
-                if (r != null) died(r);
-                drain();
-                sampleIfCollected();
+                boolean collected = false;
+                for (Reference<?> r = Tracker.QUEUE.remove(100); r != null; r = Tracker.QUEUE.poll()) {
+                    collected |= dequeued(r);
+                }
+                if (collected) sample();
                 long now = System.nanoTime();
                 if (now - tick >= 100_000_000L) {
                     long a = Tracker.REFS.added();
@@ -75,8 +77,40 @@ final class Sampler implements Runnable {
         }
     }
 
-    /** The table's fill past which the share tracked is halved once more. */
-    private static int nextFill = Tracker.REFS.max() / 2;
+    /** Counts a death, or says the sentinel came (a collection happened). */
+    private static boolean dequeued(Reference<?> r) {
+        if (r == sentinel) return true;
+        Tracker.Ref t = (Tracker.Ref) r;
+        Tracker.REFS.remove(t);
+        t.context.died(t.weight, t.bytes);
+        return false;
+    }
+
+    /**
+     * After a collection: counts the rest of its batch (until the queue is
+     * quiet for 20 ms, 300 ms at most), records every context's live
+     * estimate as sample n, and sets a new sentinel.
+     */
+    private static void sample() throws InterruptedException {
+        long end = System.nanoTime() + 300_000_000L;
+        for (Reference<?> r; System.nanoTime() < end && (r = Tracker.QUEUE.remove(20)) != null; ) {
+            dequeued(r);
+        }
+        sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
+        synchronized (Report.class) { // not while a report reads the histories
+            int n = samples;
+            long live = 0, bytes = 0;
+            for (Context x : Tracker.CONTEXTS.keySet()) {
+                long l = x.live;
+                x.history[n % x.history.length] = l;
+                live += l;
+                bytes += x.liveBytes;
+            }
+            LIVE[n % LIVE.length] = live;
+            LIVE_BYTES[n % LIVE.length] = bytes;
+            samples = n + 1;
+        }
+    }
 
     /**
      * Halves the share of allocations tracked if they come too fast, or
@@ -91,56 +125,16 @@ final class Sampler implements Runnable {
         if (filling || perSecond > Tracker.RATE) Tracker.interval *= 2;
     }
 
-    private static long collections() {
-        long n = 0;
-        for (GarbageCollectorMXBean b : collectors) n += Math.max(0, b.getCollectionCount());
-        return n;
-    }
-
-    private static void died(Reference<?> r) {
-        Tracker.Ref t = (Tracker.Ref) r;
-        Tracker.REFS.remove(t);
-        t.context.died(t.weight, t.bytes);
-    }
-
-    private static void drain() {
-        for (Reference<?> r; (r = Tracker.QUEUE.poll()) != null; ) died(r);
-    }
-
     /**
-     * After a collection: lets the reference handler enqueue what the
-     * collector cleared (until the queue is quiet for 20 ms, 300 ms at
-     * most), then records every context's live estimate as sample n.
+     * The shutdown hook: a last, full collection (its sample counts only
+     * what is reachable), waits up to 2 s for the sampler to take that
+     * sample, then writes the report.
      */
-    static synchronized boolean sampleIfCollected() throws InterruptedException {
-        if (collectors == null) return false;
-        long c = collections();
-        if (c == collections) return false;
-        collections = c;
-        long end = System.nanoTime() + 300_000_000L;
-        for (Reference<?> r; System.nanoTime() < end && (r = Tracker.QUEUE.remove(20)) != null; ) {
-            died(r);
-            drain();
-        }
-        int n = samples;
-        long live = 0, bytes = 0;
-        for (Context x : Tracker.CONTEXTS.keySet()) {
-            long l = x.live;
-            x.history[n % x.history.length] = l;
-            live += l;
-            bytes += x.liveBytes;
-        }
-        LIVE[n % LIVE.length] = live;
-        LIVE_BYTES[n % LIVE.length] = bytes;
-        samples = n + 1;
-        return true;
-    }
-
-    /** The shutdown hook: a last collection and sample, then the report. */
     private static void atExit() {
+        int before = samples;
+        System.gc();
         try {
-            System.gc(); // a full collection: the last sample counts reachable objects only
-            sampleIfCollected();
+            for (int i = 0; i < 200 && samples == before; i++) Thread.sleep(10);
         } catch (InterruptedException e) {
             // write what there is
         }
