@@ -1,147 +1,15 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
-	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 )
-
-const collectSrc = `import java.io.*;
-import java.util.*;
-public class Collect {
-    public static void main(String[] args) throws Exception {
-        Map<String, Integer> m = new HashMap<>();
-        BufferedReader r = new BufferedReader(new InputStreamReader(System.in));
-        for (String l; (l = r.readLine()) != null; ) m.merge(l, 1, Integer::sum);
-        System.out.println(new TreeMap<>(m));
-        System.exit(m.size());
-    }
-}
-`
-
-// TestRunAllocTracker runs examples/alloc through `weft run` twice on a
-// program using java.util collections: the tracker reports allocations
-// made inside the JDK (java.util.HashMap$Node) although its own advice
-// allocates; stdin, stdout and the exit code pass through; the second run
-// does no weaving.
-func TestRunAllocTracker(t *testing.T) {
-	weft := buildWeft(t)
-	rtDir := t.TempDir()
-	classes, err := rtjava.Build(jvmtest.JavaHome(t), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rtJar := filepath.Join(rtDir, "weft-rt.jar")
-	if err := archive.WriteClasses(rtJar, archive.Jar, classes); err != nil {
-		t.Fatal(err)
-	}
-	tracker, err := os.ReadFile("../examples/alloc/alloc/Tracker.java")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv := jvmtest.Compile(t, map[string]string{"alloc/Tracker.java": string(tracker)}, "-cp", rtJar)
-	app := jvmtest.Compile(t, map[string]string{"Collect.java": collectSrc})
-	cache := t.TempDir()
-	run := func() (stdout, stderr string, code int) {
-		cmd := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
-			"--modules", "java.base", "--", jvmtest.Java(t), "-cp", app, "Collect")
-		cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
-		cmd.Stdin = strings.NewReader("b\na\nb\nc\n")
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			t.Fatal(err)
-		}
-		return o.String(), e.String(), cmd.ProcessState.ExitCode()
-	}
-	out, stderr, code := run()
-	if out != "{a=1, b=2, c=1}\n" || code != 3 {
-		t.Errorf("first run: stdout %q, exit %d; stderr:\n%s", out, code, stderr)
-	}
-	if !strings.Contains(stderr, "weft: weaving the JDK") || !strings.Contains(stderr, "weft: weaving the class path") {
-		t.Errorf("first run did not weave:\n%s", stderr)
-	}
-	if !strings.Contains(stderr, "java.util.HashMap$Node") || !strings.Contains(stderr, "alloc: top sites:") {
-		t.Errorf("the tracker did not report HashMap$Node allocations:\n%s", stderr)
-	}
-	out2, stderr2, code2 := run()
-	if out2 != out || code2 != code {
-		t.Errorf("second run: stdout %q exit %d", out2, code2)
-	}
-	if strings.Contains(stderr2, "weft: weaving") || !strings.Contains(stderr2, "java.util.HashMap$Node") {
-		t.Errorf("second run wove again or did not track:\n%s", stderr2)
-	}
-
-	// -jar: the jar is woven into the cache and run from there.
-	jar := filepath.Join(t.TempDir(), "collect.jar")
-	jvmtest.Jar(t, app, jar, "Collect")
-	cmd0 := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
-		"--modules", "java.base", "--", jvmtest.Java(t), "-jar", jar)
-	cmd0.Env = append(os.Environ(), "WEFT_CACHE="+cache)
-	cmd0.Stdin = strings.NewReader("x\ny\n")
-	var o0, e0 bytes.Buffer
-	cmd0.Stdout, cmd0.Stderr = &o0, &e0
-	cmd0.Run()
-	if o0.String() != "{x=1, y=1}\n" || cmd0.ProcessState.ExitCode() != 2 ||
-		strings.Contains(e0.String(), "weft: weaving the JDK") || !strings.Contains(e0.String(), "weft: weaving the class path") ||
-		!strings.Contains(e0.String(), "java.util.HashMap$Node") {
-		t.Errorf("-jar run: stdout %q, exit %d, stderr:\n%s", o0.String(), cmd0.ProcessState.ExitCode(), e0.String())
-	}
-
-	// Signals pass through: SIGTERM to weft reaches java, whose shutdown
-	// hook runs, and weft exits as java did (128+15).
-	sleeper := jvmtest.Compile(t, map[string]string{"Sleeper.java": sleeperSrc})
-	cmd := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
-		"--modules", "java.base", "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
-	cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
-	var o bytes.Buffer
-	cmd.Stdout = &o
-	pr, pw, _ := os.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pw.Close()
-	// Wait until the program is up (it says so on stderr), then signal weft.
-	buf := make([]byte, 4096)
-	var errOut strings.Builder
-	for !strings.Contains(errOut.String(), "sleeping") {
-		n, err := pr.Read(buf)
-		if err != nil {
-			t.Fatalf("sleeper ended early: %v\n%s", err, errOut.String())
-		}
-		errOut.Write(buf[:n])
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	go io.Copy(io.Discard, pr)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(o.String(), "bye") {
-		t.Errorf("after SIGTERM: exit %d, stdout %q; want 143 and the shutdown hook's bye", code, o.String())
-	}
-}
-
-const sleeperSrc = `public class Sleeper {
-    public static void main(String[] args) throws Exception {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("bye")));
-        System.err.println("sleeping");
-        Thread.sleep(60_000);
-        System.out.println("woke up");
-    }
-}
-`
 
 // TestJDKCommand runs `weft jdk` on java.base: it writes the patch jar, the
 // argfile and the summary, lists the advised intrinsic candidates, and the

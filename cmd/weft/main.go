@@ -25,8 +25,9 @@ application, so profilers, leak trackers and tracers see everything.
 Write pointcuts and advice in a small .weft file; the advice bodies are
 static methods of your own Java class. Start with:
 
-  weft check examples/alloc/alloc.weft --advice-cp DIR   validate an aspect
+  weft check examples/leak/leak.weft --advice-cp DIR     validate an aspect
   weft run -a ASPECT --advice-cp DIR -- java -cp APP Main weave JDK + app, run
+  weft leak -- java -cp APP Main                         find memory leaks
   weft classfile dump jdk:java/lang/String               look at bytecode`,
 	Version:       version,
 	SilenceUsage:  true,

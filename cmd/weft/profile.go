@@ -12,7 +12,6 @@ import (
 	"github.com/weft-aop/weft/classfile"
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
-	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
@@ -80,11 +79,7 @@ func init() {
 	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
 	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
 	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
-	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
-	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
-	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
-	f.BoolVar(&runFlags.loadTime, "load-time", true, "profile the classes the JVM defines at run time too (docs/ltw.md)")
-	f.SetInterspersed(false)
+	addToolRunFlags(f, "profile")
 	rootCmd.AddCommand(profileCmd)
 }
 
@@ -103,8 +98,6 @@ func runProfile(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	os.Remove(filepath.Join(out, "profile.cct")) // no stale profile from an earlier run
-	runFlags.aspects = append([]string{aspect}, fl.aspects...)
-	runFlags.adviceCP, runFlags.xlint = joinClassPath(adv, fl.adviceCP), "ignore"
 	env := []string{"WEFT_PROFILE_OUT=" + out, "WEFT_PROFILE_MAX_NODES=" + strconv.Itoa(fl.maxNodes)}
 	if fl.cpu {
 		env = append(env, "WEFT_PROFILE_CPU=true")
@@ -115,7 +108,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	code, err := runWoven(cmd, args, env)
+	code, err := runTool(cmd, args, append([]string{aspect}, fl.aspects...), joinClassPath(adv, fl.adviceCP), env)
 	if err != nil {
 		return err
 	}
@@ -136,24 +129,12 @@ func buildProfiler(home string) (aspect, adv string, err error) {
 	// The calibration class is woven: the key covers weft itself (and so
 	// the runtime it refers to), as the woven JDK's does.
 	key := rtjava.SourcesHash(profile.Sources(), profile.Aspect(), weftDigest())
-	aspect = filepath.Join(cacheRoot(), "profile-"+key+".weft")
-	adv = filepath.Join(cacheRoot(), "profile-"+key+"-advice")
-	if _, err := os.Stat(aspect); err != nil {
-		if err := os.WriteFile(aspect, profile.Aspect(), 0o644); err != nil {
-			return "", "", err
+	return installTool("profile", key, profile.Aspect(), classes, func(aspect, in, out string) error {
+		if err := weaveCalibration(home, aspect, in, out); err != nil {
+			return fmt.Errorf("weaving the profiler's calibration class: %v", err)
 		}
-	}
-	if _, err := os.Stat(adv); err != nil {
-		tmp := adv + ".tmp" + strconv.Itoa(os.Getpid())
-		defer os.RemoveAll(tmp)
-		if err := archive.WriteClasses(tmp, archive.Dir, classes); err != nil {
-			return "", "", err
-		}
-		if err := weaveCalibration(home, aspect, tmp, adv); err != nil {
-			return "", "", fmt.Errorf("weaving the profiler's calibration class: %v", err)
-		}
-	}
-	return aspect, adv, nil
+		return nil
+	})
 }
 
 // calibrationIDBase starts the join point ids of the calibration class,
@@ -235,9 +216,4 @@ func writeProfile(w io.Writer, dir string, top int, folded, speedscope bool) err
 	}
 	fmt.Fprintf(w, "\nweft: profile in %s: open %s\n", dir, html)
 	return nil
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }

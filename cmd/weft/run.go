@@ -78,11 +78,12 @@ DIR from "weft jdk" or "weft run -v":
 
 Examples:
 
+  # the leak tracker of examples/leak, by hand ("weft leak" does all this)
   weft runtime -o /tmp/weft-rt.jar
-  javac -cp /tmp/weft-rt.jar -d /tmp/adv examples/alloc/alloc/Tracker.java
-  javac -d /tmp/demo examples/alloc/demo/WordFreq.java
-  weft run -a examples/alloc/alloc.weft --advice-cp /tmp/adv -- \
-      java -cp /tmp/demo WordFreq examples/alloc/demo/WordFreq.java
+  javac -cp /tmp/weft-rt.jar -d /tmp/adv examples/leak/leak/*.java
+  javac -d /tmp/demo examples/leak/demo/Requests.java
+  weft run -a examples/leak/leak.weft --advice-cp /tmp/adv -- \
+      java -Xmx32m -cp /tmp/demo Requests
 
   # the JDK only (no class path to weave), one module
   weft run -a count.weft --advice-cp adv --modules java.base -- java -version

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	leak "github.com/weft-aop/weft/examples/leak"
+	"github.com/weft-aop/weft/flame"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+var leakFlags struct {
+	out    string
+	depth  int
+	sample int
+	window int
+	rate   int64
+	period float64
+}
+
+var leakCmd = &cobra.Command{
+	Use:   "leak [-o DIR] [--sample N] [--depth N] -- java ARGS...",
+	Short: "Find memory leaks, the JDK included: allocation sites whose live objects keep growing, in context",
+	Long: `leak weaves the leak tracker of examples/leak into the JDK and the program
+(as "weft run" does, cached), runs the command, prints the report and
+writes to DIR (default ./weft-leak):
+
+  leak.txt                the report: the contexts whose live objects keep
+                          growing, most growth first, then the most live bytes
+  leak.json               the same for tools, with each context's history
+  live.folded             folded stacks of the live objects (objects, bytes:
+  live-bytes.folded       live-bytes.folded), for weft flame
+  leak.html               their flame graph
+
+Every object and array allocation of the program and of the JDK is counted
+in its context: the site and the innermost --depth executions around it.
+Allocations tracked hold a weak reference each (never keeping an object
+alive); after each collection the live objects of each context are
+sampled. A context is growing when its live objects rose steadily over
+the last --window samples (docs/leak.md says how exactly). The tracker
+tracks every allocation until they come faster than --rate per second,
+then halves the share it tracks as often as needed (live counts are
+weighted by it); --sample N tracks one in N from the start.
+
+Samples are taken after collections only: a program that runs for too
+short a time or with a large heap gets too few; run it longer or with a
+smaller heap (-Xmx).
+
+Examples:
+
+  weft leak -- java -Xmx64m -cp app.jar Main
+  weft leak -o /tmp/leaks --sample 16 -- java -jar server.jar
+  weft flame /tmp/leaks/live-bytes.folded --top 20`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: runLeak,
+}
+
+func init() {
+	f := leakCmd.Flags()
+	f.StringVarP(&leakFlags.out, "out", "o", "weft-leak", "output directory")
+	f.IntVar(&leakFlags.depth, "depth", 4, "executions of calling context kept per allocation")
+	f.IntVar(&leakFlags.sample, "sample", 0, "track one allocation in N (0: every one while --rate allows)")
+	f.IntVar(&leakFlags.window, "window", 8, "samples the growth test looks back over (at least 4)")
+	f.Int64Var(&leakFlags.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")
+	f.Float64Var(&leakFlags.period, "period", 0, "also write the report every SECONDS while the program runs")
+	addToolRunFlags(f, "track")
+	rootCmd.AddCommand(leakCmd)
+}
+
+func runLeak(cmd *cobra.Command, args []string) error {
+	fl := &leakFlags
+	home, err := jdkHome(runFlags.javaHome)
+	if err != nil {
+		return err
+	}
+	classes, err := leak.Build(home, cacheRoot())
+	if err != nil {
+		return fmt.Errorf("building the leak tracker: %v", err)
+	}
+	aspect, adv, err := installTool("leak", rtjava.SourcesHash(leak.Sources(), leak.Aspect()), leak.Aspect(), classes, nil)
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(fl.out)
+	if err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(out, "leak.txt")) // no stale report from an earlier run
+	env := []string{
+		"WEFT_LEAK_OUT=" + out,
+		"WEFT_LEAK_DEPTH=" + strconv.Itoa(fl.depth),
+		"WEFT_LEAK_SAMPLE=" + strconv.Itoa(fl.sample),
+		"WEFT_LEAK_WINDOW=" + strconv.Itoa(fl.window),
+		"WEFT_LEAK_RATE=" + strconv.FormatInt(fl.rate, 10),
+		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
+		"WEFT_LEAK_QUIET=true", // weft prints the report itself
+	}
+	code, err := runTool(cmd, args, []string{aspect}, adv, env)
+	if err != nil {
+		return err
+	}
+	if err := writeLeakReport(cmd.ErrOrStderr(), out); err != nil {
+		return err
+	}
+	os.Exit(code)
+	return nil
+}
+
+// writeLeakReport prints the tracker's report and renders its folded
+// stacks of live objects as a flame graph.
+func writeLeakReport(w io.Writer, dir string) error {
+	report, err := os.ReadFile(filepath.Join(dir, "leak.txt"))
+	if err != nil {
+		return fmt.Errorf("the leak tracker wrote no report to %s (did the program run on the woven JDK?)", dir)
+	}
+	fmt.Fprintf(w, "\n%s", report)
+	p, err := readFolded([]string{"live=" + filepath.Join(dir, "live.folded"), "live-bytes=" + filepath.Join(dir, "live-bytes.folded")})
+	if err != nil {
+		return err
+	}
+	html := filepath.Join(dir, "leak.html")
+	if err := writeFileWith(html, func(w io.Writer) error { return flame.WriteHTML(w, p, "weft leak: live objects") }); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nweft: leak report in %s (leak.txt, leak.json; live objects' flame graph: %s)\n", dir, html)
+	return nil
+}

@@ -1,0 +1,258 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// leakySrc leaks Sessions into a static list from one site (remember)
+// when its argument is "leak", and churns short-lived objects at others
+// (churn, and the JDK's StringBuilder and String) either way. Then it
+// checks that objects it dropped are collected, the tracker on or off:
+// 1000 objects it only holds weakly must all be cleared.
+const leakySrc = `import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+public class Leaky {
+    static final class Session {
+        final int id;
+        final long started;
+        Session(int id) { this.id = id; this.started = id * 31L; }
+    }
+    static final List<Session> SESSIONS = new ArrayList<>();
+    static void remember(int i) {
+        SESSIONS.add(new Session(i));
+    }
+    static int churn(int i) {
+        byte[] buf = new byte[2048];
+        StringBuilder b = new StringBuilder();
+        b.append("request ").append(i);
+        buf[i & 2047] = (byte) b.length();
+        return b.toString().length() + buf[i & 2047];
+    }
+    static long serve(int requests, boolean leak) {
+        long sum = 0;
+        for (int i = 0; i < requests; i++) {
+            sum += churn(i);
+            if (leak && i % 50 == 0) remember(i);
+        }
+        return sum;
+    }
+    public static void main(String[] args) throws Exception {
+        boolean leak = args[0].equals("leak");
+        List<WeakReference<Object>> probes = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) probes.add(new WeakReference<>(i % 2 == 0 ? new Session(-i) : new int[i]));
+        long sum = 0;
+        for (int r = 0; r < 10; r++) sum += serve(10000, leak);
+        int kept = probes.size();
+        for (int i = 0; i < 20 && kept > 0; i++) {
+            System.gc();
+            Thread.sleep(10);
+            kept = 0;
+            for (WeakReference<Object> p : probes) if (p.get() != null) kept++;
+        }
+        System.out.println("sum " + sum + " sessions " + SESSIONS.size() + " probes kept " + kept);
+    }
+}
+`
+
+const collectSrc = `import java.io.*;
+import java.util.*;
+public class Collect {
+    public static void main(String[] args) throws Exception {
+        Map<String, Integer> m = new HashMap<>();
+        BufferedReader r = new BufferedReader(new InputStreamReader(System.in));
+        for (String l; (l = r.readLine()) != null; ) m.merge(l, 1, Integer::sum);
+        System.out.println(new TreeMap<>(m));
+        System.exit(m.size());
+    }
+}
+`
+
+const sleeperSrc = `public class Sleeper {
+    public static void main(String[] args) throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("bye")));
+        System.err.println("sleeping");
+        Thread.sleep(60_000);
+        System.out.println("woke up");
+    }
+}
+`
+
+// leakReport is what the test reads of leak.json.
+type leakReport struct {
+	Samples  int
+	Interval int
+	Growing  []leakContext
+	Live     []leakContext
+}
+
+type leakContext struct {
+	Site, Location string
+	Context        []string
+	Live, Growth   int64
+	History        []int64
+}
+
+// TestLeakTracker runs examples/leak through weft leak on java.base under
+// -Xverify:all. A program leaking into a static list from one site while
+// churning at others: that site is ranked first, with its calling context;
+// the same program not leaking: no growing context, and none of its
+// Sessions live. Both print what they print on the stock JDK, so the
+// objects they dropped were all collected with the tracker on. The
+// tracker tracks nothing of its own. stdin, stdout, the exit code, -jar
+// and signals pass through; the second run weaves nothing.
+func TestLeakTracker(t *testing.T) {
+	weft := buildWeft(t)
+	app := jvmtest.Compile(t, map[string]string{"Leaky.java": leakySrc}, "-g")
+	cache := t.TempDir()
+	run := func(stdin string, args ...string) (stdout, stderr string, code int) {
+		t.Helper()
+		start := time.Now()
+		cmd := exec.Command(weft, append([]string{"leak", "--modules", "java.base"}, args...)...)
+		cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
+		cmd.Stdin = strings.NewReader(stdin)
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		t.Logf("weft leak %s: %.1fs", strings.Join(args[len(args)-2:], " "), time.Since(start).Seconds())
+		return o.String(), e.String(), cmd.ProcessState.ExitCode()
+	}
+	report := func(dir string) leakReport {
+		t.Helper()
+		var r leakReport
+		b, err := os.ReadFile(filepath.Join(dir, "leak.json"))
+		if err == nil {
+			err = json.Unmarshal(b, &r)
+		}
+		if err != nil {
+			t.Fatalf("leak.json: %v", err)
+		}
+		return r
+	}
+	for _, mode := range []string{"leak", "none"} {
+		want, _ := jvmtest.Run(t, "-Xmx16m", "-cp", app, "Leaky", mode)
+		if !strings.HasSuffix(want, " probes kept 0\n") {
+			t.Fatalf("stock run of Leaky %s: %q", mode, want)
+		}
+		out := filepath.Join(t.TempDir(), "leak")
+		stdout, stderr, code := run("", "-o", out, "--", jvmtest.Java(t), "-Xverify:all", "-Xmx16m", "-cp", app, "Leaky", mode)
+		if code != 0 || stdout != want {
+			t.Fatalf("Leaky %s: exit %d, stdout %q, want %q\nstderr:\n%s", mode, code, stdout, want, stderr)
+		}
+		wove := strings.Contains(stderr, "weft: weaving the JDK") && strings.Contains(stderr, "weft: weaving the class path")
+		if wove != (mode == "leak") || (mode == "none" && strings.Contains(stderr, "weft: weaving")) {
+			t.Errorf("Leaky %s: the first run weaves the JDK and the class path, the second nothing:\n%s", mode, stderr)
+		}
+		r := report(out)
+		if r.Samples < 8 {
+			t.Errorf("Leaky %s: %d samples, want at least the window's 8", mode, r.Samples)
+		}
+		for _, c := range append(r.Growing, r.Live...) {
+			if strings.HasPrefix(c.Site, "leak.") || (len(c.Context) > 0 && strings.HasPrefix(c.Context[0], "leak.")) {
+				t.Errorf("Leaky %s: the tracker tracked itself: %+v", mode, c)
+			}
+		}
+		switch mode {
+		case "leak":
+			if len(r.Growing) == 0 {
+				t.Fatalf("Leaky leak: no growing context:\n%s", stderr)
+			}
+			g := r.Growing[0]
+			if g.Site != "Leaky$Session" || !strings.HasPrefix(g.Location, "Leaky.java:") ||
+				strings.Join(g.Context, " ") != "Leaky.remember Leaky.serve Leaky.main" {
+				t.Errorf("Leaky leak: first growing context %+v, want new Leaky$Session in Leaky.remember, serve, main", g)
+			}
+			// 2000 Sessions leaked: the estimate, weighted by the sampling
+			// interval (4 to 16 here), is within 30 %.
+			if g.Live < 1400 || g.Live > 2600 {
+				t.Errorf("Leaky leak: %d Sessions live, want about 2000 (1 in %d tracked)", g.Live, r.Interval)
+			}
+			if !strings.Contains(stderr, " 1. new Leaky$Session  Leaky.java:") || !strings.Contains(stderr, "in Leaky.remember") {
+				t.Errorf("Leaky leak: the printed report does not rank the Session site first:\n%s", stderr)
+			}
+			folded, _ := os.ReadFile(filepath.Join(out, "live.folded"))
+			if !strings.Contains(string(folded), "Leaky.main;Leaky.serve;Leaky.remember;new Leaky$Session ") {
+				t.Errorf("live.folded has no line for the Sessions:\n%.2000s", folded)
+			}
+			if _, err := os.Stat(filepath.Join(out, "leak.html")); err != nil {
+				t.Error(err)
+			}
+		case "none":
+			if len(r.Growing) != 0 || !strings.Contains(stderr, "no growing context") {
+				t.Errorf("Leaky none: growing contexts %+v\n%s", r.Growing, stderr)
+			}
+			for _, c := range r.Live {
+				if c.Site == "Leaky$Session" || (len(c.Context) > 0 && c.Context[0] == "Leaky.churn") {
+					t.Errorf("Leaky none: live at the last sample: %+v", c)
+				}
+			}
+		}
+	}
+
+	// stdin, stdout and the exit code pass through.
+	collect := jvmtest.Compile(t, map[string]string{"Collect.java": collectSrc})
+	out, stderr, code := run("b\na\nb\nc\n", "-o", t.TempDir(), "--", jvmtest.Java(t), "-cp", collect, "Collect")
+	if out != "{a=1, b=2, c=1}\n" || code != 3 || strings.Contains(stderr, "weft: weaving the JDK") {
+		t.Errorf("Collect: stdout %q, exit %d; stderr:\n%s", out, code, stderr)
+	}
+
+	// -jar: the jar is woven into the cache and run from there.
+	jar := filepath.Join(t.TempDir(), "collect.jar")
+	jvmtest.Jar(t, collect, jar, "Collect")
+	out, stderr, code = run("x\ny\n", "-o", t.TempDir(), "--", jvmtest.Java(t), "-jar", jar)
+	if out != "{x=1, y=1}\n" || code != 2 || !strings.Contains(stderr, "weft: weaving the class path") ||
+		!strings.Contains(stderr, "allocations at") {
+		t.Errorf("-jar run: stdout %q, exit %d, stderr:\n%s", out, code, stderr)
+	}
+
+	// Signals pass through: SIGTERM to weft reaches java, whose shutdown
+	// hooks run (the program's and the tracker's), and weft exits as java
+	// did (128+15).
+	sleeper := jvmtest.Compile(t, map[string]string{"Sleeper.java": sleeperSrc})
+	sleepOut := t.TempDir()
+	cmd := exec.Command(weft, "leak", "--modules", "java.base", "-o", sleepOut, "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
+	cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
+	var o bytes.Buffer
+	cmd.Stdout = &o
+	pr, pw, _ := os.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	// Wait until the program is up (it says so on stderr), then signal weft.
+	buf := make([]byte, 4096)
+	var errOut strings.Builder
+	for !strings.Contains(errOut.String(), "sleeping") {
+		n, err := pr.Read(buf)
+		if err != nil {
+			t.Fatalf("sleeper ended early: %v\n%s", err, errOut.String())
+		}
+		errOut.Write(buf[:n])
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	go io.Copy(io.Discard, pr)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(o.String(), "bye") {
+		t.Errorf("after SIGTERM: exit %d, stdout %q; want 143 and the shutdown hook's bye", code, o.String())
+	}
+	if _, err := os.Stat(filepath.Join(sleepOut, "leak.json")); err != nil {
+		t.Errorf("after SIGTERM, no report: %v", err)
+	}
+}

@@ -1,0 +1,39 @@
+// Package leak holds the memory-leak tracker users start from: its aspect
+// (leak.weft) and its advice (package leak, Java), embedded so that
+// weft leak can build and weave them in one command.
+package leak
+
+import (
+	"embed"
+	"io/fs"
+	"strings"
+
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+//go:embed leak.weft leak/*.java
+var files embed.FS
+
+// Aspect returns the text of leak.weft.
+func Aspect() []byte {
+	b, _ := files.ReadFile("leak.weft")
+	return b
+}
+
+// Sources returns the advice's Java sources by path ("leak/Tracker.java").
+func Sources() map[string][]byte {
+	m := map[string][]byte{}
+	fs.WalkDir(files, "leak", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
+			m[p], _ = files.ReadFile(p)
+		}
+		return nil
+	})
+	return m
+}
+
+// Build compiles the advice against the runtime and returns its class
+// files by internal name, cached in cacheDir (rtjava.BuildAdvice).
+func Build(javaHome, cacheDir string) (map[string][]byte, error) {
+	return rtjava.BuildAdvice(javaHome, cacheDir, "leak", Sources())
+}

@@ -1,0 +1,225 @@
+package leak;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The growth test and the tracker's output: leak.txt (read in seconds),
+ * leak.json (everything, for tools), live.folded and live-bytes.folded
+ * (folded stacks of the live objects, for weft flame).
+ *
+ * <p>A context is growing when, over the last leak.window samples (at
+ * least 4), its live estimate rises steadily — Kendall's tau between
+ * sample order and live count, (pairs of samples in rising order − pairs
+ * in falling order) / all pairs, is at least leak.tau (0.8) — and it rose by at least leak.minGrowth objects (16) from the first of
+ * those samples to the last. Growing contexts are ranked by that rise, then
+ * by the rise in bytes.
+ */
+final class Report {
+    private Report() {}
+
+    static final double TAU = Double.parseDouble(Tracker.setting("leak.tau", "WEFT_LEAK_TAU", "0.8"));
+    static final long MIN_GROWTH = Long.parseLong(Tracker.setting("leak.minGrowth", "WEFT_LEAK_MIN_GROWTH", "16"));
+    static final int MIN_SAMPLES = 4;
+    static final int SHOWN = 10;
+
+    /** A context as the report sees it at one moment. */
+    static final class Row {
+        final Context c;
+        final long[] window; // live estimates at the samples of the window, oldest first
+        final long live, liveBytes, growth, bytesGrowth;
+        final double tau;
+        final boolean growing;
+
+        Row(Context c, int samples) {
+            this.c = c;
+            int m = Math.min(samples, c.history.length);
+            window = new long[m];
+            for (int i = 0; i < m; i++) window[i] = c.at(samples - m + i);
+            live = c.live;
+            liveBytes = c.liveBytes;
+            growth = m == 0 ? 0 : window[m - 1] - window[0];
+            tau = tau(window);
+            growing = m >= MIN_SAMPLES && tau >= TAU && growth >= MIN_GROWTH;
+            long size = c.tracked == 0 ? 0 : liveBytes / Math.max(1, live);
+            bytesGrowth = growth * size;
+        }
+    }
+
+    /** Kendall's tau (a): concordant less discordant pairs, over all pairs. */
+    static double tau(long[] v) {
+        long s = 0, pairs = 0;
+        for (int i = 0; i < v.length; i++) {
+            for (int j = i + 1; j < v.length; j++) {
+                s += Long.signum(v[j] - v[i]);
+                pairs++;
+            }
+        }
+        return pairs == 0 ? 0 : (double) s / pairs;
+    }
+
+    static final Comparator<Row> BY_GROWTH = Comparator.<Row>comparingLong(r -> -r.growth)
+            .thenComparingLong(r -> -r.bytesGrowth).thenComparing(r -> r.c.siteFrame());
+    static final Comparator<Row> BY_BYTES = Comparator.<Row>comparingLong(r -> -r.liveBytes)
+            .thenComparingLong(r -> -r.live).thenComparing(r -> r.c.siteFrame());
+
+    /** The output directory. */
+    static Path dir() {
+        return Paths.get(Tracker.setting("leak.out", "WEFT_LEAK_OUT", "weft-leak"));
+    }
+
+    /** Writes every output file into leak.out (at exit, and every leak.period seconds if set). */
+    static synchronized void write() {
+        Path out = dir();
+        int samples = Sampler.samples();
+        List<Row> rows = new ArrayList<>(), growing = new ArrayList<>();
+        Set<Integer> sites = new HashSet<>();
+        long allocated = 0;
+        for (Context c : Tracker.CONTEXTS.keySet()) {
+            Row r = new Row(c, samples);
+            rows.add(r);
+            if (r.growing) growing.add(r);
+            sites.add(c.site.getId());
+            allocated += c.allocated;
+        }
+        growing.sort(BY_GROWTH);
+        rows.sort(BY_BYTES);
+        try {
+            Files.createDirectories(out);
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("leak.txt")))) {
+                text(w, samples, rows, growing, sites.size(), allocated);
+            }
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("leak.json")))) {
+                json(w, samples, rows, growing, sites.size(), allocated);
+            }
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("live.folded")))) {
+                folded(w, rows, false);
+            }
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("live-bytes.folded")))) {
+                folded(w, rows, true);
+            }
+        } catch (IOException e) {
+            System.err.println("leak: writing " + out + ": " + e);
+        }
+    }
+
+    private static void text(PrintWriter w, int samples, List<Row> rows, List<Row> growing, int sites, long allocated) {
+        long live = 0, bytes = 0;
+        for (Row r : rows) {
+            live += r.live;
+            bytes += r.liveBytes;
+        }
+        int interval = Tracker.interval;
+        w.printf("%,d allocations at %,d sites in %,d contexts; tracked %s; %,d samples (after collections)%n",
+                allocated, sites, rows.size(), interval == 1 ? "every one" : "1 in " + interval, samples);
+        w.printf("live at the last sample: %,d objects, %s%n", live, size(bytes));
+        if (Tracker.UNTRACKED.get() > 0) {
+            w.printf("warning: %,d sampled allocations not tracked: the table of %,d weak references was full%n",
+                    Tracker.UNTRACKED.get(), Tracker.REFS.max());
+        }
+        w.println();
+        if (samples < MIN_SAMPLES) {
+            w.printf("no growth test: %d samples, it needs %d (run longer, or with a smaller heap: -Xmx)%n", samples, MIN_SAMPLES);
+        } else if (growing.isEmpty()) {
+            w.printf("no growing context (live objects rising over the last %d samples)%n", Math.min(samples, Tracker.WINDOW));
+        } else {
+            w.printf("growing: %d context%s, the most growth first (over the last %d samples)%n",
+                    growing.size(), growing.size() == 1 ? "" : "s", Math.min(samples, Tracker.WINDOW));
+            for (int i = 0; i < Math.min(SHOWN, growing.size()); i++) {
+                Row r = growing.get(i);
+                w.printf("%n%2d. %s  %s%n", i + 1, r.c.siteFrame(), r.c.location());
+                w.printf("    +%,d objects (+%s), %,d live (%s), %,d allocated%n",
+                        r.growth, size(r.bytesGrowth), r.live, size(r.liveBytes), r.c.allocated);
+                for (weft.rt.JoinPointStaticPart f : r.c.frames) w.printf("    in %s%n", Context.frame(f));
+                w.printf("    live at the last samples:");
+                for (long v : r.window) w.printf(" %,d", v);
+                w.println();
+            }
+        }
+        w.println();
+        w.println("most live bytes at the last sample:");
+        for (int i = 0; i < Math.min(SHOWN, rows.size()) && rows.get(i).live > 0; i++) {
+            Row r = rows.get(i);
+            w.printf("  %10s %,10d  %s  %s%s%n", size(r.liveBytes), r.live, r.c.siteFrame(), r.c.location(),
+                    r.c.frames.length > 0 ? " in " + Context.frame(r.c.frames[0]) : "");
+        }
+    }
+
+    private static String size(long b) {
+        if (b < 1024) return b + " B";
+        if (b < 1024 * 1024) return String.format("%.1f KB", b / 1024.0);
+        return String.format("%.1f MB", b / (1024.0 * 1024));
+    }
+
+    private static void json(PrintWriter w, int samples, List<Row> rows, List<Row> growing, int sites, long allocated) {
+        w.printf(Locale.ROOT, "{\"samples\":%d,\"window\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
+                + "\"untracked\":%d,\"maxTracked\":%d,\"tau\":%s,\"minGrowth\":%d,%n\"growing\":[",
+                samples, Tracker.WINDOW, Tracker.interval, allocated, sites, rows.size(),
+                Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, MIN_GROWTH);
+        String sep = "";
+        for (Row r : growing) {
+            w.print(sep);
+            row(w, r);
+            sep = ",\n";
+        }
+        w.print("],\n\"live\":[");
+        sep = "";
+        for (Row r : rows) {
+            if (r.live == 0 || r.growing) continue;
+            w.print(sep);
+            row(w, r);
+            sep = ",\n";
+        }
+        w.println("]}");
+    }
+
+    private static void row(PrintWriter w, Row r) {
+        w.print("{\"site\":");
+        string(w, r.c.site.getDeclaringTypeName());
+        w.print(",\"location\":");
+        string(w, r.c.location());
+        w.print(",\"context\":[");
+        for (int i = 0; i < r.c.frames.length; i++) {
+            if (i > 0) w.print(',');
+            string(w, Context.frame(r.c.frames[i]));
+        }
+        w.printf(Locale.ROOT, "],\"allocated\":%d,\"tracked\":%d,\"live\":%d,\"liveBytes\":%d,\"growth\":%d,\"tau\":%.3f,\"history\":[",
+                r.c.allocated, r.c.tracked, r.live, r.liveBytes, r.growth, r.tau);
+        for (int i = 0; i < r.window.length; i++) {
+            if (i > 0) w.print(',');
+            w.print(r.window[i]);
+        }
+        w.print("]}");
+    }
+
+    private static void string(PrintWriter w, String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '"' || ch == '\\') b.append('\\').append(ch);
+            else if (ch < 0x20) b.append(String.format("\\u%04x", (int) ch));
+            else b.append(ch);
+        }
+        w.print(b.append('"'));
+    }
+
+    /** One line per context with live objects: its frames outermost first, the site last. */
+    private static void folded(PrintWriter w, List<Row> rows, boolean bytes) {
+        for (Row r : rows) {
+            long v = bytes ? r.liveBytes : r.live;
+            if (v <= 0) continue;
+            StringBuilder b = new StringBuilder();
+            for (int i = r.c.frames.length - 1; i >= 0; i--) b.append(Context.frame(r.c.frames[i])).append(';');
+            w.println(b.append(r.c.siteFrame()).append(' ').append(v));
+        }
+    }
+}

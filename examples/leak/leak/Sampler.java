@@ -1,0 +1,146 @@
+package leak;
+
+import java.lang.ref.Reference;
+import java.lang.ref.WeakReference;
+
+/**
+ * The tracker's daemon thread: it counts the deaths the collector reports
+ * (cleared weak references, from the reference queue), takes a sample of
+ * every context's live estimate after each collection, and, unless a
+ * sampling interval was given, halves the share of allocations tracked
+ * whenever they come faster than leak.rate per second or fill the table
+ * further. At exit a shutdown hook asks for one more (full) collection,
+ * waits for its sample and writes the report.
+ *
+ * <p>A collection is seen by a sentinel: a weak reference, on the
+ * tracker's queue, to an object nothing else references. Every
+ * collection clears it (the object is young), and the reference handler
+ * enqueues it in the same batch as the references that collection
+ * cleared; once the sentinel is out of the queue and the queue has been
+ * quiet for 20 ms, that batch has been counted, and the sample is taken.
+ * Live counts are only sampled then: between two collections, an object
+ * that died is not yet known dead, and every site would seem to grow.
+ */
+final class Sampler implements Runnable {
+    private Sampler() {}
+
+    /** Largest interval the adaptive sampling goes to. */
+    static final int MAX_INTERVAL = 1 << 20;
+    static final long PERIOD_MS = (long) (1000 * Double.parseDouble(Tracker.setting("leak.period", "WEFT_LEAK_PERIOD", "0")));
+
+    private static volatile int samples;
+    /** Cleared by the next collection; only this thread reads it. */
+    private static Reference<Object> sentinel;
+    /** Total live estimate and bytes at each sample, a ring of Tracker.WINDOW. */
+    static final long[] LIVE = new long[Tracker.WINDOW], LIVE_BYTES = new long[Tracker.WINDOW];
+    /** The table's fill past which the share tracked is halved once more. */
+    private static int nextFill = Tracker.REFS.max() / 2;
+
+    /** Samples taken so far. */
+    static int samples() {
+        return samples;
+    }
+
+    /** Made inside advice: both threads inherit the bypass flag, so their work is not tracked. */
+    static void start() {
+        Thread t = new Thread(new Sampler(), "weft-leak-sampler");
+        t.setDaemon(true);
+        t.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(Sampler::atExit, "weft-leak-report"));
+    }
+
+    @Override
+    public void run() {
+        sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
+        long added = 0, tick = System.nanoTime(), nextWrite = tick + PERIOD_MS * 1_000_000;
+        try {
+            for (;;) {
+                boolean collected = false;
+                for (Reference<?> r = Tracker.QUEUE.remove(100); r != null; r = Tracker.QUEUE.poll()) {
+                    collected |= dequeued(r);
+                }
+                if (collected) sample();
+                long now = System.nanoTime();
+                if (now - tick >= 100_000_000L) {
+                    long a = Tracker.REFS.added();
+                    adapt((a - added) * 1_000_000_000L / (now - tick));
+                    added = a;
+                    tick = now;
+                }
+                if (PERIOD_MS > 0 && now - nextWrite >= 0) {
+                    Report.write();
+                    nextWrite = now + PERIOD_MS * 1_000_000;
+                }
+            }
+        } catch (InterruptedException e) {
+            // the JVM is ending
+        }
+    }
+
+    /** Counts a death, or says the sentinel came (a collection happened). */
+    private static boolean dequeued(Reference<?> r) {
+        if (r == sentinel) return true;
+        Tracker.Ref t = (Tracker.Ref) r;
+        Tracker.REFS.remove(t);
+        t.context.died(t.weight, t.bytes);
+        return false;
+    }
+
+    /**
+     * After a collection: counts the rest of its batch (until the queue is
+     * quiet for 20 ms, 300 ms at most), records every context's live
+     * estimate as sample n, and sets a new sentinel.
+     */
+    private static void sample() throws InterruptedException {
+        long end = System.nanoTime() + 300_000_000L;
+        for (Reference<?> r; System.nanoTime() < end && (r = Tracker.QUEUE.remove(20)) != null; ) {
+            dequeued(r);
+        }
+        sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
+        synchronized (Report.class) { // not while a report reads the histories
+            int n = samples;
+            long live = 0, bytes = 0;
+            for (Context x : Tracker.CONTEXTS.keySet()) {
+                long l = x.live;
+                x.history[n % x.history.length] = l;
+                live += l;
+                bytes += x.liveBytes;
+            }
+            LIVE[n % LIVE.length] = live;
+            LIVE_BYTES[n % LIVE.length] = bytes;
+            samples = n + 1;
+        }
+    }
+
+    /**
+     * Halves the share of allocations tracked if they come too fast, or
+     * once each time the table passes half full, then half of what is left
+     * (3/4, 7/8...): objects that stay live (a leak) keep their slots, and
+     * a full table tracks nothing new.
+     */
+    private static void adapt(long perSecond) {
+        if (Tracker.FIXED_INTERVAL > 0 || Tracker.interval >= MAX_INTERVAL) return;
+        boolean filling = Tracker.REFS.size() > nextFill;
+        if (filling) nextFill += (Tracker.REFS.max() - nextFill) / 2;
+        if (filling || perSecond > Tracker.RATE) Tracker.interval *= 2;
+    }
+
+    /**
+     * The shutdown hook: a last, full collection (its sample counts only
+     * what is reachable), waits up to 2 s for the sampler to take that
+     * sample, then writes the report.
+     */
+    private static void atExit() {
+        int before = samples;
+        System.gc();
+        try {
+            for (int i = 0; i < 200 && samples == before; i++) Thread.sleep(10);
+        } catch (InterruptedException e) {
+            // write what there is
+        }
+        Report.write();
+        if (!Boolean.parseBoolean(Tracker.setting("leak.quiet", "WEFT_LEAK_QUIET", "false"))) {
+            System.err.println("leak: report in " + Report.dir().resolve("leak.txt"));
+        }
+    }
+}

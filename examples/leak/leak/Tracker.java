@@ -1,0 +1,248 @@
+package leak;
+
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import weft.rt.JoinPointStaticPart;
+import weft.rt.Local;
+
+/**
+ * Advice of leak.weft: a short calling context per thread (the innermost
+ * executions, kept by the execution advice), and per allocation a count in
+ * its context and, for the allocations sampled, a weak reference that
+ * counts the object live until the collector clears it. {@link Sampler}
+ * turns the live counts into a history, one sample after each collection,
+ * and {@link Report} ranks the contexts whose live population grows.
+ *
+ * <p>Nothing here keeps a program's object alive: the only references to
+ * them are weak. Every method runs inside advice (the bypass flag set), so
+ * the tracker's own allocations are not tracked and nothing recurses.
+ *
+ * <p>Settings (system property, else environment variable, else default):
+ * leak.out / WEFT_LEAK_OUT, the output directory (weft-leak); leak.depth /
+ * WEFT_LEAK_DEPTH, frames of context (4); leak.sample / WEFT_LEAK_SAMPLE,
+ * track one allocation in N (0, the default: every one while the rate
+ * allows, see Sampler); leak.window / WEFT_LEAK_WINDOW, the samples the
+ * growth test looks at (8); leak.rate / WEFT_LEAK_RATE, tracked objects per
+ * second before the adaptive sampling halves the rate (500000); leak.period
+ * / WEFT_LEAK_PERIOD, seconds between reports written while the program
+ * runs (0: at exit only); leak.quiet / WEFT_LEAK_QUIET, no line on stderr
+ * at exit saying where the report is. Report has the growth test's.
+ */
+public final class Tracker {
+    private Tracker() {}
+
+    static final int DEPTH = Integer.parseInt(setting("leak.depth", "WEFT_LEAK_DEPTH", "4"));
+    static final int FIXED_INTERVAL = Integer.parseInt(setting("leak.sample", "WEFT_LEAK_SAMPLE", "0"));
+    static final int WINDOW = Math.max(4, Integer.parseInt(setting("leak.window", "WEFT_LEAK_WINDOW", "8")));
+    static final long RATE = Long.parseLong(setting("leak.rate", "WEFT_LEAK_RATE", "500000"));
+    /** Weak references kept at most: about 1/16 of the heap at 64 bytes each. */
+    static final int MAX_TRACKED = (int) Math.max(4096, Math.min(1 << 21, Runtime.getRuntime().maxMemory() / 16 / 64));
+    /** Contexts kept at most; past it, new contexts fold into their site alone (no frames). */
+    static final int MAX_CONTEXTS = (int) Math.max(1024, Math.min(200_000, Runtime.getRuntime().maxMemory() / 32 / 256));
+
+    /** One in interval allocations is tracked; raised by the sampler when the rate is too high. */
+    static volatile int interval = FIXED_INTERVAL > 0 ? FIXED_INTERVAL : 1;
+
+    static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
+    static final Refs REFS = new Refs(MAX_TRACKED);
+    static final ConcurrentHashMap<Context, Context> CONTEXTS = new ConcurrentHashMap<>();
+    static final AtomicInteger CONTEXT_COUNT = new AtomicInteger();
+    static final AtomicLong UNTRACKED = new AtomicLong(); // sampled but not tracked: the table was full
+    static final JoinPointStaticPart[] NO_FRAMES = {};
+
+    /** A tracked object's weak reference: its context, weight and size. */
+    static final class Ref extends WeakReference<Object> {
+        final Context context;
+        final long weight, bytes;
+        int slot;
+
+        Ref(Object o, Context c, long weight, long bytes) {
+            super(o, QUEUE);
+            this.context = c;
+            this.weight = weight;
+            this.bytes = bytes;
+        }
+    }
+
+    /** A thread's context stack, context cache and sampling countdown. */
+    static final class State {
+        JoinPointStaticPart[] stack = new JoinPointStaticPart[64];
+        int depth;
+        final Context[] cache = new Context[512];
+        long countdown; // allocations until the next one tracked
+        long random = System.nanoTime() | 1;
+    }
+
+    static {
+        Sampler.start();
+    }
+
+    /** A setting: the system property, else the environment variable, else the default. */
+    static String setting(String property, String env, String otherwise) {
+        String v = System.getProperty(property);
+        if (v == null) v = System.getenv(env);
+        return v != null ? v : otherwise;
+    }
+
+    private static State state() {
+        Object s = Local.get();
+        if (s instanceof State) return (State) s;
+        State n = new State();
+        Local.set(n);
+        return n;
+    }
+
+    /** Enters execution jp. */
+    public static void enter(JoinPointStaticPart jp) {
+        State s = state();
+        if (s.depth == s.stack.length) s.stack = Arrays.copyOf(s.stack, 2 * s.depth);
+        s.stack[s.depth++] = jp;
+    }
+
+    /** Leaves the innermost execution (returning or throwing). */
+    public static void exit() {
+        State s = state();
+        if (s.depth > 0) s.depth--; // else an exit whose entry ran before the tracker existed
+    }
+
+    /** After the construction of object o at site jp. */
+    public static void object(Object o, JoinPointStaticPart jp) {
+        State s = state();
+        Context c = context(s, jp);
+        c.allocated();
+        if (--s.countdown > 0 || o == null) return;
+        long weight = sampled(s);
+        long size = c.objectSize;
+        if (size < 0) c.objectSize = size = Sizes.object(o.getClass());
+        track(o, c, weight, size);
+    }
+
+    /** After the construction of array a at site jp. */
+    public static void array(Object a, JoinPointStaticPart jp) {
+        State s = state();
+        Context c = context(s, jp);
+        c.allocated();
+        if (--s.countdown > 0 || a == null) return;
+        long weight = sampled(s);
+        track(a, c, weight, Sizes.array(a));
+    }
+
+    /**
+     * Starts the countdown to the next tracked allocation and returns this
+     * one's weight: the interval in force. The countdown is drawn uniformly
+     * from 1 .. 2*interval-1 (mean interval), so that a loop allocating at
+     * several sites in a fixed order is not always sampled at the same one.
+     */
+    private static long sampled(State s) {
+        int n = interval;
+        if (n == 1) {
+            s.countdown = 1;
+        } else {
+            long r = s.random;
+            r ^= r << 13;
+            r ^= r >>> 7;
+            r ^= r << 17;
+            s.random = r;
+            s.countdown = 1 + Long.remainderUnsigned(r, 2L * n - 1);
+        }
+        return n;
+    }
+
+    private static void track(Object o, Context c, long weight, long size) {
+        Ref r = new Ref(o, c, weight, weight * size);
+        if (!REFS.add(r)) {
+            r.clear(); // never enqueued: it does not count
+            UNTRACKED.incrementAndGet();
+            return;
+        }
+        c.born(weight, weight * size);
+    }
+
+    /** The context of an allocation at site in s's current stack. */
+    private static Context context(State s, JoinPointStaticPart site) {
+        int k = Math.min(s.depth, DEPTH);
+        int h = Context.hash(site, s.stack, s.depth, k);
+        int slot = h & (s.cache.length - 1);
+        Context c = s.cache[slot];
+        if (c != null && c.is(site, s.stack, s.depth, k)) return c;
+        c = intern(site, s.stack, s.depth, k, h);
+        s.cache[slot] = c;
+        return c;
+    }
+
+    private static Context intern(JoinPointStaticPart site, JoinPointStaticPart[] stack, int depth, int k, int h) {
+        JoinPointStaticPart[] frames = NO_FRAMES;
+        if (CONTEXT_COUNT.get() < MAX_CONTEXTS) {
+            frames = new JoinPointStaticPart[k];
+            for (int i = 0; i < k; i++) frames[i] = stack[depth - 1 - i];
+        } else {
+            h = Context.hash(site, stack, depth, 0);
+        }
+        Context probe = new Context(site, frames, h, WINDOW, Sampler.samples());
+        Context c = CONTEXTS.putIfAbsent(probe, probe);
+        if (c != null) return c;
+        CONTEXT_COUNT.incrementAndGet();
+        return probe;
+    }
+
+    /**
+     * The strong references to the weak references themselves (a weak
+     * reference that is collected is never enqueued): a table of at most
+     * max slots with a free list, allocation-free once grown.
+     */
+    static final class Refs {
+        private final int max;
+        private Ref[] slots = new Ref[1024];
+        private int[] free = new int[1024];
+        private int nfree, used;
+        private long added;
+
+        Refs(int max) {
+            this.max = max;
+        }
+
+        synchronized boolean add(Ref r) {
+            int i;
+            if (nfree > 0) {
+                i = free[--nfree];
+            } else if (used < slots.length) {
+                i = used++;
+            } else if (slots.length < max) {
+                int n = Math.min(max, 2 * slots.length);
+                slots = Arrays.copyOf(slots, n);
+                free = Arrays.copyOf(free, n);
+                i = used++;
+            } else {
+                return false;
+            }
+            slots[i] = r;
+            r.slot = i;
+            added++;
+            return true;
+        }
+
+        synchronized void remove(Ref r) {
+            slots[r.slot] = null;
+            free[nfree++] = r.slot;
+        }
+
+        /** Tracked objects not yet found collected. */
+        synchronized int size() {
+            return used - nfree;
+        }
+
+        /** References added in all. */
+        synchronized long added() {
+            return added;
+        }
+
+        int max() {
+            return max;
+        }
+    }
+}
