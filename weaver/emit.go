@@ -150,6 +150,7 @@ type shadowSet struct {
 	// then constructor or method execution, or static initialization.
 	body     []*shadow
 	pre      *shadow   // preinitialization (init.go)
+	ifaces   []*shadow // interface initialization (init.go)
 	handlers []*shadow // exception handlers (handler.go)
 	calls    []*shadow // at an instruction, in code order
 }
@@ -164,7 +165,11 @@ func splitShadows(shadows []*shadow) shadowSet {
 		case advice.MethodExecution, advice.ConstructorExecution, advice.StaticInitialization:
 			exec = s
 		case advice.Initialization:
-			set.body = append(set.body, s)
+			if s.Member.Owner != s.Within {
+				set.ifaces = append(set.ifaces, s)
+			} else {
+				set.body = append(set.body, s)
+			}
 		case advice.PreInitialization:
 			set.pre = s
 		case advice.ExceptionHandler:
@@ -232,7 +237,13 @@ func (e *emitter) wovenCopy(orig []classfile.Insn, set shadowSet, lm func(*class
 		execExits = execExits || s.has(advice.AfterReturning, advice.After)
 	}
 	if len(body) > 0 && !e.ctor {
-		e.enterExecution(body)
+		e.enterExecution(set)
+	}
+	enterAt := -1 // in a constructor, the super(...) or this(...) call
+	if len(body) > 0 {
+		enterAt = body[0].at
+	} else if len(set.ifaces) > 0 {
+		enterAt = set.ifaces[0].at
 	}
 	if set.pre != nil {
 		e.enterPre(set.pre)
@@ -255,10 +266,10 @@ func (e *emitter) wovenCopy(orig []classfile.Insn, set shadowSet, lm func(*class
 		default:
 			e.add(cp)
 		}
-		if len(body) > 0 && e.ctor && i == body[0].at {
+		if e.ctor && i == enterAt {
 			postSuper = true
 			e.tmp = e.base
-			e.enterExecution(body)
+			e.enterExecution(set)
 		}
 	}
 	e.closeSegment()
@@ -289,9 +300,19 @@ func copyInsn(in classfile.Insn, lm func(*classfile.Label) *classfile.Label) cla
 // enterExecution emits the before advice of the body shadows (outermost
 // first), saves the arguments their after advice needs, and opens the
 // range their after-throwing handler covers.
-func (e *emitter) enterExecution(body []*shadow) {
+func (e *emitter) enterExecution(set shadowSet) {
+	body := set.body
 	for _, s := range body {
 		e.execBefore(s)
+		if s.Kind == advice.Initialization {
+			e.ifaceInits(set.ifaces)
+		}
+	}
+	if len(body) == 0 || body[0].Kind != advice.Initialization {
+		e.ifaceInits(set.ifaces)
+	}
+	if len(body) == 0 {
+		return
 	}
 	e.saveArgs(body)
 	e.base = e.tmp

@@ -36,8 +36,118 @@ func (cw *classWeaver) ctorShadows(code *classfile.Code, lineAt lineTable, self 
 			StaticThis: true, StaticTarget: true}, at: superAt, line: firstLine, preSuper: true})
 	}
 	if kinds.Has(advice.Initialization) {
+		line := initLine(code, lineAt, superAt, firstLine)
 		match(&shadow{Shadow: advice.Shadow{Kind: advice.Initialization, Within: cw.name, Code: self, Member: self},
-			at: superAt, line: lineAfter(code, lineAt, superAt, firstLine)})
+			at: superAt, line: line})
+		for _, iface := range cw.ifaceInitTypes() {
+			m := advice.Member{Owner: iface, Name: "<init>", Desc: "()V", Access: classfile.AccPublic, AccessKnown: true}
+			match(&shadow{Shadow: advice.Shadow{Kind: advice.Initialization, Within: cw.name, Code: self, Member: m},
+				at: superAt, line: line})
+		}
+	}
+}
+
+// initLine is the line ajc reports for an initialization join point: that
+// of the first instruction after the super(...) call at superAt, unless
+// that instruction is a return (ajc rewrites returns and loses their
+// line), then the line in effect at the call.
+func initLine(code *classfile.Code, lineAt lineTable, superAt, firstLine int) int {
+	line := firstLine
+	for i := 0; i <= superAt; i++ {
+		if in := code.Insns[i]; in.Op == classfile.OpLabel {
+			if l, ok := lineAt.at(in.Label); ok {
+				line = l
+			}
+		}
+	}
+	for i := superAt + 1; i < len(code.Insns); i++ {
+		if in := code.Insns[i]; in.Op != classfile.OpLabel {
+			if isReturn(in.Op) {
+				return line
+			}
+			break
+		}
+	}
+	return lineAfter(code, lineAt, superAt, line)
+}
+
+// ifaceInitTypes returns the interfaces whose initialization join points
+// the class's constructors hold, as in ajc: every interface the class
+// implements, directly or as a superinterface of one, that no superclass
+// implements (the class is its "topmost implementor"), each before its
+// superinterfaces. An AspectJ interface initialization is an empty join
+// point right after super(...) returns, inside the class's own
+// initialization and before the constructor's execution.
+func (cw *classWeaver) ifaceInitTypes() []string {
+	if cw.ifaces != nil {
+		return *cw.ifaces
+	}
+	h := cw.w.opts.Hierarchy
+	inherited := map[string]bool{}
+	var walk func(names []string, into map[string]bool)
+	walk = func(names []string, into map[string]bool) {
+		for _, n := range names {
+			if into[n] {
+				continue
+			}
+			into[n] = true
+			if h == nil {
+				continue
+			}
+			if ci, err := h.Lookup(n); err == nil {
+				walk(ci.Interfaces, into)
+			}
+		}
+	}
+	for sup := cw.c.SuperName(); sup != "" && h != nil; {
+		ci, err := h.Lookup(sup)
+		if err != nil {
+			break
+		}
+		walk(ci.Interfaces, inherited)
+		sup = ci.Super
+	}
+	var out []string
+	seen := map[string]bool{}
+	var visit func(names []string)
+	visit = func(names []string) {
+		for _, n := range names {
+			if inherited[n] || seen[n] {
+				continue
+			}
+			seen[n] = true
+			out = append(out, n)
+			if h == nil {
+				continue
+			}
+			if ci, err := h.Lookup(n); err == nil {
+				visit(ci.Interfaces)
+			}
+		}
+	}
+	if cw.c.Access&classfile.AccInterface == 0 {
+		visit(cw.c.InterfaceNames())
+	}
+	cw.ifaces = &out
+	return out
+}
+
+// ifaceInits emits the advice of interface initialization shadows: empty
+// join points, so before and after (returning) advice run in a row.
+func (e *emitter) ifaceInits(ifaces []*shadow) {
+	for _, s := range ifaces {
+		ctx := e.execCtx(s)
+		ctx.args, ctx.argDescs = nil, nil // an interface's "constructor" takes none
+		for _, a := range s.applied {
+			if a.Advice.Kind == advice.Before {
+				e.callHelper(ctx, a)
+			}
+		}
+		for k := len(s.applied) - 1; k >= 0; k-- {
+			if a := s.applied[k]; a.Advice.Kind == advice.AfterReturning || a.Advice.Kind == advice.After {
+				e.callHelper(ctx, a)
+			}
+		}
 	}
 }
 

@@ -28,6 +28,8 @@ type classWeaver struct {
 	// shadows; checkOnly finds shadows for them alone (Weaver.Check).
 	declared  []Declared
 	checkOnly bool
+	// ifaces caches ifaceInitTypes (init.go).
+	ifaces *[]string
 }
 
 // shadow is a matched shadow inside one method body.
