@@ -377,8 +377,10 @@ func (p *fileParser) designator(d *Designator) bool {
 	case "get", "set":
 		msg = strings.Replace(tidy(msg), "(expected SigName)", "(expected the field's [DeclaringType.]name)", 1)
 		p.s.add(pos, fieldHint(body), "in %s(...): %s", name, msg)
-	case "this", "target", "args", "within", "handler", "staticinitialization":
+	case "this", "target", "args", "within":
 		p.s.add(pos, "", "in %s(...): %s", name, tidy(msg))
+	case "handler", "staticinitialization":
+		p.s.add(pos, name+" takes a type pattern, e.g. "+name+"(java.io.IOException+)", "in %s(...): %s", name, tidy(msg))
 	default:
 		p.s.add(d.Pos, "designators are "+strings.Join(Designators, ", ")+
 			"; a named pointcut takes types or formals: name(Type, id)",
