@@ -24,9 +24,12 @@ import (
 )
 
 // countAspect is the harshest aspect: before advice at every method and
-// constructor execution of every class, passing the join point id.
+// constructor execution, catch block, static initialization (a <clinit>
+// added where a class has none) and object (pre)initialization of every
+// class, passing the join point id.
 const countAspect = `aspect Count {
-    before(): (execution(* *(..)) || execution(new(..))) && !within(weftcount..*) {
+    before(): (execution(* *(..)) || execution(new(..)) || handler(*) || staticinitialization(*) ||
+            preinitialization(new(..)) || initialization(new(..))) && !within(weftcount..*) {
         weftcount.Counter.hit(joinPointId);
     }
 }

@@ -58,6 +58,7 @@ public class K {
     public static void init(Object p, JoinPointStaticPart jp) { System.out.println("init " + p + " " + jp); }
     public static void initDone(Object p) { System.out.println("init done " + p); }
     public static void initThrew(Throwable e, Object self) { System.out.println("init threw " + e.getMessage() + " " + (self != null)); }
+    public static void tjp(weft.rt.JoinPoint jp) { System.out.println(jp + " | " + jp.toShortString() + " | " + jp.toLongString() + " | " + jp.getKind() + " | " + jp.getArgs().length); }
 }
 `,
 }
@@ -73,6 +74,8 @@ const kindsAspect = `aspect K {
     before(app.P p): initialization(app.P.new(..)) && this(p) { adv.K.init(p, thisJoinPointStaticPart); }
     after(Object p) returning: initialization(app.P.new(..)) && target(p) { adv.K.initDone(p); }
     after(Object q) throwing (Throwable e): initialization(app.Q.new(..)) && this(q) { adv.K.initThrew(e, q); }
+    before(): (handler(IllegalStateException) || staticinitialization(app.NoInit) || initialization(app.Base.new(..)) ||
+            preinitialization(app.Base.new(..))) && within(app.*) { adv.K.tjp(thisJoinPoint); }
 }
 `
 
@@ -81,7 +84,7 @@ const kindsAspect = `aspect K {
 // -Xverify:all: each advice runs exactly where and as often as AspectJ
 // runs it, with the values AspectJ binds (the field initializer has not run
 // at initialization's start; `this` of a handler; the constructor's
-// arguments), except that P() calling this(1) has no join points of its
+// arguments) and thisJoinPoint's strings as AspectJ prints them, except that P() calling this(1) has no join points of its
 // own (docs/language.md).
 func TestKindsRun(t *testing.T) {
 	dir, infos := weaveDirWithAspect(t, kindsProgram, kindsAspect)
@@ -92,12 +95,16 @@ clinit staticinitialization(void app.P.<clinit>())
 clinit done
 pre 3 preinitialization(void app.P.<init>(int))
 pre end void app.P.<init>(int)
+preinitialization(app.Base(int)) | preinitialization(Base(..)) | preinitialization(app.Base(int)) | preinitialization | 1
+initialization(app.Base(int)) | initialization(Base(..)) | initialization(app.Base(int)) | initialization | 1
 Base 6
 init P0 initialization(void app.P.<init>(int))
 P body 7
 init done P7
 pre 1 preinitialization(void app.P.<init>(int))
 pre end void app.P.<init>(int)
+preinitialization(app.Base(int)) | preinitialization(Base(..)) | preinitialization(app.Base(int)) | preinitialization | 1
+initialization(app.Base(int)) | initialization(Base(..)) | initialization(app.Base(int)) | initialization | 1
 Base 2
 init P0 initialization(void app.P.<init>(int))
 P body 7
@@ -108,9 +115,12 @@ pre threw NullPointerException
 handler NullPointerException exception-handler(void app.Main.<catch>(java.lang.NullPointerException)) line 6
 main caught NPE
 pre end void app.Q.<init>(java.lang.String)
+preinitialization(app.Base(int)) | preinitialization(Base(..)) | preinitialization(app.Base(int)) | preinitialization | 1
+initialization(app.Base(int)) | initialization(Base(..)) | initialization(app.Base(int)) | initialization | 1
 Base 2
 init threw q true
 handler IllegalStateException exception-handler(void app.Main.<catch>(java.lang.IllegalStateException)) line 7
+handler(catch(IllegalStateException)) | handler(catch(IllegalStateException)) | handler(catch(java.lang.IllegalStateException)) | exception-handler | 1
 main caught ISE
 handler NumberFormatException exception-handler(void app.Main.<catch>(java.lang.NumberFormatException)) line 14
 handler this main
@@ -124,6 +134,7 @@ split
 finally
 NoInit
 clinit staticinitialization(void app.NoInit.<clinit>())
+staticinitialization(app.NoInit.<clinit>) | staticinitialization(NoInit.<clinit>) | staticinitialization(static app.NoInit.<clinit>) | staticinitialization | 0
 42
 `
 	if got != want {
