@@ -1,6 +1,8 @@
 package weaver
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -155,5 +157,62 @@ staticinitialization(app.NoInit.<clinit>) | staticinitialization(NoInit.<clinit>
 	}
 	if strings.Contains(text, "app.P.<init>()") {
 		t.Errorf("P() calls this(1): it has no (pre)initialization join points:\n%s", text)
+	}
+}
+
+// TestKindsDeclared: declare warnings at the new kinds are reported by
+// weaving and by Check alike, a class without a static initializer
+// included (the weaver adds one for the check, and leaves the class
+// unchanged when nothing is woven). Initialization starts at the field
+// initializer that follows super(...).
+func TestKindsDeclared(t *testing.T) {
+	src := runtimeSources()
+	for k, v := range kindsProgram {
+		src[k] = v
+	}
+	dir := jvmtest.Compile(t, src, "-g")
+	h := mustJDKHierarchy(t, dir)
+	prog := resolveText(t, "d.weft", `aspect D {
+    declare warning: staticinitialization(app.NoInit) : "static init";
+    declare warning: handler(NumberFormatException) : "caught";
+    declare warning: initialization(app.P.new(..)) || preinitialization(app.P.new(..)) : "init";
+}`, dir, h)
+	w := New(prog, prog.Advice(), Options{Hierarchy: h})
+	var got, checked []string
+	for _, class := range []string{"NoInit", "Main", "P"} {
+		p := filepath.Join(dir, "app", class+".class")
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := w.WeaveClass(p, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Class != nil {
+			t.Errorf("%s: declarations alone changed the class", class)
+		}
+		for _, d := range res.Declared {
+			got = append(got, d.String())
+		}
+		ds, err := w.Check(p, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			checked = append(checked, d.String())
+		}
+	}
+	want := []string{
+		"app/Main.java: warning: static init\n\tstaticinitialization(void app.NoInit.<clinit>())\n\tsee also: d.weft:2:5",
+		"app/Main.java:14: warning: caught\n\texception-handler(void app.Main.<catch>(java.lang.NumberFormatException))\n\tsee also: d.weft:3:5",
+		"app/Main.java:24: warning: init\n\tpreinitialization(void app.P.<init>(int))\n\tsee also: d.weft:4:5",
+		"app/Main.java:23: warning: init\n\tinitialization(void app.P.<init>(int))\n\tsee also: d.weft:4:5",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("declared:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(checked, "\n") != strings.Join(got, "\n") {
+		t.Errorf("Check found:\n%s\nweaving:\n%s", strings.Join(checked, "\n"), strings.Join(got, "\n"))
 	}
 }
