@@ -13,7 +13,8 @@ import (
 // and initialization join points: a multi-catch, a try block javac splits
 // around an inlined finally, constructors calling super(...) and this(...),
 // a constructor whose super(...) arguments throw, one whose body throws,
-// and a class without a static initializer.
+// a class without a static initializer, and an interface whose
+// initialization join point lies in its implementor's constructor.
 var kindsProgram = map[string]string{
 	"app/Main.java": `package app;
 public class Main {
@@ -35,7 +36,8 @@ public class Main {
     public String toString() { return "main"; }
 }
 class Base { Base(int n) { System.out.println("Base " + n); } }
-class P extends Base {
+interface Marked { }
+class P extends Base implements Marked {
     static int S = 5;
     int f = 7;
     P(int a) { super(a * 2); System.out.println("P body " + f); }
@@ -60,6 +62,7 @@ public class K {
     public static void init(Object p, JoinPointStaticPart jp) { System.out.println("init " + p + " " + jp); }
     public static void initDone(Object p) { System.out.println("init done " + p); }
     public static void initThrew(Throwable e, Object self) { System.out.println("init threw " + e.getMessage() + " " + (self != null)); }
+    public static void say(String s) { System.out.println(s); }
     public static void tjp(weft.rt.JoinPoint jp) { System.out.println(jp + " | " + jp.toShortString() + " | " + jp.toLongString() + " | " + jp.getKind() + " | " + jp.getArgs().length); }
 }
 `,
@@ -76,6 +79,9 @@ const kindsAspect = `aspect K {
     before(app.P p): initialization(app.P.new(..)) && this(p) { adv.K.init(p, thisJoinPointStaticPart); }
     after(Object p) returning: initialization(app.P.new(..)) && target(p) { adv.K.initDone(p); }
     after(Object q) throwing (Throwable e): initialization(app.Q.new(..)) && this(q) { adv.K.initThrew(e, q); }
+    before(): execution(app.P.new(int)) { adv.K.say("exec"); }
+    after() returning: execution(app.P.new(int)) { adv.K.say("exec done"); }
+    after() returning: initialization(app.Marked.new()) { adv.K.say("iface init"); }
     before(): (handler(IllegalStateException) || staticinitialization(app.NoInit) || initialization(app.Base.new(..)) ||
             preinitialization(app.Base.new(..))) && within(app.*) { adv.K.tjp(thisJoinPoint); }
 }
@@ -101,7 +107,10 @@ preinitialization(app.Base(int)) | preinitialization(Base(..)) | preinitializati
 initialization(app.Base(int)) | initialization(Base(..)) | initialization(app.Base(int)) | initialization | 1
 Base 6
 init P0 initialization(void app.P.<init>(int))
+iface init
+exec
 P body 7
+exec done
 init done P7
 pre 1 preinitialization(void app.P.<init>(int))
 pre end void app.P.<init>(int)
@@ -109,7 +118,10 @@ preinitialization(app.Base(int)) | preinitialization(Base(..)) | preinitializati
 initialization(app.Base(int)) | initialization(Base(..)) | initialization(app.Base(int)) | initialization | 1
 Base 2
 init P0 initialization(void app.P.<init>(int))
+iface init
+exec
 P body 7
+exec done
 init done P7
 clinit staticinitialization(void app.Q.<clinit>())
 pre end void app.Q.<init>(java.lang.String)
@@ -206,8 +218,8 @@ func TestKindsDeclared(t *testing.T) {
 	want := []string{
 		"app/Main.java: warning: static init\n\tstaticinitialization(void app.NoInit.<clinit>())\n\tsee also: d.weft:2:5",
 		"app/Main.java:14: warning: caught\n\texception-handler(void app.Main.<catch>(java.lang.NumberFormatException))\n\tsee also: d.weft:3:5",
-		"app/Main.java:24: warning: init\n\tpreinitialization(void app.P.<init>(int))\n\tsee also: d.weft:4:5",
-		"app/Main.java:23: warning: init\n\tinitialization(void app.P.<init>(int))\n\tsee also: d.weft:4:5",
+		"app/Main.java:25: warning: init\n\tpreinitialization(void app.P.<init>(int))\n\tsee also: d.weft:4:5",
+		"app/Main.java:24: warning: init\n\tinitialization(void app.P.<init>(int))\n\tsee also: d.weft:4:5",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("declared:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
