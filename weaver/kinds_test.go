@@ -62,7 +62,9 @@ public class K {
     public static void init(Object p, JoinPointStaticPart jp) { System.out.println("init " + p + " " + jp); }
     public static void initDone(Object p) { System.out.println("init done " + p); }
     public static void initThrew(Throwable e, Object self) { System.out.println("init threw " + e.getMessage() + " " + (self != null)); }
-    public static void say(String s) { System.out.println(s); }
+    public static void exec() { System.out.println("exec"); }
+    public static void execDone() { System.out.println("exec done"); }
+    public static void ifaceInit() { System.out.println("iface init"); }
     public static void tjp(weft.rt.JoinPoint jp) { System.out.println(jp + " | " + jp.toShortString() + " | " + jp.toLongString() + " | " + jp.getKind() + " | " + jp.getArgs().length); }
 }
 `,
@@ -79,9 +81,9 @@ const kindsAspect = `aspect K {
     before(app.P p): initialization(app.P.new(..)) && this(p) { adv.K.init(p, thisJoinPointStaticPart); }
     after(Object p) returning: initialization(app.P.new(..)) && target(p) { adv.K.initDone(p); }
     after(Object q) throwing (Throwable e): initialization(app.Q.new(..)) && this(q) { adv.K.initThrew(e, q); }
-    before(): execution(app.P.new(int)) { adv.K.say("exec"); }
-    after() returning: execution(app.P.new(int)) { adv.K.say("exec done"); }
-    after() returning: initialization(app.Marked.new()) { adv.K.say("iface init"); }
+    before(): execution(app.P.new(int)) { adv.K.exec(); }
+    after() returning: execution(app.P.new(int)) { adv.K.execDone(); }
+    after() returning: initialization(app.Marked.new()) { adv.K.ifaceInit(); }
     before(): (handler(IllegalStateException) || staticinitialization(app.NoInit) || initialization(app.Base.new(..)) ||
             preinitialization(app.Base.new(..))) && within(app.*) { adv.K.tjp(thisJoinPoint); }
 }
