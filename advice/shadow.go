@@ -13,22 +13,27 @@ const (
 	ArrayConstruction                      // newarray, anewarray, multianewarray
 	FieldGet                               // getfield, getstatic
 	FieldSet                               // putfield, putstatic
+	ExceptionHandler                       // the start of a catch block (one per exception table entry with a type)
+	StaticInitialization                   // a class's <clinit>
+	PreInitialization                      // a constructor calling super(...), up to that call
+	Initialization                         // a constructor calling super(...), after that call
 )
 
 // String gives the kind as AspectJ's -showWeaveInfo writes it.
 func (k ShadowKind) String() string {
 	return [...]string{"method-call", "method-execution", "constructor-call",
-		"constructor-execution", "array-construction", "field-get", "field-set"}[k]
+		"constructor-execution", "array-construction", "field-get", "field-set",
+		"exception-handler", "staticinitialization", "preinitialization", "initialization"}[k]
 }
 
 // IsField reports whether k is a field access (get or set).
 func (k ShadowKind) IsField() bool { return k == FieldGet || k == FieldSet }
 
 // KindSet is a set of shadow kinds, one bit per ShadowKind.
-type KindSet uint8
+type KindSet uint16
 
 // AllKinds holds every shadow kind.
-const AllKinds KindSet = 1<<(FieldSet+1) - 1
+const AllKinds KindSet = 1<<(Initialization+1) - 1
 
 // Has reports whether k is in the set.
 func (s KindSet) Has(k ShadowKind) bool { return s&(1<<k) != 0 }
@@ -40,6 +45,11 @@ func (s KindSet) Has(k ShadowKind) bool { return s&(1<<k) != 0 }
 // is the class or interface that declares the field (app/A for a getfield
 // of app/B.x when B inherits x from A), Name its name, Desc its field
 // descriptor ("I", "Ljava/lang/String;") and Access its modifiers.
+//
+// For an exception handler it is AspectJ's handler signature: Owner is the
+// class holding the catch block, Name "<catch>" and Desc "(LCaught;)V".
+// For static initialization it is Owner.<clinit>()V; for (pre-)
+// initialization the constructor.
 type Member struct {
 	Owner  string // declaring type, internal name; for array construction the array descriptor, e.g. "[[I"
 	Name   string // "<init>" for constructors and array construction
@@ -87,8 +97,10 @@ func (s *Shadow) ReturnedDesc() string {
 
 // ArgTypes returns the types of the join point's arguments: the
 // parameters of the called or executed method or constructor, the
-// dimension sizes of an array construction, the new value of a field set
-// and none for a field get. ok is false for a malformed descriptor.
+// dimension sizes of an array construction, the new value of a field set,
+// the caught exception at a handler (its Member.Desc says so) and none for
+// a field get or a static initialization. ok is false for a malformed
+// descriptor.
 func (s *Shadow) ArgTypes() (args []classfile.Type, ok bool) {
 	switch s.Kind {
 	case FieldGet:

@@ -24,9 +24,12 @@ import (
 )
 
 // countAspect is the harshest aspect: before advice at every method and
-// constructor execution of every class, passing the join point id.
+// constructor execution, catch block, static initialization (a <clinit>
+// added where a class has none) and object (pre)initialization of every
+// class, passing the join point id.
 const countAspect = `aspect Count {
-    before(): (execution(* *(..)) || execution(new(..))) && !within(weftcount..*) {
+    before(): (execution(* *(..)) || execution(new(..)) || handler(*) || staticinitialization(*) ||
+            preinitialization(new(..)) || initialization(new(..))) && !within(weftcount..*) {
         weftcount.Counter.hit(joinPointId);
     }
 }
@@ -81,7 +84,8 @@ type wovenJDK struct {
 	dir    string // weft jdk output: weft.args, summary.json, patch/
 	args   string // "@DIR/weft.args"
 	sum    *jdk.Summary
-	ids    map[string]int32 // "java/util/HashMap.put(...)..." → execution join point id
+	ids    map[string]int32            // "java/util/HashMap.put(...)..." → execution join point id
+	kinds  map[int32]advice.ShadowKind // join point id → kind, for handlers and (static) initialization
 	weaveS float64
 }
 
@@ -140,10 +144,14 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
 	var mu sync.Mutex
 	ids := map[string]int32{}
+	kinds := map[int32]advice.ShadowKind{}
 	cw := jdk.Aspects{W: w, OnResult: func(res *weaver.Result) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, s := range res.Shadows {
+			if s.Kind >= advice.ExceptionHandler {
+				kinds[s.ID] = s.Kind
+			}
 			if s.Kind == advice.MethodExecution && strings.HasPrefix(s.Member.Owner, "java/util/HashMap") {
 				ids[s.Member.Owner+"."+s.Member.Name+s.Member.Desc] = s.ID
 			}
@@ -154,7 +162,7 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return &wovenJDK{adv: adv, dir: dir, args: "@" + filepath.Join(dir, "weft.args"), sum: sum, ids: ids, weaveS: sum.Seconds}, ""
+	return &wovenJDK{adv: adv, dir: dir, args: "@" + filepath.Join(dir, "weft.args"), sum: sum, ids: ids, kinds: kinds, weaveS: sum.Seconds}, ""
 }
 
 // readCounts reads a weft.counts file: id → hits.
@@ -182,6 +190,8 @@ public class Hello {
         for (String a : "to be or not to be".split(" ")) m.merge(a, 1, Integer::sum);
         m.put("that", 0);
         System.out.println("hello " + new TreeMap<>(m));
+        // ClassLoader.loadClass catches its parent's ClassNotFoundException.
+        try { Class.forName("NoSuchClass", false, new java.net.URLClassLoader(new java.net.URL[0])); } catch (ClassNotFoundException e) { System.out.println("no such class"); }
     }
 }
 `
@@ -220,6 +230,21 @@ func TestHarshVersionAndHello(t *testing.T) {
 	}
 	if c[put] < 1 {
 		t.Errorf("java.util.HashMap.put (id %d) counted %d times; %d join points counted in all", put, c[put], len(c))
+	}
+	// Advice ran at each new kind after bootstrap (a catch block in
+	// ClassLoader.loadClass, classes and objects the launcher and the
+	// program initialize).
+	hits := map[advice.ShadowKind]int64{}
+	for id, n := range c {
+		if k, ok := j.kinds[id]; ok {
+			hits[k] += n
+		}
+	}
+	t.Logf("hits at handlers, static initialization, preinitialization, initialization: %v", hits)
+	for _, k := range []advice.ShadowKind{advice.ExceptionHandler, advice.StaticInitialization, advice.PreInitialization, advice.Initialization} {
+		if hits[k] == 0 {
+			t.Errorf("no %s join point counted", k)
+		}
 	}
 }
 

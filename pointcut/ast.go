@@ -150,9 +150,9 @@ type Designator struct {
 	Body *rawBody `parser:"@@"`
 
 	Close  Position       // the closing parenthesis
-	Method *MethodPattern // call, execution, withincode
+	Method *MethodPattern // call, execution, withincode, initialization, preinitialization
 	Field  *FieldPattern  // get, set
-	Type   *TypePattern   // within
+	Type   *TypePattern   // within, handler, staticinitialization
 	List   []*ListElem    // this, target, args, named pointcuts
 }
 

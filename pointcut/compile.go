@@ -332,6 +332,8 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 		return fieldNode{set: name == "set", pat: f}
 	case "within":
 		return newWithinNode(c.typePattern(d.Type, false))
+	case "handler", "staticinitialization", "initialization", "preinitialization":
+		return c.initDesignator(d, name)
 	case "this", "target":
 		if len(d.List) != 1 || d.List[0].Ellipsis {
 			c.errorf(d.Pos, "write "+name+"(Type) or "+name+"(formal)", "%s() takes one type or formal", name)

@@ -13,7 +13,7 @@ func TestErrorMessages(t *testing.T) {
 		want       []string // substrings of the error text
 	}{
 		{"unknown designator", `before(): calls(java.util.Map) { a.B.c(); }`,
-			[]string{"t.weft:2:11: unknown designator or pointcut calls", "hint: designators are call, execution, get, set, within, withincode, this, target, args"}},
+			[]string{"t.weft:2:11: unknown designator or pointcut calls", "hint: designators are call, execution, get, set, handler, staticinitialization, initialization, preinitialization, within, withincode, this, target, args"}},
 		{"unknown designator with a signature", `before(): calls(* *(..)) { a.B.c(); }`,
 			[]string{"t.weft:2:11: unknown designator calls (or a malformed pointcut reference: unexpected token \"*\" (expected \")\") at 2:19)", "hint: designators are call, execution"}},
 		{"constructor without parameters", `before(): call(Foo.new) { a.B.c(); }`,
@@ -85,8 +85,7 @@ func TestErrorMessages(t *testing.T) {
 }
 
 func TestReservedDesignators(t *testing.T) {
-	for _, d := range []string{"handler(Exception)", "staticinitialization(Foo)",
-		"initialization(Foo.new(..))", "cflow(call(* *(..)))", "cflowbelow(execution(* *(..)))", "if(x > 3 && y != \"s\")"} {
+	for _, d := range []string{"adviceexecution()", "cflow(call(* *(..)))", "cflowbelow(execution(* *(..)))", "if(x > 3 && y != \"s\")"} {
 		src := "aspect A {\nbefore(): " + d + " { a.B.c(); }\n}\n"
 		got := resolveErr(src)
 		name := d[:strings.IndexByte(d, '(')]
@@ -126,7 +125,7 @@ func TestSeveralErrors(t *testing.T) {
     before(): call(Foo.new) { a.B.c(); }
     pointcut ok(): call(* *(..));
     before(): call(* *(..) { a.B.c(); }
-    before(): handler(Exception) { a.B.c(); }
+    before(): adviceexecution() { a.B.c(); }
 }
 aspect B {
     before(): nothere() { a.B.c(); }

@@ -266,8 +266,9 @@ func (n thisTargetNode) eval(m *matchCtx) result {
 	} else {
 		v.Kind = advice.Target
 		switch s.Kind {
-		case advice.ConstructorCall, advice.ArrayConstruction:
-			return never // AspectJ: a constructor call has no target
+		case advice.ConstructorCall, advice.ArrayConstruction, advice.ExceptionHandler,
+			advice.StaticInitialization, advice.PreInitialization:
+			return never // AspectJ: these join points have no target
 		case advice.MethodCall, advice.FieldGet, advice.FieldSet:
 			// A field's target has the static type of the field's
 			// declaring class, as in ajc (not the reference's class).
@@ -329,6 +330,9 @@ func (n argsNode) eval(m *matchCtx) result {
 // any kind),
 // so a weaver can skip shadows no advice could match before matching them.
 func kindsOf(n node) advice.KindSet {
+	if k, ok := initKinds(n); ok {
+		return k
+	}
 	switch n := n.(type) {
 	case kindedNode:
 		if n.call {

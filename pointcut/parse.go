@@ -27,7 +27,8 @@ var (
 )
 
 // Designators lists the primitive pointcut designators weft supports.
-var Designators = []string{"call", "execution", "get", "set", "within", "withincode", "this", "target", "args",
+var Designators = []string{"call", "execution", "get", "set", "handler", "staticinitialization",
+	"initialization", "preinitialization", "within", "withincode", "this", "target", "args",
 	"@within", "@withincode", "@annotation", "@this", "@target", "@args"}
 
 // declareKinds are the declare forms weft has.
@@ -35,9 +36,8 @@ var declareKinds = map[string]bool{"precedence": true, "warning": true, "error":
 
 // reserved are AspectJ designators weft does not support yet.
 var reserved = map[string]bool{
-	"handler": true, "staticinitialization": true,
-	"initialization": true, "preinitialization": true, "adviceexecution": true,
-	"cflow": true, "cflowbelow": true, "if": true, "proceed": true,
+	"adviceexecution": true,
+	"cflow":           true, "cflowbelow": true, "if": true, "proceed": true,
 }
 
 // ParseFile parses the .weft source src read from filename. It reports
@@ -347,7 +347,7 @@ func (p *fileParser) designator(d *Designator) bool {
 	trailing := participle.AllowTrailing(true)
 	var err error
 	switch name {
-	case "call", "execution", "withincode":
+	case "call", "execution", "withincode", "initialization", "preinitialization":
 		var b *methodBody
 		if b, err = methodParser.ParseFromLexer(lex, trailing); err == nil {
 			d.Method = b.P
@@ -357,7 +357,7 @@ func (p *fileParser) designator(d *Designator) bool {
 		if b, err = fieldParser.ParseFromLexer(lex, trailing); err == nil {
 			d.Field = b.P
 		}
-	case "within":
+	case "within", "handler", "staticinitialization":
 		var b *typeBody
 		if b, err = typeParser.ParseFromLexer(lex, trailing); err == nil {
 			d.Type = b.P
@@ -381,13 +381,15 @@ func (p *fileParser) designator(d *Designator) bool {
 		pos, msg = pe.Position(), pe.Message()
 	}
 	switch name {
-	case "call", "execution", "withincode":
+	case "call", "execution", "withincode", "initialization", "preinitialization":
 		p.s.add(pos, sigHint(body), "in %s(...): %s", name, tidy(msg))
 	case "get", "set":
 		msg = strings.Replace(tidy(msg), "(expected SigName)", "(expected the field's [DeclaringType.]name)", 1)
 		p.s.add(pos, fieldHint(body), "in %s(...): %s", name, msg)
 	case "this", "target", "args", "within":
 		p.s.add(pos, "", "in %s(...): %s", name, tidy(msg))
+	case "handler", "staticinitialization":
+		p.s.add(pos, name+" takes a type pattern, e.g. "+name+"(java.io.IOException+)", "in %s(...): %s", name, tidy(msg))
 	default:
 		p.s.add(d.Pos, "designators are "+strings.Join(Designators, ", ")+
 			"; a named pointcut takes types or formals: name(Type, id)",

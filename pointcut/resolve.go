@@ -172,6 +172,7 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 				continue
 			}
 			b.kinds = adviceKinds(b)
+			c.checkHandlerAdvice(b, ad)
 			prog.advice = append(prog.advice, b)
 			if b.info.Advice.Kind == advice.Before {
 				before = append(before, b)

@@ -94,6 +94,9 @@ func (w *Weaver) Check(name string, data []byte) (out []Declared, err error) {
 		return nil, nil
 	}
 	cw := &classWeaver{w: w, c: c, name: cname, file: sourceFile(c), checkOnly: true}
+	if _, err := w.addStaticInit(c); err != nil { // as weave does: c is a copy
+		return nil, fmt.Errorf("%s: adding <clinit>: %v", name, err)
+	}
 	for _, m := range c.Methods {
 		if w.opts.Exclude != nil && w.opts.Exclude(cname, c.MemberName(m), c.MemberDesc(m)) {
 			continue

@@ -49,6 +49,14 @@ type emitter struct {
 	inExec   bool
 	// execValues caches execCtx (once per entry and per exit otherwise).
 	execValues *valueCtx
+	// stubs maps exception table entries of handler shadows to their
+	// stubs (handler.go).
+	stubs map[int]*classfile.Label
+	// preStart and preEnd delimit the copy's code before super(...) that
+	// the preinitialization shadow's after-throwing handler covers
+	// (init.go); preFrom is len(out) at preStart.
+	preStart, preEnd *classfile.Label
+	preFrom          int
 }
 
 // valueCtx says where a shadow's values are at one point of woven code.
@@ -116,15 +124,17 @@ func (e *emitter) closeSegment() {
 // emit rewrites the body with the shadows findShadows listed (the
 // execution shadow first, if any, then the call shadows in code order).
 func (e *emitter) emit(shadows []*shadow) error {
-	exec, calls := splitShadows(shadows)
+	set := splitShadows(shadows)
 	orig := e.code.Insns
 	lm := newLabelCopier(orig).copy
 	e.reserveLocals()
 	e.out = getInsns(2*len(orig) + 8*len(shadows) + 16)
 	original := classfile.NewLabel()
 	e.guard(original)
-	e.wovenCopy(orig, exec, calls, lm)
-	e.afterThrowing(exec)
+	e.wovenCopy(orig, set, lm)
+	e.afterThrowing(set.body)
+	e.preThrowing(set.pre)
+	e.handlerStubs(set.handlers, lm)
 	e.label(original)
 	e.out = append(e.out, orig...)
 	e.copyTables(lm)
@@ -133,13 +143,52 @@ func (e *emitter) emit(shadows []*shadow) error {
 	return nil
 }
 
-// splitShadows separates the execution shadow, listed first if there is
-// one, from the call shadows.
-func splitShadows(shadows []*shadow) (exec *shadow, calls []*shadow) {
-	if len(shadows) > 0 && (shadows[0].Kind == advice.MethodExecution || shadows[0].Kind == advice.ConstructorExecution) {
-		return shadows[0], shadows[1:]
+// shadowSet is a method's shadows by where they are woven.
+type shadowSet struct {
+	// body are the shadows spanning the body (in a constructor, from the
+	// return of super(...) or this(...)), outermost first: initialization,
+	// then constructor or method execution, or static initialization.
+	body     []*shadow
+	pre      *shadow   // preinitialization (init.go)
+	ifaces   []*shadow // interface initialization (init.go)
+	handlers []*shadow // exception handlers (handler.go)
+	calls    []*shadow // at an instruction, in code order
+}
+
+// splitShadows sorts the shadows findShadows listed (the execution shadow
+// first, if any, then the call shadows in code order, then the rest).
+func splitShadows(shadows []*shadow) shadowSet {
+	var set shadowSet
+	var exec *shadow
+	for _, s := range shadows {
+		switch s.Kind {
+		case advice.MethodExecution, advice.ConstructorExecution, advice.StaticInitialization:
+			exec = s
+		case advice.Initialization:
+			if s.Member.Owner != s.Within {
+				set.ifaces = append(set.ifaces, s)
+			} else {
+				set.body = append(set.body, s)
+			}
+		case advice.PreInitialization:
+			set.pre = s
+		case advice.ExceptionHandler:
+			set.handlers = append(set.handlers, s)
+		default:
+			set.calls = append(set.calls, s)
+		}
 	}
-	return nil, shadows
+	if exec != nil {
+		set.body = append(set.body, exec)
+	}
+	return set
+}
+
+// isBody reports whether shadows of kind k span a method body, whose
+// this, target and arguments are the method's own.
+func isBody(k advice.ShadowKind) bool {
+	return k == advice.MethodExecution || k == advice.ConstructorExecution || k == advice.Initialization ||
+		k == advice.StaticInitialization
 }
 
 // reserveLocals places the guard's token past the body's locals (and its
@@ -181,10 +230,23 @@ func (e *emitter) guard(original *classfile.Label) {
 // execution shadow's before advice at entry (in a constructor, after the
 // super(...) or this(...) call), its after advice at each return past that
 // point, and each call shadow around its instruction.
-func (e *emitter) wovenCopy(orig []classfile.Insn, exec *shadow, calls []*shadow, lm func(*classfile.Label) *classfile.Label) {
-	execExits := exec != nil && exec.has(advice.AfterReturning, advice.After)
-	if exec != nil && !e.ctor {
-		e.enterExecution(exec)
+func (e *emitter) wovenCopy(orig []classfile.Insn, set shadowSet, lm func(*classfile.Label) *classfile.Label) {
+	body, calls := set.body, set.calls
+	execExits := false
+	for _, s := range body {
+		execExits = execExits || s.has(advice.AfterReturning, advice.After)
+	}
+	if len(body) > 0 && !e.ctor {
+		e.enterExecution(set)
+	}
+	enterAt := -1 // in a constructor, the super(...) or this(...) call
+	if len(body) > 0 {
+		enterAt = body[0].at
+	} else if len(set.ifaces) > 0 {
+		enterAt = set.ifaces[0].at
+	}
+	if set.pre != nil {
+		e.enterPre(set.pre)
 	}
 	postSuper := !e.ctor
 	for i, in := range orig {
@@ -196,14 +258,18 @@ func (e *emitter) wovenCopy(orig []classfile.Insn, exec *shadow, calls []*shadow
 			calls = calls[1:]
 		case execExits && postSuper && isReturn(in.Op):
 			e.tmp = e.base
-			e.execExit(exec, cp)
+			e.execExit(body, cp)
+		case set.pre != nil && i == set.pre.at:
+			e.tmp = e.base
+			e.exitPre(set.pre)
+			e.add(cp)
 		default:
 			e.add(cp)
 		}
-		if exec != nil && e.ctor && i == exec.at {
+		if e.ctor && i == enterAt {
 			postSuper = true
 			e.tmp = e.base
-			e.enterExecution(exec)
+			e.enterExecution(set)
 		}
 	}
 	e.closeSegment()
@@ -231,21 +297,37 @@ func copyInsn(in classfile.Insn, lm func(*classfile.Label) *classfile.Label) cla
 	return cp
 }
 
-// enterExecution emits the execution shadow's before advice, saves the
-// arguments its after advice needs, and opens the range its after-throwing
-// handler covers.
-func (e *emitter) enterExecution(exec *shadow) {
-	e.execBefore(exec)
-	e.saveArgs(exec)
+// enterExecution emits the before advice of the body shadows (outermost
+// first), saves the arguments their after advice needs, and opens the
+// range their after-throwing handler covers.
+func (e *emitter) enterExecution(set shadowSet) {
+	body := set.body
+	for _, s := range body {
+		e.execBefore(s)
+		if s.Kind == advice.Initialization {
+			e.ifaceInits(set.ifaces)
+		}
+	}
+	if len(body) == 0 || body[0].Kind != advice.Initialization {
+		e.ifaceInits(set.ifaces)
+	}
+	if len(body) == 0 {
+		return
+	}
+	e.saveArgs(body)
 	e.base = e.tmp
 	e.openSegment()
 }
 
-// afterThrowing emits the execution shadow's handler running its after
-// throwing and after advice, innermost (last declared) first, then
-// rethrowing.
-func (e *emitter) afterThrowing(exec *shadow) {
-	if exec == nil || !exec.has(advice.AfterThrowing, advice.After) || len(e.segments) == 0 {
+// afterThrowing emits the body shadows' handler running their after
+// throwing and after advice, innermost shadow and last declared advice
+// first, then rethrowing.
+func (e *emitter) afterThrowing(body []*shadow) {
+	throws := false
+	for _, s := range body {
+		throws = throws || s.has(advice.AfterThrowing, advice.After)
+	}
+	if !throws || len(e.segments) == 0 {
 		return
 	}
 	e.tmp = e.base
@@ -253,12 +335,14 @@ func (e *emitter) afterThrowing(exec *shadow) {
 	e.label(h)
 	exc := e.alloc(1)
 	e.local(classfile.OpAstore, exc)
-	ctx := e.exitCtx(exec)
-	ctx.exc = exc
-	for k := len(exec.applied) - 1; k >= 0; k-- {
-		a := exec.applied[k]
-		if a.Advice.Kind == advice.AfterThrowing || a.Advice.Kind == advice.After {
-			e.callHelper(ctx, a)
+	for i := len(body) - 1; i >= 0; i-- {
+		ctx := e.exitCtx(body[i])
+		ctx.exc = exc
+		for k := len(body[i].applied) - 1; k >= 0; k-- {
+			a := body[i].applied[k]
+			if a.Advice.Kind == advice.AfterThrowing || a.Advice.Kind == advice.After {
+				e.callHelper(ctx, a)
+			}
 		}
 	}
 	e.local(classfile.OpAload, exc)
@@ -275,8 +359,12 @@ func (e *emitter) copyTables(lm func(*classfile.Label) *classfile.Label) {
 	// Handlers: call-site ones are innermost, then the copy's own, then
 	// the execution shadow's, then the original body's (disjoint).
 	hs := append([]classfile.Handler(nil), e.callHandlers...)
-	for _, h := range code.Handlers {
-		hs = append(hs, classfile.Handler{Start: lm(h.Start), End: lm(h.End), Handler: lm(h.Handler), CatchType: h.CatchType})
+	for k, h := range code.Handlers {
+		to := lm(h.Handler)
+		if stub := e.stubs[k]; stub != nil {
+			to = stub
+		}
+		hs = append(hs, classfile.Handler{Start: lm(h.Start), End: lm(h.End), Handler: to, CatchType: h.CatchType})
 	}
 	hs = append(hs, e.execHandlers...)
 	hs = append(hs, code.Handlers...)
@@ -450,18 +538,20 @@ func (e *emitter) newExecCtx(s *shadow) valueCtx {
 }
 
 // saveArgs copies the parameters to fresh slots, reserved for the whole
-// body, if after advice of execution shadow s uses them.
-func (e *emitter) saveArgs(s *shadow) {
+// body, if after advice of a body shadow uses them.
+func (e *emitter) saveArgs(body []*shadow) {
 	use := false
-	for _, a := range s.applied {
-		if a.Advice.Kind != advice.Before && needs(a, advice.Arg, advice.ArrayDims, advice.JoinPoint) {
-			use = true
+	for _, s := range body {
+		for _, a := range s.applied {
+			if a.Advice.Kind != advice.Before && needs(a, advice.Arg, advice.ArrayDims, advice.JoinPoint) {
+				use = true
+			}
 		}
 	}
 	if !use {
 		return
 	}
-	ctx := e.execCtx(s)
+	ctx := e.execCtx(body[0])
 	for k, p := range ctx.argDescs {
 		slot := e.alloc(p.Size())
 		e.local(p.LoadOp(), ctx.args[k])
@@ -488,19 +578,25 @@ func (e *emitter) execBefore(s *shadow) {
 	}
 }
 
-// execExit emits the after (returning) advice of the execution shadow
-// before the return instruction ret, outside the after-throwing range.
-func (e *emitter) execExit(s *shadow, ret classfile.Insn) {
+// execExit emits the after (returning) advice of the body shadows,
+// innermost first, before the return instruction ret, outside the
+// after-throwing range.
+func (e *emitter) execExit(body []*shadow, ret classfile.Insn) {
 	e.closeSegment()
-	ctx := e.exitCtx(s)
+	ctx := e.exitCtx(body[0])
 	if ctx.retDesc != classfile.Void {
 		ctx.ret = e.alloc(ctx.retDesc.Size())
 		e.local(ctx.retDesc.StoreOp(), ctx.ret)
 	}
-	for k := len(s.applied) - 1; k >= 0; k-- {
-		a := s.applied[k]
-		if a.Advice.Kind == advice.AfterReturning || a.Advice.Kind == advice.After {
-			e.callHelper(ctx, a)
+	for i := len(body) - 1; i >= 0; i-- {
+		s := body[i]
+		sctx := e.exitCtx(s)
+		sctx.ret = ctx.ret
+		for k := len(s.applied) - 1; k >= 0; k-- {
+			a := s.applied[k]
+			if a.Advice.Kind == advice.AfterReturning || a.Advice.Kind == advice.After {
+				e.callHelper(sctx, a)
+			}
 		}
 	}
 	if ctx.ret >= 0 {
@@ -765,7 +861,7 @@ func (e *emitter) pushInt(v int32) {
 func (e *emitter) valueDesc(ctx valueCtx, kind advice.ValueKind, index int) string {
 	const object = "Ljava/lang/Object;"
 	s := ctx.s
-	exec := s.Kind == advice.MethodExecution || s.Kind == advice.ConstructorExecution
+	exec := isBody(s.Kind)
 	switch kind {
 	case advice.This:
 		if !e.static && !s.preSuper {
@@ -796,7 +892,7 @@ func (e *emitter) valueDesc(ctx valueCtx, kind advice.ValueKind, index int) stri
 
 func (e *emitter) loadValue(ctx valueCtx, kind advice.ValueKind, index int) {
 	s := ctx.s
-	exec := s.Kind == advice.MethodExecution || s.Kind == advice.ConstructorExecution
+	exec := isBody(s.Kind)
 	if e.valueDesc(ctx, kind, index) == "Ljava/lang/Object;" {
 		// Either a true Object value or an absent one.
 		switch {

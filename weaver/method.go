@@ -28,6 +28,8 @@ type classWeaver struct {
 	// shadows; checkOnly finds shadows for them alone (Weaver.Check).
 	declared  []Declared
 	checkOnly bool
+	// ifaces caches ifaceInitTypes (init.go).
+	ifaces *[]string
 }
 
 // shadow is a matched shadow inside one method body.
@@ -200,7 +202,12 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 				StaticThis: static, StaticTarget: static}, at: -1, line: firstLine})
 		}
 	}
-	if kinds&(1<<advice.MethodCall|1<<advice.ConstructorCall|1<<advice.ArrayConstruction|1<<advice.FieldGet|1<<advice.FieldSet) == 0 {
+	if mname == "<clinit>" && kinds.Has(advice.StaticInitialization) {
+		match(cw.staticInitShadow(self, firstLine))
+	}
+	// (Pre)initialization shadows need the loop's super(...) call.
+	initKinds := ctor && kinds&(1<<advice.Initialization|1<<advice.PreInitialization) != 0
+	if !initKinds && kinds&(1<<advice.MethodCall|1<<advice.ConstructorCall|1<<advice.ArrayConstruction|1<<advice.FieldGet|1<<advice.FieldSet|1<<advice.ExceptionHandler) == 0 {
 		// No advice matches a shadow in the body: at most the execution
 		// shadow, whose placement in a constructor needs the loop below
 		// to find the super(...)/this(...) call.
@@ -298,6 +305,12 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 			exec.at = superAt
 			exec.line = lineAfter(code, lineAt, superAt, exec.line)
 		}
+	}
+	if ctor && superAt >= 0 {
+		cw.ctorShadows(code, lineAt, self, superAt, firstLine, kinds, match)
+	}
+	if !ctor || superAt >= 0 {
+		cw.handlerShadows(code, lineAt, self, static, superAt, kinds, match)
 	}
 	if ctorDecl != nil && superAt >= 0 {
 		ctorDecl.line = lineAfter(code, lineAt, superAt, ctorDecl.line)

@@ -56,6 +56,8 @@ func (wi *WeaveInfo) String() string {
 	loc := "no debug info available"
 	if wi.Line > 0 && wi.File != "" {
 		loc = fmt.Sprintf("%s:%d", wi.File, wi.Line)
+	} else if wi.Kind == advice.StaticInitialization && wi.File != "" {
+		loc = wi.File // a <clinit> the weaver added, as ajc prints it
 	}
 	kind := wi.Kind.String()
 	if wi.Kind == advice.ArrayConstruction {
@@ -247,18 +249,29 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 		sister = cname + SisterSuffix
 	}
 	cw.sister = newSister(sister)
+	// added is a <clinit> given to the class for static initialization
+	// advice; dropped again if it is not woven (or excluded).
+	added, err := w.addStaticInit(c)
+	keep := false
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: adding <clinit>: %v", name, err)
+	}
 	for _, m := range c.Methods {
 		mname, mdesc := c.MemberName(m), c.MemberDesc(m)
 		if w.opts.Exclude != nil && w.opts.Exclude(cname, mname, mdesc) {
 			continue
 		}
 		woven, warn := cw.weaveMethod(m, &res.Shadows)
-		if warn != "" {
+		if warn != "" && m != added {
 			res.Warnings = append(res.Warnings, warn)
 		}
 		if woven {
 			res.MethodsWoven++
+			keep = keep || m == added
 		}
+	}
+	if added != nil && !keep {
+		dropMember(c, added)
 	}
 	res.Declared = cw.declared
 	if res.MethodsWoven == 0 {

@@ -96,6 +96,14 @@ public final class Signature {
                 b.append(mods).append(' ');
             }
         }
+        if (name.equals("<catch>") && params != null && params.length == 1) {
+            // AspectJ's CatchClauseSignature: the caught type, no modifiers.
+            return "catch(" + typeName(params[0], form != LONG) + ")";
+        }
+        if (name.equals("<clinit>")) {
+            // AspectJ's InitializerSignature: no type, no parameters.
+            return b.append(typeName(declaringType, form == SHORT)).append(".<clinit>").toString();
+        }
         if (type != null && form != SHORT) {
             b.append(typeName(type, form == MIDDLE)).append(' ');
         }

@@ -22,6 +22,9 @@ public class Exercise {
         System.out.println(RandomStringUtils.random(0) + "|" + CharUtils.toString('z') + " " + BooleanUtils.toStringYesNo(true));
         System.out.println(Arrays.toString(Conversion.hexDigitToBinary('a')) + " " + ObjectUtils.defaultIfNull(null, "dflt"));
         System.out.println(StringEscapeUtils.unescapeHtml4("&lt;&amp;&gt;") + " " + SystemUtils.IS_JAVA_1_8);
+        // Catch blocks inside the library, and a constructor that throws.
+        System.out.println(org.apache.commons.lang3.math.NumberUtils.toInt("x", -1) + " " + org.apache.commons.lang3.math.NumberUtils.toLong("1y", -2L));
+        try { new org.apache.commons.lang3.text.ExtendedMessageFormat("{0,nosuchformat}"); } catch (IllegalArgumentException e) { System.out.println("bad format"); }
         System.out.println(diffadv.Counter.report());
     }
 }
