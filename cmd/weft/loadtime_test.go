@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,11 +116,29 @@ func TestRunLoadTime(t *testing.T) {
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
 
 	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar)
-	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
-		"--Xlint", "ignore", "--ltw-report", report, "--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
-	if code != 0 || stdout != want {
-		t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
+	info := filepath.Join(t.TempDir(), "info.txt")
+	runLTW := func() (stderr string, sum ltw.Summary, lines []string) {
+		t.Helper()
+		stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+			"--Xlint", "ignore", "--ltw-report", report, "--weave-info", info,
+			"--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
+		if code != 0 || stdout != want {
+			t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
+		}
+		if b, err := os.ReadFile(report); err != nil {
+			t.Error(err)
+		} else if err := json.Unmarshal(b, &sum); err != nil {
+			t.Errorf("report %s: %v", b, err)
+		}
+		b, err := os.ReadFile(info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = strings.Split(strings.TrimSpace(string(b)), "\n")
+		slices.Sort(lines)
+		return stderr, sum, lines
 	}
+	stderr, sum, lines := runLTW()
 	for _, w := range []string{
 		"count: 6 hits at 2 join points\n", // work and step
 		"seen app.Main$$Lambda$",           // the lambda proxy's get()
@@ -131,16 +150,25 @@ func TestRunLoadTime(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
 	}
-	var sum ltw.Summary
-	if b, err := os.ReadFile(report); err != nil {
-		t.Error(err)
-	} else if err := json.Unmarshal(b, &sum); err != nil || sum.Woven < 3 || sum.UnwovenCount < 1 {
-		t.Errorf("report %s: %v", b, err)
+	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache != 0 {
+		t.Errorf("first run: %s", sum)
+	}
+	workInfo := "Join point 'method-execution(int plugin.Plugin.work(int))' in Type 'plugin.Plugin' (Plugin.java:3) advised by before advice from 'Plugins'"
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, workInfo) }) {
+		t.Errorf("--weave-info lacks %q:\n%s", workInfo, strings.Join(lines, "\n"))
 	}
 	t.Logf("%s", sum)
 
+	// Again: every class comes from the cross-run cache, woven the same.
+	stderr, again, againLines := runLTW()
+	if !strings.Contains(stderr, "count: 6 hits at 2 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven ||
+		!slices.Equal(lines, againLines) {
+		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
+	}
+	t.Logf("%s", again)
+
 	// Without load-time weaving: nothing defined at run time is advised.
-	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
 	if code != 0 || stdout != want || strings.Contains(stderr, "count: 6 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {

@@ -30,8 +30,9 @@ type Unwoven struct {
 
 // Summary counts what a Server did.
 type Summary struct {
-	Woven     int `json:"woven"`     // classes sent back woven
-	Unchanged int `json:"unchanged"` // classes no advice applies to, or already woven
+	Woven     int `json:"woven"`     // classes woven by this server
+	FromCache int `json:"fromCache"` // classes sent back woven from the Cache
+	Unchanged int `json:"unchanged"` // classes no advice applies to, or already woven (from the Cache or not)
 	// Unwoven lists the classes that could not be woven (at most
 	// MaxUnwovenListed; UnwovenCount counts them all).
 	Unwoven      []Unwoven `json:"unwoven"`
@@ -52,8 +53,8 @@ func (s Summary) String() string {
 	if s.Skipped > 0 {
 		skipped = fmt.Sprintf(", %d of JDK modules not woven ahead of time", s.Skipped)
 	}
-	return fmt.Sprintf("load-time weaving: %d classes woven, %d unchanged, %d left unwoven%s (%.1f ms serving)",
-		s.Woven, s.Unchanged, s.UnwovenCount, skipped, 1000*s.Seconds)
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s (%.1f ms serving)",
+		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, skipped, 1000*s.Seconds)
 }
 
 // Server answers weave requests. It is safe for concurrent use: each
@@ -68,11 +69,19 @@ type Server struct {
 	// that were not woven ahead of time, whose module cannot reach weft's
 	// runtime package.
 	Skip func(name string) bool
+	// Cache, if set, answers classes woven (or found unchanged) before,
+	// in this run or an earlier one, and numbers join points and hidden
+	// classes' sisters.
+	Cache *Cache
+	// OnInfo, if set, gets the --weave-info lines of each class sent back
+	// woven (from the Cache too), concurrently.
+	OnInfo func(lines string)
 
-	hidden atomic.Int64 // numbers the sisters of hidden classes
+	hidden atomic.Int64 // numbers the sisters of hidden classes without a Cache
 
 	mu     sync.Mutex
 	sum    Summary
+	served map[string]bool // the Cache keys of hidden classes answered
 	conns  map[net.Conn]bool
 	closed bool
 	wg     sync.WaitGroup
@@ -81,7 +90,7 @@ type Server struct {
 // NewServer returns a server weaving with w, whose hierarchy must be h
 // (the classes the JVM defines are added to it).
 func NewServer(w *weaver.Weaver, h *Hierarchy) *Server {
-	return &Server{w: w, h: h, conns: map[net.Conn]bool{}}
+	return &Server{w: w, h: h, conns: map[net.Conn]bool{}, served: map[string]bool{}}
 }
 
 // Listen creates a directory only the user can read (under dir, "" for
@@ -209,32 +218,108 @@ func (s *Server) Weave(req *Request) (resp *Response) {
 		s.count(func(sum *Summary) { sum.Skipped++ })
 		return &Response{Status: StatusUnchanged}
 	}
-	sister := ""
-	if req.Kind == Hidden {
-		sister = name + "$" + strconv.FormatInt(s.hidden.Add(1), 10) + weaver.SisterSuffix
+	key := ""
+	if s.Cache != nil {
+		key = s.Cache.Key(req)
 	}
-	p, err := s.w.PrepareWithSister(name, req.Class, sister)
-	if err == nil {
-		err = s.w.FinishAt(p, s.w.ReserveIDs(p.IDs()))
+	cacheable := key != "" && s.firstDefinition(req, key)
+	if cacheable {
+		if resp, lines, ok := s.Cache.Get(key); ok {
+			s.count(func(sum *Summary) {
+				if resp.Status == StatusWoven {
+					sum.FromCache++
+				} else {
+					sum.Unchanged++
+				}
+			})
+			if s.OnInfo != nil && lines != "" {
+				s.OnInfo(lines)
+			}
+			return resp
+		}
 	}
+	resp, lines, err := s.weave(req, name)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
 		return &Response{Status: StatusError, Message: err.Error()}
 	}
+	if cacheable {
+		s.Cache.Put(key, resp, lines)
+	}
+	if s.OnInfo != nil && lines != "" {
+		s.OnInfo(lines)
+	}
+	return resp
+}
+
+// firstDefinition reports whether the class may be answered from the
+// Cache: not a hidden class whose bytes were answered before in this run
+// (a hidden class's name is defined many times, and each definition needs
+// a sister of its own).
+func (s *Server) firstDefinition(req *Request, key string) bool {
+	if req.Kind != Hidden {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.served[key] {
+		return false
+	}
+	s.served[key] = true
+	return true
+}
+
+// weave weaves the class named name (internal) and returns the answer and
+// its --weave-info lines.
+func (s *Server) weave(req *Request, name string) (*Response, string, error) {
+	sister := ""
+	if req.Kind == Hidden {
+		n := s.hidden.Add(1)
+		if s.Cache != nil {
+			var err error
+			if n, err = s.Cache.NextHidden(); err != nil {
+				return nil, "", err
+			}
+		}
+		sister = name + "$" + strconv.FormatInt(n, 10) + weaver.SisterSuffix
+	}
+	p, err := s.w.PrepareWithSister(name, req.Class, sister)
+	if err != nil {
+		return nil, "", err
+	}
+	var base int32
+	if s.Cache != nil {
+		base, err = s.Cache.ReserveIDs(p.IDs())
+	} else {
+		base = s.w.ReserveIDs(p.IDs())
+	}
+	if err == nil {
+		err = s.w.FinishAt(p, base)
+	}
+	if err != nil {
+		return nil, "", err
+	}
 	res := p.Result
 	if res.Class == nil {
 		s.count(func(sum *Summary) { sum.Unchanged++ })
-		return &Response{Status: StatusUnchanged}
+		return &Response{Status: StatusUnchanged}, "", nil
 	}
 	if s.OnResult != nil {
 		s.OnResult(res)
 	}
-	resp = &Response{Status: StatusWoven, Class: res.Class}
+	resp := &Response{Status: StatusWoven, Class: res.Class}
 	for n, b := range res.Extra {
 		resp.Extra = append(resp.Extra, Extra{Name: strings.ReplaceAll(n, "/", "."), Class: b})
 	}
+	var info strings.Builder
+	if s.Cache != nil || s.OnInfo != nil {
+		for i := range res.Shadows {
+			info.WriteString(res.Shadows[i].String())
+			info.WriteByte('\n')
+		}
+	}
 	s.count(func(sum *Summary) { sum.Woven++ })
-	return resp
+	return resp, info.String(), nil
 }
 
 func (s *Server) count(f func(*Summary)) {
