@@ -40,6 +40,9 @@ public class Main {
         Class<?> c = l.loadClass("plugin.Plugin");
         Object p = c.getConstructor().newInstance();
         System.out.println("plugin " + c.getMethod("work", int.class).invoke(p, 5));
+        // Square's superclass and interface are defined after it.
+        Object sq = l.loadClass("plugin.Square").getConstructor().newInstance();
+        System.out.println("square " + sq.getClass().getMethod("area").invoke(sq) + " " + sq.getClass().getMethod("size").invoke(sq));
         Supplier<String> s = () -> "lambda";
         System.out.println(s.get());
         Task t = (Task) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Task.class},
@@ -60,6 +63,18 @@ public class Plugin {
     public int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += step(i); return s; }
     int step(int i) { return 2 * i; }
 }
+`
+	// ltwShapesSrc: a plugin class whose supertypes, and theirs, weft has
+	// not seen when the JVM sends it (the JVM loads them after).
+	ltwShapesSrc = `package plugin;
+public class Square extends Shape implements Sized {
+    public int area() { return 4; }
+    public int size() { return 2; }
+}
+abstract class Shape extends Figure {}
+abstract class Figure { public abstract int area(); }
+interface Sized extends Measurable {}
+interface Measurable { int size(); }
 `
 	// ltwSeenSrc prints the declaring type of each join point it sees.
 	ltwSeenSrc = `package ltwtest;
@@ -82,6 +97,9 @@ public final class Seen {
     before(): execution(* *(..)) && within(jdk.internal.reflect.Generated*) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
+    before(): execution(* plugin.Figure+.area()) || execution(* plugin.Measurable+.size()) {
+        ltwtest.Seen.exec(thisJoinPointStaticPart);
+    }
 }
 `
 )
@@ -89,10 +107,13 @@ public final class Seen {
 // TestRunLoadTime runs weft run (java.base woven ahead of time) on a
 // program whose classes the JVM defines at run time, under -Xverify:all:
 // the plugin's method executions are counted exactly (work once, step five
-// times), the lambda proxy's and the Proxy class's executions reach the
-// advice, the corrupt class fails as on a stock JVM and weft names it, and
-// the output is the stock one. With --load-time=false nothing of it is
-// advised.
+// times, area and size once), the lambda proxy's and the Proxy class's
+// executions reach the advice, a plugin class is matched through a
+// superclass and an interface weft had not seen (it asks the JVM for them),
+// the corrupt class fails as on a stock JVM and weft names it, the
+// --weave-info file has the plugin's lines, and the output is the stock
+// one. A second run gets every woven class from the cross-run cache and
+// counts the same. With --load-time=false nothing of it is advised.
 func TestRunLoadTime(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	rt, err := rtjava.Build(home, "")
@@ -110,7 +131,7 @@ func TestRunLoadTime(t *testing.T) {
 	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc}, "-cp", rtJar)
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
-	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc}), pluginJar, "")
+	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc}), pluginJar, "")
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
@@ -140,9 +161,11 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	stderr, sum, lines := runLTW()
 	for _, w := range []string{
-		"count: 6 hits at 2 join points\n", // work and step
+		"count: 8 hits at 4 join points\n", // work, step, area and size
 		"seen app.Main$$Lambda$",           // the lambda proxy's get()
 		"seen app.$Proxy",                  // the Proxy class's go()
+		"seen plugin.Square.area",          // through a supertype weft asked the JVM for
+		"seen plugin.Square.size",
 		"weft: warning: Bad (normal class) left unwoven: Bad: ",
 		"left unwoven: a reflection accessor the JDK generates",
 	} {
@@ -150,7 +173,7 @@ func TestRunLoadTime(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
 	}
-	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache != 0 {
+	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache != 0 || sum.Asked != 4 {
 		t.Errorf("first run: %s", sum)
 	}
 	workInfo := "Join point 'method-execution(int plugin.Plugin.work(int))' in Type 'plugin.Plugin' (Plugin.java:3) advised by before advice from 'Plugins'"
@@ -161,7 +184,7 @@ func TestRunLoadTime(t *testing.T) {
 
 	// Again: every class comes from the cross-run cache, woven the same.
 	stderr, again, againLines := runLTW()
-	if !strings.Contains(stderr, "count: 6 hits at 2 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven ||
+	if !strings.Contains(stderr, "count: 8 hits at 4 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven ||
 		!slices.Equal(lines, againLines) {
 		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
 	}
@@ -170,7 +193,7 @@ func TestRunLoadTime(t *testing.T) {
 	// Without load-time weaving: nothing defined at run time is advised.
 	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
-	if code != 0 || stdout != want || strings.Contains(stderr, "count: 6 hits") ||
+	if code != 0 || stdout != want || strings.Contains(stderr, "count: 8 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}

@@ -97,7 +97,7 @@ func (c *Cache) Get(key string) (*Response, string, bool) {
 		return nil, "", false
 	}
 	resp, err := ParseResponse(b[4 : 4+n])
-	if err != nil || resp.Status == StatusError {
+	if err != nil || resp.Status != StatusWoven && resp.Status != StatusUnchanged {
 		return nil, "", false
 	}
 	return resp, string(b[4+n:]), true

@@ -39,6 +39,8 @@ type Summary struct {
 	UnwovenCount int       `json:"unwovenCount"`
 	// Skipped counts the classes Server.Skip kept unwoven.
 	Skipped int `json:"skipped"`
+	// Asked counts the supertypes asked of the JVM (learnSupertypes).
+	Asked int `json:"asked"`
 	// Seconds is the time spent answering requests (all connections
 	// summed), from the request read to the response built.
 	Seconds float64 `json:"seconds"`
@@ -180,7 +182,16 @@ func (s *Server) serveConn(c net.Conn) {
 			return // EOF, or a malformed frame: the JVM defines the class unwoven
 		}
 		start := time.Now()
-		resp := s.Weave(req)
+		failed := false
+		ask := connAsker(c, r)
+		resp := s.weave(req, func(name string) ([]byte, error) {
+			b, err := ask(name)
+			failed = failed || err != nil
+			return b, err
+		})
+		if failed {
+			return // the channel broke mid-request
+		}
 		if out, err = AppendResponse(out[:0], resp); err != nil {
 			s.unwoven(req, "", err.Error())
 			out, _ = AppendResponse(out[:0], &Response{Status: StatusError, Message: err.Error()})
@@ -193,9 +204,13 @@ func (s *Server) serveConn(c net.Conn) {
 	}
 }
 
-// Weave answers one request; a panic in the weaver becomes an error
-// response.
-func (s *Server) Weave(req *Request) (resp *Response) {
+// Weave answers one request, with no way to ask the JVM back; a panic in
+// the weaver becomes an error response.
+func (s *Server) Weave(req *Request) *Response { return s.weave(req, nil) }
+
+// weave answers one request, asking the JVM for the supertypes it does
+// not know through ask (if not nil).
+func (s *Server) weave(req *Request, ask Asker) (resp *Response) {
 	name := "" // the class's internal name once known
 	defer func() {
 		if r := recover(); r != nil {
@@ -204,6 +219,11 @@ func (s *Server) Weave(req *Request) (resp *Response) {
 			resp = &Response{Status: StatusError, Message: msg}
 		}
 	}()
+	if req.Kind == Answer {
+		err := fmt.Errorf("%w: an answer to no query", ErrFrame)
+		s.unwoven(req, name, err.Error())
+		return &Response{Status: StatusError, Message: err.Error()}
+	}
 	info, err := s.h.Add(req.Name, req.Class)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
@@ -238,7 +258,13 @@ func (s *Server) Weave(req *Request) (resp *Response) {
 			return resp
 		}
 	}
-	resp, lines, err := s.weave(req, name)
+	if ask != nil {
+		if err := s.learnSupertypes(info, ask); err != nil {
+			s.unwoven(req, name, err.Error())
+			return &Response{Status: StatusError, Message: err.Error()}
+		}
+	}
+	resp, lines, err := s.weaveClass(req, name)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
 		return &Response{Status: StatusError, Message: err.Error()}
@@ -269,9 +295,9 @@ func (s *Server) firstDefinition(req *Request, key string) bool {
 	return true
 }
 
-// weave weaves the class named name (internal) and returns the answer and
+// weaveClass weaves the class named name (internal) and returns the answer and
 // its --weave-info lines.
-func (s *Server) weave(req *Request, name string) (*Response, string, error) {
+func (s *Server) weaveClass(req *Request, name string) (*Response, string, error) {
 	sister := ""
 	if req.Kind == Hidden {
 		n := s.hidden.Add(1)

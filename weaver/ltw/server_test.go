@@ -195,6 +195,13 @@ func TestProtocolRoundTrip(t *testing.T) {
 		r.Extra[0].Name != resp.Extra[0].Name || !bytes.Equal(r.Extra[0].Class, resp.Extra[0].Class) {
 		t.Errorf("response: %+v, %v", r, err)
 	}
+	q, err := AppendResponse(nil, &Response{Status: StatusQuery, Query: "a.Base"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadResponse(bytes.NewReader(q)); err != nil || r.Status != StatusQuery || r.Query != "a.Base" {
+		t.Errorf("query: %+v, %v", r, err)
+	}
 	if _, err := ReadRequest(bytes.NewReader([]byte{0xff, 0xff, 0xff, 0xff})); err == nil {
 		t.Error("a frame over MaxFrame was accepted")
 	}
