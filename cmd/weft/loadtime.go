@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -54,6 +55,7 @@ type loadTimeJob struct {
 	idBase    int32  // the first join point id after the JDK's and the class path's
 	cacheDir  string // the cross-run cache of answers, "" for none
 	weaveInfo string // the file for --weave-info lines, "" for none
+	timeout   time.Duration
 }
 
 // startLoadTime starts serving the JVM's class definitions (docs/ltw.md)
@@ -84,6 +86,7 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 		return nil, err
 	}
 	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs}
+	lt.srv.Timeout = job.timeout
 	if modules != "" && modules != "all" {
 		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
 		if err != nil {

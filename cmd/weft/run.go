@@ -39,6 +39,7 @@ var runFlags struct {
 	loadTime bool
 	ltwFile  string
 	ltwInfo  string
+	ltwWait  time.Duration
 }
 
 var runCmd = &cobra.Command{
@@ -103,6 +104,7 @@ func init() {
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&runFlags.loadTime, "load-time", true, "weave the classes the JVM defines at run time too (docs/ltw.md)")
 	f.StringVar(&runFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file")
+	f.DurationVar(&runFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class at load time may take; past it the class is defined unwoven and reported")
 	f.StringVar(&runFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
 	addLintFlag(f, &runFlags.xlint)
 	// weft's flags end at the java command: what follows is java's, and
@@ -253,7 +255,7 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		fmt.Fprintln(os.Stderr, "weft: load-time weaving is off for module-path applications (-p/-m): not supported yet (docs/ltw.md)")
 	} else if fl.loadTime {
 		if lt, err = startLoadTime(m, advs, loadTimeJob{home: home, classPath: present, adviceCP: bootCP, modules: fl.modules,
-			idBase: idBase, cacheDir: ltwDir, weaveInfo: fl.ltwInfo}); err != nil {
+			idBase: idBase, cacheDir: ltwDir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait}); err != nil {
 			return 0, err
 		}
 		ltwOpts = []string{lt.property()}

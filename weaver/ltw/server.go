@@ -75,6 +75,10 @@ type Server struct {
 	// in this run or an earlier one, and numbers join points and hidden
 	// classes' sisters.
 	Cache *Cache
+	// Timeout, if not zero, bounds the time weaving one class may take:
+	// past it the class is answered with an error (defined unwoven) and
+	// reported; the weaving goes on in the background and is dropped.
+	Timeout time.Duration
 	// OnInfo, if set, gets the --weave-info lines of each class sent back
 	// woven (from the Cache too), concurrently.
 	OnInfo func(lines string)
@@ -264,11 +268,18 @@ func (s *Server) weave(req *Request, ask Asker) (resp *Response) {
 			return &Response{Status: StatusError, Message: err.Error()}
 		}
 	}
-	resp, lines, err := s.weaveClass(req, name)
+	resp, lines, err := s.weaveInTime(req, name)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
 		return &Response{Status: StatusError, Message: err.Error()}
 	}
+	s.count(func(sum *Summary) {
+		if resp.Status == StatusWoven {
+			sum.Woven++
+		} else {
+			sum.Unchanged++
+		}
+	})
 	if cacheable {
 		s.Cache.Put(key, resp, lines)
 	}
@@ -293,6 +304,36 @@ func (s *Server) firstDefinition(req *Request, key string) bool {
 	}
 	s.served[key] = true
 	return true
+}
+
+// weaveInTime is weaveClass within s.Timeout.
+func (s *Server) weaveInTime(req *Request, name string) (*Response, string, error) {
+	if s.Timeout <= 0 {
+		return s.weaveClass(req, name)
+	}
+	type result struct {
+		resp  *Response
+		lines string
+		err   error
+	}
+	done := make(chan result, 1) // the weaving may finish after the timeout: it must not block
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("weaver panic: %v", r)}
+			}
+		}()
+		resp, lines, err := s.weaveClass(req, name)
+		done <- result{resp, lines, err}
+	}()
+	t := time.NewTimer(s.Timeout)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.resp, r.lines, r.err
+	case <-t.C:
+		return nil, "", fmt.Errorf("weaving took longer than %v: left unwoven", s.Timeout)
+	}
 }
 
 // weaveClass weaves the class named name (internal) and returns the answer and
@@ -327,7 +368,6 @@ func (s *Server) weaveClass(req *Request, name string) (*Response, string, error
 	}
 	res := p.Result
 	if res.Class == nil {
-		s.count(func(sum *Summary) { sum.Unchanged++ })
 		return &Response{Status: StatusUnchanged}, "", nil
 	}
 	if s.OnResult != nil {
@@ -344,7 +384,6 @@ func (s *Server) weaveClass(req *Request, name string) (*Response, string, error
 			info.WriteByte('\n')
 		}
 	}
-	s.count(func(sum *Summary) { sum.Woven++ })
 	return resp, info.String(), nil
 }
 

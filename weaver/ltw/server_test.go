@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -28,6 +29,17 @@ func (m everyExecution) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.
 
 func newTestServer(t *testing.T, panicOn string) (*Server, *Hierarchy) {
 	t.Helper()
+	return newTestServerWith(t, func(m advice.Matcher) advice.Matcher {
+		if panicOn != "" {
+			return panicky{m, panicOn}
+		}
+		return m
+	})
+}
+
+// newTestServerWith is newTestServer with the matcher wrapped.
+func newTestServerWith(t *testing.T, wrap func(advice.Matcher) advice.Matcher) (*Server, *Hierarchy) {
+	t.Helper()
 	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
@@ -37,11 +49,7 @@ func newTestServer(t *testing.T, panicOn string) (*Server, *Hierarchy) {
 	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
 		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
 		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
-	var m advice.Matcher = everyExecution{adv}
-	if panicOn != "" {
-		m = panicky{m, panicOn}
-	}
-	w := weaver.New(m, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
+	w := weaver.New(wrap(everyExecution{adv}), []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
 	return NewServer(w, h), h
 }
 
@@ -173,6 +181,41 @@ func TestWeaverPanicIsAnError(t *testing.T) {
 		}
 	}
 	if sum := s.Summary(); sum.UnwovenCount != 2 || sum.Unwoven[0].Class != "p/Plugin" {
+		t.Errorf("summary %s: %+v", sum, sum.Unwoven)
+	}
+}
+
+// slow takes d to match each shadow of class within.
+type slow struct {
+	advice.Matcher
+	within string
+	d      time.Duration
+}
+
+func (s slow) Match(sh *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	if sh.Within == s.within {
+		time.Sleep(s.d)
+	}
+	return s.Matcher.Match(sh, h)
+}
+
+// TestWeaveTimeout: a class whose weaving takes longer than
+// Server.Timeout is answered with an error (the JVM defines it unwoven)
+// and reported as timed out; a class woven in time is answered woven.
+func TestWeaveTimeout(t *testing.T) {
+	s, _ := newTestServerWith(t, func(m advice.Matcher) advice.Matcher { return slow{m, "p/Plugin", time.Second} })
+	s.Timeout = 100 * time.Millisecond
+	plugin := compiled(t, "p/Plugin")
+	start := time.Now()
+	resp := s.Weave(&Request{Kind: Normal, Name: "p.Plugin", Class: plugin})
+	if d := time.Since(start); resp.Status != StatusError || !strings.Contains(resp.Message, "longer than 100ms") || d > 900*time.Millisecond {
+		t.Errorf("a slow class: %+v after %v", resp, d)
+	}
+	s.Timeout = time.Minute
+	if resp := s.Weave(&Request{Kind: Normal, Name: "p.Plugin", Class: plugin}); resp.Status != StatusWoven {
+		t.Errorf("in time: status %d %s", resp.Status, resp.Message)
+	}
+	if sum := s.Summary(); sum.UnwovenCount != 1 || sum.Woven != 1 || !strings.Contains(sum.Unwoven[0].Reason, "longer than") {
 		t.Errorf("summary %s: %+v", sum, sum.Unwoven)
 	}
 }
