@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -44,6 +45,8 @@ type loadTime struct {
 	srcs  []classfile.Source
 	cache *ltw.Cache
 	info  *infoFile
+	// tempDir: the socket's directory is weft's own, removed at stop.
+	tempDir bool
 }
 
 // loadTimeJob is what startLoadTime needs beyond the aspects.
@@ -56,6 +59,7 @@ type loadTimeJob struct {
 	cacheDir  string // the cross-run cache of answers, "" for none
 	weaveInfo string // the file for --weave-info lines, "" for none
 	timeout   time.Duration
+	listenDir string // the socket's directory (weft serve), "" for a temporary one
 }
 
 // startLoadTime starts serving the JVM's class definitions (docs/ltw.md)
@@ -80,12 +84,18 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 	srcs = append(srcs, img)
 	h := ltw.NewHierarchy(srcs...)
 	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
-	ln, path, err := ltw.Listen("")
+	var ln net.Listener
+	var path string
+	if job.listenDir != "" {
+		ln, path, err = ltw.ListenIn(job.listenDir)
+	} else {
+		ln, path, err = ltw.Listen("")
+	}
 	if err != nil {
 		closeSources(srcs)
 		return nil, err
 	}
-	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs}
+	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs, tempDir: job.listenDir == ""}
 	lt.srv.Timeout = job.timeout
 	if modules != "" && modules != "all" {
 		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
@@ -128,7 +138,9 @@ func (lt *loadTime) property() string { return "-D" + rtjava.LTWProperty + "=" +
 func (lt *loadTime) stop() ltw.Summary {
 	lt.ln.Close()
 	lt.srv.Close()
-	os.RemoveAll(filepath.Dir(lt.path))
+	if lt.tempDir {
+		os.RemoveAll(filepath.Dir(lt.path))
+	}
 	closeSources(lt.srcs)
 	if lt.cache != nil {
 		lt.cache.Close()

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
@@ -190,6 +195,8 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	t.Logf("%s", again)
 
+	serveTwoJVMs(t, env, aspect, adv, app, pluginJar, want)
+
 	// Without load-time weaving: nothing defined at run time is advised.
 	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
@@ -197,6 +204,70 @@ func TestRunLoadTime(t *testing.T) {
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
+}
+
+// serveTwoJVMs runs weft serve (on the woven java.base of env's cache) and
+// two JVMs of the load-time test program at once with java @DIR/weft.args:
+// each counts the plugin's executions exactly, with the stock output; on
+// SIGTERM weft serve reports the classes of both.
+func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, pluginJar, want string) {
+	t.Helper()
+	start := time.Now()
+	dir := filepath.Join(t.TempDir(), "serve")
+	report := filepath.Join(t.TempDir(), "serve.json")
+	serve := exec.Command(os.Args[0], "serve", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--Xlint", "ignore",
+		"--dir", dir, "--ltw-report", report)
+	serve.Env = append(append(os.Environ(), asWeft+"=1"), env...)
+	var serveErr bytes.Buffer
+	serve.Stderr = &serveErr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer serve.Process.Kill()
+	args := filepath.Join(dir, "weft.args")
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(args); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("weft serve wrote no %s:\n%s", args, serveErr.String())
+		}
+	}
+	type out struct{ stdout, stderr string }
+	outs := make([]out, 2)
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c := exec.Command(jvmtest.Java(t), "@"+args, "-Xverify:all", "-cp", app, "app.Main", pluginJar)
+			var o, e bytes.Buffer
+			c.Stdout, c.Stderr = &o, &e
+			c.Run()
+			outs[i] = out{o.String(), e.String()}
+		}(i)
+	}
+	wg.Wait()
+	for i, o := range outs {
+		if o.stdout != want || !strings.Contains(o.stderr, "count: 8 hits at 4 join points\n") ||
+			!strings.Contains(o.stderr, "seen plugin.Square.area") {
+			t.Errorf("JVM %d under weft serve: stdout %q, want %q; stderr:\n%s", i, o.stdout, want, o.stderr)
+		}
+	}
+	serve.Process.Signal(syscall.SIGTERM)
+	if err := serve.Wait(); err != nil {
+		t.Errorf("weft serve: %v\n%s", err, serveErr.String())
+	}
+	var sum ltw.Summary
+	if b, err := os.ReadFile(report); err != nil {
+		t.Error(err)
+	} else if err := json.Unmarshal(b, &sum); err != nil || sum.Woven+sum.FromCache < 10 || sum.UnwovenCount < 2 {
+		t.Errorf("weft serve's report %s: %v", b, err)
+	}
+	if !strings.Contains(serveErr.String(), "weft: load-time weaving: ") {
+		t.Errorf("weft serve printed no summary:\n%s", serveErr.String())
+	}
+	t.Logf("weft serve, two JVMs: %s (%v)", sum, time.Since(start).Round(time.Millisecond))
 }
 
 // runtimesWeft counts the executions of one function of a Clojure and of a

@@ -108,14 +108,33 @@ func Listen(dir string) (ln *net.UnixListener, path string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if err := os.Chmod(d, 0o700); err != nil {
+	if ln, path, err = ListenIn(d); err != nil {
 		os.RemoveAll(d)
+	}
+	return ln, path, err
+}
+
+// ListenIn listens on a Unix socket named s in dir, a directory it creates
+// if need be and makes readable by the user only (a long-lived server's
+// known place: weft serve). A socket left there by a server that died is
+// replaced.
+func ListenIn(dir string) (ln *net.UnixListener, path string, err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", err
 	}
-	path = filepath.Join(d, "s")
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, "", err
+	}
+	path = filepath.Join(dir, "s")
+	if st, err := os.Lstat(path); err == nil && st.Mode().Type() == os.ModeSocket {
+		if c, err := net.Dial("unix", path); err == nil {
+			c.Close()
+			return nil, "", fmt.Errorf("%s: another server is listening there", path)
+		}
+		os.Remove(path)
+	}
 	ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		os.RemoveAll(d)
 		return nil, "", err
 	}
 	return ln, path, nil
