@@ -18,8 +18,9 @@
 # "wall" the whole command's; "cpu" its user + system CPU time, weft's and
 # the JVM's (less sensitive to a busy machine than wall time). The cost per
 # class of load-time weaving is (LTW - AOT) / N, in loop and in CPU time. weft's peak RSS is the weft process's own
-# (it serves the JVM; from --ltw-report); AspectJ weaves inside the JVM,
-# whose peak RSS is shown against the stock JVM's.
+# (it serves the JVM; from --ltw-report, with its own CPU time and the time
+# it spent answering); AspectJ weaves inside the JVM, whose peak RSS is
+# shown against the stock JVM's.
 #
 # Usage: bash bench/ltw.sh [RUNS] [N]   (repository root; JDK 17, Go, Debian's aspectj)
 set -euo pipefail
@@ -76,7 +77,7 @@ $WEFT -- java -cp "$W/app" bench.Main "$W/plugin.jar" 1 >/dev/null 2>&1
 run() {
   local mode=$1 prep=$2
   shift 2
-  local bl=999999 bw=999999 bc=999999 rss=0 hits="" wrss="" serve=""
+  local bl=999999 bw=999999 bc=999999 rss=0 hits="" wrss="" serve="" wcpu=""
   for _ in $(seq 1 "$RUNS"); do
     eval "$prep"
     rm -f "$W/report.json"
@@ -91,12 +92,14 @@ run() {
     if [[ -f $W/report.json ]]; then
       wrss=$(sed -n 's/.*"peakRSSKB": \([0-9]*\).*/\1/p' "$W/report.json")
       serve=$(sed -n 's/.*"seconds": \([0-9.e-]*\).*/\1/p' "$W/report.json")
+      wcpu=$(sed -n 's/.*"cpuSeconds": \([0-9.e-]*\).*/\1/p' "$W/report.json")
       summary=$(grep '^weft: load-time weaving:' "$W/err" | sed 's/^weft: load-time weaving: //' || true)
     fi
   done
   [[ $(cat "$W/out") == "$(cat "$W/expected")" ]] || { echo "$mode: output differs" >&2; cat "$W/err" >&2; exit 1; }
   printf '%-13s loop %6d ms  wall %6d ms  cpu %6d ms  hits %6s  peak RSS %4d MB' "$mode" "$bl" "$bw" "$bc" "${hits:--}" $((rss / 1024))
-  [[ -n $wrss ]] && printf '  weft %4d MB, %s ms serving (%s)' $((wrss / 1024)) "$(awk -v s="$serve" 'BEGIN{printf "%.0f", s*1000}')" "$summary"
+  [[ -n $wrss ]] && printf '  weft: %d MB, %s ms cpu, %s ms serving (%s)' $((wrss / 1024)) \
+    "$(awk -v s="$wcpu" 'BEGIN{printf "%.0f", s*1000}')" "$(awk -v s="$serve" 'BEGIN{printf "%.0f", s*1000}')" "$summary"
   echo
   wrss="" summary=""
   eval "LOOP_${mode//[^a-zA-Z]/_}=$bl CPU_${mode//[^a-zA-Z]/_}=$bc"

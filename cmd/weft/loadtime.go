@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/weft-aop/weft/advice"
@@ -214,7 +215,9 @@ func reportLoadTime(w io.Writer, sum ltw.Summary, file string) error {
 		// PeakRSSKB is weft's own peak resident set (the server's, with
 		// what weft did before the JVM started), for the benchmark.
 		PeakRSSKB int64 `json:"peakRSSKB,omitempty"`
-	}{sum, peakRSSKB()}, "", "  ")
+		// CPUSeconds is weft's own user + system CPU time so far.
+		CPUSeconds float64 `json:"cpuSeconds,omitempty"`
+	}{sum, peakRSSKB(), cpuSeconds()}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -256,4 +259,13 @@ func peakRSSKB() int64 {
 		}
 	}
 	return 0
+}
+
+// cpuSeconds is this process's user + system CPU time so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

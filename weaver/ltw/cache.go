@@ -121,10 +121,14 @@ func (c *Cache) Put(key string, resp *Response, info string) {
 // into place, so a reader sees a whole entry or none.
 func (c *Cache) write() {
 	defer close(c.done)
+	made := map[string]bool{} // the fan-out directories known to exist
 	for e := range c.writes {
 		p := c.path(e.key)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			continue
+		if d := filepath.Dir(p); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				continue
+			}
+			made[d] = true
 		}
 		f, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
 		if err != nil {
