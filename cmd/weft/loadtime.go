@@ -224,27 +224,6 @@ func reportLoadTime(w io.Writer, sum ltw.Summary, file string) error {
 	return os.WriteFile(file, append(b, '\n'), 0o644)
 }
 
-// modulePathApp reports whether java's arguments (up to the main class)
-// put a module path or run a module: named modules defined at run time
-// cannot reach weft's runtime yet, so load-time weaving stays off.
-func modulePathApp(javaArgs []string) bool {
-	for i := 0; i < len(javaArgs); i++ {
-		a := javaArgs[i]
-		switch {
-		case a == "-p" || a == "--module-path" || a == "-m" || a == "--module" ||
-			strings.HasPrefix(a, "--module-path=") || strings.HasPrefix(a, "--module="):
-			return true
-		case a == "-jar":
-			return false
-		case javaValueOptions[a] || a == "-cp" || a == "-classpath" || a == "--class-path":
-			i++
-		case !strings.HasPrefix(a, "-"):
-			return false // the main class: the rest are its arguments
-		}
-	}
-	return false
-}
-
 // peakRSSKB is this process's peak resident set size in KB (VmHWM), 0 if
 // unknown.
 func peakRSSKB() int64 {

@@ -81,6 +81,20 @@ abstract class Figure { public abstract int area(); }
 interface Sized extends Measurable {}
 interface Measurable { int size(); }
 `
+	// ltwModuleSrc is a module-path application: module app.mod, main
+	// class appmod.Main (main once, step three times, the lambda's body and
+	// its proxy's getAsInt once each: 6 executions at 4 join points).
+	ltwModuleSrc = `package appmod;
+public class Main {
+    public static void main(String[] a) {
+        int s = 0;
+        for (int i = 0; i < 3; i++) s += step(i);
+        java.util.function.IntSupplier f = () -> 10;
+        System.out.println("module " + (s + f.getAsInt()) + " " + Main.class.getModule().getName());
+    }
+    static int step(int i) { return i + 1; }
+}
+`
 	// ltwSeenSrc prints the declaring type of each join point it sees.
 	ltwSeenSrc = `package ltwtest;
 import weft.rt.JoinPointStaticPart;
@@ -102,6 +116,9 @@ public final class Seen {
     before(): execution(* *(..)) && within(jdk.internal.reflect.Generated*) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
+    before(): execution(* appmod..*.*(..)) {
+        count.Counter.hit(joinPointId);
+    }
     before(): execution(* plugin.Figure+.area()) || execution(* plugin.Measurable+.size()) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
@@ -118,7 +135,9 @@ public final class Seen {
 // the corrupt class fails as on a stock JVM and weft names it, the
 // --weave-info file has the plugin's lines, and the output is the stock
 // one. A second run gets every woven class from the cross-run cache and
-// counts the same. With --load-time=false nothing of it is advised.
+// counts the same. weft serve serves two JVMs of it at once. A module-path
+// application's executions are counted exactly. With --load-time=false
+// nothing of it is advised.
 func TestRunLoadTime(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	rt, err := rtjava.Build(home, "")
@@ -197,8 +216,19 @@ func TestRunLoadTime(t *testing.T) {
 
 	serveTwoJVMs(t, env, aspect, adv, app, pluginJar, want)
 
+	// A module-path application (-p/-m): its classes, the lambda proxy in
+	// its module included, are woven at load time.
+	mods := t.TempDir()
+	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"module-info.java": "module app.mod {}\n", "appmod/Main.java": ltwModuleSrc}),
+		filepath.Join(mods, "app-mod-1.0.jar"), "")
+	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--Xlint", "ignore",
+		"--", jvmtest.Java(t), "-Xverify:all", "-p", mods, "-m", "app.mod/appmod.Main")
+	if code != 0 || stdout != "module 16 app.mod\n" || !strings.Contains(stderr, "count: 6 hits at 4 join points\n") {
+		t.Errorf("module-path application: exit %d, stdout %q; stderr:\n%s", code, stdout, stderr)
+	}
+
 	// Without load-time weaving: nothing defined at run time is advised.
-	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
 	if code != 0 || stdout != want || strings.Contains(stderr, "count: 8 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {

@@ -251,14 +251,15 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	// What the JVM defines as it runs: served from this process.
 	var lt *loadTime
 	var ltwOpts []string
-	if fl.loadTime && modulePathApp(javaArgs) {
-		fmt.Fprintln(os.Stderr, "weft: load-time weaving is off for module-path applications (-p/-m): not supported yet (docs/ltw.md)")
-	} else if fl.loadTime {
+	if fl.loadTime {
 		if lt, err = startLoadTime(m, advs, loadTimeJob{home: home, classPath: present, adviceCP: bootCP, modules: fl.modules,
 			idBase: idBase, cacheDir: ltwDir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait}); err != nil {
 			return 0, err
 		}
 		ltwOpts = []string{lt.property()}
+		if !tool { // the application's named modules reach weft's runtime and the advice
+			ltwOpts = append(ltwOpts, moduleAccessOptions(javaArgs)...)
+		}
 		say("load-time weaving: %s", lt.path)
 	}
 
