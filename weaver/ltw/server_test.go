@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -185,15 +186,16 @@ func TestWeaverPanicIsAnError(t *testing.T) {
 	}
 }
 
-// slow takes d to match each shadow of class within.
+// slow takes d to match each shadow of class within while on is set.
 type slow struct {
 	advice.Matcher
 	within string
 	d      time.Duration
+	on     *atomic.Bool
 }
 
 func (s slow) Match(sh *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
-	if sh.Within == s.within {
+	if sh.Within == s.within && s.on.Load() {
 		time.Sleep(s.d)
 	}
 	return s.Matcher.Match(sh, h)
@@ -203,7 +205,9 @@ func (s slow) Match(sh *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
 // Server.Timeout is answered with an error (the JVM defines it unwoven)
 // and reported as timed out; a class woven in time is answered woven.
 func TestWeaveTimeout(t *testing.T) {
-	s, _ := newTestServerWith(t, func(m advice.Matcher) advice.Matcher { return slow{m, "p/Plugin", time.Second} })
+	var on atomic.Bool
+	on.Store(true)
+	s, _ := newTestServerWith(t, func(m advice.Matcher) advice.Matcher { return slow{m, "p/Plugin", time.Second, &on} })
 	s.Timeout = 100 * time.Millisecond
 	plugin := compiled(t, "p/Plugin")
 	start := time.Now()
@@ -211,6 +215,7 @@ func TestWeaveTimeout(t *testing.T) {
 	if d := time.Since(start); resp.Status != StatusError || !strings.Contains(resp.Message, "longer than 100ms") || d > 900*time.Millisecond {
 		t.Errorf("a slow class: %+v after %v", resp, d)
 	}
+	on.Store(false)
 	s.Timeout = time.Minute
 	if resp := s.Weave(&Request{Kind: Normal, Name: "p.Plugin", Class: plugin}); resp.Status != StatusWoven {
 		t.Errorf("in time: status %d %s", resp.Status, resp.Message)
