@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -39,7 +44,23 @@ type loadTime struct {
 	ln    io.Closer
 	path  string // the socket
 	srcs  []classfile.Source
-	close func()
+	cache *ltw.Cache
+	info  *infoFile
+	// tempDir: the socket's directory is weft's own, removed at stop.
+	tempDir bool
+}
+
+// loadTimeJob is what startLoadTime needs beyond the aspects.
+type loadTimeJob struct {
+	home      string
+	classPath []string // the class path entries present (originals)
+	adviceCP  string
+	modules   string // the JDK modules woven ahead of time
+	idBase    int32  // the first join point id after the JDK's and the class path's
+	cacheDir  string // the cross-run cache of answers, "" for none
+	weaveInfo string // the file for --weave-info lines, "" for none
+	timeout   time.Duration
+	listenDir string // the socket's directory (weft serve), "" for a temporary one
 }
 
 // startLoadTime starts serving the JVM's class definitions (docs/ltw.md)
@@ -50,7 +71,8 @@ type loadTime struct {
 // Classes of JDK modules outside modules (the modules woven ahead of time;
 // "all" or M,M...) are left as they are: their module was given no access
 // to weft's runtime.
-func startLoadTime(home string, m advice.Matcher, advs []*advice.Advice, classPath []string, adviceCP, modules string, idBase int32) (*loadTime, error) {
+func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*loadTime, error) {
+	home, classPath, adviceCP, modules, idBase := job.home, job.classPath, job.adviceCP, job.modules, job.idBase
 	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, classPath...), adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
 		return nil, err
@@ -63,12 +85,19 @@ func startLoadTime(home string, m advice.Matcher, advs []*advice.Advice, classPa
 	srcs = append(srcs, img)
 	h := ltw.NewHierarchy(srcs...)
 	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
-	ln, path, err := ltw.Listen("")
+	var ln net.Listener
+	var path string
+	if job.listenDir != "" {
+		ln, path, err = ltw.ListenIn(job.listenDir)
+	} else {
+		ln, path, err = ltw.Listen("")
+	}
 	if err != nil {
 		closeSources(srcs)
 		return nil, err
 	}
-	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs}
+	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs, tempDir: job.listenDir == ""}
+	lt.srv.Timeout = job.timeout
 	if modules != "" && modules != "all" {
 		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
 		if err != nil {
@@ -85,6 +114,20 @@ func startLoadTime(home string, m advice.Matcher, advs []*advice.Advice, classPa
 			return err != nil
 		}
 	}
+	if job.cacheDir != "" {
+		if lt.cache, err = ltw.OpenCache(job.cacheDir, idBase); err != nil {
+			lt.stop()
+			return nil, err
+		}
+		lt.srv.Cache = lt.cache
+	}
+	if job.weaveInfo != "" {
+		if lt.info, err = createInfoFile(job.weaveInfo); err != nil {
+			lt.stop()
+			return nil, err
+		}
+		lt.srv.OnInfo = lt.info.write
+	}
 	go lt.srv.Serve(ln)
 	return lt, nil
 }
@@ -96,9 +139,51 @@ func (lt *loadTime) property() string { return "-D" + rtjava.LTWProperty + "=" +
 func (lt *loadTime) stop() ltw.Summary {
 	lt.ln.Close()
 	lt.srv.Close()
-	os.RemoveAll(filepath.Dir(lt.path))
+	if lt.tempDir {
+		os.RemoveAll(filepath.Dir(lt.path))
+	}
 	closeSources(lt.srcs)
+	if lt.cache != nil {
+		lt.cache.Close()
+	}
+	if lt.info != nil {
+		if err := lt.info.close(); err != nil {
+			fmt.Fprintln(os.Stderr, "weft:", err)
+		}
+	}
 	return lt.srv.Summary()
+}
+
+// infoFile collects the --weave-info lines of the classes woven at load
+// time, as the server's connections send them.
+type infoFile struct {
+	mu sync.Mutex
+	f  *os.File
+	w  *bufio.Writer
+}
+
+func createInfoFile(name string) (*infoFile, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &infoFile{f: f, w: bufio.NewWriter(f)}, nil
+}
+
+func (i *infoFile) write(lines string) {
+	i.mu.Lock()
+	i.w.WriteString(lines)
+	i.mu.Unlock()
+}
+
+func (i *infoFile) close() error {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	err := i.w.Flush()
+	if cerr := i.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func closeSources(srcs []classfile.Source) {
@@ -125,30 +210,41 @@ func reportLoadTime(w io.Writer, sum ltw.Summary, file string) error {
 	if file == "" {
 		return nil
 	}
-	b, err := json.MarshalIndent(sum, "", "  ")
+	b, err := json.MarshalIndent(struct {
+		ltw.Summary
+		// PeakRSSKB is weft's own peak resident set (the server's, with
+		// what weft did before the JVM started), for the benchmark.
+		PeakRSSKB int64 `json:"peakRSSKB,omitempty"`
+		// CPUSeconds is weft's own user + system CPU time so far.
+		CPUSeconds float64 `json:"cpuSeconds,omitempty"`
+	}{sum, peakRSSKB(), cpuSeconds()}, "", "  ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(file, append(b, '\n'), 0o644)
 }
 
-// modulePathApp reports whether java's arguments (up to the main class)
-// put a module path or run a module: named modules defined at run time
-// cannot reach weft's runtime yet, so load-time weaving stays off.
-func modulePathApp(javaArgs []string) bool {
-	for i := 0; i < len(javaArgs); i++ {
-		a := javaArgs[i]
-		switch {
-		case a == "-p" || a == "--module-path" || a == "-m" || a == "--module" ||
-			strings.HasPrefix(a, "--module-path=") || strings.HasPrefix(a, "--module="):
-			return true
-		case a == "-jar":
-			return false
-		case javaValueOptions[a] || a == "-cp" || a == "-classpath" || a == "--class-path":
-			i++
-		case !strings.HasPrefix(a, "-"):
-			return false // the main class: the rest are its arguments
+// peakRSSKB is this process's peak resident set size in KB (VmHWM), 0 if
+// unknown.
+func peakRSSKB() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
 		}
 	}
-	return false
+	return 0
+}
+
+// cpuSeconds is this process's user + system CPU time so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

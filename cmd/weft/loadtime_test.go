@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
@@ -39,6 +45,9 @@ public class Main {
         Class<?> c = l.loadClass("plugin.Plugin");
         Object p = c.getConstructor().newInstance();
         System.out.println("plugin " + c.getMethod("work", int.class).invoke(p, 5));
+        // Square's superclass and interface are defined after it.
+        Object sq = l.loadClass("plugin.Square").getConstructor().newInstance();
+        System.out.println("square " + sq.getClass().getMethod("area").invoke(sq) + " " + sq.getClass().getMethod("size").invoke(sq));
         Supplier<String> s = () -> "lambda";
         System.out.println(s.get());
         Task t = (Task) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Task.class},
@@ -58,6 +67,32 @@ public class Main {
 public class Plugin {
     public int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += step(i); return s; }
     int step(int i) { return 2 * i; }
+}
+`
+	// ltwShapesSrc: a plugin class whose supertypes, and theirs, weft has
+	// not seen when the JVM sends it (the JVM loads them after).
+	ltwShapesSrc = `package plugin;
+public class Square extends Shape implements Sized {
+    public int area() { return 4; }
+    public int size() { return 2; }
+}
+abstract class Shape extends Figure {}
+abstract class Figure { public abstract int area(); }
+interface Sized extends Measurable {}
+interface Measurable { int size(); }
+`
+	// ltwModuleSrc is a module-path application: module app.mod, main
+	// class appmod.Main (main once, step three times, the lambda's body and
+	// its proxy's getAsInt once each: 6 executions at 4 join points).
+	ltwModuleSrc = `package appmod;
+public class Main {
+    public static void main(String[] a) {
+        int s = 0;
+        for (int i = 0; i < 3; i++) s += step(i);
+        java.util.function.IntSupplier f = () -> 10;
+        System.out.println("module " + (s + f.getAsInt()) + " " + Main.class.getModule().getName());
+    }
+    static int step(int i) { return i + 1; }
 }
 `
 	// ltwSeenSrc prints the declaring type of each join point it sees.
@@ -81,6 +116,12 @@ public final class Seen {
     before(): execution(* *(..)) && within(jdk.internal.reflect.Generated*) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
+    before(): execution(* appmod..*.*(..)) {
+        count.Counter.hit(joinPointId);
+    }
+    before(): execution(* plugin.Figure+.area()) || execution(* plugin.Measurable+.size()) {
+        ltwtest.Seen.exec(thisJoinPointStaticPart);
+    }
 }
 `
 )
@@ -88,10 +129,15 @@ public final class Seen {
 // TestRunLoadTime runs weft run (java.base woven ahead of time) on a
 // program whose classes the JVM defines at run time, under -Xverify:all:
 // the plugin's method executions are counted exactly (work once, step five
-// times), the lambda proxy's and the Proxy class's executions reach the
-// advice, the corrupt class fails as on a stock JVM and weft names it, and
-// the output is the stock one. With --load-time=false nothing of it is
-// advised.
+// times, area and size once), the lambda proxy's and the Proxy class's
+// executions reach the advice, a plugin class is matched through a
+// superclass and an interface weft had not seen (it asks the JVM for them),
+// the corrupt class fails as on a stock JVM and weft names it, the
+// --weave-info file has the plugin's lines, and the output is the stock
+// one. A second run gets every woven class from the cross-run cache and
+// counts the same. weft serve serves two JVMs of it at once. A module-path
+// application's executions are counted exactly. With --load-time=false
+// nothing of it is advised.
 func TestRunLoadTime(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	rt, err := rtjava.Build(home, "")
@@ -109,21 +155,41 @@ func TestRunLoadTime(t *testing.T) {
 	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc}, "-cp", rtJar)
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
-	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc}), pluginJar, "")
+	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc}), pluginJar, "")
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
 
 	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar)
-	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
-		"--Xlint", "ignore", "--ltw-report", report, "--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
-	if code != 0 || stdout != want {
-		t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
+	info := filepath.Join(t.TempDir(), "info.txt")
+	runLTW := func() (stderr string, sum ltw.Summary, lines []string) {
+		t.Helper()
+		stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+			"--Xlint", "ignore", "--ltw-report", report, "--weave-info", info,
+			"--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
+		if code != 0 || stdout != want {
+			t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
+		}
+		if b, err := os.ReadFile(report); err != nil {
+			t.Error(err)
+		} else if err := json.Unmarshal(b, &sum); err != nil {
+			t.Errorf("report %s: %v", b, err)
+		}
+		b, err := os.ReadFile(info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = strings.Split(strings.TrimSpace(string(b)), "\n")
+		slices.Sort(lines)
+		return stderr, sum, lines
 	}
+	stderr, sum, lines := runLTW()
 	for _, w := range []string{
-		"count: 6 hits at 2 join points\n", // work and step
+		"count: 8 hits at 4 join points\n", // work, step, area and size
 		"seen app.Main$$Lambda$",           // the lambda proxy's get()
 		"seen app.$Proxy",                  // the Proxy class's go()
+		"seen plugin.Square.area",          // through a supertype weft asked the JVM for
+		"seen plugin.Square.size",
 		"weft: warning: Bad (normal class) left unwoven: Bad: ",
 		"left unwoven: a reflection accessor the JDK generates",
 	} {
@@ -131,21 +197,107 @@ func TestRunLoadTime(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
 	}
-	var sum ltw.Summary
-	if b, err := os.ReadFile(report); err != nil {
-		t.Error(err)
-	} else if err := json.Unmarshal(b, &sum); err != nil || sum.Woven < 3 || sum.UnwovenCount < 1 {
-		t.Errorf("report %s: %v", b, err)
+	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache != 0 || sum.Asked != 4 {
+		t.Errorf("first run: %s", sum)
+	}
+	workInfo := "Join point 'method-execution(int plugin.Plugin.work(int))' in Type 'plugin.Plugin' (Plugin.java:3) advised by before advice from 'Plugins'"
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, workInfo) }) {
+		t.Errorf("--weave-info lacks %q:\n%s", workInfo, strings.Join(lines, "\n"))
 	}
 	t.Logf("%s", sum)
+
+	// Again: every class comes from the cross-run cache, woven the same.
+	stderr, again, againLines := runLTW()
+	if !strings.Contains(stderr, "count: 8 hits at 4 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven ||
+		!slices.Equal(lines, againLines) {
+		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
+	}
+	t.Logf("%s", again)
+
+	serveTwoJVMs(t, env, aspect, adv, app, pluginJar, want)
+
+	// A module-path application (-p/-m): its classes, the lambda proxy in
+	// its module included, are woven at load time.
+	mods := t.TempDir()
+	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"module-info.java": "module app.mod {}\n", "appmod/Main.java": ltwModuleSrc}),
+		filepath.Join(mods, "app-mod-1.0.jar"), "")
+	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--Xlint", "ignore",
+		"--", jvmtest.Java(t), "-Xverify:all", "-p", mods, "-m", "app.mod/appmod.Main")
+	if code != 0 || stdout != "module 16 app.mod\n" || !strings.Contains(stderr, "count: 6 hits at 4 join points\n") {
+		t.Errorf("module-path application: exit %d, stdout %q; stderr:\n%s", code, stdout, stderr)
+	}
 
 	// Without load-time weaving: nothing defined at run time is advised.
 	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
-	if code != 0 || stdout != want || strings.Contains(stderr, "count: 6 hits") ||
+	if code != 0 || stdout != want || strings.Contains(stderr, "count: 8 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
+}
+
+// serveTwoJVMs runs weft serve (on the woven java.base of env's cache) and
+// two JVMs of the load-time test program at once with java @DIR/weft.args:
+// each counts the plugin's executions exactly, with the stock output; on
+// SIGTERM weft serve reports the classes of both.
+func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, pluginJar, want string) {
+	t.Helper()
+	start := time.Now()
+	dir := filepath.Join(t.TempDir(), "serve")
+	report := filepath.Join(t.TempDir(), "serve.json")
+	serve := exec.Command(os.Args[0], "serve", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--Xlint", "ignore",
+		"--dir", dir, "--ltw-report", report)
+	serve.Env = append(append(os.Environ(), asWeft+"=1"), env...)
+	var serveErr bytes.Buffer
+	serve.Stderr = &serveErr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer serve.Process.Kill()
+	args := filepath.Join(dir, "weft.args")
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(args); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("weft serve wrote no %s:\n%s", args, serveErr.String())
+		}
+	}
+	type out struct{ stdout, stderr string }
+	outs := make([]out, 2)
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c := exec.Command(jvmtest.Java(t), "@"+args, "-Xverify:all", "-cp", app, "app.Main", pluginJar)
+			var o, e bytes.Buffer
+			c.Stdout, c.Stderr = &o, &e
+			c.Run()
+			outs[i] = out{o.String(), e.String()}
+		}(i)
+	}
+	wg.Wait()
+	for i, o := range outs {
+		if o.stdout != want || !strings.Contains(o.stderr, "count: 8 hits at 4 join points\n") ||
+			!strings.Contains(o.stderr, "seen plugin.Square.area") {
+			t.Errorf("JVM %d under weft serve: stdout %q, want %q; stderr:\n%s", i, o.stdout, want, o.stderr)
+		}
+	}
+	serve.Process.Signal(syscall.SIGTERM)
+	if err := serve.Wait(); err != nil {
+		t.Errorf("weft serve: %v\n%s", err, serveErr.String())
+	}
+	var sum ltw.Summary
+	if b, err := os.ReadFile(report); err != nil {
+		t.Error(err)
+	} else if err := json.Unmarshal(b, &sum); err != nil || sum.Woven+sum.FromCache < 10 || sum.UnwovenCount < 2 {
+		t.Errorf("weft serve's report %s: %v", b, err)
+	}
+	if !strings.Contains(serveErr.String(), "weft: load-time weaving: ") {
+		t.Errorf("weft serve printed no summary:\n%s", serveErr.String())
+	}
+	t.Logf("weft serve, two JVMs: %s (%v)", sum, time.Since(start).Round(time.Millisecond))
 }
 
 // runtimesWeft counts the executions of one function of a Clojure and of a

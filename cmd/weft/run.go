@@ -38,6 +38,8 @@ var runFlags struct {
 	xlint    lintLevel
 	loadTime bool
 	ltwFile  string
+	ltwInfo  string
+	ltwWait  time.Duration
 }
 
 var runCmd = &cobra.Command{
@@ -103,6 +105,8 @@ func init() {
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&runFlags.loadTime, "load-time", true, "weave the classes the JVM defines at run time too (docs/ltw.md)")
 	f.StringVar(&runFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file")
+	f.DurationVar(&runFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class at load time may take; past it the class is defined unwoven and reported")
+	f.StringVar(&runFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
 	addLintFlag(f, &runFlags.xlint)
 	// weft's flags end at the java command: what follows is java's, and
 	// a missing -- is reported as such rather than as java's flags.
@@ -201,6 +205,7 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	// The application's class path, once per key. Load-time weaving
 	// numbers its join points after the JDK's and the class path's.
 	idBase := sum.NextID
+	ltwDir := filepath.Join(cacheRoot(), "ltw-"+key) // load-time answers, keyed as the weavings before
 	if len(entries) > 0 {
 		h := sha256.New()
 		h.Write([]byte(key))
@@ -209,6 +214,7 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 			hashPath(h, e)
 		}
 		appDir := filepath.Join(cacheRoot(), "app-"+hex.EncodeToString(h.Sum(nil))[:20])
+		ltwDir = filepath.Join(cacheRoot(), "ltw-"+hex.EncodeToString(h.Sum(nil))[:20])
 		for i, e := range entries {
 			if st, err := os.Stat(e); err == nil && slices.Contains(present, e) {
 				name := fmt.Sprintf("%d-%s", i, filepath.Base(e))
@@ -246,13 +252,15 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	// What the JVM defines as it runs: served from this process.
 	var lt *loadTime
 	var ltwOpts []string
-	if fl.loadTime && modulePathApp(javaArgs) {
-		fmt.Fprintln(os.Stderr, "weft: load-time weaving is off for module-path applications (-p/-m): not supported yet (docs/ltw.md)")
-	} else if fl.loadTime {
-		if lt, err = startLoadTime(home, m, advs, present, bootCP, fl.modules, idBase); err != nil {
+	if fl.loadTime {
+		if lt, err = startLoadTime(m, advs, loadTimeJob{home: home, classPath: present, adviceCP: bootCP, modules: fl.modules,
+			idBase: idBase, cacheDir: ltwDir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait}); err != nil {
 			return 0, err
 		}
 		ltwOpts = []string{lt.property()}
+		if !tool { // the application's named modules reach weft's runtime and the advice
+			ltwOpts = append(ltwOpts, moduleAccessOptions(javaArgs)...)
+		}
 		say("load-time weaving: %s", lt.path)
 	}
 

@@ -37,6 +37,7 @@ func (h *Hierarchy) Add(name string, data []byte) (*classfile.ClassInfo, error) 
 	h.seen.mu.Lock()
 	h.seen.classes[info.Name] = seenClass{info: info, data: data}
 	h.seen.mu.Unlock()
+	h.Forget(info.Name)
 	return info, nil
 }
 

@@ -14,6 +14,11 @@ import (
 //	response: u8 status
 //	          StatusWoven: u32 n, class[n], u8 count, count × (u16 n, binary name[n], u32 m, class[m])
 //	          StatusError: u16 n, message[n]
+//	          StatusQuery: u16 n, binary name[n]
+//
+// A StatusQuery asks the JVM for a class's bytes in the middle of a
+// request: the JVM answers with a request of kind Answer, then reads the
+// request's response (or another query).
 //
 // Everything read from the JVM is untrusted input: ReadRequest checks
 // every length against what is left and against MaxFrame before using it.
@@ -29,6 +34,10 @@ const (
 	Hidden Kind = 1
 	// Lookup: Lookup.defineClass (a normal class of the lookup's package).
 	Lookup Kind = 2
+	// Answer: the JVM's answer to a StatusQuery: Name is the class asked
+	// for, Class its bytes as the defining loader finds them (its
+	// resource), empty if it has none.
+	Answer Kind = 3
 )
 
 func (k Kind) String() string {
@@ -39,6 +48,8 @@ func (k Kind) String() string {
 		return "hidden"
 	case Lookup:
 		return "lookup"
+	case Answer:
+		return "answer"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -50,6 +61,7 @@ const (
 	StatusUnchanged Status = 0 // define the original bytes
 	StatusWoven     Status = 1 // define Extra, then Class
 	StatusError     Status = 2 // define the original bytes; Message says why
+	StatusQuery     Status = 3 // not an answer: send the bytes of class Query (a request of kind Answer)
 )
 
 // MaxFrame bounds a frame's length: a class file the JVM accepts is far
@@ -76,6 +88,7 @@ type Response struct {
 	Class   []byte  // StatusWoven
 	Extra   []Extra // StatusWoven, at most 255
 	Message string  // StatusError
+	Query   string  // StatusQuery: the binary name of the class asked for
 }
 
 // ErrFrame wraps every malformed frame.
@@ -97,7 +110,7 @@ func ParseRequest(b []byte) (*Request, error) {
 		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
 	}
 	req := &Request{Kind: Kind(b[0])}
-	if req.Kind > Lookup {
+	if req.Kind > Answer {
 		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
 	}
 	n := int(binary.BigEndian.Uint16(b[1:]))
@@ -139,8 +152,11 @@ func AppendResponse(b []byte, resp *Response) ([]byte, error) {
 			b = binary.BigEndian.AppendUint32(b, uint32(len(x.Class)))
 			b = append(b, x.Class...)
 		}
-	case StatusError:
+	case StatusError, StatusQuery:
 		msg := cut(resp.Message)
+		if resp.Status == StatusQuery {
+			msg = cut(resp.Query)
+		}
 		b = binary.BigEndian.AppendUint16(b, uint16(len(msg)))
 		b = append(b, msg...)
 	}
@@ -176,6 +192,8 @@ func ParseResponse(b []byte) (*Response, error) {
 		}
 	case StatusError:
 		resp.Message = string(d.bytes(int(d.u16())))
+	case StatusQuery:
+		resp.Query = string(d.bytes(int(d.u16())))
 	default:
 		return nil, fmt.Errorf("%w: unknown status %d", ErrFrame, resp.Status)
 	}

@@ -30,14 +30,17 @@ type Unwoven struct {
 
 // Summary counts what a Server did.
 type Summary struct {
-	Woven     int `json:"woven"`     // classes sent back woven
-	Unchanged int `json:"unchanged"` // classes no advice applies to, or already woven
+	Woven     int `json:"woven"`     // classes woven by this server
+	FromCache int `json:"fromCache"` // classes sent back woven from the Cache
+	Unchanged int `json:"unchanged"` // classes no advice applies to, or already woven (from the Cache or not)
 	// Unwoven lists the classes that could not be woven (at most
 	// MaxUnwovenListed; UnwovenCount counts them all).
 	Unwoven      []Unwoven `json:"unwoven"`
 	UnwovenCount int       `json:"unwovenCount"`
 	// Skipped counts the classes Server.Skip kept unwoven.
 	Skipped int `json:"skipped"`
+	// Asked counts the supertypes asked of the JVM (learnSupertypes).
+	Asked int `json:"asked"`
 	// Seconds is the time spent answering requests (all connections
 	// summed), from the request read to the response built.
 	Seconds float64 `json:"seconds"`
@@ -52,8 +55,8 @@ func (s Summary) String() string {
 	if s.Skipped > 0 {
 		skipped = fmt.Sprintf(", %d of JDK modules not woven ahead of time", s.Skipped)
 	}
-	return fmt.Sprintf("load-time weaving: %d classes woven, %d unchanged, %d left unwoven%s (%.1f ms serving)",
-		s.Woven, s.Unchanged, s.UnwovenCount, skipped, 1000*s.Seconds)
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s (%.1f ms serving)",
+		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, skipped, 1000*s.Seconds)
 }
 
 // Server answers weave requests. It is safe for concurrent use: each
@@ -68,11 +71,23 @@ type Server struct {
 	// that were not woven ahead of time, whose module cannot reach weft's
 	// runtime package.
 	Skip func(name string) bool
+	// Cache, if set, answers classes woven (or found unchanged) before,
+	// in this run or an earlier one, and numbers join points and hidden
+	// classes' sisters.
+	Cache *Cache
+	// Timeout, if not zero, bounds the time weaving one class may take:
+	// past it the class is answered with an error (defined unwoven) and
+	// reported; the weaving goes on in the background and is dropped.
+	Timeout time.Duration
+	// OnInfo, if set, gets the --weave-info lines of each class sent back
+	// woven (from the Cache too), concurrently.
+	OnInfo func(lines string)
 
-	hidden atomic.Int64 // numbers the sisters of hidden classes
+	hidden atomic.Int64 // numbers the sisters of hidden classes without a Cache
 
 	mu     sync.Mutex
 	sum    Summary
+	served map[string]bool // the Cache keys of hidden classes answered
 	conns  map[net.Conn]bool
 	closed bool
 	wg     sync.WaitGroup
@@ -81,7 +96,7 @@ type Server struct {
 // NewServer returns a server weaving with w, whose hierarchy must be h
 // (the classes the JVM defines are added to it).
 func NewServer(w *weaver.Weaver, h *Hierarchy) *Server {
-	return &Server{w: w, h: h, conns: map[net.Conn]bool{}}
+	return &Server{w: w, h: h, conns: map[net.Conn]bool{}, served: map[string]bool{}}
 }
 
 // Listen creates a directory only the user can read (under dir, "" for
@@ -93,14 +108,33 @@ func Listen(dir string) (ln *net.UnixListener, path string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if err := os.Chmod(d, 0o700); err != nil {
+	if ln, path, err = ListenIn(d); err != nil {
 		os.RemoveAll(d)
+	}
+	return ln, path, err
+}
+
+// ListenIn listens on a Unix socket named s in dir, a directory it creates
+// if need be and makes readable by the user only (a long-lived server's
+// known place: weft serve). A socket left there by a server that died is
+// replaced.
+func ListenIn(dir string) (ln *net.UnixListener, path string, err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", err
 	}
-	path = filepath.Join(d, "s")
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, "", err
+	}
+	path = filepath.Join(dir, "s")
+	if st, err := os.Lstat(path); err == nil && st.Mode().Type() == os.ModeSocket {
+		if c, err := net.Dial("unix", path); err == nil {
+			c.Close()
+			return nil, "", fmt.Errorf("%s: another server is listening there", path)
+		}
+		os.Remove(path)
+	}
 	ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		os.RemoveAll(d)
 		return nil, "", err
 	}
 	return ln, path, nil
@@ -171,7 +205,16 @@ func (s *Server) serveConn(c net.Conn) {
 			return // EOF, or a malformed frame: the JVM defines the class unwoven
 		}
 		start := time.Now()
-		resp := s.Weave(req)
+		failed := false
+		ask := connAsker(c, r)
+		resp := s.weave(req, func(name string) ([]byte, error) {
+			b, err := ask(name)
+			failed = failed || err != nil
+			return b, err
+		})
+		if failed {
+			return // the channel broke mid-request
+		}
 		if out, err = AppendResponse(out[:0], resp); err != nil {
 			s.unwoven(req, "", err.Error())
 			out, _ = AppendResponse(out[:0], &Response{Status: StatusError, Message: err.Error()})
@@ -184,9 +227,13 @@ func (s *Server) serveConn(c net.Conn) {
 	}
 }
 
-// Weave answers one request; a panic in the weaver becomes an error
-// response.
-func (s *Server) Weave(req *Request) (resp *Response) {
+// Weave answers one request, with no way to ask the JVM back; a panic in
+// the weaver becomes an error response.
+func (s *Server) Weave(req *Request) *Response { return s.weave(req, nil) }
+
+// weave answers one request, asking the JVM for the supertypes it does
+// not know through ask (if not nil).
+func (s *Server) weave(req *Request, ask Asker) (resp *Response) {
 	name := "" // the class's internal name once known
 	defer func() {
 		if r := recover(); r != nil {
@@ -195,6 +242,11 @@ func (s *Server) Weave(req *Request) (resp *Response) {
 			resp = &Response{Status: StatusError, Message: msg}
 		}
 	}()
+	if req.Kind == Answer {
+		err := fmt.Errorf("%w: an answer to no query", ErrFrame)
+		s.unwoven(req, name, err.Error())
+		return &Response{Status: StatusError, Message: err.Error()}
+	}
 	info, err := s.h.Add(req.Name, req.Class)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
@@ -209,32 +261,149 @@ func (s *Server) Weave(req *Request) (resp *Response) {
 		s.count(func(sum *Summary) { sum.Skipped++ })
 		return &Response{Status: StatusUnchanged}
 	}
-	sister := ""
-	if req.Kind == Hidden {
-		sister = name + "$" + strconv.FormatInt(s.hidden.Add(1), 10) + weaver.SisterSuffix
+	key := ""
+	if s.Cache != nil {
+		key = s.Cache.Key(req)
 	}
-	p, err := s.w.PrepareWithSister(name, req.Class, sister)
-	if err == nil {
-		err = s.w.FinishAt(p, s.w.ReserveIDs(p.IDs()))
+	cacheable := key != "" && s.firstDefinition(req, key)
+	if cacheable {
+		if resp, lines, ok := s.Cache.Get(key); ok {
+			s.count(func(sum *Summary) {
+				if resp.Status == StatusWoven {
+					sum.FromCache++
+				} else {
+					sum.Unchanged++
+				}
+			})
+			if s.OnInfo != nil && lines != "" {
+				s.OnInfo(lines)
+			}
+			return resp
+		}
 	}
+	if ask != nil {
+		if err := s.learnSupertypes(info, ask); err != nil {
+			s.unwoven(req, name, err.Error())
+			return &Response{Status: StatusError, Message: err.Error()}
+		}
+	}
+	resp, lines, err := s.weaveInTime(req, name)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
 		return &Response{Status: StatusError, Message: err.Error()}
 	}
+	s.count(func(sum *Summary) {
+		if resp.Status == StatusWoven {
+			sum.Woven++
+		} else {
+			sum.Unchanged++
+		}
+	})
+	if cacheable {
+		s.Cache.Put(key, resp, lines)
+	}
+	if s.OnInfo != nil && lines != "" {
+		s.OnInfo(lines)
+	}
+	return resp
+}
+
+// firstDefinition reports whether the class may be answered from the
+// Cache: not a hidden class whose bytes were answered before in this run
+// (a hidden class's name is defined many times, and each definition needs
+// a sister of its own).
+func (s *Server) firstDefinition(req *Request, key string) bool {
+	if req.Kind != Hidden {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.served[key] {
+		return false
+	}
+	s.served[key] = true
+	return true
+}
+
+// weaveInTime is weaveClass within s.Timeout.
+func (s *Server) weaveInTime(req *Request, name string) (*Response, string, error) {
+	if s.Timeout <= 0 {
+		return s.weaveClass(req, name)
+	}
+	type result struct {
+		resp  *Response
+		lines string
+		err   error
+	}
+	done := make(chan result, 1) // the weaving may finish after the timeout: it must not block
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("weaver panic: %v", r)}
+			}
+		}()
+		resp, lines, err := s.weaveClass(req, name)
+		done <- result{resp, lines, err}
+	}()
+	t := time.NewTimer(s.Timeout)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.resp, r.lines, r.err
+	case <-t.C:
+		return nil, "", fmt.Errorf("weaving took longer than %v: left unwoven", s.Timeout)
+	}
+}
+
+// weaveClass weaves the class named name (internal) and returns the answer and
+// its --weave-info lines.
+func (s *Server) weaveClass(req *Request, name string) (*Response, string, error) {
+	sister := ""
+	if req.Kind == Hidden {
+		n := s.hidden.Add(1)
+		if s.Cache != nil {
+			var err error
+			if n, err = s.Cache.NextHidden(); err != nil {
+				return nil, "", err
+			}
+		}
+		sister = name + "$" + strconv.FormatInt(n, 10) + weaver.SisterSuffix
+	}
+	p, err := s.w.PrepareWithSister(name, req.Class, sister)
+	if err != nil {
+		return nil, "", err
+	}
+	var base int32
+	if s.Cache != nil {
+		base, err = s.Cache.ReserveIDs(p.IDs())
+	} else {
+		base = s.w.ReserveIDs(p.IDs())
+	}
+	if err == nil {
+		err = s.w.FinishAt(p, base)
+	}
+	if err != nil {
+		return nil, "", err
+	}
 	res := p.Result
 	if res.Class == nil {
-		s.count(func(sum *Summary) { sum.Unchanged++ })
-		return &Response{Status: StatusUnchanged}
+		return &Response{Status: StatusUnchanged}, "", nil
 	}
 	if s.OnResult != nil {
 		s.OnResult(res)
 	}
-	resp = &Response{Status: StatusWoven, Class: res.Class}
+	resp := &Response{Status: StatusWoven, Class: res.Class}
 	for n, b := range res.Extra {
 		resp.Extra = append(resp.Extra, Extra{Name: strings.ReplaceAll(n, "/", "."), Class: b})
 	}
-	s.count(func(sum *Summary) { sum.Woven++ })
-	return resp
+	var info strings.Builder
+	if s.Cache != nil || s.OnInfo != nil {
+		for i := range res.Shadows {
+			info.WriteString(res.Shadows[i].String())
+			info.WriteByte('\n')
+		}
+	}
+	return resp, info.String(), nil
 }
 
 func (s *Server) count(f func(*Summary)) {

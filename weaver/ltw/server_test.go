@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -28,6 +30,17 @@ func (m everyExecution) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.
 
 func newTestServer(t *testing.T, panicOn string) (*Server, *Hierarchy) {
 	t.Helper()
+	return newTestServerWith(t, func(m advice.Matcher) advice.Matcher {
+		if panicOn != "" {
+			return panicky{m, panicOn}
+		}
+		return m
+	})
+}
+
+// newTestServerWith is newTestServer with the matcher wrapped.
+func newTestServerWith(t *testing.T, wrap func(advice.Matcher) advice.Matcher) (*Server, *Hierarchy) {
+	t.Helper()
 	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
@@ -37,11 +50,7 @@ func newTestServer(t *testing.T, panicOn string) (*Server, *Hierarchy) {
 	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
 		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
 		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
-	var m advice.Matcher = everyExecution{adv}
-	if panicOn != "" {
-		m = panicky{m, panicOn}
-	}
-	w := weaver.New(m, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
+	w := weaver.New(wrap(everyExecution{adv}), []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
 	return NewServer(w, h), h
 }
 
@@ -177,6 +186,45 @@ func TestWeaverPanicIsAnError(t *testing.T) {
 	}
 }
 
+// slow takes d to match each shadow of class within while on is set.
+type slow struct {
+	advice.Matcher
+	within string
+	d      time.Duration
+	on     *atomic.Bool
+}
+
+func (s slow) Match(sh *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	if sh.Within == s.within && s.on.Load() {
+		time.Sleep(s.d)
+	}
+	return s.Matcher.Match(sh, h)
+}
+
+// TestWeaveTimeout: a class whose weaving takes longer than
+// Server.Timeout is answered with an error (the JVM defines it unwoven)
+// and reported as timed out; a class woven in time is answered woven.
+func TestWeaveTimeout(t *testing.T) {
+	var on atomic.Bool
+	on.Store(true)
+	s, _ := newTestServerWith(t, func(m advice.Matcher) advice.Matcher { return slow{m, "p/Plugin", time.Second, &on} })
+	s.Timeout = 100 * time.Millisecond
+	plugin := compiled(t, "p/Plugin")
+	start := time.Now()
+	resp := s.Weave(&Request{Kind: Normal, Name: "p.Plugin", Class: plugin})
+	if d := time.Since(start); resp.Status != StatusError || !strings.Contains(resp.Message, "longer than 100ms") || d > 900*time.Millisecond {
+		t.Errorf("a slow class: %+v after %v", resp, d)
+	}
+	on.Store(false)
+	s.Timeout = time.Minute
+	if resp := s.Weave(&Request{Kind: Normal, Name: "p.Plugin", Class: plugin}); resp.Status != StatusWoven {
+		t.Errorf("in time: status %d %s", resp.Status, resp.Message)
+	}
+	if sum := s.Summary(); sum.UnwovenCount != 1 || sum.Woven != 1 || !strings.Contains(sum.Unwoven[0].Reason, "longer than") {
+		t.Errorf("summary %s: %+v", sum, sum.Unwoven)
+	}
+}
+
 // TestProtocolRoundTrip: what AppendRequest/AppendResponse write, the
 // parsers read back.
 func TestProtocolRoundTrip(t *testing.T) {
@@ -194,6 +242,13 @@ func TestProtocolRoundTrip(t *testing.T) {
 	if err != nil || r.Status != resp.Status || !bytes.Equal(r.Class, resp.Class) || len(r.Extra) != 1 ||
 		r.Extra[0].Name != resp.Extra[0].Name || !bytes.Equal(r.Extra[0].Class, resp.Extra[0].Class) {
 		t.Errorf("response: %+v, %v", r, err)
+	}
+	q, err := AppendResponse(nil, &Response{Status: StatusQuery, Query: "a.Base"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadResponse(bytes.NewReader(q)); err != nil || r.Status != StatusQuery || r.Query != "a.Base" {
+		t.Errorf("query: %+v, %v", r, err)
 	}
 	if _, err := ReadRequest(bytes.NewReader([]byte{0xff, 0xff, 0xff, 0xff})); err == nil {
 		t.Error("a frame over MaxFrame was accepted")

@@ -25,7 +25,7 @@ public final class LTW {
 
     /** ClassLoader.defineClass1's bytes. */
     public static Object[] weave(ClassLoader loader, String name, byte[] b, int off, int len) {
-        return request(NORMAL, null, name, b, off, len);
+        return request(loader, NORMAL, null, name, b, off, len);
     }
 
     /** ClassLoader.defineClass2's bytes (a direct buffer). */
@@ -40,13 +40,13 @@ public final class LTW {
         } catch (Throwable e) {
             return null; // the native reports the bad buffer as before
         }
-        return request(NORMAL, null, name, copy, 0, len);
+        return request(loader, NORMAL, null, name, copy, 0, len);
     }
 
     /** ClassLoader.defineClass0's bytes: Lookup.defineClass and hidden classes. */
     public static Object[] weaveLookup(ClassLoader loader, Class<?> lookup, String name, byte[] b, int off, int len, int flags) {
         // java.lang.invoke.MethodHandleNatives.Constants.HIDDEN_CLASS
-        return request((flags & 2) != 0 ? HIDDEN : LOOKUP, lookup, name, b, off, len);
+        return request(loader, (flags & 2) != 0 ? HIDDEN : LOOKUP, lookup, name, b, off, len);
     }
 
     /** The JVM refused the woven class or its sister: the original is defined. */
@@ -64,12 +64,13 @@ public final class LTW {
     }
 
     /**
-     * Asks for the class to be woven. lookup, if known, is a class of the
+     * Asks for the class to be woven; weft may ask back for the bytes of
+     * supertypes it has not seen, which loader's resources give. lookup, if known, is a class of the
      * new class's module: a named module that cannot reach weft's runtime
      * (not exported to it) or the advice (not reading the unnamed modules)
      * keeps its classes unwoven.
      */
-    private static Object[] request(int kind, Class<?> lookup, String name, byte[] b, int off, int len) {
+    private static Object[] request(ClassLoader loader, int kind, Class<?> lookup, String name, byte[] b, int off, int len) {
         if (!BIB.ready) {
             return null;
         }
@@ -82,7 +83,7 @@ public final class LTW {
             if (lookup != null && !reachesRuntime(lookup.getModule())) {
                 return null;
             }
-            return LTWClient.weave(kind, name, b, off, len);
+            return LTWClient.weave(loader, kind, name, b, off, len);
         } catch (Throwable e) {
             return null;
         } finally {

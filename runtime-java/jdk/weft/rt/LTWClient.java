@@ -27,7 +27,12 @@ final class LTWClient {
 
     private static final int MAX_RESPONSE = 1 << 28;
 
-    static Object[] weave(int kind, String name, byte[] b, int off, int len) {
+    /** Request kinds beyond LTW's: the answer to a query. */
+    private static final int ANSWER = 3;
+    /** Response statuses. */
+    private static final int WOVEN = 1, QUERY = 3;
+
+    static Object[] weave(ClassLoader loader, int kind, String name, byte[] b, int off, int len) {
         if (PATH == null || broken) {
             return null;
         }
@@ -35,7 +40,7 @@ final class LTWClient {
         try {
             ch = take();
             send(ch, kind, name, b, off, len);
-            Object[] r = receive(ch);
+            Object[] r = receive(ch, loader);
             give(ch);
             return r;
         } catch (Throwable e) {
@@ -121,20 +126,34 @@ final class LTWClient {
      * Response: u32 length, u8 status; woven (1): u32 length and the class,
      * u8 count of extra classes, each u16 name length, binary name (UTF-8),
      * u32 length and the class. Unchanged (0) and error (2, then a message)
-     * both define the original.
+     * both define the original. A query (3, u16 name length, binary name)
+     * asks for a class's bytes (a supertype weft has not seen) as the
+     * defining loader finds them: answered, then the response follows.
      */
-    private static Object[] receive(SocketChannel ch) throws IOException {
-        ByteBuffer len = ByteBuffer.allocate(4);
-        readFully(ch, len);
-        int n = len.getInt(0);
-        if (n < 1 || n > MAX_RESPONSE) {
-            throw new IOException("bad response length " + n);
+    private static Object[] receive(SocketChannel ch, ClassLoader loader) throws IOException {
+        ByteBuffer r;
+        int status;
+        while (true) {
+            ByteBuffer len = ByteBuffer.allocate(4);
+            readFully(ch, len);
+            int n = len.getInt(0);
+            if (n < 1 || n > MAX_RESPONSE) {
+                throw new IOException("bad response length " + n);
+            }
+            r = ByteBuffer.allocate(n);
+            readFully(ch, r);
+            r.flip();
+            status = r.get();
+            if (status != QUERY) {
+                break;
+            }
+            byte[] q = new byte[r.getShort() & 0xffff];
+            r.get(q);
+            String name = new String(q, StandardCharsets.UTF_8);
+            byte[] b = resource(loader, name);
+            send(ch, ANSWER, name, b, 0, b.length);
         }
-        ByteBuffer r = ByteBuffer.allocate(n);
-        readFully(ch, r);
-        r.flip();
-        int status = r.get();
-        if (status != 1) {
+        if (status != WOVEN) {
             return null;
         }
         byte[] woven = new byte[r.getInt()];
@@ -154,6 +173,22 @@ final class LTWClient {
             out[2] = sister;
         }
         return out;
+    }
+
+    /**
+     * The bytes of class name (binary) as loader finds them, without
+     * loading it: empty if it has none. The boot loader's classes are in
+     * the JDK image weft reads itself.
+     */
+    private static byte[] resource(ClassLoader loader, String name) {
+        if (loader == null) {
+            return new byte[0];
+        }
+        try (java.io.InputStream in = loader.getResourceAsStream(name.replace('.', '/') + ".class")) {
+            return in == null ? new byte[0] : in.readAllBytes();
+        } catch (Throwable e) {
+            return new byte[0]; // the class is woven without it
+        }
     }
 
     private static void readFully(SocketChannel ch, ByteBuffer b) throws IOException {

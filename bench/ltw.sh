@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Load-time weaving figures, side by side in one run (docs/ltw.md):
+# a program (bench/testdata/ltw/Main.java) loads N generated classes from a
+# jar that is not on its class path, through a URLClassLoader of its own,
+# and runs each once; an aspect counts the executions of their methods
+# (3 per class). Each mode is run RUNS times; the best is kept.
+#
+#   stock         the program on the stock JDK, nothing woven
+#   weft AOT      weft run --load-time=false on the jar woven by weft weave
+#   weft AOT+LTW  weft run on the jar woven by weft weave (each class goes to
+#                 the server and comes back as it is: already woven)
+#   weft cold     weft run on the plain jar, the load-time cache emptied
+#   weft warm     weft run on the plain jar, the load-time cache from before
+#   ajc AOT       stock JDK, the jar woven by ajc -inpath
+#   ajc LTW       stock JDK, -javaagent:aspectjweaver.jar (META-INF/aop.xml)
+#
+# "loop" is the program's own time for loading and running the N classes;
+# "wall" the whole command's; "cpu" its user + system CPU time, weft's and
+# the JVM's (less sensitive to a busy machine than wall time). The cost per
+# class of load-time weaving is (LTW - AOT) / N, in loop and in CPU time. weft's peak RSS is the weft process's own
+# (it serves the JVM; from --ltw-report, with its own CPU time and the time
+# it spent answering); AspectJ weaves inside the JVM, whose peak RSS is
+# shown against the stock JVM's.
+#
+# Usage: bash bench/ltw.sh [RUNS] [N]   (repository root; JDK 17, Go, Debian's aspectj)
+set -euo pipefail
+RUNS=${1:-3}
+N=${2:-4000}
+T=bench/testdata/ltw
+W=$(mktemp -d /tmp/weft-ltw-bench-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+export WEFT_CACHE=$W/cache
+AJ=/usr/share/java
+
+go build -o "$W/weft" ./cmd/weft
+"$W/weft" runtime -o "$W/weft-rt.jar"
+javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
+javac -d "$W/app" $T/Main.java $T/Task.java
+
+# N classes p.C0 ... extending p.Base, implementing bench.Task.
+mkdir -p "$W/gen/p"
+cat > "$W/gen/p/Base.java" <<'JAVA'
+package p;
+public abstract class Base implements bench.Task {
+    protected int base(int x) { return x & 7; }
+}
+JAVA
+awk -v n="$N" -v dir="$W/gen/p" 'BEGIN {
+  for (i = 0; i < n; i++) {
+    f = dir "/C" i ".java"
+    printf "package p;\npublic class C%d extends Base {\n", i > f
+    printf "    private final int[] data = new int[%d];\n", i % 13 + 1 > f
+    printf "    public int run(int x) { int s = 0; for (int k = 0; k < data.length; k++) s += helper(x + k); return s + %d; }\n", i > f
+    printf "    private int helper(int x) { return x > %d ? base(x) * 3 : base(x) + %d; }\n", i % 17, i > f
+    printf "    public String toString() { return \"C%d\"; }\n}\n", i > f
+    close(f)
+  }
+}'
+javac -cp "$W/app" -d "$W/plugin" "$W/gen/p/"*.java
+(cd "$W/plugin" && jar cf "$W/plugin.jar" p)
+echo "$N generated classes, $(du -k "$W/plugin.jar" | cut -f1) KB jar"
+
+# Ahead of time: weft weave and ajc -inpath.
+"$W/weft" weave -q -a $T/count.weft --advice-cp "$W/adv" -cp "$W/app" -o "$W/weft-woven.jar" "$W/plugin.jar"
+JAVA_OPTS=-Xmx1g ajc -1.8 -cp "$AJ/aspectjrt.jar:$W/app" -inpath "$W/plugin.jar" -outjar "$W/ajc-woven.jar" $T/Count.aj 2>&1 | grep -v '^$' || true
+# The aspect alone, for the agent, with META-INF/aop.xml.
+ajc -1.8 -cp "$AJ/aspectjrt.jar:$W/app" -d "$W/aspect" $T/Count.aj
+mkdir -p "$W/aspect/META-INF" && cp $T/aop.xml "$W/aspect/META-INF/aop.xml"
+
+WEFT="$W/weft run -a $T/count.weft --advice-cp $W/adv --modules java.base --Xlint ignore --ltw-report $W/report.json"
+# The woven java.base, once (not measured).
+$WEFT -- java -cp "$W/app" bench.Main "$W/plugin.jar" 1 >/dev/null 2>&1
+
+# run MODE PREP CMD...: RUNS runs of CMD (PREP before each), the best loop
+# and wall times (ms), the last run's hit count, peak RSS (KB) and, for
+# weft, its own peak RSS and serving time.
+run() {
+  local mode=$1 prep=$2
+  shift 2
+  local bl=999999 bw=999999 bc=999999 rss=0 hits="" wrss="" serve="" wcpu=""
+  for _ in $(seq 1 "$RUNS"); do
+    eval "$prep"
+    rm -f "$W/report.json"
+    /usr/bin/time -o "$W/time" -f '%e %M %U %S' "$@" >"$W/out" 2>"$W/err"
+    local l w c
+    l=$(sed -n 's/^loop: [0-9]* classes in \([0-9]*\) ms$/\1/p' "$W/err")
+    read -r w rss c < <(tail -1 "$W/time" | awk '{printf "%d %d %d\n", $1*1000, $2, ($3+$4)*1000}')
+    (( l < bl )) && bl=$l
+    (( w < bw )) && bw=$w
+    (( c < bc )) && bc=$c
+    hits=$(grep -o 'count: [0-9]* hits' "$W/err" | awk '{print $2}' || true)
+    if [[ -f $W/report.json ]]; then
+      wrss=$(sed -n 's/.*"peakRSSKB": \([0-9]*\).*/\1/p' "$W/report.json")
+      serve=$(sed -n 's/.*"seconds": \([0-9.e-]*\).*/\1/p' "$W/report.json")
+      wcpu=$(sed -n 's/.*"cpuSeconds": \([0-9.e-]*\).*/\1/p' "$W/report.json")
+      summary=$(grep '^weft: load-time weaving:' "$W/err" | sed 's/^weft: load-time weaving: //' || true)
+    fi
+  done
+  [[ $(cat "$W/out") == "$(cat "$W/expected")" ]] || { echo "$mode: output differs" >&2; cat "$W/err" >&2; exit 1; }
+  printf '%-13s loop %6d ms  wall %6d ms  cpu %6d ms  hits %6s  peak RSS %4d MB' "$mode" "$bl" "$bw" "$bc" "${hits:--}" $((rss / 1024))
+  [[ -n $wrss ]] && printf '  weft: %d MB, %s ms cpu, %s ms serving (%s)' $((wrss / 1024)) \
+    "$(awk -v s="$wcpu" 'BEGIN{printf "%.0f", s*1000}')" "$(awk -v s="$serve" 'BEGIN{printf "%.0f", s*1000}')" "$summary"
+  echo
+  wrss="" summary=""
+  eval "LOOP_${mode//[^a-zA-Z]/_}=$bl CPU_${mode//[^a-zA-Z]/_}=$bc"
+}
+
+java -cp "$W/app" bench.Main "$W/plugin.jar" "$N" >"$W/expected" 2>/dev/null
+uptime
+summary=""
+run stock : java -cp "$W/app" bench.Main "$W/plugin.jar" "$N"
+run "weft AOT" : $WEFT --load-time=false -- java -cp "$W/app" bench.Main "$W/weft-woven.jar" "$N"
+run "weft AOT+LTW" : $WEFT -- java -cp "$W/app" bench.Main "$W/weft-woven.jar" "$N"
+run "weft cold" 'rm -rf "$WEFT_CACHE"/ltw-*' $WEFT -- java -cp "$W/app" bench.Main "$W/plugin.jar" "$N"
+run "weft warm" : $WEFT -- java -cp "$W/app" bench.Main "$W/plugin.jar" "$N"
+run "ajc AOT" : java -cp "$W/app:$AJ/aspectjrt.jar" bench.Main "$W/ajc-woven.jar" "$N"
+run "ajc LTW" : java -javaagent:"$AJ/aspectjweaver.jar" -cp "$W/app:$W/aspect" bench.Main "$W/plugin.jar" "$N"
+
+per() { awk -v a="$1" -v b="$2" -v n="$N" 'BEGIN{printf "%6.3f", (a-b)/n}'; }
+echo "added per class, ms: (LTW - AOT) / $N      loop    cpu"
+echo "  weft, cold cache                       $(per "$LOOP_weft_cold" "$LOOP_weft_AOT")  $(per "$CPU_weft_cold" "$CPU_weft_AOT")"
+echo "  weft, warm cache                       $(per "$LOOP_weft_warm" "$LOOP_weft_AOT")  $(per "$CPU_weft_warm" "$CPU_weft_AOT")"
+echo "  weft, classes already woven            $(per "$LOOP_weft_AOT_LTW" "$LOOP_weft_AOT")  $(per "$CPU_weft_AOT_LTW" "$CPU_weft_AOT")"
+echo "  AspectJ's load-time weaver             $(per "$LOOP_ajc_LTW" "$LOOP_ajc_AOT")  $(per "$CPU_ajc_LTW" "$CPU_ajc_AOT")"

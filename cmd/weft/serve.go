@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/advice"
+)
+
+var serveFlags struct {
+	aspects  []string
+	adviceCP string
+	javaHome string
+	modules  string
+	dir      string
+	xlint    lintLevel
+	ltwFile  string
+	ltwInfo  string
+	ltwWait  time.Duration
+}
+
+var serveCmd = &cobra.Command{
+	Use:   "serve -a ASPECT... [--advice-cp CP] [--dir DIR]",
+	Short: "Weave the JDK and serve load-time weaving to JVMs started with java @DIR/weft.args",
+	Long: `serve weaves the JDK (as "weft run" does, cached the same way) and then
+weaves at load time every class the JVMs started with
+
+  java @DIR/weft.args ...
+
+define, as "weft run" does for the JVM it starts (docs/ltw.md): for JVMs
+weft does not start itself — service scripts, IDEs, build tools. It serves
+any number of them at once, until it is stopped (SIGINT or SIGTERM); it then
+prints what it did, as "weft run" does at the end of its JVM. A JVM started
+when serve is not running, or after it stopped, runs with its classes
+unwoven and says so once.
+
+Nothing of the JVMs' class paths is woven ahead of time: their classes are
+woven as they are defined (the answers are cached across runs, keyed by the
+aspects, the JDK and weft, as weft run's are). DIR (made readable by the
+user only) holds the socket and weft.args; default: a new directory under
+the temporary directory, printed on stderr.
+
+Examples:
+
+  weft serve -a count.weft --advice-cp adv --dir /tmp/weft-serve &
+  java @/tmp/weft-serve/weft.args -cp app Main`,
+	Args: cobra.NoArgs,
+	RunE: runServe,
+}
+
+func init() {
+	f := serveCmd.Flags()
+	f.StringArrayVarP(&serveFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&serveFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	javaHomeFlag(serveCmd, &serveFlags.javaHome, "the JDK the JVMs run")
+	f.StringVar(&serveFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
+	f.StringVar(&serveFlags.dir, "dir", "", "the directory for the socket and weft.args (default: a new temporary one)")
+	f.StringVar(&serveFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file at exit")
+	f.StringVar(&serveFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
+	f.DurationVar(&serveFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class may take; past it the class is defined unwoven and reported")
+	addLintFlag(f, &serveFlags.xlint)
+	serveCmd.MarkFlagRequired("aspect")
+	rootCmd.AddCommand(serveCmd)
+}
+
+func runServe(cmd *cobra.Command, args []string) error {
+	fl := &serveFlags
+	home, err := jdkHome(fl.javaHome)
+	if err != nil {
+		return err
+	}
+	prog, _, err := resolveAdvice(os.Stderr, home, fl.aspects, fl.adviceCP, nil)
+	if err != nil {
+		return err
+	}
+	m, advs := prog, prog.Advice()
+	key, jdkDir, nextID, err := cachedJDK(home, m, advs, fl.aspects, fl.adviceCP, fl.modules, fl.xlint)
+	if err != nil {
+		return err
+	}
+	dir := fl.dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "weft-serve-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	}
+	lt, err := startLoadTime(m, advs, loadTimeJob{home: home, adviceCP: fl.adviceCP, modules: fl.modules, idBase: nextID,
+		cacheDir: filepath.Join(cacheRoot(), "ltw-"+key), weaveInfo: fl.ltwInfo, timeout: fl.ltwWait, listenDir: dir})
+	if err != nil {
+		return err
+	}
+	argsFile, err := writeServeArgs(dir, jdkDir, lt.property())
+	if err != nil {
+		lt.stop()
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "weft: serving load-time weaving until stopped: java @%s ...\n", argsFile)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	<-sigs
+	signal.Stop(sigs)
+	os.Remove(argsFile)
+	return reportLoadTime(os.Stderr, lt.stop(), fl.ltwFile)
+}
+
+// writeServeArgs writes DIR/weft.args: the woven JDK's options and the
+// socket's property (an argument file cannot include another). It is
+// written whole under a temporary name, then renamed: a JVM or a script
+// waiting for it never reads half of it.
+func writeServeArgs(dir, jdkDir, property string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(jdkDir, "weft.args"))
+	if err != nil {
+		return "", err
+	}
+	text := strings.TrimRight(string(b), "\n") + "\n# weft serve's socket: load-time weaving\n" + property + "\n"
+	name := filepath.Join(dir, "weft.args")
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text), 0o600); err != nil {
+		return "", err
+	}
+	return name, os.Rename(tmp, name)
+}
+
+// cachedJDK weaves the JDK for the aspects once per key, as weft run does
+// (jdkKey, cached), reporting advice that advised nothing when it wove, and
+// returns the key, the woven JDK's directory and the first join point id
+// after it.
+func cachedJDK(home string, m advice.Matcher, advs []*advice.Advice, aspects []string, adviceCP, modules string,
+	xlint lintLevel) (key, dir string, nextID int32, err error) {
+	if key, err = jdkKey(home, aspects, adviceCP, modules); err != nil {
+		return "", "", 0, err
+	}
+	dir = filepath.Join(cacheRoot(), "jdk-"+key)
+	sum, err := cached(dir, func() error {
+		fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", dir)
+		_, applied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: adviceCP, javaHome: home,
+			modules: modules, out: dir, progress: true})
+		if err != nil {
+			return err
+		}
+		lintAdviceDidNotMatch(os.Stderr, xlint, advs, applied)
+		return writeAppliedAdvice(dir, applied)
+	})
+	if err != nil {
+		return "", "", 0, err
+	}
+	return key, dir, sum.NextID, nil
+}

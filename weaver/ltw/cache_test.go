@@ -1,0 +1,117 @@
+package ltw
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/weft-aop/weft/weaver"
+)
+
+// TestCacheAcrossRuns: a second server over the same cache directory
+// answers from it what the first wove — the same bytes, sister and weave
+// info included — and weaves nothing; a hidden class defined again in the
+// same run is woven afresh with a sister of its own; join point ids and
+// sister numbers never repeat across runs.
+func TestCacheAcrossRuns(t *testing.T) {
+	dir := t.TempDir()
+	plugin := compiled(t, "p/Plugin")
+	type run struct {
+		sum   Summary
+		resps []*Response
+		ids   []int32
+		info  string
+	}
+	serve := func(reqs ...*Request) run {
+		t.Helper()
+		s, _ := newTestServer(t, "")
+		c, err := OpenCache(dir, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r run
+		var mu sync.Mutex
+		s.Cache = c
+		s.OnResult = func(res *weaver.Result) {
+			mu.Lock()
+			for _, sh := range res.Shadows {
+				r.ids = append(r.ids, sh.ID)
+			}
+			mu.Unlock()
+		}
+		s.OnInfo = func(lines string) { r.info += lines }
+		for _, req := range reqs {
+			r.resps = append(r.resps, s.Weave(req))
+		}
+		c.Close()
+		r.sum = s.Summary()
+		return r
+	}
+	normal := &Request{Kind: Normal, Name: "p.Plugin", Class: plugin}
+	hidden := &Request{Kind: Hidden, Name: "p.Plugin", Class: plugin}
+
+	first := serve(normal, hidden, hidden)
+	if first.sum.Woven != 3 || first.sum.FromCache != 0 {
+		t.Fatalf("first run: %s", first.sum)
+	}
+	second := serve(normal, hidden, hidden)
+	if second.sum.Woven != 1 || second.sum.FromCache != 2 {
+		t.Errorf("second run: %s, want 1 woven (the hidden class defined again), 2 from cache", second.sum)
+	}
+	for i := 0; i < 2; i++ {
+		a, b := first.resps[i], second.resps[i]
+		if !bytes.Equal(a.Class, b.Class) || len(b.Extra) != 1 || a.Extra[0].Name != b.Extra[0].Name ||
+			!bytes.Equal(a.Extra[0].Class, b.Extra[0].Class) {
+			t.Errorf("request %d: the cached answer differs from the first run's", i)
+		}
+	}
+	sisters := map[string]bool{}
+	for _, r := range append(first.resps, second.resps[2]) {
+		sisters[r.Extra[0].Name] = true
+	}
+	if len(sisters) != 4 {
+		t.Errorf("sisters %v: want 4 distinct names (normal, and three hidden definitions)", sisters)
+	}
+	for _, id := range second.ids {
+		if slices.Contains(first.ids, id) || id < 1000 {
+			t.Errorf("join point id %d of the second run: used by the first (%v) or below the base", id, first.ids)
+		}
+	}
+	if first.info == "" || !bytes.Contains([]byte(second.info), []byte(first.info[:len(first.info)/3])) {
+		t.Errorf("weave info: first run %q, second %q", first.info, second.info)
+	}
+}
+
+// TestCacheIDsDisjoint: two processes' caches over one directory reserve
+// disjoint join point ids.
+func TestCacheIDsDisjoint(t *testing.T) {
+	dir := t.TempDir()
+	a, err := OpenCache(dir, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenCache(dir, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	defer b.Close()
+	used := map[int32]bool{}
+	for i := 0; i < 40; i++ {
+		c, n := a, int32(7)
+		if i%3 == 0 {
+			c, n = b, 300
+		}
+		start, err := c.ReserveIDs(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id := start; id < start+n; id++ {
+			if used[id] || id < 50 {
+				t.Fatalf("id %d handed out twice or below the base", id)
+			}
+			used[id] = true
+		}
+	}
+}

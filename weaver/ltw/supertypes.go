@@ -1,0 +1,87 @@
+package ltw
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/weft-aop/weft/classfile"
+)
+
+// Asker asks the JVM for the bytes of a class (internal name) as the
+// defining loader of the class being woven finds them: nil if it has none.
+// An error means the channel failed.
+type Asker func(name string) ([]byte, error)
+
+// maxQueries bounds the classes asked of the JVM for one request.
+const maxQueries = 64
+
+// learnSupertypes makes the hierarchy know the class's supertypes before
+// it is woven. The JVM sends a class before it loads its superclass and
+// interfaces, so those of a class defined at run time (a plugin's base
+// class) may be unknown yet: each one neither defined so far nor on the
+// class path nor in the JDK is asked of the JVM, and so on up (at most
+// maxQueries per class). Without it, matching through a supertype
+// (execution(* Base+.run())) would miss the class.
+func (s *Server) learnSupertypes(info *classfile.ClassInfo, ask Asker) error {
+	todo := supertypes(info)
+	asked := map[string]bool{}
+	for len(todo) > 0 && len(asked) < maxQueries {
+		name := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if asked[name] {
+			continue
+		}
+		if _, err := s.h.Lookup(name); err == nil {
+			continue
+		}
+		asked[name] = true
+		b, err := ask(name)
+		if err != nil {
+			return err
+		}
+		if len(b) == 0 {
+			continue
+		}
+		sup, err := s.h.Add(name, b)
+		if err != nil {
+			continue // not a class file: matching goes on without it
+		}
+		if sup.Name != name {
+			return fmt.Errorf("asked for %s, the JVM sent %s", name, sup.Name)
+		}
+		s.count(func(sum *Summary) { sum.Asked++ })
+		todo = append(todo, supertypes(sup)...)
+	}
+	return nil
+}
+
+func supertypes(info *classfile.ClassInfo) []string {
+	var out []string
+	if info.Super != "" {
+		out = append(out, info.Super)
+	}
+	return append(out, info.Interfaces...)
+}
+
+// connAsker asks over the connection a request came on: a StatusQuery
+// frame out, an Answer request back.
+func connAsker(w io.Writer, r io.Reader) Asker {
+	return func(name string) ([]byte, error) {
+		q, err := AppendResponse(nil, &Response{Status: StatusQuery, Query: strings.ReplaceAll(name, "/", ".")})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(q); err != nil {
+			return nil, err
+		}
+		a, err := ReadRequest(r)
+		if err != nil {
+			return nil, err
+		}
+		if a.Kind != Answer || a.Name != strings.ReplaceAll(name, "/", ".") {
+			return nil, fmt.Errorf("%w: a %s request for %q while asking for %s", ErrFrame, a.Kind, a.Name, name)
+		}
+		return a.Class, nil
+	}
+}
