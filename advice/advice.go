@@ -19,11 +19,12 @@ const (
 	AfterReturning      // after a normal exit; may bind the returned value
 	AfterThrowing       // after an exceptional exit; may bind the throwable
 	After               // after any exit (finally)
+	Around              // instead of the join point, which it may proceed to (around.go)
 )
 
 // Names in AspectJ's -showWeaveInfo form.
 func (k Kind) String() string {
-	return [...]string{"before", "afterReturning", "afterThrowing", "after"}[k]
+	return [...]string{"before", "afterReturning", "afterThrowing", "after", "around"}[k]
 }
 
 // ValueKind says where one argument of the advice call comes from.
@@ -40,12 +41,13 @@ const (
 	JoinPointID                          // joinPointId: an int unique per shadow
 	ArrayDims                            // arrayDims: int[] of the dimension sizes
 	JoinPoint                            // thisJoinPoint: the static part with this, target and all arguments
+	Proceed                              // proceed: around advice's handle to the rest of the join point
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
-		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint"}
+		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint", "proceed"}
 	if int(k) < len(names) {
 		return names[k]
 	}
@@ -96,4 +98,8 @@ type Advice struct {
 	// to values of that type (descriptor); "" means any.
 	ReturnType string
 	ThrowType  string
+	// AroundType is, for Around advice, the declared return type
+	// (descriptor): the advice method's return type, which the woven
+	// code converts to the join point's.
+	AroundType string
 }
