@@ -56,8 +56,8 @@ public class A {
 			[]string{"t.weft:2:34:", "(returns int, not java.lang.Object)"}},
 		{`Object around(): call(* *(..)) { ar.A.obj(proceed); }`,
 			[]string{"t.weft:2:34:", "(takes 2 parameters, the call passes 1)"}},
-		{`Object around(): call(* *(..)) { ar.A.obj(thisJoinPointStaticPart, 1); }`,
-			[]string{"t.weft:2:34:"}},
+		{`Object around(): call(* *(..)) { ar.A.obj(thisJoinPointStaticPart, joinPointId); }`,
+			[]string{"t.weft:2:34:", "(parameter 1 is weft.rt.Proceed, cannot take weft.rt.JoinPointStaticPart)"}},
 	}
 	for _, tt := range bad {
 		_, err := resolveCP(t, dir, tt.advice)
