@@ -1,6 +1,8 @@
 package pointcut
 
 import (
+	"sort"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -78,61 +80,77 @@ func (c *compiler) aroundType(t *TypeName) string {
 	return d
 }
 
-// aspectOrder gives an aspect's advice in precedence order, highest first.
-// AspectJ compares two advice of one aspect by declaration order: if
-// either is after advice the later declared takes precedence, otherwise
-// the earlier. With around advice the order matters (advice of lower
-// precedence than an around runs inside its proceed), so when the aspect
-// has around advice and those rules give a total order, that order is
-// used. Otherwise (no around advice, or the rules form a cycle, which ajc
-// reports as circular precedence) the order is: before and around advice
-// in declaration order, then after advice latest first; the weaver runs
-// before advice in list order and after advice in reverse, which is
-// AspectJ's order for them.
+// aspectOrder gives an aspect's advice in the order Match lists them:
+// before and around advice in declaration order, then after advice latest
+// first. The weaver runs before advice in list order and after advice in
+// reverse, which is AspectJ's order for them; where around advice applies,
+// orderAround makes the list AspectJ's precedence order.
 func aspectOrder(all []*boundAdvice) []*boundAdvice {
 	var nonAfter, after []*boundAdvice
-	around := false
 	for _, b := range all {
-		switch b.info.Advice.Kind {
-		case advice.Before:
-			nonAfter = append(nonAfter, b)
-		case advice.Around:
-			nonAfter = append(nonAfter, b)
-			around = true
-		default:
+		if isAfter(b.info.Advice.Kind) {
 			after = append([]*boundAdvice{b}, after...)
+		} else {
+			nonAfter = append(nonAfter, b)
 		}
 	}
-	fallback := append(nonAfter, after...)
-	if !around {
-		return fallback
-	}
-	// The relation is a tournament (every pair is ordered): it is a total
-	// order iff each advice beats a distinct number of the others.
-	n := len(all)
-	wins := make([]int, n)
-	isAfter := func(b *boundAdvice) bool {
-		k := b.info.Advice.Kind
-		return k == advice.After || k == advice.AfterReturning || k == advice.AfterThrowing
-	}
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			if isAfter(all[i]) || isAfter(all[j]) {
-				wins[j]++
-			} else {
-				wins[i]++
-			}
+	return append(nonAfter, after...)
+}
+
+func isAfter(k advice.Kind) bool {
+	return k == advice.After || k == advice.AfterReturning || k == advice.AfterThrowing
+}
+
+// orderAround puts the advice of each aspect that applies at a shadow with
+// around advice in AspectJ's precedence order, highest first: with around
+// advice the order of after advice matters (advice of lower precedence
+// than an around runs inside its proceed). AspectJ compares two advice of
+// an aspect by declaration order: if either is after advice the later
+// declared takes precedence, otherwise the earlier. That is an order when
+// no after advice is declared between two others (ajc reports "circular
+// advice precedence" otherwise, and the list is left as aspectOrder made
+// it): after advice declared after the first other advice, latest first;
+// the others in declaration order; the after advice declared before them,
+// latest first.
+func orderAround(out []advice.Applied) []advice.Applied {
+	for i := 0; i < len(out); {
+		j := i
+		around := false
+		for j < len(out) && out[j].Advice.Aspect == out[i].Advice.Aspect {
+			around = around || out[j].Advice.Kind == advice.Around
+			j++
 		}
-	}
-	out := make([]*boundAdvice, n)
-	for i, w := range wins {
-		k := n - 1 - w
-		if out[k] != nil {
-			return fallback // a cycle
+		if around {
+			orderAspectRun(out[i:j])
 		}
-		out[k] = all[i]
+		i = j
 	}
 	return out
+}
+
+// orderAspectRun orders the advice of one aspect at a shadow (see
+// orderAround).
+func orderAspectRun(run []advice.Applied) {
+	byDecl := append([]advice.Applied(nil), run...)
+	sort.SliceStable(byDecl, func(a, b int) bool { return byDecl[a].Advice.Order < byDecl[b].Advice.Order })
+	var early, others, late []advice.Applied
+	seenOther, afterAfterOther := false, false
+	for _, a := range byDecl {
+		switch {
+		case !isAfter(a.Advice.Kind):
+			if afterAfterOther {
+				return // N .. A .. N: circular
+			}
+			seenOther = true
+			others = append(others, a)
+		case seenOther:
+			afterAfterOther = true
+			late = append([]advice.Applied{a}, late...)
+		default:
+			early = append([]advice.Applied{a}, early...)
+		}
+	}
+	copy(run, append(append(late, others...), early...))
 }
 
 // aroundReturnName is the Java name of an around return type descriptor.

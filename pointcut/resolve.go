@@ -176,7 +176,7 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 			all = append(all, b)
 		}
 		// AspectJ: within an aspect, earlier before advice and later
-		// after advice take precedence (around.go).
+		// after advice take precedence (around.go for around advice).
 		orders[sc] = aspectOrder(all)
 	}
 	var precs []*precDecl
@@ -594,7 +594,7 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 		}
 		out = append(out, advice.Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
 	}
-	return out
+	return orderAround(out)
 }
 
 var _ advice.Matcher = (*Program)(nil)

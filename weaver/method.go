@@ -28,6 +28,12 @@ type classWeaver struct {
 	// shadows; checkOnly finds shadows for them alone (Weaver.Check).
 	declared  []Declared
 	checkOnly bool
+	// around.go: hidden says the class is hidden (its sister cannot name
+	// it); aroundMethods counts its weft$around$N methods; warnings are
+	// around advice left unwoven.
+	hidden        bool
+	aroundMethods int
+	warnings      []string
 }
 
 // shadow is a matched shadow inside one method body.
@@ -393,5 +399,5 @@ func (cw *classWeaver) filter(s *advice.Shadow, as []advice.Applied) []advice.Ap
 		}
 		out = append(out, a)
 	}
-	return out
+	return cw.aroundApplies(s, out)
 }
