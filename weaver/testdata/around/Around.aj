@@ -24,4 +24,7 @@ aspect Around {
         Count.hit("thrower");
         try { return proceed(x); } catch (IllegalStateException e) { return proceed(-x); }
     }
+    int around(): call(int app.Main.two(int)) { Count.hit("two1"); return proceed() + 1; }
+    int around(int x): call(int app.Main.two(int)) && args(x) { Count.hit("two2"); return proceed(x * 10) + proceed(x); }
+    Object around(String s): call(Object app.Main.id(Object)) && args(s) { Count.hit("id"); return proceed(s + s); }
 }

@@ -24,6 +24,9 @@ public class Main {
         return x;
     }
 
+    static int two(int x) { return x + 1; }
+    static Object id(Object o) { return o; }
+
     public static void main(String[] args) {
         Main m = new Main();
         System.out.println("twice " + m.twice(5));
@@ -49,6 +52,8 @@ public class Main {
         System.out.println("box " + b.get());
         System.out.println("big " + big(1L, 2.5));
         System.out.println("thrower " + thrower(3));
+        System.out.println("two " + two(2));
+        System.out.println("id " + id("a") + " " + id(1));
         for (int i = 0; i < 3; i++) {
             System.out.println("loop " + m.twice(i));
         }

@@ -89,4 +89,19 @@ public class Adv {
             return (Integer) p.proceed(-x);
         }
     }
+
+    public static int two1(Proceed p) throws Throwable {
+        Count.hit("two1");
+        return (Integer) p.proceed() + 1;
+    }
+
+    public static int two2(Proceed p, int x) throws Throwable {
+        Count.hit("two2");
+        return (Integer) p.proceed(x * 10) + (Integer) p.proceed(x);
+    }
+
+    public static Object id(Proceed p, String s) throws Throwable {
+        Count.hit("id");
+        return p.proceed(s + s);
+    }
 }
