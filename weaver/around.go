@@ -3,6 +3,7 @@ package weaver
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -138,11 +139,16 @@ func skipNews(calls []*shadow) map[int]bool {
 }
 
 // aroundValues returns the values the join point method of s takes at ctx:
-// this, the target, the arguments.
-func (e *emitter) aroundValues(ctx valueCtx, s *shadow) (vals []hparam, argsAt, targetAt int) {
+// this (at a call shadow only if advice as uses it: code that is not
+// javac's may reuse local 0), the target, the arguments.
+func (e *emitter) aroundValues(ctx valueCtx, s *shadow, as []advice.Applied) (vals []hparam, argsAt, targetAt int) {
 	exec := s.Kind == advice.MethodExecution
 	targetAt = -1
-	if !e.static && !s.preSuper {
+	useThis := exec
+	for _, a := range as {
+		useThis = useThis || needs(a, advice.This, advice.JoinPoint)
+	}
+	if !e.static && !s.preSuper && useThis {
 		if exec {
 			targetAt = 0
 		}
@@ -150,13 +156,36 @@ func (e *emitter) aroundValues(ctx valueCtx, s *shadow) (vals []hparam, argsAt, 
 	}
 	if !exec && ctx.target >= 0 {
 		targetAt = len(vals)
-		vals = append(vals, hparam{kind: advice.Target, desc: e.valueDesc(ctx, advice.Target, 0)})
+		vals = append(vals, hparam{kind: advice.Target, desc: e.targetDesc(s)})
 	}
 	argsAt = len(vals)
 	for k := range ctx.argDescs {
 		vals = append(vals, hparam{kind: advice.Arg, index: k, desc: e.valueDesc(ctx, advice.Arg, k)})
 	}
 	return vals, argsAt, targetAt
+}
+
+// targetDesc is the type of a call's or field access's target as the join
+// point method takes it: the class the instruction names (a field's
+// declaring class may be a supertype, which putfield does not accept),
+// or for a protected member of another package the woven class (the
+// verifier wants the target to be one; the original code's was).
+func (e *emitter) targetDesc(s *shadow) string {
+	owner := s.Member.Owner
+	if s.Kind.IsField() {
+		owner, _, _ = e.cw.c.Pool.MemberRef(e.code.Insns[s.at].Index)
+	}
+	if s.Member.AccessKnown && s.Member.Access&classfile.AccProtected != 0 && pkgOf(owner) != pkgOf(e.cw.name) {
+		owner = e.cw.name
+	}
+	return string(classfile.ObjectType(owner))
+}
+
+func pkgOf(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i]
+	}
+	return ""
 }
 
 // aroundCall emits the call of around advice a's helper at ctx's shadow s,
@@ -188,7 +217,7 @@ func (e *emitter) aroundCall(ctx valueCtx, s *shadow, a advice.Applied, vals []h
 // already woven around this point): the join point method holding in,
 // woven with the inner advice, and the helper's call replacing in.
 func (e *emitter) aroundCallShadow(ctx valueCtx, s *shadow, a advice.Applied, inner []advice.Applied, in classfile.Insn) {
-	vals, argsAt, targetAt := e.aroundValues(ctx, s)
+	vals, argsAt, targetAt := e.aroundValues(ctx, s, append([]advice.Applied{a}, inner...))
 	ret := classfile.Type(s.Shadow.ReturnedDesc())
 	method, mdesc := e.cw.shadowMethod(e, s, vals, inner, in, ret)
 	e.aroundCall(ctx, s, a, vals, argsAt, targetAt, method, mdesc, ret)
@@ -280,7 +309,7 @@ func (e *emitter) emitAroundExecution(exec *shadow, calls []*shadow) error {
 	cw := e.cw
 	m, _ := classfile.ParseMethodDesc(e.desc)
 	// The join point method: the body, woven with what is inside the around.
-	vals, argsAt, targetAt := e.aroundValues(e.execCtx(exec), exec)
+	vals, argsAt, targetAt := e.aroundValues(e.execCtx(exec), exec, nil)
 	mdesc := valuesDesc(vals, m.Return)
 	body, method := cw.newAroundMethod(mdesc)
 	var code *classfile.Code
