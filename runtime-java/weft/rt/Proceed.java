@@ -25,20 +25,11 @@ public abstract class Proceed {
     /** Runs the rest of the join point with its original arguments. */
     public final Object proceed() throws Throwable {
         Object t = token;
-        if (DIB.owns(t)) {
-            DIB.end(t);
-            try {
-                return run();
-            } finally {
-                DIB.begin(t);
-            }
-        }
-        boolean was = DIB.get();
-        DIB.set(false);
+        boolean was = resume(t);
         try {
             return run();
         } finally {
-            DIB.set(was);
+            suspend(t, was);
         }
     }
 
@@ -67,19 +58,34 @@ public abstract class Proceed {
             throw new IllegalArgumentException("proceed: null arguments array");
         }
         Object t = token;
-        if (DIB.owns(t)) {
-            DIB.end(t);
-            try {
-                return run(newTarget, target, args);
-            } finally {
-                DIB.begin(t);
-            }
-        }
-        boolean was = DIB.get();
-        DIB.set(false);
+        boolean was = resume(t);
         try {
             return run(newTarget, target, args);
         } finally {
+            suspend(t, was);
+        }
+    }
+
+    /*
+     * The thread's flag while the join point runs: clear. On the thread that
+     * got the token (the advice's), through the token (no lookup); on
+     * another, saved and restored. run() is called once in each proceed, so
+     * that the JIT inlines the join point once.
+     */
+    private static boolean resume(Object t) {
+        if (DIB.owns(t)) {
+            DIB.end(t);
+            return true;
+        }
+        boolean was = DIB.get();
+        DIB.set(false);
+        return was;
+    }
+
+    private static void suspend(Object t, boolean was) {
+        if (DIB.owns(t)) {
+            DIB.begin(t);
+        } else {
             DIB.set(was);
         }
     }

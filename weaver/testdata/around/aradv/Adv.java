@@ -104,4 +104,12 @@ public class Adv {
         Count.hit("id");
         return p.proceed(s + s);
     }
+
+    public static void never(Proceed p) {
+        throw new AssertionError("woven");
+    }
+
+    public static Object neverObject(Proceed p) {
+        throw new AssertionError("woven");
+    }
 }
