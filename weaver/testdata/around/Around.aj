@@ -11,6 +11,7 @@ aspect Around {
     int around(): call(int app.Main.skip(int)) { Count.hit("skip"); return -1; }
     int around(): execution(int app.Main.fact(int)) { Count.hit("fact"); return proceed(); }
     void around(): execution(void app.Main.log(String)) { Count.hit("log"); proceed(); proceed(); }
+    void around(): execution(void app.Main.log(String)) { Count.hit("log2"); proceed(); }
     Object around(): call(int app.Main.nullInt()) { Count.hit("nullInt"); return null; }
     Object around(): call(String app.Main.str()) { Count.hit("str"); return Integer.valueOf(1); }
     Object around(int x, int y): call(app.Point.new(int, int)) && args(x, y) { Count.hit("point"); return proceed(x + 10, y); }

@@ -36,6 +36,11 @@ public class Adv {
         p.proceed();
     }
 
+    public static void log2(Proceed p) throws Throwable {
+        Count.hit("log2");
+        p.proceed();
+    }
+
     public static Object nullInt(Proceed p) {
         Count.hit("nullInt");
         return null;
