@@ -19,11 +19,12 @@ const (
 	AfterReturning      // after a normal exit; may bind the returned value
 	AfterThrowing       // after an exceptional exit; may bind the throwable
 	After               // after any exit (finally)
+	Around              // instead of the join point, which it may proceed to (around.go)
 )
 
 // Names in AspectJ's -showWeaveInfo form.
 func (k Kind) String() string {
-	return [...]string{"before", "afterReturning", "afterThrowing", "after"}[k]
+	return [...]string{"before", "afterReturning", "afterThrowing", "after", "around"}[k]
 }
 
 // ValueKind says where one argument of the advice call comes from.
@@ -47,13 +48,14 @@ const (
 	MemberAnnotation     // the join point's subject member (@annotation(a)), at Value.Site
 	WithinAnnotation     // the class holding the code (@within(a)), at Value.Site
 	WithincodeAnnotation // the method or constructor holding the code (@withincode(a)), at Value.Site
+	Proceed              // proceed: around advice's handle to the rest of the join point
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
 		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint",
-		"@this", "@target", "@args", "@annotation", "@within", "@withincode"}
+		"@this", "@target", "@args", "@annotation", "@within", "@withincode", "proceed"}
 	if int(k) < len(names) {
 		return names[k]
 	}
@@ -109,4 +111,8 @@ type Advice struct {
 	// to values of that type (descriptor); "" means any.
 	ReturnType string
 	ThrowType  string
+	// AroundType is, for Around advice, the declared return type
+	// (descriptor): the advice method's return type, which the woven
+	// code converts to the join point's.
+	AroundType string
 }

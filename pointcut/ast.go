@@ -91,6 +91,7 @@ type TypeName struct {
 // `after(Formals) [returning|throwing [(Formal)]]: Expr { Body }`.
 type AdviceDecl struct {
 	Pos     Position
+	Returns *TypeName   // around advice's return type (around.go parses around advice)
 	Kind    string      `parser:"@( \"before\" | \"after\" )"`
 	Formals []*Formal   `parser:"\"(\" ( @@ ( \",\" @@ )* )? \")\""`
 	Exit    *ExitClause `parser:"@@?"`

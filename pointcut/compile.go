@@ -554,6 +554,7 @@ var contextValues = map[string]advice.ValueKind{
 	"joinPointId":                      advice.JoinPointID,
 	"arrayDims":                        advice.ArrayDims,
 	"thisJoinPoint":                    advice.JoinPoint,
+	"proceed":                          advice.Proceed,
 }
 
 // contextDesc is the type each context value has.
@@ -563,6 +564,7 @@ var contextDesc = map[advice.ValueKind]string{
 	advice.JoinPointID:         "I",
 	advice.ArrayDims:           "[I",
 	advice.JoinPoint:           JoinPointDesc,
+	advice.Proceed:             ProceedDesc,
 }
 
 // StaticPartDesc is the descriptor of thisJoinPointStaticPart's Java type.

@@ -93,17 +93,6 @@ func TestReservedDesignators(t *testing.T) {
 			t.Errorf("%s: got %s", d, got)
 		}
 	}
-	for _, src := range []string{
-		"aspect A {\nObject around(): call(* *(..)) { return proceed(); }\n}\n",
-		"aspect A {\naround(): call(* *(..)) { a.B.c(); }\n}\n",
-	} {
-		if got := resolveErr(src); !contains(got, ":2:", "around advice is not supported yet") {
-			t.Errorf("got %s", got)
-		}
-	}
-	if got := resolveErr("aspect A {\nbefore(): call(* *(..)) { a.B.proceed(); }\n}\n"); !contains(got, "proceed() is not supported yet") {
-		t.Errorf("got %s", got)
-	}
 }
 
 // The exact layout: position, source line, caret, hint.

@@ -203,19 +203,22 @@ func (p *fileParser) tokAt(i int) *lexer.Token {
 // decl parses the declaration of tokens [start, end).
 func (p *fileParser) decl(a *Aspect, start, end int) {
 	toks := p.toks[start:end]
-	for k := 0; k < len(toks) && k < 2; k++ {
-		if toks[k].Type == tokName && toks[k].Value == "around" {
-			p.s.add(toks[k].Pos, "use before() and after() advice", "around advice is not supported yet")
-			return
-		}
-	}
 	if len(toks) > 1 && toks[0].Value == "declare" && toks[1].Type == tokName && !declareKinds[toks[1].Value] {
 		p.s.add(toks[1].Pos, "weft has declare precedence, declare warning and declare error",
 			"declare %s is not supported", toks[1].Value)
 		return
 	}
-	lex := p.at(start)
-	d, err := declParser.ParseFromLexer(lex, participle.AllowTrailing(true))
+	var d *declGrammar
+	var lex *lexer.PeekingLexer
+	var err error
+	if isAroundDecl(toks) {
+		if d, lex, err = p.aroundDecl(toks, start); d == nil && err == nil {
+			return
+		}
+	} else {
+		lex = p.at(start)
+		d, err = declParser.ParseFromLexer(lex, participle.AllowTrailing(true))
+	}
 	if err == nil && lex.Cursor() != end {
 		t := p.tokAt(lex.Cursor())
 		err = participle.Errorf(t.Pos, "unexpected %s after the declaration", describe(t))
@@ -268,6 +271,9 @@ func (p *fileParser) syntaxError(err error, toks []lexer.Token, cut Position) {
 			}
 		default:
 			hint = "declarations start with `pointcut`, `before`, `after` or `declare`"
+			if isAroundDecl(toks) {
+				hint = "around advice is `Type around(Formals): Pointcut { pkg.Advice.m(proceed, ...); }`"
+			}
 		}
 	}
 	p.s.add(pos, hint, "%s", tidy(msg))

@@ -165,7 +165,7 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 	}
 	orders := map[*aspectScope][]*boundAdvice{}
 	for _, sc := range scopes {
-		var before, after []*boundAdvice
+		var all []*boundAdvice
 		for i, ad := range sc.a.Advice {
 			b := c.advice(sc, ad, i, h)
 			if b == nil {
@@ -174,15 +174,11 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 			b.kinds = adviceKinds(b)
 			c.checkHandlerAdvice(b, ad)
 			prog.advice = append(prog.advice, b)
-			if b.info.Advice.Kind == advice.Before {
-				before = append(before, b)
-			} else {
-				after = append([]*boundAdvice{b}, after...)
-			}
+			all = append(all, b)
 		}
 		// AspectJ: within an aspect, earlier before advice and later
-		// after advice take precedence.
-		orders[sc] = append(before, after...)
+		// after advice take precedence (around.go for around advice).
+		orders[sc] = aspectOrder(all)
 	}
 	var precs []*precDecl
 	for _, sc := range scopes {
@@ -278,8 +274,11 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 	n := len(ad.Formals)
 	kind := advice.Before
 	exitName, exitDesc := "", ""
-	if ad.Kind == "after" {
+	switch ad.Kind {
+	case "after":
 		kind = advice.After
+	case "around":
+		kind = advice.Around
 	}
 	if ad.Exit != nil {
 		if ad.Kind == "before" {
@@ -319,10 +318,13 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 		b.info.Formals = append(b.info.Formals, formalTexts([]*Formal{ad.Exit.Formal})...)
 	}
 	adv := &advice.Advice{Kind: kind, Aspect: sc.a.Name, File: sc.file.Name, Line: ad.Pos.Line, Order: order}
-	if kind == advice.AfterReturning {
+	switch kind {
+	case advice.AfterReturning:
 		adv.ReturnType = exitDesc
-	} else if kind == advice.AfterThrowing {
+	case advice.AfterThrowing:
 		adv.ThrowType = exitDesc
+	case advice.Around:
+		adv.AroundType = c.aroundType(ad.Returns)
 	}
 	b.info.Advice = adv
 
@@ -346,6 +348,10 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 			continue
 		}
 		if k, ok := contextValues[a.Name]; ok {
+			if k == advice.Proceed && kind != advice.Around {
+				c.errorf(a.Pos, "only around advice has the rest of the join point to proceed to: write Object around(...)",
+					"proceed is only available in around advice")
+			}
 			b.args = append(b.args, argSpec{kind: k, formal: -1})
 			adv.Args = append(adv.Args, advice.Value{Kind: k})
 			valueDescs = append(valueDescs, contextDesc[k])
@@ -359,6 +365,9 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 			}
 		}
 		names = append(names, "thisJoinPoint", "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims")
+		if kind == advice.Around {
+			names = append(names, "proceed")
+		}
 		c.errorf(a.Pos, "the advice call passes formals or context values: "+strings.Join(names, ", "),
 			"unknown name %s in the advice call", a.Name)
 	}
@@ -367,7 +376,8 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 		return nil
 	}
 	if last := call.Name[len(call.Name)-1]; last == "proceed" {
-		c.errorf(call.Pos, "", "proceed() is not supported yet (there is no around advice)")
+		c.errorf(call.Pos, "the body calls a method of your advice class; pass it proceed and call proceed.proceed() there: pkg.Advice.m(proceed, ...)",
+			"the advice body cannot call proceed itself")
 		return nil
 	}
 	owner, err := typeNameDesc(call.Name[:len(call.Name)-1], 0)
@@ -384,10 +394,14 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 	}
 	mname := call.Name[len(call.Name)-1]
 	ownerName := classfile.Type(owner).InternalName()
-	adv.Method = advice.Method{Owner: ownerName, Name: mname, Desc: "(" + strings.Join(valueDescs, "") + ")V"}
+	ret := "V"
+	if kind == advice.Around {
+		ret = adv.AroundType
+	}
+	adv.Method = advice.Method{Owner: ownerName, Name: mname, Desc: "(" + strings.Join(valueDescs, "") + ")" + ret}
 	b.params = valueDescs
 	if h != nil {
-		m, params, ok := c.bindMethod(h, call, ownerName, mname, valueDescs, ad)
+		m, params, ok := c.bindMethod(h, call, ownerName, mname, valueDescs, ret, ad)
 		if !ok {
 			return nil
 		}
@@ -401,7 +415,7 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 
 // bindMethod finds the static advice method the call names whose
 // parameters accept the values passed.
-func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name string, values []string, ad *AdviceDecl) (advice.Method, []string, bool) {
+func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name string, values []string, ret string, ad *AdviceDecl) (advice.Method, []string, bool) {
 	cl, err := c.classes.class(owner)
 	for o := owner; err != nil && strings.Contains(o, "/"); {
 		// a nested class written with dots: a.b.Outer.Inner
@@ -415,7 +429,7 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 		c.errorf(call.Pos, "put the compiled advice class on --advice-cp", "advice at line %d: %v", ad.Pos.Line, err)
 		return advice.Method{}, nil, false
 	}
-	want := fmt.Sprintf("public static void %s(%s)", name, javaNames(values))
+	want := fmt.Sprintf("public static %s %s(%s)", aroundReturnName(ret), name, javaNames(values))
 	var found []string
 	for _, m := range cl.Methods {
 		if cl.MemberName(m) != name {
@@ -446,8 +460,8 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 				}
 			}
 		}
-		if err == nil && mt.Return != classfile.Void {
-			why = append(why, "returns "+mt.Return.JavaName()+", not void")
+		if err == nil && string(mt.Return) != ret {
+			why = append(why, "returns "+mt.Return.JavaName()+", not "+aroundReturnName(ret))
 		}
 		if m.Access&classfile.AccStatic == 0 {
 			why = append(why, "not static")
@@ -500,7 +514,7 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 		}
 		return false, true
 	}
-	if pt.IsPrimitive() || v == StaticPartDesc || v == JoinPointDesc {
+	if pt.IsPrimitive() || v == StaticPartDesc || v == JoinPointDesc || v == ProceedDesc {
 		return false, true
 	}
 	if assignable(v, p, h) {
@@ -581,7 +595,7 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 		}
 		out = append(out, advice.Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
 	}
-	return out
+	return orderAround(out)
 }
 
 var _ advice.Matcher = (*Program)(nil)

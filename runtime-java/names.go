@@ -18,6 +18,8 @@ const (
 	Weft                = PackagePrefix + "Weft" // the guard at the entry of woven methods
 	JoinPointStaticPart = PackagePrefix + "JoinPointStaticPart"
 	JoinPoint           = PackagePrefix + "JoinPoint" // thisJoinPoint
+	Proceed             = PackagePrefix + "Proceed"   // around advice's proceed: the superclass of sister classes with around shadows
+	Conversions         = PackagePrefix + "Conversions"
 )
 
 // JoinPointStaticPartDesc is the descriptor of thisJoinPointStaticPart.
@@ -66,7 +68,41 @@ var (
 
 // Refs lists every member above.
 func Refs() []Ref {
-	return []Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake, JoinPointMake}
+	return append([]Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake, JoinPointMake,
+		ProceedArity, ProceedNoTarget}, ConversionRefs()...)
+}
+
+// Around advice's runtime (weaver/around.go): a sister class with around
+// shadows extends Proceed, calling its constructor and implementing its two
+// run methods; ProceedArity and ProceedNoTarget make the exceptions of
+// proceed's checks.
+var (
+	ProceedInit     = Ref{Owner: Proceed, Name: "<init>", Desc: "(Ljava/lang/Object;)V"}
+	ProceedRun      = Ref{Owner: Proceed, Name: "run", Desc: "()Ljava/lang/Object;"}
+	ProceedRunWith  = Ref{Owner: Proceed, Name: "run", Desc: "(ZLjava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;"}
+	ProceedArity    = Ref{Owner: Proceed, Name: "arity", Desc: "(II)Ljava/lang/IllegalArgumentException;"}
+	ProceedNoTarget = Ref{Owner: Proceed, Name: "noTarget", Desc: "()Ljava/lang/IllegalArgumentException;"}
+)
+
+// ProceedRefs lists Proceed's members a sister class uses that are not
+// public static (checked for existence only).
+func ProceedRefs() []Ref { return []Ref{ProceedInit, ProceedRun, ProceedRunWith} }
+
+// ConversionRef returns the Conversions method unboxing to primitive t
+// ("I", "Z", ...), as AspectJ's Conversions: null is 0.
+func ConversionRef(t string) Ref {
+	names := map[string]string{"I": "int", "J": "long", "F": "float", "D": "double",
+		"B": "byte", "S": "short", "C": "char", "Z": "boolean"}
+	return Ref{Owner: Conversions, Name: names[t] + "Value", Desc: "(Ljava/lang/Object;)" + t}
+}
+
+// ConversionRefs lists the Conversions methods.
+func ConversionRefs() []Ref {
+	var out []Ref
+	for _, t := range []string{"I", "J", "F", "D", "B", "S", "C", "Z"} {
+		out = append(out, ConversionRef(t))
+	}
+	return out
 }
 
 // LTW is the JDK-mode runtime's load-time weaving entry (runtime-java/jdk

@@ -44,4 +44,19 @@ func TestNamesExist(t *testing.T) {
 			t.Errorf("%s.%s%s: access %#x, want public static", r.Owner, r.Name, r.Desc, found.Access)
 		}
 	}
+	// Proceed's members sister classes call or implement (not public
+	// static): they exist.
+	c, err := classfile.Parse(Proceed, classes[Proceed])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ProceedRefs() {
+		found := false
+		for _, m := range c.Methods {
+			found = found || c.MemberName(m) == r.Name && c.MemberDesc(m) == r.Desc
+		}
+		if !found {
+			t.Errorf("%s.%s%s: not in the compiled runtime", r.Owner, r.Name, r.Desc)
+		}
+	}
 }

@@ -125,6 +125,10 @@ func (e *emitter) closeSegment() {
 // execution shadow first, if any, then the call shadows in code order).
 func (e *emitter) emit(shadows []*shadow) error {
 	set := splitShadows(shadows)
+	if len(set.body) == 1 && set.body[0].Kind == advice.MethodExecution && aroundIndex(set.body[0].applied) >= 0 {
+		// the body moves to the join point method, its handlers and calls with it
+		return e.emitAroundExecution(set.body[0], append(set.calls, set.handlers...))
+	}
 	orig := e.code.Insns
 	lm := newLabelCopier(orig).copy
 	e.reserveLocals()
@@ -249,7 +253,11 @@ func (e *emitter) wovenCopy(orig []classfile.Insn, set shadowSet, lm func(*class
 		e.enterPre(set.pre)
 	}
 	postSuper := !e.ctor
+	skip := skipNews(calls) // around.go
 	for i, in := range orig {
+		if skip[i] {
+			continue
+		}
 		cp := copyInsn(in, lm)
 		switch {
 		case len(calls) > 0 && calls[0].at == i:
@@ -609,10 +617,11 @@ func (e *emitter) execExit(body []*shadow, ret classfile.Insn) {
 // callShadow emits a call, constructor-call, array-construction or field
 // access shadow around its instruction in.
 func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
-	params, _ := s.Shadow.ArgTypes() // valid: the shadow matched
+	s, around, inner, isAround := splitAround(s) // around.go: s keeps the outer advice
+	params, _ := s.Shadow.ArgTypes()             // valid: the shadow matched
 	ctx := valueCtx{s: s, target: -1, ret: -1, exc: -1, argDescs: params}
 	hasTarget := (s.Kind == advice.MethodCall || s.Kind.IsField()) && !s.StaticTarget
-	spill := false
+	spill := isAround
 	for _, a := range s.applied {
 		if needs(a, advice.Target, advice.Arg, advice.ArrayDims, advice.JoinPoint) {
 			spill = true
@@ -640,7 +649,7 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 			e.callHelper(ctx, a)
 		}
 	}
-	if spill {
+	if spill && !isAround {
 		if hasTarget {
 			e.local(classfile.OpAload, ctx.target)
 		}
@@ -654,7 +663,11 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 		start = classfile.NewLabel()
 		e.label(start)
 	}
-	e.add(in)
+	if isAround {
+		e.aroundCallShadow(ctx, s, around, inner, in)
+	} else {
+		e.add(in)
+	}
 	if throws {
 		end = classfile.NewLabel()
 		e.label(end)
@@ -775,6 +788,24 @@ func exitCheck(a advice.Applied) string {
 // at ctx's shadow: it pushes the dynamic values the helper takes.
 func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue}
+	e.collectParams(spec, ctx, a)
+	e.local(classfile.OpAload, e.token)
+	for _, p := range spec.params {
+		e.loadValue(ctx, p.kind, p.index)
+	}
+	if spec.jp != nil {
+		e.pushInt(spec.jp.id)
+	}
+	if spec.enclosing != nil {
+		e.pushInt(spec.enclosing.id)
+	}
+	name, desc := e.cw.sister.helper(spec)
+	e.invokestatic(e.cw.sister.name, name, desc)
+}
+
+// collectParams adds to spec the values, static parts and ids advice a's
+// helper takes at ctx's shadow.
+func (e *emitter) collectParams(spec *helperSpec, ctx valueCtx, a advice.Applied) {
 	want := func(kind advice.ValueKind, index int) {
 		for _, p := range spec.params {
 			if p.kind == kind && p.index == index {
@@ -811,6 +842,8 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 			}
 		case advice.MemberAnnotation, advice.WithinAnnotation, advice.WithincodeAnnotation:
 			// read in the sister class (annotation_sister.go)
+		case advice.Proceed:
+			// the closure, made by the helper
 		default:
 			want(valueSource(v.Kind), v.Index)
 		}
@@ -828,18 +861,6 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 		}
 	}
 	walk(a.Residue)
-	e.local(classfile.OpAload, e.token)
-	for _, p := range spec.params {
-		e.loadValue(ctx, p.kind, p.index)
-	}
-	if spec.jp != nil {
-		e.pushInt(spec.jp.id)
-	}
-	if spec.enclosing != nil {
-		e.pushInt(spec.enclosing.id)
-	}
-	name, desc := e.cw.sister.helper(spec)
-	e.invokestatic(e.cw.sister.name, name, desc)
 }
 
 // pushInt pushes an int constant.

@@ -30,6 +30,12 @@ type classWeaver struct {
 	checkOnly bool
 	// ifaces caches ifaceInitTypes (init.go).
 	ifaces *[]string
+	// around.go: hidden says the class is hidden (its sister cannot name
+	// it); aroundMethods counts its weft$around$N methods; warnings are
+	// around advice left unwoven.
+	hidden        bool
+	aroundMethods int
+	warnings      []string
 }
 
 // shadow is a matched shadow inside one method body.
@@ -406,5 +412,5 @@ func (cw *classWeaver) filter(s *advice.Shadow, as []advice.Applied) []advice.Ap
 		}
 		out = append(out, a)
 	}
-	return out
+	return cw.aroundApplies(s, out)
 }

@@ -36,6 +36,8 @@ type sister struct {
 	keyBuf []byte
 	// parts holds the static parts some helper loads, by relative id.
 	parts map[int32]*jpInfo
+	// arounds are the around shadows; the sister is their closure (around.go).
+	arounds []*aroundSpec
 }
 
 // jpInfo is a join point static part as the sister class materializes it.
@@ -233,6 +235,11 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base, sister: s.name}
 	if len(s.parts) > 0 {
 		if err := g.partsMethods(s.parts); err != nil {
+			return nil, err
+		}
+	}
+	if len(s.arounds) > 0 {
+		if err := g.closure(s.arounds); err != nil {
 			return nil, err
 		}
 	}
@@ -477,6 +484,7 @@ type helperGen struct {
 	next            int               // first local slot past the parameters
 	skip            *classfile.Label  // return without calling the advice
 	skips           bool              // some test jumps to skip
+	closureSlot     int               // around advice: the local holding proceed (around.go)
 }
 
 // layoutParams gives each parameter its slot: the token, the values, then
@@ -649,6 +657,9 @@ func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
 			advice.MemberAnnotation, advice.WithinAnnotation, advice.WithincodeAnnotation:
 			hg.pushAnnotation(v, want)
 			stack += 3
+		case advice.Proceed:
+			g.idx(classfile.OpAload, uint16(hg.closureSlot))
+			stack++
 		case advice.JoinPointID:
 			g.idx(classfile.OpIload, uint16(hg.jpSlot))
 			if g.base != 0 {

@@ -244,7 +244,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 		res.Warnings = append(res.Warnings, cname+": already woven by weft: left as is")
 		return res, nil, nil
 	}
-	cw = &classWeaver{w: w, c: c, name: cname, file: sourceFile(c)}
+	cw = &classWeaver{w: w, c: c, name: cname, file: sourceFile(c), hidden: sister != ""}
 	if sister == "" {
 		sister = cname + SisterSuffix
 	}
@@ -274,6 +274,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 		dropMember(c, added)
 	}
 	res.Declared = cw.declared
+	res.Warnings = append(res.Warnings, cw.warnings...)
 	if res.MethodsWoven == 0 {
 		return res, nil, nil
 	}

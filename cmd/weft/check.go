@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/pointcut"
 )
 
@@ -147,7 +148,11 @@ func adviceHeader(ai pointcut.AdviceInfo) string {
 		}
 	}
 	kind := "before"
-	if a.Kind != advice.Before {
+	switch a.Kind {
+	case advice.Before:
+	case advice.Around:
+		kind = classfile.Type(a.AroundType).JavaName() + " around"
+	default:
 		kind = "after"
 	}
 	return fmt.Sprintf("%s:%d %s(%s)%s", a.File, a.Line, kind, strings.Join(formals, ", "), exit)

@@ -25,6 +25,11 @@ const tjpWeft = `aspect Tjp {
     before(): execution(* *(..)) || execution(new(..)) {
         tjp.Log.count(thisJoinPoint);
     }
+    Object around(): execution(* java.util.HashMap.get(Object)) || call(* java.lang.String.charAt(int))
+        || call(java.lang.StringBuilder.new(..)) || call(byte[].new(int)) || get(int java.util.ArrayList.size)
+        || set(* java.util.HashMap.modCount) {
+        tjp.Log.around(proceed);
+    }
 }
 `
 
@@ -46,6 +51,14 @@ public class Log {
             + " in " + jp.getSourceLocation().replaceAll(":[0-9]+$", ""));
     }
     static String name(Object o) { return o == null ? "null" : o.getClass().getName(); }
+
+    static long arounds;
+    public static Object around(weft.rt.Proceed p) throws Throwable {
+        if (arounds++ == 0) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("around: " + arounds + " join points")));
+        }
+        return p.proceed();
+    }
 
     static long hits, args;
     public static void count(JoinPoint jp) {
@@ -73,8 +86,10 @@ public class Main {
 `
 
 // TestJDKJoinPoint weaves java.base with advice passing thisJoinPoint at
-// method and constructor executions and a static call, and with advice
-// passing it at every execution, and runs a program on it under
+// method and constructor executions and a static call, with advice
+// passing it at every execution, and with around advice that proceeds
+// (method execution and call, constructor call, array construction, field
+// get and set), and runs a program on it under
 // -Xverify:all and javac: the advice sees AspectJ's strings, this, target and the
 // boxed arguments, the program's output is unchanged, and javac makes the
 // same classes as on the stock JDK.
@@ -126,7 +141,8 @@ func TestJDKJoinPoint(t *testing.T) {
 	// loading far more, runs without it: it is the suite's slowest step.)
 	args := append(strings.Fields(string(jargs)), "-J-cp", "-J"+adv, "-d", woven)
 	b, err := exec.Command(jvmtest.Javac(t), append(args, srcs...)...).CombinedOutput()
-	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points$`).Match(b) {
+	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points$`).Match(b) ||
+		!regexp.MustCompile(`(?m)^around: [0-9]{5,} join points$`).Match(b) {
 		t.Fatalf("javac on the woven JDK: %v\n%s", err, b)
 	}
 	for _, c := range []string{"Main.class", "Hello.class"} {

@@ -109,4 +109,9 @@ public final class DIB {
     public static void end(Object token) {
         ((Cell) token).on = false;
     }
+
+    /** Reports whether token is the current thread's (see {@link #token}). */
+    public static boolean owns(Object token) {
+        return token instanceof Cell && ((Cell) token).owner == Thread.currentThread();
+    }
 }

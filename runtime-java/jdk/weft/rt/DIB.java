@@ -54,4 +54,9 @@ public final class DIB {
     public static void end(Object token) {
         Thread.currentThread().weft$dib = false;
     }
+
+    /** Reports whether token is the current thread's (see {@link #token}). */
+    public static boolean owns(Object token) {
+        return token == Thread.currentThread();
+    }
 }
