@@ -43,3 +43,32 @@ func buildImage(home, woven, dir, adviceCP string, progress bool) error {
 	}
 	return nil
 }
+
+// cachedImage returns the runtime image linked from the woven JDK in
+// jdkDir (a weft run cache entry), linking it the first time: it is
+// cached in jdkDir/image, under the same key.
+func cachedImage(home, jdkDir, bootCP string) (string, error) {
+	dir := filepath.Join(jdkDir, "image")
+	_, err := cached(dir, func() error { return buildImage(home, jdkDir, dir, bootCP, true) })
+	return dir, err
+}
+
+// imageArgs returns the arguments of a launcher of the image: the image
+// holds the woven JDK's options, so only extra JVM options are added (as
+// -J options for launchers other than java, and -R options too for
+// jshell's snippet JVM), and java's class path is the woven one.
+func imageArgs(name string, tool bool, extra, args []string, woven map[string]string) []string {
+	if !tool {
+		return append(append([]string(nil), extra...), rewriteClassPath(args, woven)...)
+	}
+	var out []string
+	for _, x := range extra {
+		out = append(out, "-J"+x)
+	}
+	if name == "jshell" {
+		for _, x := range extra {
+			out = append(out, "-R"+x)
+		}
+	}
+	return append(out, args...)
+}

@@ -263,7 +263,7 @@ func printJDKSummary(w io.Writer, dir, image string, sum *jdk.Summary) {
 		woven, classes, methods, len(sum.Modules), plural(len(sum.Modules)), sum.Seconds)
 	if n := len(sum.Warnings); n > 0 {
 		fmt.Fprintf(w, "weft: %d methods left unwoven (e.g. over 64 KB once woven): see \"warnings\" in %s\n",
-			n, filepath.Join(dir, "summary.json"))
+			n, summaryPath(dir, image))
 	}
 	for _, u := range sum.Unwoven {
 		fmt.Fprintf(w, "weft: warning: %s: %s left unwoven: %s\n", u.Module, u.Class, u.Reason)
@@ -282,6 +282,15 @@ func printJDKSummary(w io.Writer, dir, image string, sum *jdk.Summary) {
 		fmt.Fprintf(w, "weft: run with: java @%s ...   (other launchers: javac $(cat %s) ...)\n",
 			filepath.Join(dir, "weft.args"), filepath.Join(dir, "weft.jargs"))
 	}
+}
+
+// summaryPath is where weft jdk wrote the summary: in the output
+// directory, else in the image.
+func summaryPath(dir, image string) string {
+	if dir == "" {
+		return filepath.Join(image, imageSummary)
+	}
+	return filepath.Join(dir, "summary.json")
 }
 
 // cacheRoot is weft's cache directory: $WEFT_CACHE, else the user cache
