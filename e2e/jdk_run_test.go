@@ -34,7 +34,8 @@ public class Collect {
 // program using java.util collections: the tracker reports allocations
 // made inside the JDK (java.util.HashMap$Node) although its own advice
 // allocates; stdin, stdout and the exit code pass through; the second run
-// does no weaving.
+// does no weaving. It runs the stock JDK with patches (--patches):
+// cmd/weft's TestRunLaunchers runs the image.
 func TestRunAllocTracker(t *testing.T) {
 	weft := buildWeft(t)
 	rtDir := t.TempDir()
@@ -55,7 +56,7 @@ func TestRunAllocTracker(t *testing.T) {
 	cache := t.TempDir()
 	run := func() (stdout, stderr string, code int) {
 		cmd := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
-			"--modules", "java.base", "--", jvmtest.Java(t), "-cp", app, "Collect")
+			"--modules", "java.base", "--patches", "--", jvmtest.Java(t), "-cp", app, "Collect")
 		cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
 		cmd.Stdin = strings.NewReader("b\na\nb\nc\n")
 		var o, e bytes.Buffer
@@ -89,7 +90,7 @@ func TestRunAllocTracker(t *testing.T) {
 	jar := filepath.Join(t.TempDir(), "collect.jar")
 	jvmtest.Jar(t, app, jar, "Collect")
 	cmd0 := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
-		"--modules", "java.base", "--", jvmtest.Java(t), "-jar", jar)
+		"--modules", "java.base", "--patches", "--", jvmtest.Java(t), "-jar", jar)
 	cmd0.Env = append(os.Environ(), "WEFT_CACHE="+cache)
 	cmd0.Stdin = strings.NewReader("x\ny\n")
 	var o0, e0 bytes.Buffer
@@ -105,7 +106,7 @@ func TestRunAllocTracker(t *testing.T) {
 	// hook runs, and weft exits as java did (128+15).
 	sleeper := jvmtest.Compile(t, map[string]string{"Sleeper.java": sleeperSrc})
 	cmd := exec.Command(weft, "run", "-a", "../examples/alloc/alloc.weft", "--advice-cp", adv,
-		"--modules", "java.base", "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
+		"--modules", "java.base", "--patches", "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
 	cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
 	var o bytes.Buffer
 	cmd.Stdout = &o

@@ -102,6 +102,9 @@ Examples:
 		if err != nil {
 			return err
 		}
+		if ents, err := os.ReadDir(fl.image); fl.image != "" && err == nil && len(ents) > 0 {
+			return fmt.Errorf("jdk: --image %s: not empty: the image directory must be new", fl.image)
+		}
 		out := fl.out
 		if out == "" { // the patches are the image's input only
 			if out, err = os.MkdirTemp("", "weft-jdk-"); err != nil {

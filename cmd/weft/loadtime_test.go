@@ -115,7 +115,7 @@ func TestRunLoadTime(t *testing.T) {
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
 
 	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar)
-	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 		"--Xlint", "ignore", "--ltw-report", report, "--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
 	if code != 0 || stdout != want {
 		t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
@@ -140,7 +140,7 @@ func TestRunLoadTime(t *testing.T) {
 	t.Logf("%s", sum)
 
 	// Without load-time weaving: nothing defined at run time is advised.
-	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
 	if code != 0 || stdout != want || strings.Contains(stderr, "count: 6 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {
@@ -181,7 +181,7 @@ func TestRunLanguageRuntimes(t *testing.T) {
 		{"-cp", rhino, "org.mozilla.javascript.tools.shell.Main", "-opt", "9", js},
 	} {
 		want, _ := jvmtest.Run(t, run...)
-		stdout, stderr, code := weft(t, env, append([]string{"run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+		stdout, stderr, code := weft(t, env, append([]string{"run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 			"--Xlint", "ignore", "--", jvmtest.Java(t)}, run...)...)
 		if code != 0 || stdout != want || want != "285\n" {
 			t.Errorf("%s: exit %d, stdout %q, want %q; stderr:\n%s", run[2], code, stdout, want, stderr)

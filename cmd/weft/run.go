@@ -208,8 +208,9 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	if !fl.patches {
 		if imageDir, err = cachedImage(home, jdkDir, bootCP); err != nil {
 			return 0, err
+		} else if imageDir != "" {
+			say("woven runtime image: %s", imageDir)
 		}
-		say("woven runtime image: %s", imageDir)
 	}
 
 	// The application's class path, once per key. Load-time weaving

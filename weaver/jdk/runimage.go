@@ -80,11 +80,18 @@ type imageBuild struct {
 	sums    map[string][]byte // module → SHA-256 of its woven jmod file
 }
 
+// HasJmods reports whether the JDK at javaHome has the jmod files a
+// runtime image is linked from (some distributions package them apart).
+func HasJmods(javaHome string) bool {
+	_, err := os.Stat(filepath.Join(javaHome, "jmods", "java.base.jmod"))
+	return err == nil
+}
+
 func planImage(opts ImageOptions) (*imageBuild, error) {
 	b := &imageBuild{opts: opts, jmods: filepath.Join(opts.JavaHome, "jmods"), stock: map[string][]jimage.Entry{},
 		woven: map[string]*archive.Input{}, hashers: map[string]bool{}, sums: map[string][]byte{}}
-	if _, err := os.Stat(filepath.Join(b.jmods, "java.base.jmod")); err != nil {
-		return nil, fmt.Errorf("%s: no java.base.jmod: a runtime image is linked from the JDK's jmods (on Debian: package openjdk-17-jmods or openjdk-17-jdk-headless)", b.jmods)
+	if !HasJmods(opts.JavaHome) {
+		return nil, fmt.Errorf("%s: no java.base.jmod: a runtime image is linked from the JDK's jmods (on Ubuntu: package openjdk-17-jmods)", b.jmods)
 	}
 	if ents, err := os.ReadDir(opts.Out); err == nil && len(ents) > 0 {
 		return nil, fmt.Errorf("%s: not empty: the image directory must be new", opts.Out)
