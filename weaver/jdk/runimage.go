@@ -77,7 +77,7 @@ type imageBuild struct {
 	// written last, with the hashes of the jmod files written before.
 	hashers map[string]bool
 	mu      sync.Mutex
-	sums    map[string][]byte // module → SHA-256 of its woven jmod file
+	sums    map[string][]byte // module → the hash of its woven jmod (ModuleHashes)
 }
 
 // HasJmods reports whether the JDK at javaHome has the jmod files a
@@ -87,8 +87,8 @@ func HasJmods(javaHome string) bool {
 	return err == nil
 }
 
-func planImage(opts ImageOptions) (*imageBuild, error) {
-	b := &imageBuild{opts: opts, jmods: filepath.Join(opts.JavaHome, "jmods"), stock: map[string][]jimage.Entry{},
+func planImage(opts ImageOptions) (b *imageBuild, err error) {
+	b = &imageBuild{opts: opts, jmods: filepath.Join(opts.JavaHome, "jmods"), stock: map[string][]jimage.Entry{},
 		woven: map[string]*archive.Input{}, hashers: map[string]bool{}, sums: map[string][]byte{}}
 	if !HasJmods(opts.JavaHome) {
 		return nil, fmt.Errorf("%s: no java.base.jmod: a runtime image is linked from the JDK's jmods (on Ubuntu: package openjdk-17-jmods)", b.jmods)
@@ -97,50 +97,45 @@ func planImage(opts ImageOptions) (*imageBuild, error) {
 		return nil, fmt.Errorf("%s: not empty: the image directory must be new", opts.Out)
 	}
 	os.Remove(opts.Out) // jlink creates it
-	img, err := jimage.Open(filepath.Join(opts.JavaHome, "lib", "modules"))
-	if err != nil {
-		return nil, err
+	defer func() {
+		if err != nil {
+			b.close()
+			b = nil
+		}
+	}()
+	if b.img, err = jimage.Open(filepath.Join(opts.JavaHome, "lib", "modules")); err != nil {
+		return b, err
 	}
-	b.img = img
-	if err := img.Walk(func(e jimage.Entry) error {
+	if err := b.img.Walk(func(e jimage.Entry) error {
 		if e.Module != "" {
 			b.stock[e.Module] = append(b.stock[e.Module], e)
 		}
 		return nil
 	}); err != nil {
-		b.close()
-		return nil, err
+		return b, err
 	}
-	b.modules = img.Modules()
+	b.modules = b.img.Modules()
 	patches, err := os.ReadDir(filepath.Join(opts.Woven, "patch"))
 	if err != nil {
-		b.close()
-		return nil, err
+		return b, err
 	}
 	for _, p := range patches {
-		m := strings.TrimSuffix(p.Name(), ".jar")
 		in, err := archive.Open(filepath.Join(opts.Woven, "patch", p.Name()))
 		if err != nil {
-			b.close()
-			return nil, err
+			return b, err
 		}
-		b.woven[m] = in
+		b.woven[strings.TrimSuffix(p.Name(), ".jar")] = in
 	}
 	if b.woven["java.base"] == nil {
-		b.close()
-		return nil, fmt.Errorf("%s: no java.base patch: not a weft jdk output", opts.Woven)
+		return b, fmt.Errorf("%s: no java.base patch: not a weft jdk output", opts.Woven)
 	}
 	for _, m := range b.modules {
 		if err := b.noteHashes(m); err != nil {
-			b.close()
-			return nil, err
+			return b, err
 		}
 	}
-	if b.work, err = os.MkdirTemp(filepath.Dir(filepath.Clean(opts.Out)), ".weft-jmods-"); err != nil {
-		b.close()
-		return nil, err
-	}
-	return b, nil
+	b.work, err = os.MkdirTemp(filepath.Dir(filepath.Clean(opts.Out)), ".weft-jmods-")
+	return b, err
 }
 
 // noteHashes makes module m a hasher if its stock descriptor records the
