@@ -23,9 +23,10 @@ const classesSection = "classes/"
 
 // jmodFile is an open jmod.
 type jmodFile struct {
-	path string
-	f    *os.File
-	zr   *zip.Reader
+	path  string
+	f     *os.File
+	zr    *zip.Reader
+	files map[string]*zip.File // by entry name, section included
 }
 
 func openJmod(path string) (*jmodFile, error) {
@@ -49,7 +50,11 @@ func openJmod(path string) (*jmodFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return &jmodFile{path: path, f: f, zr: zr}, nil
+	j := &jmodFile{path: path, f: f, zr: zr, files: make(map[string]*zip.File, len(zr.File))}
+	for _, e := range zr.File {
+		j.files[e.Name] = e
+	}
+	return j, nil
 }
 
 func (j *jmodFile) Close() error { return j.f.Close() }
@@ -67,17 +72,20 @@ func (j *jmodFile) classes() map[string]bool {
 
 // read returns one entry's bytes, name with its section.
 func (j *jmodFile) read(name string) ([]byte, error) {
-	for _, f := range j.zr.File {
-		if f.Name == name {
-			r, err := f.Open()
-			if err != nil {
-				return nil, fmt.Errorf("%s!%s: %v", j.path, name, err)
-			}
-			defer r.Close()
-			return io.ReadAll(r)
-		}
+	f := j.files[name]
+	if f == nil {
+		return nil, fmt.Errorf("%s: no entry %s", j.path, name)
 	}
-	return nil, fmt.Errorf("%s: no entry %s", j.path, name)
+	r, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%s!%s: %v", j.path, name, err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s!%s: %v", j.path, name, err)
+	}
+	return b, nil
 }
 
 // writeJmod writes a jmod at path: the classes section from names, read
