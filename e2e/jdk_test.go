@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -83,6 +84,7 @@ type wovenJDK struct {
 	adv    string // the advice classes (and Linker)
 	dir    string // weft jdk output: weft.args, summary.json, patch/
 	args   string // "@DIR/weft.args"
+	image  string // the runtime image linked from it: DIR/image
 	sum    *jdk.Summary
 	ids    map[string]int32            // "java/util/HashMap.put(...)..." → execution join point id
 	kinds  map[int32]advice.ShadowKind // join point id → kind, for handlers and (static) initialization
@@ -162,8 +164,16 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return &wovenJDK{adv: adv, dir: dir, args: "@" + filepath.Join(dir, "weft.args"), sum: sum, ids: ids, kinds: kinds, weaveS: sum.Seconds}, ""
+	image := filepath.Join(dir, "image")
+	if err := jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}}); err != nil {
+		return nil, err.Error()
+	}
+	return &wovenJDK{adv: adv, dir: dir, args: "@" + filepath.Join(dir, "weft.args"), image: image, sum: sum, ids: ids,
+		kinds: kinds, weaveS: sum.Seconds}, ""
 }
+
+// bin is a launcher of the woven runtime image.
+func (j *wovenJDK) bin(name string) string { return filepath.Join(j.image, "bin", name) }
 
 // readCounts reads a weft.counts file: id → hits.
 func readCounts(t *testing.T, file string) map[int32]int64 {
@@ -201,8 +211,10 @@ public class Hello {
 func stockVersion(s string) string { return strings.Replace(s, ", sharing)", ")", 1) }
 
 // TestHarshVersionAndHello: java -version and a hello world give the stock
-// output on the woven JDK under -Xverify:all, and the counts include
-// java.util.HashMap.put.
+// output on the woven JDK, patched and as a runtime image, under
+// -Xverify:all, and the counts include java.util.HashMap.put; the image
+// maps its class data sharing archive (-Xshare:on), which holds woven
+// classes.
 func TestHarshVersionAndHello(t *testing.T) {
 	j := harshJDK(t)
 	classes, woven, methods := j.sum.Totals()
@@ -216,6 +228,10 @@ func TestHarshVersionAndHello(t *testing.T) {
 	if wovenErr != stockVersion(stockErr) {
 		t.Errorf("java -version:\nstock: %s\nwoven: %s", stockErr, wovenErr)
 	}
+	// The image shares classes as the stock JDK does.
+	if _, imageErr := runIn(t, j.bin("java"), "-version"); imageErr != stockErr {
+		t.Errorf("java -version:\nstock: %s\nimage: %s", stockErr, imageErr)
+	}
 	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
 	want, _ := jvmtest.Run(t, "-cp", app, "Hello")
 	counts := filepath.Join(t.TempDir(), "counts")
@@ -223,11 +239,11 @@ func TestHarshVersionAndHello(t *testing.T) {
 	if got != want {
 		t.Errorf("hello on the woven JDK: %q, want %q", got, want)
 	}
-	c := readCounts(t, counts)
 	put, ok := j.ids["java/util/HashMap.put(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"]
 	if !ok {
 		t.Fatal("no execution join point for java.util.HashMap.put")
 	}
+	c := readCounts(t, counts)
 	if c[put] < 1 {
 		t.Errorf("java.util.HashMap.put (id %d) counted %d times; %d join points counted in all", put, c[put], len(c))
 	}
@@ -246,6 +262,39 @@ func TestHarshVersionAndHello(t *testing.T) {
 			t.Errorf("no %s join point counted", k)
 		}
 	}
+	loads := filepath.Join(t.TempDir(), "loads")
+	for _, flags := range [][]string{{"-Xverify:all"}, {"-Xshare:on", "-Xlog:class+load:file=" + loads}} {
+		got, _ = runIn(t, j.bin("java"), append(append([]string{}, flags...), "-Dweft.counts="+counts, "-cp", app, "Hello")...)
+		if got != want {
+			t.Errorf("hello on the image %v: %q, want %q", flags, got, want)
+		}
+		if c := readCounts(t, counts); c[put] < 1 {
+			t.Errorf("image %v: java.util.HashMap.put counted %d times", flags, c[put])
+		}
+	}
+	// Woven java.base classes come from the image's archive.
+	b, err := os.ReadFile(loads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"java.lang.Object", "java.util.HashMap", "java.lang.Thread", "weft.rt.BIB"} {
+		if !strings.Contains(string(b), "] "+c+" source: shared objects file\n") {
+			t.Errorf("image -Xshare:on: %s not loaded from the archive", c)
+		}
+	}
+}
+
+// runIn runs a launcher of a JDK with args and returns its stdout and
+// stderr; it fails the test if the launcher fails.
+func runIn(t *testing.T, launcher string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(launcher, args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\n%s%s", launcher, strings.Join(args, " "), err, o.String(), e.String())
+	}
+	return o.String(), e.String()
 }
 
 func TestMain(m *testing.M) {
@@ -293,12 +342,12 @@ public class Linker {
 }
 `
 
-// TestHarshLinkEveryClass links every class of the woven image's boot
-// layer under -Xverify:all: every class loads and links (the stock JDK
-// links them all too: "other 0"), none fails verification.
+// TestHarshLinkEveryClass links every class of the woven runtime image's
+// boot layer under -Xverify:all: every class loads and links (the stock
+// JDK links them all too: "other 0"), none fails verification.
 func TestHarshLinkEveryClass(t *testing.T) {
 	j := harshJDK(t)
-	woven, _ := jvmtest.Run(t, "-Xverify:all", j.args, "-cp", j.adv, "Linker")
+	woven, _ := runIn(t, j.bin("java"), "-Xverify:all", "-cp", j.adv, "Linker")
 	t.Logf("woven: %s", strings.SplitN(woven, "\n", 2)[0])
 	var n, other, bad int
 	if _, err := fmt.Sscanf(woven, "linked %d other %d bad %d", &n, &other, &bad); err != nil {
@@ -369,8 +418,9 @@ public class Main {
 }`,
 }
 
-// TestHarshJavac compiles a multi-file source tree with javac running on the
-// woven JDK: the same diagnostics and byte-identical class files as stock.
+// TestHarshJavac compiles a multi-file source tree with the woven runtime
+// image's javac launcher: the same diagnostics and byte-identical class
+// files as the stock javac.
 func TestHarshJavac(t *testing.T) {
 	j := harshJDK(t)
 	src := t.TempDir()
@@ -385,9 +435,8 @@ func TestHarshJavac(t *testing.T) {
 	}
 	sort.Strings(files)
 	stockOut, wovenOut := t.TempDir(), t.TempDir()
-	javac := []string{"-m", "jdk.compiler/com.sun.tools.javac.Main", "-Xlint:all"}
-	so, se := jvmtest.Run(t, append(append(javac, "-d", stockOut), files...)...)
-	wo, we := jvmtest.Run(t, append(append(append([]string{"-Xverify:all", j.args}, javac...), "-d", wovenOut), files...)...)
+	so, se := runIn(t, jvmtest.Javac(t), append([]string{"-Xlint:all", "-d", stockOut}, files...)...)
+	wo, we := runIn(t, j.bin("javac"), append([]string{"-J-Xverify:all", "-Xlint:all", "-d", wovenOut}, files...)...)
 	if so != wo || se != we {
 		t.Errorf("javac output differs:\nstock: %s%s\nwoven: %s%s", so, se, wo, we)
 	}
@@ -410,9 +459,9 @@ func TestHarshJavac(t *testing.T) {
 	}
 	// The program runs the same too.
 	want, _ := jvmtest.Run(t, "-cp", stockOut, "app.Main")
-	got, _ := jvmtest.Run(t, j.args, "-cp", wovenOut, "app.Main")
+	got, _ := runIn(t, j.bin("java"), "-cp", wovenOut, "app.Main")
 	if got != want {
-		t.Errorf("app.Main on the woven JDK: %q, want %q", got, want)
+		t.Errorf("app.Main on the woven image: %q, want %q", got, want)
 	}
 }
 
@@ -437,16 +486,16 @@ public class Pools {
 `
 
 // TestHarshThreads runs a program with a thread pool, ForkJoin pools and
-// CompletableFuture on the woven JDK: same output, advice ran on every
+// CompletableFuture on the woven runtime image: same output, advice ran on every
 // kind of thread, and a thread started inside advice inherited the bypass.
 func TestHarshThreads(t *testing.T) {
 	j := harshJDK(t)
 	app := jvmtest.Compile(t, map[string]string{"Pools.java": poolsSrc})
 	want, _ := jvmtest.Run(t, "-cp", app, "Pools")
 	tf := filepath.Join(t.TempDir(), "threads")
-	got, _ := jvmtest.Run(t, j.args, "-Dweft.threads="+tf, "-cp", app, "Pools")
+	got, _ := runIn(t, j.bin("java"), "-Dweft.threads="+tf, "-cp", app, "Pools")
 	if got != want {
-		t.Errorf("Pools on the woven JDK: %q, want %q", got, want)
+		t.Errorf("Pools on the woven image: %q, want %q", got, want)
 	}
 	b, err := os.ReadFile(tf)
 	if err != nil {

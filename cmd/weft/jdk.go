@@ -24,14 +24,15 @@ var jdkFlags struct {
 	javaHome string
 	modules  string
 	out      string
+	image    string
 	quiet    bool
 	dirs     bool
 	xlint    lintLevel
 }
 
 var jdkCmd = &cobra.Command{
-	Use:   "jdk -a ASPECT... --advice-cp CP [--java-home H] [--modules all|M,...] [--Xlint ignore] -o DIR",
-	Short: "Weave the JDK's own modules (java.base included) and write a java @argfile to run them",
+	Use:   "jdk -a ASPECT... --advice-cp CP [--java-home H] [--modules all|M,...] [--Xlint ignore] (-o DIR | --image IMG)",
+	Short: "Weave the JDK's own modules (java.base included) into a runtime image or patches for java",
 	Long: `jdk weaves the classes of the JDK's modules, read from its modules image,
 on all cores, and writes what the JVM needs to run them in place of the
 originals:
@@ -68,7 +69,13 @@ intrinsics that skip their woven body: jdk lists those it advised, since
 counts there can be partial. Empty finalize() methods are never woven
 (docs/jdk.md lists the exclusions and why).
 
-Patching the JDK disables class data sharing: start-up is slower.
+Patching the JDK disables class data sharing: start-up is slower. With
+--image IMG, jdk links a complete runtime image instead (from the JDK's
+jmods/, with jlink): IMG/bin/java and the image's other launchers run the
+woven JDK with no options, read every class from one modules image and
+map a class data sharing archive made for it. The advice classes are
+copied into IMG/lib/weft/advice.jar, the summary to
+IMG/lib/weft/summary.json; with -o too, the patches are kept there.
 
 Examples:
 
@@ -77,27 +84,50 @@ Examples:
   java @/tmp/wjdk/weft.args -cp app.jar Main
   javac $(cat /tmp/wjdk/weft.jargs) -d out Hello.java
 
+  # a woven runtime image
+  weft jdk -a count.weft --advice-cp build/advice --image /tmp/wimg
+  /tmp/wimg/bin/java -cp app.jar Main
+  /tmp/wimg/bin/javac -d out Hello.java
+
   # only java.base, with a given JDK
   weft jdk -a alloc.weft --advice-cp adv.jar --modules java.base \
       --java-home /usr/lib/jvm/java-17-openjdk-amd64 -o /tmp/wbase`,
 	Args: cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
 		fl := &jdkFlags
+		if fl.out == "" && fl.image == "" {
+			return fmt.Errorf("jdk: -o DIR or --image IMG is required")
+		}
 		home, err := jdkHome(fl.javaHome)
 		if err != nil {
 			return err
+		}
+		if ents, err := os.ReadDir(fl.image); fl.image != "" && err == nil && len(ents) > 0 {
+			return fmt.Errorf("jdk: --image %s: not empty: the image directory must be new", fl.image)
+		}
+		out := fl.out
+		if out == "" { // the patches are the image's input only
+			if out, err = os.MkdirTemp("", "weft-jdk-"); err != nil {
+				return err
+			}
+			defer os.RemoveAll(out)
 		}
 		prog, _, err := resolveAdvice(cmd.ErrOrStderr(), home, fl.aspects, fl.adviceCP, nil)
 		if err != nil {
 			return err
 		}
 		sum, applied, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: fl.adviceCP, javaHome: home,
-			modules: fl.modules, out: fl.out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
+			modules: fl.modules, out: out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
 		if err != nil {
 			return err
 		}
+		if fl.image != "" {
+			if err := buildImage(home, out, fl.image, fl.adviceCP, !fl.quiet); err != nil {
+				return err
+			}
+		}
 		if !fl.quiet {
-			printJDKSummary(os.Stderr, fl.out, sum)
+			printJDKSummary(os.Stderr, fl.out, fl.image, sum)
 		}
 		lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
 		return nil
@@ -110,12 +140,12 @@ func init() {
 	f.StringVar(&jdkFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	javaHomeFlag(jdkCmd, &jdkFlags.javaHome, "the JDK to weave")
 	f.StringVar(&jdkFlags.modules, "modules", "all", `modules to weave: "all" or a comma-separated list`)
-	f.StringVarP(&jdkFlags.out, "out", "o", "", "output directory")
+	f.StringVarP(&jdkFlags.out, "out", "o", "", "output directory (patches and @argfile)")
+	f.StringVar(&jdkFlags.image, "image", "", "link a woven runtime image into this new directory")
 	f.BoolVarP(&jdkFlags.quiet, "quiet", "q", false, "no progress bar nor summary")
 	f.BoolVar(&jdkFlags.dirs, "patch-dirs", false, "write DIR/patch/<module>/ class trees instead of DIR/patch/<module>.jar")
 	addLintFlag(f, &jdkFlags.xlint)
 	jdkCmd.MarkFlagRequired("aspect")
-	jdkCmd.MarkFlagRequired("out")
 	rootCmd.AddCommand(jdkCmd)
 }
 
@@ -230,13 +260,13 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 
 // printJDKSummary tells what was woven, what not, and where counts can be
 // partial.
-func printJDKSummary(w io.Writer, dir string, sum *jdk.Summary) {
+func printJDKSummary(w io.Writer, dir, image string, sum *jdk.Summary) {
 	classes, woven, methods := sum.Totals()
 	fmt.Fprintf(w, "weft: wove %d of %d classes (%d methods) in %d module%s in %.1fs\n",
 		woven, classes, methods, len(sum.Modules), plural(len(sum.Modules)), sum.Seconds)
 	if n := len(sum.Warnings); n > 0 {
 		fmt.Fprintf(w, "weft: %d methods left unwoven (e.g. over 64 KB once woven): see \"warnings\" in %s\n",
-			n, filepath.Join(dir, "summary.json"))
+			n, summaryPath(dir, image))
 	}
 	for _, u := range sum.Unwoven {
 		fmt.Fprintf(w, "weft: warning: %s: %s left unwoven: %s\n", u.Module, u.Class, u.Reason)
@@ -247,8 +277,23 @@ func printJDKSummary(w io.Writer, dir string, sum *jdk.Summary) {
 			fmt.Fprintf(w, "  %s\n", m)
 		}
 	}
-	fmt.Fprintf(w, "weft: run with: java @%s ...   (other launchers: javac $(cat %s) ...)\n",
-		filepath.Join(dir, "weft.args"), filepath.Join(dir, "weft.jargs"))
+	if image != "" {
+		fmt.Fprintf(w, "weft: run with: %s ...   (other launchers: %s ...)\n",
+			filepath.Join(image, "bin", "java"), filepath.Join(image, "bin", "javac"))
+	}
+	if dir != "" {
+		fmt.Fprintf(w, "weft: run with: java @%s ...   (other launchers: javac $(cat %s) ...)\n",
+			filepath.Join(dir, "weft.args"), filepath.Join(dir, "weft.jargs"))
+	}
+}
+
+// summaryPath is where weft jdk wrote the summary: in the output
+// directory, else in the image.
+func summaryPath(dir, image string) string {
+	if dir == "" {
+		return filepath.Join(image, imageSummary)
+	}
+	return filepath.Join(dir, "summary.json")
 }
 
 // cacheRoot is weft's cache directory: $WEFT_CACHE, else the user cache

@@ -164,7 +164,7 @@ func TestRunLoadTime(t *testing.T) {
 	info := filepath.Join(t.TempDir(), "info.txt")
 	runLTW := func() (stderr string, sum ltw.Summary, lines []string) {
 		t.Helper()
-		stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+		stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 			"--Xlint", "ignore", "--ltw-report", report, "--weave-info", info,
 			"--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
 		if code != 0 || stdout != want {
@@ -221,14 +221,14 @@ func TestRunLoadTime(t *testing.T) {
 	mods := t.TempDir()
 	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"module-info.java": "module app.mod {}\n", "appmod/Main.java": ltwModuleSrc}),
 		filepath.Join(mods, "app-mod-1.0.jar"), "")
-	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--Xlint", "ignore",
-		"--", jvmtest.Java(t), "-Xverify:all", "-p", mods, "-m", "app.mod/appmod.Main")
+	stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
+		"--Xlint", "ignore", "--", jvmtest.Java(t), "-Xverify:all", "-p", mods, "-m", "app.mod/appmod.Main")
 	if code != 0 || stdout != "module 16 app.mod\n" || !strings.Contains(stderr, "count: 6 hits at 4 join points\n") {
 		t.Errorf("module-path application: exit %d, stdout %q; stderr:\n%s", code, stdout, stderr)
 	}
 
 	// Without load-time weaving: nothing defined at run time is advised.
-	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
 	if code != 0 || stdout != want || strings.Contains(stderr, "count: 8 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {
@@ -333,7 +333,7 @@ func TestRunLanguageRuntimes(t *testing.T) {
 		{"-cp", rhino, "org.mozilla.javascript.tools.shell.Main", "-opt", "9", js},
 	} {
 		want, _ := jvmtest.Run(t, run...)
-		stdout, stderr, code := weft(t, env, append([]string{"run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base",
+		stdout, stderr, code := weft(t, env, append([]string{"run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 			"--Xlint", "ignore", "--", jvmtest.Java(t)}, run...)...)
 		if code != 0 || stdout != want || want != "285\n" {
 			t.Errorf("%s: exit %d, stdout %q, want %q; stderr:\n%s", run[2], code, stdout, want, stderr)

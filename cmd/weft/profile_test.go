@@ -50,7 +50,7 @@ const snapSrc = `public class Snap {
 func TestProfileSnapshotsAndCounts(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Snap.java": snapSrc})
 	out := filepath.Join(t.TempDir(), "prof")
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "-o", out, "--no-time", "--period", "0.2",
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--patches", "-o", out, "--no-time", "--period", "0.2",
 		"--modules", "java.base", "--", "java", "-cp", app, "Snap")
 	if code != 0 || stdout != "snapshot while running: true\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -112,7 +112,7 @@ func at(m map[string]int64, path string) (n int64) {
 func TestProfileCommand(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
 	out := filepath.Join(t.TempDir(), "prof")
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--patches", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
 	if code != 0 || stdout != "fib 610\npool 1152 32\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

@@ -40,6 +40,7 @@ var runFlags struct {
 	ltwFile  string
 	ltwInfo  string
 	ltwWait  time.Duration
+	patches  bool
 }
 
 var runCmd = &cobra.Command{
@@ -55,6 +56,12 @@ directory's weft/). The JDK's is keyed by the JDK's release and build, the
 aspect files, the advice classes' bytes, the modules chosen and weft itself;
 the application's by that and the class path's contents. A second run with
 the same inputs starts java at once.
+
+The woven JDK runs as a runtime image linked from it (as "weft jdk
+--image" links one, cached with it): the command is run from the image's
+bin/, which needs no options and maps a class data sharing archive of its
+own. --patches runs the stock JDK with --patch-module instead, as
+"weft jdk -o" writes it: no linking on the first run, slower start-ups.
 
 Advice classes are put on the boot class path, so the JDK's woven code can
 call them; compile them against "weft runtime -o weft-rt.jar" but do not
@@ -104,6 +111,7 @@ func init() {
 	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&runFlags.loadTime, "load-time", true, "weave the classes the JVM defines at run time too (docs/ltw.md)")
+	f.BoolVar(&runFlags.patches, "patches", false, "run the stock JDK with the woven modules as --patch-module patches, not a woven runtime image")
 	f.StringVar(&runFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file")
 	f.DurationVar(&runFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class at load time may take; past it the class is defined unwoven and reported")
 	f.StringVar(&runFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
@@ -201,6 +209,14 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		return 0, err
 	}
 	say("woven JDK: %s", jdkDir)
+	imageDir := ""
+	if !fl.patches {
+		if imageDir, err = cachedImage(home, jdkDir, bootCP); err != nil {
+			return 0, err
+		} else if imageDir != "" {
+			say("woven runtime image: %s", imageDir)
+		}
+	}
 
 	// The application's class path, once per key. Load-time weaving
 	// numbers its join points after the JDK's and the class path's.
@@ -266,7 +282,10 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 
 	// Run the command on both.
 	var cmdArgs []string
-	if tool {
+	if imageDir != "" {
+		launcher = filepath.Join(imageDir, "bin", filepath.Base(launcher))
+		cmdArgs = imageArgs(filepath.Base(launcher), tool, ltwOpts, javaArgs, outs)
+	} else if tool {
 		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher), ltwOpts...); err != nil {
 			return 0, err
 		}

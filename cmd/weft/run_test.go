@@ -14,7 +14,8 @@ import (
 // on the program's class path too, and missing everywhere are an error at
 // the advice; advice that advised nothing in the JDK nor the class path is
 // warned of as ajc does; javac runs on the woven JDK (it used to be given
-// java's @argfile) and its output runs.
+// java's @argfile) and its output runs. Both run from the woven runtime
+// image, linked once: java and javac of its bin/.
 func TestRunLaunchers(t *testing.T) {
 	adv := countAdvice(t)
 	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
@@ -48,15 +49,17 @@ func TestRunLaunchers(t *testing.T) {
 	stdout, stderr, code := run("--", jvmtest.Java(t), "-cp", app+string(filepath.ListSeparator)+adv, "Hello")
 	lint := "weft: warning: " + nowhere + ":2: advice defined in Nowhere has not been applied [Xlint:adviceDidNotMatch]\n"
 	if code != 0 || stdout != "hello\n" || !strings.Contains(stderr, " hits at ") ||
-		!strings.Contains(stderr, lint) || strings.Count(stderr, "[Xlint:") != 1 {
+		!strings.Contains(stderr, lint) || strings.Count(stderr, "[Xlint:") != 1 ||
+		!strings.Contains(stderr, "weft: linked "+filepath.Join(env[0][len("WEFT_CACHE="):], "jdk-")) {
 		t.Errorf("java -cp app:adv: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 
 	// javac on the same woven JDK (from the cache: the same advice class
 	// path): woven, the advice counts; no second lint.
-	stdout, stderr, code = run("--advice-cp", adv, "--", jvmtest.Javac(t), "-d", out, src)
+	stdout, stderr, code = run("--advice-cp", adv, "-v", "--", jvmtest.Javac(t), "-d", out, src)
 	if code != 0 || strings.Contains(stderr, "weft: weaving") || !strings.Contains(stderr, " hits at ") ||
-		strings.Contains(stderr, "[Xlint:") {
+		strings.Contains(stderr, "[Xlint:") || strings.Contains(stderr, "weft: linking") ||
+		!strings.Contains(stderr, "/image/bin/javac -J-Dweft.ltw=") {
 		t.Errorf("javac: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(out, "Hello.class")); err != nil {

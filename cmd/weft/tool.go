@@ -23,6 +23,7 @@ func addToolRunFlags(f *pflag.FlagSet, what string) {
 	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&runFlags.loadTime, "load-time", true, what+" the classes the JVM defines at run time too (docs/ltw.md)")
+	f.BoolVar(&runFlags.patches, "patches", false, "run the stock JDK with --patch-module patches, not a woven runtime image")
 	f.SetInterspersed(false)
 }
 

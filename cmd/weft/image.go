@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/weft-aop/weft/weaver/jdk"
+)
+
+// imageSummary is where a woven runtime image keeps the summary of the
+// weaving it holds.
+const imageSummary = "lib/weft/summary.json"
+
+// buildImage links the runtime image dir from the JDK at home and the
+// weaving in woven (a weft jdk output directory), with the advice class
+// path adviceCP on its boot class path, and copies the weaving's summary
+// into it.
+func buildImage(home, woven, dir, adviceCP string, progress bool) error {
+	start := time.Now()
+	var boot []string
+	for _, p := range filepath.SplitList(adviceCP) {
+		if p != "" {
+			boot = append(boot, p)
+		}
+	}
+	if progress {
+		fmt.Fprintf(os.Stderr, "weft: linking the runtime image %s\n", dir)
+	}
+	if err := jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: woven, Out: dir, BootAppend: boot}); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(woven, "summary.json"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, imageSummary), sum, 0o644); err != nil {
+		return err
+	}
+	if progress {
+		fmt.Fprintf(os.Stderr, "weft: linked %s in %.1fs\n", dir, time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// cachedImage returns the runtime image linked from the woven JDK in
+// jdkDir (a weft run cache entry), linking it the first time: it is
+// cached in jdkDir/image, under the same key. A JDK without jmods gets
+// none ("", said so): the run falls back to patches.
+func cachedImage(home, jdkDir, bootCP string) (string, error) {
+	if !jdk.HasJmods(home) {
+		fmt.Fprintf(os.Stderr, "weft: %s has no jmods/ to link a runtime image from: running it with --patch-module (slower start-up)\n", home)
+		return "", nil
+	}
+	dir := filepath.Join(jdkDir, "image")
+	_, err := cached(dir, func() error { return buildImage(home, jdkDir, dir, bootCP, true) })
+	return dir, err
+}
+
+// imageArgs returns the arguments of a launcher of the image: the image
+// holds the woven JDK's options, so only extra JVM options are added (as
+// -J options for launchers other than java, and -R options too for
+// jshell's snippet JVM), and java's class path is the woven one.
+func imageArgs(name string, tool bool, extra, args []string, woven map[string]string) []string {
+	if !tool {
+		return append(append([]string(nil), extra...), rewriteClassPath(args, woven)...)
+	}
+	var out []string
+	for _, x := range extra {
+		out = append(out, "-J"+x)
+	}
+	if name == "jshell" {
+		for _, x := range extra {
+			out = append(out, "-R"+x)
+		}
+	}
+	return append(out, args...)
+}
