@@ -120,7 +120,7 @@ func TestLeakTracker(t *testing.T) {
 	run := func(stdin string, args ...string) (stdout, stderr string, code int) {
 		t.Helper()
 		start := time.Now()
-		cmd := exec.Command(weft, append([]string{"leak", "--modules", "java.base"}, args...)...)
+		cmd := exec.Command(weft, append([]string{"leak", "--modules", "java.base", "--patches"}, args...)...)
 		cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
 		cmd.Stdin = strings.NewReader(stdin)
 		var o, e bytes.Buffer
@@ -226,7 +226,7 @@ func TestLeakTracker(t *testing.T) {
 	// did (128+15).
 	sleeper := jvmtest.Compile(t, map[string]string{"Sleeper.java": sleeperSrc})
 	sleepOut := t.TempDir()
-	cmd := exec.Command(weft, "leak", "--modules", "java.base", "-o", sleepOut, "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
+	cmd := exec.Command(weft, "leak", "--modules", "java.base", "--patches", "-o", sleepOut, "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
 	cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
 	var o bytes.Buffer
 	cmd.Stdout = &o

@@ -47,7 +47,7 @@ func TestProfileJavac(t *testing.T) {
 public class Hello { public static void main(String[] a) { List<String> l = new ArrayList<>(List.of(a)); l.sort(null); System.out.println(l); } }`), 0o644)
 	out := filepath.Join(t.TempDir(), "prof")
 	classes := t.TempDir()
-	cmd := exec.Command(weft, "profile", "-o", out, "--no-time", "--modules", "java.base,jdk.compiler",
+	cmd := exec.Command(weft, "profile", "-o", out, "--no-time", "--patches", "--modules", "java.base,jdk.compiler",
 		"-a", aspect, "--advice-cp", adv, "--", "javac", "-d", classes, hello)
 	cmd.Env = append(os.Environ(), "WEFT_CACHE="+t.TempDir())
 	b, err := cmd.CombinedOutput()

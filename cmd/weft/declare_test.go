@@ -113,7 +113,7 @@ func TestJDKAndRunDeclare(t *testing.T) {
 		t.Errorf("jdk with a declare error wrote %s", dir)
 	}
 
-	stdout, stderr, code := weft(t, env, "run", "-a", errs, "--modules", "java.logging", "--", jvmtest.Java(t), "-version")
+	stdout, stderr, code := weft(t, env, "run", "-a", errs, "--modules", "java.logging", "--patches", "--", jvmtest.Java(t), "-version")
 	if code == 0 || stdout != "" || !strings.Contains(stderr, ": error: no getName\n") || strings.Contains(stderr, "version \"") {
 		t.Errorf("run with a declare error: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
