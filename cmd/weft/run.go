@@ -179,35 +179,13 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	m, advs := prog, prog.Advice()
 	bootCP := joinClassPath(append([]string{fl.adviceCP}, holders...)...)
 	applied := appliedAdvice{}
-	wove := false
 
 	// The JDK, once per key.
-	key, err := jdkKey(home, fl.aspects, bootCP, fl.modules)
+	wj, err := cachedJDK(home, m, advs, fl.aspects, bootCP, fl.modules, holders)
 	if err != nil {
 		return 0, err
 	}
-	jdkDir := filepath.Join(cacheRoot(), "jdk-"+key)
-	sum, err := cached(jdkDir, func() error {
-		fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", jdkDir)
-		if len(holders) > 0 {
-			fmt.Fprintf(os.Stderr, "weft: advice classes found on the class path in %s: on the boot class path too\n",
-				strings.Join(holders, ", "))
-		}
-		s, jdkApplied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: bootCP, javaHome: home,
-			modules: fl.modules, out: jdkDir, progress: true})
-		if err != nil {
-			return err
-		}
-		if len(s.Intrinsics) > 0 {
-			fmt.Fprintf(os.Stderr, "weft: %d advised JDK methods are intrinsic candidates (see %s): counts there can be partial\n",
-				len(s.Intrinsics), filepath.Join(jdkDir, "summary.json"))
-		}
-		wove = true
-		return writeAppliedAdvice(jdkDir, jdkApplied)
-	})
-	if err != nil {
-		return 0, err
-	}
+	key, jdkDir, sum, wove := wj.key, wj.dir, wj.sum, wj.wove
 	say("woven JDK: %s", jdkDir)
 	imageDir := ""
 	if !fl.patches {
@@ -405,6 +383,46 @@ func readAppliedAdvice(dir string, into appliedAdvice) error {
 		into[k] = true
 	}
 	return nil
+}
+
+// A cachedWovenJDK is the JDK woven for a run's aspects, in the cache.
+type cachedWovenJDK struct {
+	key, dir string
+	sum      *jdk.Summary
+	wove     bool // woven by this call, not found in the cache
+}
+
+// cachedJDK weaves the JDK for the aspects once per key (jdkKey, cached),
+// for weft run and weft serve. holders are class-path entries holding
+// advice classes, which bootCP includes. The advice applied is written in
+// the cache directory (appliedFile) for the caller's lint.
+func cachedJDK(home string, m advice.Matcher, advs []*advice.Advice, aspects []string, bootCP, modules string,
+	holders []string) (cachedWovenJDK, error) {
+	var w cachedWovenJDK
+	key, err := jdkKey(home, aspects, bootCP, modules)
+	if err != nil {
+		return w, err
+	}
+	w.key, w.dir = key, filepath.Join(cacheRoot(), "jdk-"+key)
+	w.sum, err = cached(w.dir, func() error {
+		fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", w.dir)
+		if len(holders) > 0 {
+			fmt.Fprintf(os.Stderr, "weft: advice classes found on the class path in %s: on the boot class path too\n",
+				strings.Join(holders, ", "))
+		}
+		s, applied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: bootCP, javaHome: home,
+			modules: modules, out: w.dir, progress: true})
+		if err != nil {
+			return err
+		}
+		if len(s.Intrinsics) > 0 {
+			fmt.Fprintf(os.Stderr, "weft: %d advised JDK methods are intrinsic candidates (see %s): counts there can be partial\n",
+				len(s.Intrinsics), filepath.Join(w.dir, "summary.json"))
+		}
+		w.wove = true
+		return writeAppliedAdvice(w.dir, applied)
+	})
+	return w, err
 }
 
 // jdkKey hashes what the woven JDK depends on.

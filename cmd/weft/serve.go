@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/weft-aop/weft/advice"
 )
 
 var serveFlags struct {
@@ -81,10 +79,18 @@ func runServe(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	m, advs := prog, prog.Advice()
-	key, jdkDir, nextID, err := cachedJDK(home, m, advs, fl.aspects, fl.adviceCP, fl.modules, fl.xlint)
+	wj, err := cachedJDK(home, m, advs, fl.aspects, fl.adviceCP, fl.modules, nil)
 	if err != nil {
 		return err
 	}
+	if wj.wove {
+		applied := appliedAdvice{}
+		if err := readAppliedAdvice(wj.dir, applied); err != nil {
+			return err
+		}
+		lintAdviceDidNotMatch(os.Stderr, fl.xlint, advs, applied)
+	}
+	key, jdkDir, nextID := wj.key, wj.dir, wj.sum.NextID
 	dir := fl.dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "weft-serve-"); err != nil {
@@ -128,30 +134,4 @@ func writeServeArgs(dir, jdkDir, property string) (string, error) {
 		return "", err
 	}
 	return name, os.Rename(tmp, name)
-}
-
-// cachedJDK weaves the JDK for the aspects once per key, as weft run does
-// (jdkKey, cached), reporting advice that advised nothing when it wove, and
-// returns the key, the woven JDK's directory and the first join point id
-// after it.
-func cachedJDK(home string, m advice.Matcher, advs []*advice.Advice, aspects []string, adviceCP, modules string,
-	xlint lintLevel) (key, dir string, nextID int32, err error) {
-	if key, err = jdkKey(home, aspects, adviceCP, modules); err != nil {
-		return "", "", 0, err
-	}
-	dir = filepath.Join(cacheRoot(), "jdk-"+key)
-	sum, err := cached(dir, func() error {
-		fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", dir)
-		_, applied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: adviceCP, javaHome: home,
-			modules: modules, out: dir, progress: true})
-		if err != nil {
-			return err
-		}
-		lintAdviceDidNotMatch(os.Stderr, xlint, advs, applied)
-		return writeAppliedAdvice(dir, applied)
-	})
-	if err != nil {
-		return "", "", 0, err
-	}
-	return key, dir, sum.NextID, nil
 }
