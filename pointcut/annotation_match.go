@@ -305,30 +305,9 @@ func (n atArgsNode) eval(m *matchCtx) result {
 	if !ok {
 		return never
 	}
-	at := -1
-	for i, e := range n.elems {
-		if e.ellipsis {
-			at = i
-		}
-	}
-	if at < 0 && len(params) != len(n.elems) || at >= 0 && len(params) < len(n.elems)-1 {
-		return never
-	}
-	r := always
-	for i, e := range n.elems {
-		if e.ellipsis {
-			continue
-		}
-		p := i
-		if at >= 0 && i > at {
-			p = len(params) - (len(n.elems) - i)
-		}
-		r = and(r, atValueTest(m, e.arg, advice.Value{Kind: advice.Arg, Index: p}, string(params[p]), advice.ArgAnnotation))
-		if r.v == advice.Never {
-			return never
-		}
-	}
-	return r
+	return matchArgs(n.elems, func(e atArgsElem) bool { return e.ellipsis }, len(params), func(e atArgsElem, p int) result {
+		return atValueTest(m, e.arg, advice.Value{Kind: advice.Arg, Index: p}, string(params[p]), advice.ArgAnnotation)
+	})
 }
 
 // paramAnnots reports whether some parameter pattern tests annotations.

@@ -299,26 +299,34 @@ func (n argsNode) eval(m *matchCtx) result {
 	if !ok {
 		return never
 	}
+	return matchArgs(n.elems, func(e argElem) bool { return e.ellipsis }, len(params), func(e argElem, p int) result {
+		return valueTest(m, e.t, advice.Value{Kind: advice.Arg, Index: p}, string(params[p]))
+	})
+}
+
+// matchArgs matches the elements of an args(...) or @args(...) list, one
+// of which may be `..`, against n arguments: test gives the result of
+// element e at argument p; the results are and-ed.
+func matchArgs[E any](elems []E, ellipsis func(E) bool, n int, test func(e E, p int) result) result {
 	at := -1 // index of `..`
-	for i, e := range n.elems {
-		if e.ellipsis {
+	for i, e := range elems {
+		if ellipsis(e) {
 			at = i
 		}
 	}
-	if at < 0 && len(params) != len(n.elems) || at >= 0 && len(params) < len(n.elems)-1 {
+	if at < 0 && n != len(elems) || at >= 0 && n < len(elems)-1 {
 		return never
 	}
 	r := always
-	for i, e := range n.elems {
-		if e.ellipsis {
+	for i, e := range elems {
+		if ellipsis(e) {
 			continue
 		}
 		p := i
 		if at >= 0 && i > at {
-			p = len(params) - (len(n.elems) - i)
+			p = n - (len(elems) - i)
 		}
-		r = and(r, valueTest(m, e.t, advice.Value{Kind: advice.Arg, Index: p}, string(params[p])))
-		if r.v == advice.Never {
+		if r = and(r, test(e, p)); r.v == advice.Never {
 			return never
 		}
 	}
