@@ -200,16 +200,7 @@ func (e *emitter) aroundCall(ctx valueCtx, s *shadow, a advice.Applied, vals []h
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), residue: a.Residue}
 	spec.params = append(spec.params, vals...)
 	e.collectParams(spec, ctx, a)
-	e.local(classfile.OpAload, e.token)
-	for _, p := range spec.params {
-		e.loadValue(ctx, p.kind, p.index)
-	}
-	if spec.jp != nil {
-		e.pushInt(spec.jp.id)
-	}
-	if spec.enclosing != nil {
-		e.pushInt(spec.enclosing.id)
-	}
+	e.pushHelperArgs(ctx, spec)
 	ar := &aroundSpec{helper: spec, nvalues: len(vals), argsAt: argsAt, targetAt: targetAt,
 		owner: e.cw.name, method: method, mdesc: mdesc, ret: ret}
 	am, _ := classfile.ParseMethodDesc(a.Advice.Method.Desc) // checked when the advice was bound

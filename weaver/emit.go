@@ -789,6 +789,14 @@ func exitCheck(a advice.Applied) string {
 func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue}
 	e.collectParams(spec, ctx, a)
+	e.pushHelperArgs(ctx, spec)
+	name, desc := e.cw.sister.helper(spec)
+	e.invokestatic(e.cw.sister.name, name, desc)
+}
+
+// pushHelperArgs pushes what a helper of spec takes: the bypass token, the
+// values it collected at ctx's shadow, and the join point ids.
+func (e *emitter) pushHelperArgs(ctx valueCtx, spec *helperSpec) {
 	e.local(classfile.OpAload, e.token)
 	for _, p := range spec.params {
 		e.loadValue(ctx, p.kind, p.index)
@@ -799,8 +807,6 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	if spec.enclosing != nil {
 		e.pushInt(spec.enclosing.id)
 	}
-	name, desc := e.cw.sister.helper(spec)
-	e.invokestatic(e.cw.sister.name, name, desc)
 }
 
 // collectParams adds to spec the values, static parts and ids advice a's
