@@ -40,12 +40,13 @@ const (
 	JoinPointID                          // joinPointId: an int unique per shadow
 	ArrayDims                            // arrayDims: int[] of the dimension sizes
 	JoinPoint                            // thisJoinPoint: the static part with this, target and all arguments
+	CflowValue                           // value Index of the innermost entry of cflow Cflow (bound inside cflow(...))
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
-		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint"}
+		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint", "cflow"}
 	if int(k) < len(names) {
 		return names[k]
 	}
@@ -71,6 +72,9 @@ type Value struct {
 	// Desc is a reference type and casts a reference when Desc is narrower
 	// than the static type.
 	Desc string
+	// Cflow is, for CflowValue, the key of the cflow whose state holds
+	// the value (see CflowEntry).
+	Cflow int32
 }
 
 // Method names a static advice method.
@@ -96,4 +100,8 @@ type Advice struct {
 	// to values of that type (descriptor); "" means any.
 	ReturnType string
 	ThrowType  string
+	// Cflow is set on the advice a Matcher adds at the shadows of a
+	// cflow's pointcut to keep its per-thread state (cflow.go); it is
+	// weft's own, not the user's, and calls no Method.
+	Cflow *CflowEntry
 }

@@ -24,10 +24,13 @@ var (
 	fieldParser  = build[fieldBody]()
 	typeParser   = build[typeBody]()
 	listParser   = build[listBody]()
+	exprParser   = build[exprBody]()
+	ifParser     = build[ifBody]()
 )
 
 // Designators lists the primitive pointcut designators weft supports.
-var Designators = []string{"call", "execution", "get", "set", "within", "withincode", "this", "target", "args"}
+var Designators = []string{"call", "execution", "get", "set", "within", "withincode", "this", "target", "args",
+	"cflow", "cflowbelow", "if"}
 
 // declareKinds are the declare forms weft has.
 var declareKinds = map[string]bool{"precedence": true, "warning": true, "error": true}
@@ -36,7 +39,7 @@ var declareKinds = map[string]bool{"precedence": true, "warning": true, "error":
 var reserved = map[string]bool{
 	"handler": true, "staticinitialization": true,
 	"initialization": true, "preinitialization": true, "adviceexecution": true,
-	"cflow": true, "cflowbelow": true, "if": true, "proceed": true,
+	"proceed": true,
 }
 
 // ParseFile parses the .weft source src read from filename. It reports
@@ -305,6 +308,9 @@ func walkDesignators(d *declGrammar, fn func(*Designator)) {
 			expr(u.Paren)
 		case u.Prim != nil:
 			fn(u.Prim)
+			if u.Prim.Cflow != nil {
+				expr(u.Prim.Cflow) // parsed by fn
+			}
 		}
 	}
 	expr = func(e *Expr) {
@@ -353,6 +359,16 @@ func (p *fileParser) designator(d *Designator) bool {
 		if b, err = typeParser.ParseFromLexer(lex, trailing); err == nil {
 			d.Type = b.P
 		}
+	case "cflow", "cflowbelow":
+		var b *exprBody
+		if b, err = exprParser.ParseFromLexer(lex, trailing); err == nil {
+			d.Cflow = b.E
+		}
+	case "if":
+		var b *ifBody
+		if b, err = ifParser.ParseFromLexer(lex, trailing); err == nil {
+			d.If = b.C
+		}
 	default:
 		var b *listBody
 		if b, err = listParser.ParseFromLexer(lex, trailing); err == nil {
@@ -377,8 +393,11 @@ func (p *fileParser) designator(d *Designator) bool {
 	case "get", "set":
 		msg = strings.Replace(tidy(msg), "(expected SigName)", "(expected the field's [DeclaringType.]name)", 1)
 		p.s.add(pos, fieldHint(body), "in %s(...): %s", name, msg)
-	case "this", "target", "args", "within":
+	case "this", "target", "args", "within", "cflow", "cflowbelow":
 		p.s.add(pos, "", "in %s(...): %s", name, tidy(msg))
+	case "if":
+		p.s.add(pos, "write if(pkg.Class.method(formals)) calling a public static boolean method, or if(true)",
+			"in if(...): %s", tidy(msg))
 	default:
 		p.s.add(d.Pos, "designators are "+strings.Join(Designators, ", ")+
 			"; a named pointcut takes types or formals: name(Type, id)",

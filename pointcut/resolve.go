@@ -43,6 +43,7 @@ type Program struct {
 	declares  []*declareMsg  // declare warning and error, declaration order
 	conflicts []conflict     // aspects declare precedence orders both ways
 	declInfo  []DeclareInfo
+	cflows    []*cflowDef // the cflows of advice, in the order compiled
 }
 
 // PointcutInfo describes a named pointcut, for summaries.
@@ -164,6 +165,8 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 		h = c.classes.hierarchy(opts.Hierarchy)
 	}
 	orders := map[*aspectScope][]*boundAdvice{}
+	c.cflows = &cflowSet{byKey: map[int32]*cflowDef{}}
+	c.ifHier = h
 	for _, sc := range scopes {
 		var before, after []*boundAdvice
 		for i, ad := range sc.a.Advice {
@@ -183,6 +186,9 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 		// after advice take precedence.
 		orders[sc] = append(before, after...)
 	}
+	prog.cflows = c.cflows.list
+	finishCflows(prog.cflows)
+	c.cflows = nil
 	var precs []*precDecl
 	for _, sc := range scopes {
 		for _, dd := range sc.a.Declares {
@@ -523,6 +529,11 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
 	var out []advice.Applied
 	var m *matchCtx // one per call, made when some advice can match s's kind
+	var first, last []advice.Applied
+	if len(p.cflows) > 0 {
+		m = &matchCtx{s: s, h: p.types.wrap(h)}
+		first, last = p.matchCflows(s, m)
+	}
 	for _, b := range p.order {
 		if !b.kinds.Has(s.Kind) {
 			continue // e.g. execution(...) at a call; arrayDims exists only at array construction
@@ -536,10 +547,12 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 		} else {
 			m.binds = make([]advice.Value, b.nformals)
 		}
+		m.ifs = m.ifs[:0]
 		r := b.pc.eval(m)
 		if r.v == advice.Never {
 			continue
 		}
+		m.fixIfs()
 		adv := b.info.Advice
 		check := ""
 		if b.exit != "" {
@@ -579,6 +592,9 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 			args[i] = v
 		}
 		out = append(out, advice.Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
+	}
+	if first != nil || last != nil {
+		out = append(append(first, out...), last...)
 	}
 	return out
 }

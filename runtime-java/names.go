@@ -18,6 +18,7 @@ const (
 	Weft                = PackagePrefix + "Weft" // the guard at the entry of woven methods
 	JoinPointStaticPart = PackagePrefix + "JoinPointStaticPart"
 	JoinPoint           = PackagePrefix + "JoinPoint" // thisJoinPoint
+	Cflow               = PackagePrefix + "Cflow"     // cflow and cflowbelow state, per thread
 )
 
 // JoinPointStaticPartDesc is the descriptor of thisJoinPointStaticPart.
@@ -34,6 +35,10 @@ const ThreadDIBField = "weft$dib"
 // ThreadLocalField is the Object field added to java.lang.Thread that holds
 // weft.rt.Local's per-thread slot when the JDK is woven.
 const ThreadLocalField = "weft$local"
+
+// ThreadCflowField is the Object field added to java.lang.Thread that holds
+// the thread's cflow state (weft.rt.Cflow) when the JDK is woven.
+const ThreadCflowField = "weft$cflow"
 
 // Ref is a static field or method of the runtime.
 type Ref struct {
@@ -64,9 +69,21 @@ var (
 		Desc: "(" + JoinPointStaticPartDesc + "Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;)" + JoinPointDesc}
 )
 
+// The cflow members woven code calls (weft.rt.Cflow): each takes the
+// cflow's key.
+var (
+	CflowEnter = Ref{Owner: Cflow, Name: "enter", Desc: "(I)V"}
+	CflowExit  = Ref{Owner: Cflow, Name: "exit", Desc: "(I)V"}
+	CflowIn    = Ref{Owner: Cflow, Name: "in", Desc: "(I)Z"}
+	CflowPush  = Ref{Owner: Cflow, Name: "push", Desc: "(I[Ljava/lang/Object;)V"}
+	CflowPop   = Ref{Owner: Cflow, Name: "pop", Desc: "(I)V"}
+	CflowGet   = Ref{Owner: Cflow, Name: "get", Desc: "(II)Ljava/lang/Object;"}
+)
+
 // Refs lists every member above.
 func Refs() []Ref {
-	return []Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake, JoinPointMake}
+	return []Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake, JoinPointMake,
+		CflowEnter, CflowExit, CflowIn, CflowPush, CflowPop, CflowGet}
 }
 
 // LTW is the JDK-mode runtime's load-time weaving entry (runtime-java/jdk

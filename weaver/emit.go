@@ -639,6 +639,13 @@ func needs(a advice.Applied, kinds ...advice.ValueKind) bool {
 				}
 			}
 		}
+		for _, v := range r.Args { // if()
+			for _, k := range kinds {
+				if v.Kind == k {
+					return true
+				}
+			}
+		}
 		for _, c := range r.Children {
 			if walk(c) {
 				return true
@@ -713,6 +720,8 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 			for k := range ctx.argDescs {
 				want(advice.Arg, k)
 			}
+		case advice.CflowValue:
+			// read by the helper from the cflow's state
 		default:
 			want(v.Kind, v.Index)
 		}
@@ -724,6 +733,11 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 		}
 		if r.Op == advice.InstanceOf {
 			want(r.Value.Kind, r.Value.Index)
+		}
+		for _, v := range r.Args { // if()
+			if v.Kind != advice.CflowValue {
+				want(v.Kind, v.Index)
+			}
 		}
 		for _, c := range r.Children {
 			walk(c)
