@@ -86,7 +86,7 @@ func TestErrorMessages(t *testing.T) {
 
 func TestReservedDesignators(t *testing.T) {
 	for _, d := range []string{"handler(Exception)", "staticinitialization(Foo)",
-		"initialization(Foo.new(..))", "cflow(call(* *(..)))", "cflowbelow(execution(* *(..)))", "if(x > 3 && y != \"s\")"} {
+		"initialization(Foo.new(..))"} {
 		src := "aspect A {\nbefore(): " + d + " { a.B.c(); }\n}\n"
 		got := resolveErr(src)
 		name := d[:strings.IndexByte(d, '(')]
