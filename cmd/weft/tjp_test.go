@@ -25,6 +25,12 @@ const tjpWeft = `aspect Tjp {
     before(): execution(* *(..)) || execution(new(..)) {
         tjp.Log.count(thisJoinPoint);
     }
+    pointcut put(Object k): execution(* java.util.HashMap.put(..)) && args(k, ..);
+    before(): (execution(* *(..)) || execution(new(..))) && cflow(put(Object)) { tjp.Log.inPut(); }
+    before(): execution(* *(..)) && cflowbelow(execution(* java.util.HashMap.putVal(..))) { tjp.Log.belowPutVal(); }
+    before(String s, Object k): execution(int java.lang.String.hashCode()) && this(s) && cflow(put(k)) {
+        tjp.Log.hashInPut(s, k);
+    }
 }
 `
 
@@ -45,12 +51,20 @@ public class Log {
             + " args=" + java.util.Arrays.toString(args)
             + " in " + jp.getSourceLocation().replaceAll(":[0-9]+$", ""));
     }
+    public static void inPut() { inPut++; }
+    public static void belowPutVal() { belowPutVal++; }
+    public static void hashInPut(String s, Object k) {
+        if ("cflow-key".equals(k)) {
+            System.out.println("hashCode of " + s + " in put(" + k + ")");
+        }
+    }
     static String name(Object o) { return o == null ? "null" : o.getClass().getName(); }
 
-    static long hits, args;
+    static long hits, args, inPut, belowPutVal;
     public static void count(JoinPoint jp) {
         if (hits++ == 0) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("tjp: " + hits + " join points")));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("tjp: " + hits + " join points\n"
+                + "cflow: " + inPut + " in HashMap.put, " + belowPutVal + " below HashMap.putVal")));
         }
         args += jp.getArgs().length;
         boolean exec = jp.getKind().endsWith("execution");
@@ -68,6 +82,7 @@ public class Main {
         l.add("tjp");
         l.add(0, "tjp");
         System.out.println(Integer.toHexString(0xcafe) + " " + Objects.toString("tjp") + " " + l);
+        new HashMap<Object, Object>().put("cflow-key", 1);
     }
 }
 `
@@ -105,7 +120,8 @@ func TestJDKJoinPoint(t *testing.T) {
 		"execution(void java.util.ArrayList.add(int, Object)) | execution(ArrayList.add(..)) | execution(public void java.util.ArrayList.add(int, java.lang.Object)) | add method-execution this=java.util.ArrayList target=java.util.ArrayList args=[0, tjp] in ArrayList.java",
 		"execution(String java.lang.Integer.toHexString(int)) | execution(Integer.toHexString(..)) | execution(public static java.lang.String java.lang.Integer.toHexString(int)) | toHexString method-execution this=null target=null args=[51966] in Integer.java",
 		"call(String java.lang.String.valueOf(Object)) | call(String.valueOf(..)) | call(public static java.lang.String java.lang.String.valueOf(java.lang.Object)) | valueOf method-call this=null target=null args=[tjp] in Objects.java",
-		plain,
+		strings.TrimSuffix(plain, "\n"),
+		"hashCode of cflow-key in put(cflow-key)\n",
 	}, "\n")
 	if out != want {
 		t.Errorf("woven JDK output:\n%s\nwant:\n%s", out, want)
@@ -126,7 +142,7 @@ func TestJDKJoinPoint(t *testing.T) {
 	// loading far more, runs without it: it is the suite's slowest step.)
 	args := append(strings.Fields(string(jargs)), "-J-cp", "-J"+adv, "-d", woven)
 	b, err := exec.Command(jvmtest.Javac(t), append(args, srcs...)...).CombinedOutput()
-	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points$`).Match(b) {
+	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points\ncflow: [0-9]{4,} in HashMap.put, [0-9]{3,} below HashMap.putVal$`).Match(b) {
 		t.Fatalf("javac on the woven JDK: %v\n%s", err, b)
 	}
 	for _, c := range []string{"Main.class", "Hello.class"} {
