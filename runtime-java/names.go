@@ -70,14 +70,15 @@ var (
 )
 
 // The cflow members woven code calls (weft.rt.Cflow): each takes the
-// cflow's key.
+// thread's bypass token (DIB.token's, which locates the thread's state)
+// and the cflow's key.
 var (
-	CflowEnter = Ref{Owner: Cflow, Name: "enter", Desc: "(I)V"}
-	CflowExit  = Ref{Owner: Cflow, Name: "exit", Desc: "(I)V"}
-	CflowIn    = Ref{Owner: Cflow, Name: "in", Desc: "(I)Z"}
-	CflowPush  = Ref{Owner: Cflow, Name: "push", Desc: "(I[Ljava/lang/Object;)V"}
-	CflowPop   = Ref{Owner: Cflow, Name: "pop", Desc: "(I)V"}
-	CflowGet   = Ref{Owner: Cflow, Name: "get", Desc: "(II)Ljava/lang/Object;"}
+	CflowEnter = Ref{Owner: Cflow, Name: "enter", Desc: "(Ljava/lang/Object;I)V"}
+	CflowExit  = Ref{Owner: Cflow, Name: "exit", Desc: "(Ljava/lang/Object;I)V"}
+	CflowIn    = Ref{Owner: Cflow, Name: "in", Desc: "(Ljava/lang/Object;I)Z"}
+	CflowPush  = Ref{Owner: Cflow, Name: "push", Desc: "(Ljava/lang/Object;I[Ljava/lang/Object;)V"}
+	CflowPop   = Ref{Owner: Cflow, Name: "pop", Desc: "(Ljava/lang/Object;I)V"}
+	CflowGet   = Ref{Owner: Cflow, Name: "get", Desc: "(Ljava/lang/Object;II)Ljava/lang/Object;"}
 )
 
 // Refs lists every member above.

@@ -11,19 +11,22 @@ import (
 
 // cflow and if(): the sister helpers that keep a cflow's per-thread state
 // at the shadows of its pointcut (advice.CflowEntry), the residue tests of
-// advised shadows (InCflow: weft.rt.Cflow.in(key); If: a call of the
-// if() method) and the values bound inside a cflow (CflowValue:
-// weft.rt.Cflow.get(key, k), the innermost entry's).
+// advised shadows (InCflow: weft.rt.Cflow.in(token, key); If: a call of
+// the if() method) and the values bound inside a cflow (CflowValue:
+// weft.rt.Cflow.get(token, key, k), the innermost entry's). The token is
+// the helper's first parameter, the thread's bypass token: the thread's
+// cflow state is a field of it (of the Thread in the woven JDK, of the
+// thread's bypass cell in application mode), so no lookup is needed.
 //
 // An entry that pushes no values is
 //
 //	static void aN(Object token, values the residue tests...) {
 //	    if (!residue) return;
-//	    Cflow.enter(key);   // exit: Cflow.exit(key)
+//	    Cflow.enter(token, key);   // exit: Cflow.exit(token, key)
 //	}
 //
 // with no bypass around it: weft.rt.Cflow touches only arrays and the
-// thread's slot (a Thread field in the woven JDK), nothing woven. An entry
+// token's field, nothing woven. An entry
 // that pushes values boxes them, which may run woven code (Integer.valueOf
 // in the woven JDK), so it sets the DIB around the push as advice does.
 // So does a helper whose residue calls if() methods: the test is user code.
@@ -80,11 +83,12 @@ func (g *sisterGen) pushInt(v int32) {
 
 // cflowTest jumps to fail unless the thread is in the cflow r names.
 func (hg *helperGen) cflowTest(r *advice.Residue, fail *classfile.Label) {
+	hg.g.idx(classfile.OpAload, 0) // the token
 	hg.g.pushInt(r.Cflow)
 	hg.g.invokeRuntime(rtjava.CflowIn)
 	hg.g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})
 	hg.skips = true
-	hg.needStack(1)
+	hg.needStack(2)
 }
 
 // ifTest jumps to fail unless the if() method returns true.
@@ -118,6 +122,7 @@ func (hg *helperGen) pushValue(v advice.Value, want classfile.Type) {
 // pushCflowValue pushes value v.Index of the innermost entry of cflow
 // v.Cflow, converted to type want.
 func (hg *helperGen) pushCflowValue(v advice.Value, want classfile.Type) {
+	hg.g.idx(classfile.OpAload, 0) // the token
 	hg.g.pushInt(v.Cflow)
 	hg.g.pushInt(int32(v.Index))
 	hg.g.invokeRuntime(rtjava.CflowGet)
@@ -139,6 +144,7 @@ func (hg *helperGen) cflowHelper() {
 	hg.code.MaxLocals = uint16(hg.next + 1)
 	switch {
 	case !e.Enter:
+		g.idx(classfile.OpAload, 0)
 		g.pushInt(e.Key)
 		if e.Values > 0 {
 			g.invokeRuntime(rtjava.CflowPop)
@@ -146,12 +152,13 @@ func (hg *helperGen) cflowHelper() {
 			g.invokeRuntime(rtjava.CflowExit)
 		}
 		g.op(classfile.OpReturn)
-		hg.needStack(1)
+		hg.needStack(2)
 	case e.Values == 0:
+		g.idx(classfile.OpAload, 0)
 		g.pushInt(e.Key)
 		g.invokeRuntime(rtjava.CflowEnter)
 		g.op(classfile.OpReturn)
-		hg.needStack(1)
+		hg.needStack(2)
 	default:
 		hg.cflowPush()
 	}
@@ -166,6 +173,7 @@ func (hg *helperGen) cflowPush() {
 	g.invokeRuntime(rtjava.DIBBegin)
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	hg.label(start)
+	g.idx(classfile.OpAload, 0)
 	g.pushInt(hg.h.adv.Cflow.Key)
 	g.pushInt(int32(len(hg.h.args)))
 	g.idx(classfile.OpAnewarray, g.c.Pool.AddClass("java/lang/Object"))
@@ -188,5 +196,5 @@ func (hg *helperGen) cflowPush() {
 	g.idx(classfile.OpAload, uint16(hg.next))
 	g.op(classfile.OpAthrow)
 	hg.code.Handlers = append(hg.code.Handlers, classfile.Handler{Start: start, End: end, Handler: handler})
-	hg.needStack(9)
+	hg.needStack(10)
 }

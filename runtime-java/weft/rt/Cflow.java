@@ -12,9 +12,12 @@ package weft.rt;
  * state. A thread's state is a small open-addressing table from key to
  * depth (and, for cflows that bind values, a stack of entry frames), held
  * by {@link CflowLocal}: a field of java.lang.Thread in the woven JDK, a
- * ThreadLocal in application mode. New threads start outside every cflow,
- * as in AspectJ. Nothing here calls woven code: only arrays, and the
- * allocation of a thread's table on its first entry.
+ * field of the thread's bypass cell in application mode. Each method takes
+ * the current thread's bypass token (what the woven method's guard got
+ * from {@link DIB#token}: the Thread, or the cell), so finding the state
+ * costs one field read. New threads start outside every cflow, as in
+ * AspectJ. Nothing here calls woven code: only arrays, and the allocation
+ * of a thread's table on its first entry.
  */
 public final class Cflow {
     private Cflow() {}
@@ -81,24 +84,24 @@ public final class Cflow {
         }
     }
 
-    private static State state() {
-        Object s = CflowLocal.get();
+    private static State state(Object token) {
+        Object s = CflowLocal.get(token);
         if (s == null) {
             s = new State();
-            CflowLocal.set(s);
+            CflowLocal.set(token, s);
         }
         return (State) s;
     }
 
     /** Enters the cflow key (a shadow of its pointcut begins). */
-    public static void enter(int key) {
-        State s = state();
+    public static void enter(Object token, int key) {
+        State s = state(token);
         s.depths[s.slot(key)]++;
     }
 
     /** Leaves the cflow key (the shadow's join point is over). */
-    public static void exit(int key) {
-        Object o = CflowLocal.get();
+    public static void exit(Object token, int key) {
+        Object o = CflowLocal.get(token);
         if (o == null) {
             return;
         }
@@ -110,8 +113,8 @@ public final class Cflow {
     }
 
     /** Reports whether the current thread is in the control flow of key. */
-    public static boolean in(int key) {
-        Object o = CflowLocal.get();
+    public static boolean in(Object token, int key) {
+        Object o = CflowLocal.get(token);
         if (o == null) {
             return false;
         }
@@ -121,8 +124,8 @@ public final class Cflow {
     }
 
     /** Enters the cflow key with the values it binds there. */
-    public static void push(int key, Object[] frame) {
-        State s = state();
+    public static void push(Object token, int key, Object[] frame) {
+        State s = state(token);
         int i = s.slot(key);
         int d = s.depths[i];
         Object[] st = s.frames[i];
@@ -138,8 +141,8 @@ public final class Cflow {
     }
 
     /** Leaves the cflow key entered by {@link #push}. */
-    public static void pop(int key) {
-        Object o = CflowLocal.get();
+    public static void pop(Object token, int key) {
+        Object o = CflowLocal.get(token);
         if (o == null) {
             return;
         }
@@ -157,8 +160,8 @@ public final class Cflow {
      * Returns value k bound by the innermost entry of the cflow key (as
      * AspectJ, the most recent one), or null outside it.
      */
-    public static Object get(int key, int k) {
-        Object o = CflowLocal.get();
+    public static Object get(Object token, int key, int k) {
+        Object o = CflowLocal.get(token);
         if (o == null) {
             return null;
         }

@@ -2,22 +2,20 @@ package weft.rt;
 
 /**
  * The per-thread slot holding a thread's {@link Cflow} state, application
- * mode: a ThreadLocal. In the woven JDK it is a field of java.lang.Thread
- * instead, which woven ThreadLocal code can never be in the middle of
- * changing. Not inherited by new threads.
+ * mode: a field of the thread's bypass cell ({@link DIB}), which the token
+ * woven code passes is. In the woven JDK it is a field of java.lang.Thread
+ * instead. A new thread's cell starts empty: the state is not inherited.
  */
 public final class CflowLocal {
     private CflowLocal() {}
 
-    private static final ThreadLocal<Object> SLOT = new ThreadLocal<>();
-
-    /** Returns the current thread's cflow state (null until set). */
-    public static Object get() {
-        return SLOT.get();
+    /** Returns the cflow state of the thread whose bypass token this is (null until set). */
+    public static Object get(Object token) {
+        return ((DIB.Cell) token).cflow;
     }
 
-    /** Sets the current thread's cflow state. */
-    public static void set(Object state) {
-        SLOT.set(state);
+    /** Sets the cflow state of the thread whose bypass token this is. */
+    public static void set(Object token, Object state) {
+        ((DIB.Cell) token).cflow = state;
     }
 }
