@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
 )
 
 // cflow(P) and cflowbelow(P) match at run time, when the current thread is
@@ -143,11 +144,16 @@ func finishCflows(defs []*cflowDef) {
 
 // matchCflows returns the cflow entries and exits at s: those of cflows
 // placed first (before any other advice at s) and those placed last.
-func (p *Program) matchCflows(s *advice.Shadow, m *matchCtx) (first, last []advice.Applied) {
+// *mp is the Match's context, made here if some cflow can match s's kind.
+func (p *Program) matchCflows(s *advice.Shadow, h classfile.Hierarchy, mp **matchCtx) (first, last []advice.Applied) {
 	for _, d := range p.cflows {
 		if !d.kinds.Has(s.Kind) {
 			continue
 		}
+		if *mp == nil {
+			*mp = &matchCtx{s: s, h: p.types.wrap(h)}
+		}
+		m := *mp
 		if d.nformals <= len(m.bindsBuf) {
 			m.binds = m.bindsBuf[:d.nformals]
 			clear(m.binds)

@@ -531,8 +531,7 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 	var m *matchCtx // one per call, made when some advice can match s's kind
 	var first, last []advice.Applied
 	if len(p.cflows) > 0 {
-		m = &matchCtx{s: s, h: p.types.wrap(h)}
-		first, last = p.matchCflows(s, m)
+		first, last = p.matchCflows(s, h, &m)
 	}
 	for _, b := range p.order {
 		if !b.kinds.Has(s.Kind) {
