@@ -96,7 +96,8 @@ public final class Cflow {
     /** Enters the cflow key (a shadow of its pointcut begins). */
     public static void enter(Object token, int key) {
         State s = state(token);
-        s.depths[s.slot(key)]++;
+        int i = s.slot(key); // first: slot may replace the arrays
+        s.depths[i]++;
     }
 
     /** Leaves the cflow key (the shadow's join point is over). */

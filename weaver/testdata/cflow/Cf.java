@@ -13,6 +13,7 @@ public class Cf {
         thrower(d - 1);
     }
     static void outside() {}
+    Cf() { outside(); }
     void spawn() throws Exception {
         Thread t = new Thread(Cf::outside);
         t.start();

@@ -11,4 +11,6 @@ public aspect Cflows {
     before(): fibs() && cflow(fibs()) && !within(Cflows) { cfadv.Cnt.i(); }
     after() throwing: execution(static void app.Cf.thrower(int)) && cflowbelow(execution(static void app.Cf.thrower(int))) && !within(Cflows) { cfadv.Cnt.j(); }
     before(int d, app.Cf c): execution(static void app.Cf.outside()) && cflow(execution(void app.Cf.run2(int)) && args(d) && this(c)) && !within(Cflows) { cfadv.Cnt.k(d, c); }
+    before(): execution(static void app.Cf.outside()) && cflow(execution(void app.Cf.run2(int)) && cflowbelow(execution(void app.Cf.run2(int)))) && !within(Cflows) { cfadv.Cnt.l(); }
+    before(): execution(static void app.Cf.outside()) && cflow(execution(app.Cf.new())) && !within(Cflows) { cfadv.Cnt.m(); }
 }
