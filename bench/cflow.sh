@@ -42,7 +42,7 @@ done
 AJRT=/usr/share/java/aspectjrt.jar
 for v in cflow-false cflowbelow-fib; do
   printf 'public aspect B {\n    before(): %s%s { fib.Hits.hit(); }\n}\n' "$FIB" "${GUARD[$v]}" > "$W/B.aj"
-  ajc -1.8 -inpath "$W/app" -cp "$AJRT:$W/adv" -outjar "$W/ajc-$v.jar" "$W/B.aj" >/dev/null
+  ajc -1.8 -inpath "$W/app" -cp "$AJRT:$W/adv" -outjar "$W/ajc-$v.jar" "$W/B.aj" >"$W/ajc.log" 2>&1 || { cat "$W/ajc.log"; exit 1; }
 done
 
 best() { # the best ns/call of RUNS runs
