@@ -15,7 +15,10 @@ import (
 )
 
 // tjpWeft advises executions and a call in java.base with thisJoinPoint
-// printed, and every execution with thisJoinPoint counted.
+// printed, every execution with thisJoinPoint counted, and HashMap's
+// executions in the control flow of its put (cflow) and below its putVal
+// (cflowbelow) counted, and String.hashCode in a put with the put's key
+// (bound inside the cflow).
 const tjpWeft = `aspect Tjp {
     before(): execution(* java.util.ArrayList.add(..)) || execution(java.util.ArrayList.new(int))
         || execution(* java.lang.Integer.toHexString(int))
@@ -26,8 +29,12 @@ const tjpWeft = `aspect Tjp {
         tjp.Log.count(thisJoinPoint);
     }
     pointcut put(Object k): execution(* java.util.HashMap.put(..)) && args(k, ..);
-    before(): (execution(* *(..)) || execution(new(..))) && cflow(put(Object)) { tjp.Log.inPut(); }
-    before(): execution(* *(..)) && cflowbelow(execution(* java.util.HashMap.putVal(..))) { tjp.Log.belowPutVal(); }
+    before(): (execution(* java.util.HashMap*.*(..)) || execution(java.util.HashMap*.new(..))) && cflow(put(Object)) {
+        tjp.Log.inPut();
+    }
+    before(): execution(* java.util.HashMap*.*(..)) && cflowbelow(execution(* java.util.HashMap.putVal(..))) {
+        tjp.Log.belowPutVal();
+    }
     before(String s, Object k): execution(int java.lang.String.hashCode()) && this(s) && cflow(put(k)) {
         tjp.Log.hashInPut(s, k);
     }
@@ -92,7 +99,8 @@ public class Main {
 // passing it at every execution, and runs a program on it under
 // -Xverify:all and javac: the advice sees AspectJ's strings, this, target and the
 // boxed arguments, the program's output is unchanged, and javac makes the
-// same classes as on the stock JDK.
+// same classes as on the stock JDK. The cflow advice sees the innermost
+// put's key (the program's marker) and counts in javac.
 func TestJDKJoinPoint(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	classes, err := rtjava.Build(home, "")
