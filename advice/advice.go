@@ -49,13 +49,14 @@ const (
 	WithinAnnotation     // the class holding the code (@within(a)), at Value.Site
 	WithincodeAnnotation // the method or constructor holding the code (@withincode(a)), at Value.Site
 	Proceed              // proceed: around advice's handle to the rest of the join point
+	CflowValue           // value Index of the innermost entry of cflow Cflow (bound inside cflow(...))
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
 		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint",
-		"@this", "@target", "@args", "@annotation", "@within", "@withincode", "proceed"}
+		"@this", "@target", "@args", "@annotation", "@within", "@withincode", "proceed", "cflow"}
 	if int(k) < len(names) {
 		return names[k]
 	}
@@ -86,6 +87,9 @@ type Value struct {
 	// WithinAnnotation, WithincodeAnnotation) is read.
 	Annotation string
 	Site       *AnnotationSite
+	// Cflow is, for CflowValue, the key of the cflow whose state holds
+	// the value (see CflowEntry).
+	Cflow int32
 }
 
 // Method names a static advice method.
@@ -115,4 +119,8 @@ type Advice struct {
 	// (descriptor): the advice method's return type, which the woven
 	// code converts to the join point's.
 	AroundType string
+	// Cflow is set on the advice a Matcher adds at the shadows of a
+	// cflow's pointcut to keep its per-thread state (cflow.go); it is
+	// weft's own, not the user's, and calls no Method.
+	Cflow *CflowEntry
 }

@@ -53,13 +53,16 @@ type Applied struct {
 }
 
 // Residue is a runtime test the weaver emits before calling advice: a tree
-// of instanceof and annotation tests on join point values combined with
-// And, Or and Not.
+// of instanceof and annotation tests on join point values, cflow tests and
+// if() calls combined with And, Or and Not.
 type Residue struct {
 	Op       ResidueOp
 	Value    Value      // for InstanceOf, HasAnnotation: which value (This, Target, Arg)
 	Type     string     // for InstanceOf: internal name or array descriptor; for HasAnnotation: the annotation type's internal name
 	Children []*Residue // for And, Or (two or more) and Not (one)
+	Cflow    int32      // for InCflow: the cflow's key (CflowEntry.Key)
+	Method   Method     // for If: the public static boolean method
+	Args     []Value    // for If: its arguments
 }
 
 // ResidueOp is a Residue node's operator.
@@ -74,4 +77,6 @@ const (
 	// an annotation of type Type (Class.isAnnotationPresent, so
 	// @Inherited ones of superclasses count): @this, @target, @args.
 	HasAnnotation
+	InCflow // the current thread is in the control flow of cflow Cflow
+	If      // Method(Args) returns true
 )

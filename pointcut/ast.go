@@ -155,6 +155,26 @@ type Designator struct {
 	Field  *FieldPattern  // get, set
 	Type   *TypePattern   // within, handler, staticinitialization
 	List   []*ListElem    // this, target, args, named pointcuts
+	Cflow  *Expr          // cflow, cflowbelow
+	If     *IfCall        // if
+}
+
+type exprBody struct {
+	E *Expr `parser:"@@ \")\""`
+}
+
+type ifBody struct {
+	C *IfCall `parser:"@@ \")\""`
+}
+
+// IfCall is the body of if(...): a call of a public static boolean method,
+// `pkg.Class.method(formals)`, or the literal true or false (a Name with
+// no parenthesis).
+type IfCall struct {
+	Pos   Position
+	Name  []string   `parser:"@Name ( \".\" @Name )*"`
+	Paren bool       `parser:"( @\"(\""`
+	Args  []*CallArg `parser:"  ( @@ ( \",\" @@ )* )? \")\" )?"`
 }
 
 type methodBody struct {

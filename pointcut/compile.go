@@ -20,6 +20,10 @@ type compiler struct {
 	classes  *classes // the advice class path and the JDK, for binding advice and for hints
 
 	given classfile.Hierarchy // Options.Hierarchy: more classes, for annotation types
+	// cflows collects the cflows of advice (nil while compiling anything
+	// else); ifHier checks if() methods (nil: not checked).
+	cflows *cflowSet
+	ifHier classfile.Hierarchy
 }
 
 // aspectScope is an aspect's named pointcuts.
@@ -264,6 +268,7 @@ type env struct {
 	reportAt *Position      // when inside a named pointcut: the reference to report binding errors at
 	stack    []*PointcutDecl
 	formals  []string // names, for hints
+	inCflow  bool     // inside cflow(...) or cflowbelow(...)
 }
 
 func (c *compiler) expr(e *Expr, ev *env, inOr, inNot bool) node {
@@ -371,6 +376,10 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 			n.elems = append(n.elems, argElem{t: t})
 		}
 		return n
+	case "cflow", "cflowbelow":
+		return c.cflow(d, name == "cflowbelow", ev, inOr, inNot)
+	case "if":
+		return c.ifPointcut(d, ev)
 	}
 	return c.reference(d, name, ev, inOr, inNot)
 }
@@ -479,7 +488,7 @@ func (c *compiler) reference(d *Designator, name string, ev *env, inOr, inNot bo
 	}
 	descs := sc.formals[pd]
 	inner := &env{scope: sc, names: map[string]target{}, bound: ev.bound, boundAt: ev.boundAt, sites: ev.sites,
-		reportAt: ev.reportAt, stack: append(append([]*PointcutDecl(nil), ev.stack...), pd), formals: ev.formals}
+		reportAt: ev.reportAt, stack: append(append([]*PointcutDecl(nil), ev.stack...), pd), formals: ev.formals, inCflow: ev.inCflow}
 	if inner.reportAt == nil {
 		p := d.Pos
 		inner.reportAt = &p

@@ -151,7 +151,7 @@ func TestDeclareErrors(t *testing.T) {
 		{"formal", `declare warning: call(* *(..)) && within(x) && args(o) : "m";`,
 			[]string{"args() cannot be used in declare warning"}},
 		{"cflow", `declare warning: cflow(call(* *(..))) : "m";`,
-			[]string{"cflow() is not supported yet"}},
+			[]string{"t.weft:2:18: cflow() cannot be used in declare warning: it is decided at run time"}},
 		{"missing message", `declare warning: call(* *(..));`,
 			[]string{"t.weft:2:31: unexpected token \";\"", `hint: write declare warning: Pointcut : "message";`}},
 		{"message not a string", `declare warning: call(* *(..)) : message;`,

@@ -52,4 +52,11 @@
 // aspect, before advice in declaration order, then after advice in reverse
 // declaration order. The weaver runs before advice in list order and after
 // advice in reverse list order.
+//
+// cflow(P) and cflowbelow(P) add advice of weft's own (Advice.Cflow set) at
+// each shadow P matches: the entry, a Before, and the exit, an After, of
+// the cflow's per-thread state, placed first in the list for cflow (around
+// all other advice) and last for cflowbelow (inside it); at advised shadows
+// they are InCflow residues, and formals bound inside them CflowValue
+// values (cflow.go). if(C.m(formals)) is an If residue (if.go).
 package pointcut

@@ -34,6 +34,8 @@ type matchCtx struct {
 	// bindsBuf backs binds for advice with few formals (most), so one
 	// Match allocates no binds slice per advice.
 	bindsBuf [4]advice.Value
+	// ifs are the If residues made while evaluating one pointcut.
+	ifs []ifFix
 }
 
 func and(a, b result) result {
@@ -381,6 +383,9 @@ func (p *Program) ShadowKinds() advice.KindSet {
 	var k advice.KindSet
 	for _, b := range p.order {
 		k |= b.kinds
+	}
+	for _, d := range p.cflows {
+		k |= d.kinds
 	}
 	return k
 }

@@ -24,12 +24,14 @@ var (
 	fieldParser  = build[fieldBody]()
 	typeParser   = build[typeBody]()
 	listParser   = build[listBody]()
+	exprParser   = build[exprBody]()
+	ifParser     = build[ifBody]()
 )
 
 // Designators lists the primitive pointcut designators weft supports.
 var Designators = []string{"call", "execution", "get", "set", "handler", "staticinitialization",
 	"initialization", "preinitialization", "within", "withincode", "this", "target", "args",
-	"@within", "@withincode", "@annotation", "@this", "@target", "@args"}
+	"@within", "@withincode", "@annotation", "@this", "@target", "@args", "cflow", "cflowbelow", "if"}
 
 // declareKinds are the declare forms weft has.
 var declareKinds = map[string]bool{"precedence": true, "warning": true, "error": true}
@@ -37,7 +39,7 @@ var declareKinds = map[string]bool{"precedence": true, "warning": true, "error":
 // reserved are AspectJ designators weft does not support yet.
 var reserved = map[string]bool{
 	"adviceexecution": true,
-	"cflow":           true, "cflowbelow": true, "if": true, "proceed": true,
+	"proceed":         true,
 }
 
 // ParseFile parses the .weft source src read from filename. It reports
@@ -312,6 +314,9 @@ func walkDesignators(d *declGrammar, fn func(*Designator)) {
 			expr(u.Paren)
 		case u.Prim != nil:
 			fn(u.Prim)
+			if u.Prim.Cflow != nil {
+				expr(u.Prim.Cflow) // parsed by fn
+			}
 		}
 	}
 	expr = func(e *Expr) {
@@ -368,6 +373,16 @@ func (p *fileParser) designator(d *Designator) bool {
 		if b, err = typeParser.ParseFromLexer(lex, trailing); err == nil {
 			d.Type = b.P
 		}
+	case "cflow", "cflowbelow":
+		var b *exprBody
+		if b, err = exprParser.ParseFromLexer(lex, trailing); err == nil {
+			d.Cflow = b.E
+		}
+	case "if":
+		var b *ifBody
+		if b, err = ifParser.ParseFromLexer(lex, trailing); err == nil {
+			d.If = b.C
+		}
 	default:
 		var b *listBody
 		if b, err = listParser.ParseFromLexer(lex, trailing); err == nil {
@@ -392,10 +407,13 @@ func (p *fileParser) designator(d *Designator) bool {
 	case "get", "set":
 		msg = strings.Replace(tidy(msg), "(expected SigName)", "(expected the field's [DeclaringType.]name)", 1)
 		p.s.add(pos, fieldHint(body), "in %s(...): %s", name, msg)
-	case "this", "target", "args", "within":
+	case "this", "target", "args", "within", "cflow", "cflowbelow":
 		p.s.add(pos, "", "in %s(...): %s", name, tidy(msg))
 	case "handler", "staticinitialization":
 		p.s.add(pos, name+" takes a type pattern, e.g. "+name+"(java.io.IOException+)", "in %s(...): %s", name, tidy(msg))
+	case "if":
+		p.s.add(pos, "write if(pkg.Class.method(formals)) calling a public static boolean method, or if(true)",
+			"in if(...): %s", tidy(msg))
 	default:
 		p.s.add(d.Pos, "designators are "+strings.Join(Designators, ", ")+
 			"; a named pointcut takes types or formals: name(Type, id)",

@@ -43,6 +43,7 @@ type Program struct {
 	declares  []*declareMsg  // declare warning and error, declaration order
 	conflicts []conflict     // aspects declare precedence orders both ways
 	declInfo  []DeclareInfo
+	cflows    []*cflowDef // the cflows of advice, in the order compiled
 }
 
 // PointcutInfo describes a named pointcut, for summaries.
@@ -164,6 +165,8 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 		h = c.classes.hierarchy(opts.Hierarchy)
 	}
 	orders := map[*aspectScope][]*boundAdvice{}
+	c.cflows = &cflowSet{byKey: map[int32]*cflowDef{}}
+	c.ifHier = h
 	for _, sc := range scopes {
 		var all []*boundAdvice
 		for i, ad := range sc.a.Advice {
@@ -180,6 +183,9 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 		// after advice take precedence (around.go for around advice).
 		orders[sc] = aspectOrder(all)
 	}
+	prog.cflows = c.cflows.list
+	finishCflows(prog.cflows)
+	c.cflows = nil
 	var precs []*precDecl
 	for _, sc := range scopes {
 		for _, dd := range sc.a.Declares {
@@ -538,6 +544,10 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
 	var out []advice.Applied
 	var m *matchCtx // one per call, made when some advice can match s's kind
+	var first, last []advice.Applied
+	if len(p.cflows) > 0 {
+		first, last = p.matchCflows(s, h, &m)
+	}
 	for _, b := range p.order {
 		if !b.kinds.Has(s.Kind) {
 			continue // e.g. execution(...) at a call; arrayDims exists only at array construction
@@ -551,10 +561,12 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 		} else {
 			m.binds = make([]advice.Value, b.nformals)
 		}
+		m.ifs = m.ifs[:0]
 		r := b.pc.eval(m)
 		if r.v == advice.Never {
 			continue
 		}
+		m.fixIfs()
 		adv := b.info.Advice
 		check := ""
 		if b.exit != "" {
@@ -595,7 +607,11 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 		}
 		out = append(out, advice.Applied{Advice: adv, Verdict: r.v, Residue: r.r, Args: args, ExitCheck: check})
 	}
-	return orderAround(out)
+	out = orderAround(out)
+	if first != nil || last != nil {
+		out = append(append(first, out...), last...)
+	}
+	return out
 }
 
 var _ advice.Matcher = (*Program)(nil)

@@ -20,6 +20,7 @@ const (
 	JoinPoint           = PackagePrefix + "JoinPoint" // thisJoinPoint
 	Proceed             = PackagePrefix + "Proceed"   // around advice's proceed: the superclass of sister classes with around shadows
 	Conversions         = PackagePrefix + "Conversions"
+	Cflow               = PackagePrefix + "Cflow" // cflow and cflowbelow state, per thread
 )
 
 // JoinPointStaticPartDesc is the descriptor of thisJoinPointStaticPart.
@@ -36,6 +37,10 @@ const ThreadDIBField = "weft$dib"
 // ThreadLocalField is the Object field added to java.lang.Thread that holds
 // weft.rt.Local's per-thread slot when the JDK is woven.
 const ThreadLocalField = "weft$local"
+
+// ThreadCflowField is the Object field added to java.lang.Thread that holds
+// the thread's cflow state (weft.rt.Cflow) when the JDK is woven.
+const ThreadCflowField = "weft$cflow"
 
 // Ref is a static field or method of the runtime.
 type Ref struct {
@@ -66,10 +71,22 @@ var (
 		Desc: "(" + JoinPointStaticPartDesc + "Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;)" + JoinPointDesc}
 )
 
+// The cflow members woven code calls (weft.rt.Cflow): each takes the
+// thread's bypass token (DIB.token's, which locates the thread's state)
+// and the cflow's key.
+var (
+	CflowEnter = Ref{Owner: Cflow, Name: "enter", Desc: "(Ljava/lang/Object;I)V"}
+	CflowExit  = Ref{Owner: Cflow, Name: "exit", Desc: "(Ljava/lang/Object;I)V"}
+	CflowIn    = Ref{Owner: Cflow, Name: "in", Desc: "(Ljava/lang/Object;I)Z"}
+	CflowPush  = Ref{Owner: Cflow, Name: "push", Desc: "(Ljava/lang/Object;I[Ljava/lang/Object;)V"}
+	CflowPop   = Ref{Owner: Cflow, Name: "pop", Desc: "(Ljava/lang/Object;I)V"}
+	CflowGet   = Ref{Owner: Cflow, Name: "get", Desc: "(Ljava/lang/Object;II)Ljava/lang/Object;"}
+)
+
 // Refs lists every member above.
 func Refs() []Ref {
 	return append([]Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake, JoinPointMake,
-		ProceedArity, ProceedNoTarget}, ConversionRefs()...)
+		ProceedArity, ProceedNoTarget, CflowEnter, CflowExit, CflowIn, CflowPush, CflowPop, CflowGet}, ConversionRefs()...)
 }
 
 // Around advice's runtime (weaver/around.go): a sister class with around

@@ -106,6 +106,12 @@
 // advised shadows) is left unwoven with a warning, like any class that
 // cannot be woven.
 //
+// Residues may also test a cflow (weft.rt.Cflow.in) or call an if()
+// method (then the DIB is set before the tests); a cflow's entries and
+// exits, advice of the Matcher's own (advice.CflowEntry), are helpers that
+// update weft.rt.Cflow's per-thread state, reached through the token
+// (cflow.go).
+//
 // # Modes
 //
 // Woven code is identical for application and JDK weaving: it reaches the

@@ -748,6 +748,13 @@ func needs(a advice.Applied, kinds ...advice.ValueKind) bool {
 				}
 			}
 		}
+		for _, v := range r.Args { // if()
+			for _, k := range kinds {
+				if v.Kind == k {
+					return true
+				}
+			}
+		}
 		for _, c := range r.Children {
 			if walk(c) {
 				return true
@@ -850,6 +857,8 @@ func (e *emitter) collectParams(spec *helperSpec, ctx valueCtx, a advice.Applied
 			// read in the sister class (annotation_sister.go)
 		case advice.Proceed:
 			// the closure, made by the helper
+		case advice.CflowValue:
+			// read by the helper from the cflow's state
 		default:
 			want(valueSource(v.Kind), v.Index)
 		}
@@ -861,6 +870,11 @@ func (e *emitter) collectParams(spec *helperSpec, ctx valueCtx, a advice.Applied
 		}
 		if r.Op == advice.InstanceOf || r.Op == advice.HasAnnotation {
 			want(r.Value.Kind, r.Value.Index)
+		}
+		for _, v := range r.Args { // if()
+			if v.Kind != advice.CflowValue {
+				want(v.Kind, v.Index)
+			}
 		}
 		for _, c := range r.Children {
 			walk(c)

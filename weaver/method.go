@@ -122,6 +122,9 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	}
 	for _, s := range shadows {
 		for _, a := range s.applied {
+			if a.Advice.Cflow != nil {
+				continue // weft's own: a cflow's entry or exit
+			}
 			*infos = append(*infos, WeaveInfo{Kind: s.Kind, Member: s.Member, Within: cw.name,
 				File: cw.file, Line: s.line, ID: s.id, Advice: a.Advice, Residue: a.Verdict == advice.Maybe})
 		}

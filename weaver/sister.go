@@ -169,6 +169,9 @@ func residueString(r *advice.Residue) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "(%d %d %d %s", r.Op, r.Value.Kind, r.Value.Index, r.Type)
+	if r.Op == advice.InCflow || r.Op == advice.If {
+		b.WriteString(residueExtra(r))
+	}
 	for _, c := range r.Children {
 		b.WriteString(residueString(c))
 	}
@@ -461,6 +464,14 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 	g.insns = nil
 	hg := &helperGen{g: g, h: h, code: &classfile.Code{}, skip: classfile.NewLabel()}
 	hg.layoutParams()
+	if h.adv.Cflow != nil {
+		hg.cflowHelper()
+		hg.code.Insns = g.insns
+		return hg.code
+	}
+	if hasIf(h.residue) {
+		hg.beginBypass() // if() methods run bypassed, as advice does
+	}
 	if h.residue != nil {
 		hg.residueTest(h.residue, hg.skip)
 	}
@@ -485,6 +496,9 @@ type helperGen struct {
 	skip            *classfile.Label  // return without calling the advice
 	skips           bool              // some test jumps to skip
 	closureSlot     int               // around advice: the local holding proceed (around.go)
+	// begun, when the residue calls if() methods, is where the DIB was
+	// set, before the tests (cflow.go): skip then clears it.
+	begun *classfile.Label
 }
 
 // layoutParams gives each parameter its slot: the token, the values, then
@@ -584,6 +598,10 @@ func (hg *helperGen) residueTest(r *advice.Residue, fail *classfile.Label) {
 		hg.label(ok)
 		hg.frame(ok, nil)
 		hg.skips = true
+	case advice.InCflow:
+		hg.cflowTest(r, fail)
+	case advice.If:
+		hg.ifTest(r, fail)
 	}
 }
 
@@ -604,10 +622,13 @@ func (hg *helperGen) exitTest() {
 // { DIB.end(token); } and the helper's normal return.
 func (hg *helperGen) adviceCall() {
 	g, a := hg.g, hg.h.adv
-	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBBegin)
-	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
-	hg.label(start)
+	start, end, handler := hg.begun, classfile.NewLabel(), classfile.NewLabel()
+	if start == nil {
+		g.idx(classfile.OpAload, 0)
+		g.invokeRuntime(rtjava.DIBBegin)
+		start = classfile.NewLabel()
+		hg.label(start)
+	}
 	am, _ := classfile.ParseMethodDesc(a.Method.Desc) // checked when the advice was bound
 	stack := hg.pushArgs(am.Params)
 	g.invoke(classfile.OpInvokestatic, a.Method.Owner, a.Method.Name, a.Method.Desc)
@@ -630,7 +651,7 @@ func (hg *helperGen) adviceCall() {
 	g.op(classfile.OpAthrow)
 	hg.code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
 	hg.code.MaxLocals = uint16(hg.next + 1)
-	hg.code.MaxStack = uint16(stack + 6)
+	hg.code.MaxStack = max(hg.code.MaxStack, uint16(stack+6))
 }
 
 // pushArgs pushes the advice call's values, each converted to the advice
@@ -660,6 +681,9 @@ func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
 		case advice.Proceed:
 			g.idx(classfile.OpAload, uint16(hg.closureSlot))
 			stack++
+		case advice.CflowValue:
+			hg.pushCflowValue(v, want)
+			stack += 3
 		case advice.JoinPointID:
 			g.idx(classfile.OpIload, uint16(hg.jpSlot))
 			if g.base != 0 {
@@ -694,6 +718,10 @@ func (hg *helperGen) skipReturn() {
 	}
 	hg.label(hg.skip)
 	hg.frame(hg.skip, nil)
+	if hg.begun != nil {
+		hg.g.idx(classfile.OpAload, 0)
+		hg.g.invokeRuntime(rtjava.DIBEnd)
+	}
 	hg.g.op(classfile.OpReturn)
 }
 

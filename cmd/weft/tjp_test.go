@@ -15,7 +15,10 @@ import (
 )
 
 // tjpWeft advises executions and a call in java.base with thisJoinPoint
-// printed, and every execution with thisJoinPoint counted.
+// printed, every execution with thisJoinPoint counted, and HashMap's
+// executions in the control flow of its put (cflow) and below its putVal
+// (cflowbelow) counted, and String.hashCode in a put with the put's key
+// (bound inside the cflow).
 const tjpWeft = `aspect Tjp {
     before(): execution(* java.util.ArrayList.add(..)) || execution(java.util.ArrayList.new(int))
         || execution(* java.lang.Integer.toHexString(int))
@@ -29,6 +32,16 @@ const tjpWeft = `aspect Tjp {
         || call(java.lang.StringBuilder.new(..)) || call(byte[].new(int)) || get(int java.util.ArrayList.size)
         || set(* java.util.HashMap.modCount) {
         tjp.Log.around(proceed);
+    }
+    pointcut put(Object k): execution(* java.util.HashMap.put(..)) && args(k, ..);
+    before(): (execution(* java.util.HashMap*.*(..)) || execution(java.util.HashMap*.new(..))) && cflow(put(Object)) {
+        tjp.Log.inPut();
+    }
+    before(): execution(* java.util.HashMap*.*(..)) && cflowbelow(execution(* java.util.HashMap.putVal(..))) {
+        tjp.Log.belowPutVal();
+    }
+    before(String s, Object k): execution(int java.lang.String.hashCode()) && this(s) && cflow(put(k)) {
+        tjp.Log.hashInPut(s, k);
     }
 }
 `
@@ -50,6 +63,13 @@ public class Log {
             + " args=" + java.util.Arrays.toString(args)
             + " in " + jp.getSourceLocation().replaceAll(":[0-9]+$", ""));
     }
+    public static void inPut() { inPut++; }
+    public static void belowPutVal() { belowPutVal++; }
+    public static void hashInPut(String s, Object k) {
+        if ("cflow-key".equals(k)) {
+            System.out.println("hashCode of " + s + " in put(" + k + ")");
+        }
+    }
     static String name(Object o) { return o == null ? "null" : o.getClass().getName(); }
 
     static long arounds;
@@ -60,10 +80,11 @@ public class Log {
         return p.proceed();
     }
 
-    static long hits, args;
+    static long hits, args, inPut, belowPutVal;
     public static void count(JoinPoint jp) {
         if (hits++ == 0) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("tjp: " + hits + " join points")));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("tjp: " + hits + " join points\n"
+                + "cflow: " + inPut + " in HashMap.put, " + belowPutVal + " below HashMap.putVal")));
         }
         args += jp.getArgs().length;
         boolean exec = jp.getKind().endsWith("execution");
@@ -81,6 +102,7 @@ public class Main {
         l.add("tjp");
         l.add(0, "tjp");
         System.out.println(Integer.toHexString(0xcafe) + " " + Objects.toString("tjp") + " " + l);
+        new HashMap<Object, Object>().put("cflow-key", 1);
     }
 }
 `
@@ -92,7 +114,8 @@ public class Main {
 // get and set), and runs a program on it under
 // -Xverify:all and javac: the advice sees AspectJ's strings, this, target and the
 // boxed arguments, the program's output is unchanged, and javac makes the
-// same classes as on the stock JDK.
+// same classes as on the stock JDK. The cflow advice sees the innermost
+// put's key (the program's marker) and counts in javac.
 func TestJDKJoinPoint(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	classes, err := rtjava.Build(home, "")
@@ -120,7 +143,8 @@ func TestJDKJoinPoint(t *testing.T) {
 		"execution(void java.util.ArrayList.add(int, Object)) | execution(ArrayList.add(..)) | execution(public void java.util.ArrayList.add(int, java.lang.Object)) | add method-execution this=java.util.ArrayList target=java.util.ArrayList args=[0, tjp] in ArrayList.java",
 		"execution(String java.lang.Integer.toHexString(int)) | execution(Integer.toHexString(..)) | execution(public static java.lang.String java.lang.Integer.toHexString(int)) | toHexString method-execution this=null target=null args=[51966] in Integer.java",
 		"call(String java.lang.String.valueOf(Object)) | call(String.valueOf(..)) | call(public static java.lang.String java.lang.String.valueOf(java.lang.Object)) | valueOf method-call this=null target=null args=[tjp] in Objects.java",
-		plain,
+		strings.TrimSuffix(plain, "\n"),
+		"hashCode of cflow-key in put(cflow-key)\n",
 	}, "\n")
 	if out != want {
 		t.Errorf("woven JDK output:\n%s\nwant:\n%s", out, want)
@@ -141,7 +165,7 @@ func TestJDKJoinPoint(t *testing.T) {
 	// loading far more, runs without it: it is the suite's slowest step.)
 	args := append(strings.Fields(string(jargs)), "-J-cp", "-J"+adv, "-d", woven)
 	b, err := exec.Command(jvmtest.Javac(t), append(args, srcs...)...).CombinedOutput()
-	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points$`).Match(b) ||
+	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points\ncflow: [0-9]{4,} in HashMap.put, [0-9]{3,} below HashMap.putVal$`).Match(b) ||
 		!regexp.MustCompile(`(?m)^around: [0-9]{5,} join points$`).Match(b) {
 		t.Fatalf("javac on the woven JDK: %v\n%s", err, b)
 	}

@@ -49,6 +49,11 @@ func PatchThread(data []byte) ([]byte, error) {
 		// may be in the middle of changing when advice runs. Not inherited.
 		Access: classfile.AccPublic | classfile.AccTransient,
 		Name:   p.AddUtf8(rtjava.ThreadLocalField), Desc: p.AddUtf8("Ljava/lang/Object;"),
+	}, &classfile.Member{
+		// weft.rt.CflowLocal's slot: the thread's cflow state, its own
+		// field so advice using weft.rt.Local keeps that one. Not inherited.
+		Access: classfile.AccPublic | classfile.AccTransient,
+		Name:   p.AddUtf8(rtjava.ThreadCflowField), Desc: p.AddUtf8("Ljava/lang/Object;"),
 	})
 	field := p.AddFieldref("java/lang/Thread", rtjava.ThreadDIBField, "Z")
 	current := p.AddMethodref("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", false)

@@ -22,6 +22,7 @@ public final class DIB {
     static final class Cell {
         final Thread owner;
         boolean on;
+        Object cflow; // the thread's Cflow state (CflowLocal)
 
         Cell(Thread owner, boolean on) {
             this.owner = owner;
