@@ -76,6 +76,28 @@ func Build(javaHome, cacheDir string) (map[string][]byte, error) {
 		func(string) ([]string, error) { return []string{"--release", "11", "-g", "-nowarn"}, nil })
 }
 
+// BuildAdvice compiles advice sources (by path, "pkg/Advice.java") with
+// javaHome's javac for Java 11 against the runtime's sources and returns
+// the advice's class files by internal name, the runtime's own left out
+// (the woven JDK has them). Results are cached in cacheDir/name-HASH.
+func BuildAdvice(javaHome, cacheDir, name string, sources map[string][]byte) (map[string][]byte, error) {
+	src := Sources()
+	for p, b := range sources {
+		src[p] = b
+	}
+	classes, err := CompileCached(filepath.Join(javaHome, "bin", "javac"), filepath.Join(cacheDir, name+"-"+SourcesHash(src)), src,
+		func(string) ([]string, error) { return []string{"--release", "11", "-g", "-nowarn"}, nil })
+	if err != nil {
+		return nil, err
+	}
+	for n := range classes {
+		if strings.HasPrefix(n, PackagePrefix) {
+			delete(classes, n)
+		}
+	}
+	return classes, nil
+}
+
 // CompileCached returns the class files (by internal name) javac makes of
 // sources, cached in dir. Only the first call compiles: in a temporary
 // directory beside dir, renamed into place when complete, so concurrent

@@ -12,9 +12,7 @@ import (
 	"github.com/weft-aop/weft/classfile"
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
-	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/pointcut"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -80,10 +78,7 @@ func init() {
 	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
 	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
 	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
-	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
-	f.StringVar(&runFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
-	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
-	f.BoolVar(&runFlags.loadTime, "load-time", true, "profile the classes the JVM defines at run time too (docs/ltw.md)")
+	addWovenRunFlags(f, "all", "profile")
 	f.SetInterspersed(false)
 	rootCmd.AddCommand(profileCmd)
 }
@@ -94,7 +89,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	aspect, adv, err := buildProfiler(home)
+	aspect, adv, err := profiler.install(home)
 	if err != nil {
 		return err
 	}
@@ -103,8 +98,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	os.Remove(filepath.Join(out, "profile.cct")) // no stale profile from an earlier run
-	runFlags.aspects = append([]string{aspect}, fl.aspects...)
-	runFlags.adviceCP, runFlags.xlint = joinClassPath(adv, fl.adviceCP), "ignore"
+	useTool(aspect, adv, fl.aspects, fl.adviceCP)
 	env := []string{"WEFT_PROFILE_OUT=" + out, "WEFT_PROFILE_MAX_NODES=" + strconv.Itoa(fl.maxNodes)}
 	if fl.cpu {
 		env = append(env, "WEFT_PROFILE_CPU=true")
@@ -126,35 +120,11 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// buildProfiler writes the profiler's aspect and compiled advice into the
-// cache (both named by their content) and returns their paths.
-func buildProfiler(home string) (aspect, adv string, err error) {
-	classes, err := profile.Build(home, cacheRoot())
-	if err != nil {
-		return "", "", fmt.Errorf("building the profiler: %v", err)
-	}
-	// The calibration class is woven: the key covers weft itself (and so
-	// the runtime it refers to), as the woven JDK's does.
-	key := rtjava.SourcesHash(profile.Sources(), profile.Aspect(), weftDigest())
-	aspect = filepath.Join(cacheRoot(), "profile-"+key+".weft")
-	adv = filepath.Join(cacheRoot(), "profile-"+key+"-advice")
-	if _, err := os.Stat(aspect); err != nil {
-		if err := os.WriteFile(aspect, profile.Aspect(), 0o644); err != nil {
-			return "", "", err
-		}
-	}
-	if _, err := os.Stat(adv); err != nil {
-		tmp := adv + ".tmp" + strconv.Itoa(os.Getpid())
-		defer os.RemoveAll(tmp)
-		if err := archive.WriteClasses(tmp, archive.Dir, classes); err != nil {
-			return "", "", err
-		}
-		if err := weaveCalibration(home, aspect, tmp, adv); err != nil {
-			return "", "", fmt.Errorf("weaving the profiler's calibration class: %v", err)
-		}
-	}
-	return aspect, adv, nil
-}
+// profiler is examples/profile. Its calibration class is woven: the
+// advice's key covers weft itself (and so the runtime it refers to), as
+// the woven JDK's does.
+var profiler = tool{name: "profile", aspect: profile.Aspect(), sources: profile.Sources(),
+	build: profile.Build, finish: weaveCalibration}
 
 // calibrationIDBase starts the join point ids of the calibration class,
 // far above those of the JDK and the program (the ids only need to be

@@ -6,7 +6,6 @@ package profile
 import (
 	"embed"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -38,20 +37,5 @@ func Sources() map[string][]byte {
 // classes left out: the woven JDK has them). Results are cached in
 // cacheDir, keyed by the sources.
 func Build(javaHome, cacheDir string) (map[string][]byte, error) {
-	src := rtjava.Sources()
-	for p, b := range Sources() {
-		src[p] = b
-	}
-	dir := filepath.Join(cacheDir, "profile-"+rtjava.SourcesHash(src))
-	classes, err := rtjava.CompileCached(filepath.Join(javaHome, "bin", "javac"), dir, src,
-		func(string) ([]string, error) { return []string{"--release", "11", "-g", "-nowarn"}, nil })
-	if err != nil {
-		return nil, err
-	}
-	for name := range classes {
-		if strings.HasPrefix(name, rtjava.PackagePrefix) {
-			delete(classes, name)
-		}
-	}
-	return classes, nil
+	return rtjava.BuildAdvice(javaHome, cacheDir, "profile", Sources())
 }
