@@ -129,9 +129,24 @@ func runRecrash(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// clearRecrash removes what an earlier run left in dir: its crashes and
-// tests, nothing else.
+// recrashMark marks a directory weft recrash made: only such a directory
+// is cleared for a new run.
+const recrashMark = ".weft-recrash"
+
+// clearRecrash readies dir for a run: made and marked if new or empty;
+// if marked, what an earlier run left there is removed (its crashes,
+// tests and summary, nothing else); otherwise it is refused, as it may
+// hold the user's own tests/ or classes/.
 func clearRecrash(dir string) error {
+	if names, err := os.ReadDir(dir); err == nil && len(names) > 0 && !fileExists(filepath.Join(dir, recrashMark)) {
+		return fmt.Errorf("recrash: %s is not empty and not weft recrash's output: choose another -o", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, recrashMark), nil, 0o644); err != nil {
+		return err
+	}
 	old, _ := filepath.Glob(filepath.Join(dir, "crash*", "crash.json"))
 	for _, c := range old {
 		if err := os.RemoveAll(filepath.Dir(c)); err != nil {

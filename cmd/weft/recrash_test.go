@@ -16,7 +16,8 @@ import (
 // one thrown deep in application code from arguments built earlier (an
 // Order, not Serializable, and its Lines), one inside the JDK's
 // Integer.parseInt called with "x", one in a pool worker (ArrayList.get
-// out of range).
+// out of range); and one the program catches, a crash only when asked
+// (--method).
 var crashySrc = map[string]string{
 	"crashy/Main.java": `package crashy;
 
@@ -39,6 +40,11 @@ public class Main {
         pool.execute(Main::pooled);
         pool.shutdown();
         pool.awaitTermination(1, TimeUnit.MINUTES);
+        try {
+            System.out.println("port " + Config.port("http:80x"));
+        } catch (NumberFormatException e) {
+            System.out.println("bad port"); // caught: a crash only for --method crashy.Config.port
+        }
         System.out.println("done");
     }
 
@@ -128,6 +134,14 @@ public class Sums {
     }
 }
 `,
+	"crashy/Config.java": `package crashy;
+
+public class Config {
+    public static int port(String url) {
+        return Integer.parseInt(url.substring(url.indexOf(':') + 1));
+    }
+}
+`,
 	"crashy/Inventory.java": `package crashy;
 
 import java.util.List;
@@ -142,9 +156,10 @@ public class Inventory {
 `,
 }
 
-// TestRecrashCommand records the three crashes with JDK frames on a woven
+// TestRecrashCommand records the four crashes with JDK frames on a woven
 // java.base under -Xverify:all: the program's output is unchanged, each
-// crash is saved once (no recursion, no other), and for each a test
+// crash is saved once (no recursion, no other: the caught exception's
+// escape from the method asked for is saved once, not at each frame), and for each a test
 // reproduces it from the frame that threw it, compiled and run by weft;
 // frames that cannot reproduce (Thread.run, whose Thread is never
 // captured) are dropped. One kept test is run again as JUnit 4 runs it,
@@ -155,7 +170,7 @@ func TestRecrashCommand(t *testing.T) {
 	wantOut, wantErr, _ := jvmtest.RunErr(t, java[1:]...)
 	out := filepath.Join(t.TempDir(), "crash")
 	start := time.Now()
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "--jdk-frames", "-o", out, "--"}, java...)...)
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "--jdk-frames", "--method", "crashy.Config.port", "-o", out, "--"}, java...)...)
 	t.Logf("weft recrash: %v", time.Since(start))
 	if code != 0 || stdout != wantOut {
 		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, wantOut, stderr)
@@ -175,13 +190,13 @@ func TestRecrashCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	crashes := regexp.MustCompile(`(?m)^crash\d+: escaped thread "([^"]+)": ([\w.]+):`).FindAllStringSubmatch(string(summary), -1)
+	crashes := regexp.MustCompile(`(?m)^crash\d+: escaped (.*?): ([\w.]+):`).FindAllStringSubmatch(string(summary), -1)
 	var got []string
 	for _, c := range crashes {
 		got = append(got, c[1]+" "+c[2])
 	}
-	want := []string{"deep java.lang.IllegalArgumentException", "parse java.lang.NumberFormatException",
-		"pool-1-thread-1 java.lang.IndexOutOfBoundsException"}
+	want := []string{`thread "deep" java.lang.IllegalArgumentException`, `thread "parse" java.lang.NumberFormatException`,
+		`thread "pool-1-thread-1" java.lang.IndexOutOfBoundsException`, `crashy.Config.port java.lang.NumberFormatException`}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") || strings.Contains(string(summary), " recrash.") {
 		t.Fatalf("crashes %q, want %q (and no frame of the recorder):\n%s", got, want, summary)
 	}
@@ -193,6 +208,7 @@ func TestRecrashCommand(t *testing.T) {
 		"Crash2_2_Sums_sumTest",          // the application's frame calling it
 		"Crash3_2_ArrayList_getTest",     // in the pool's worker: the JDK's frame
 		"Crash3_3_Inventory_itemTest",    // and the application's
+		"Crash4_2_Config_portTest",       // the method asked for
 	} {
 		if _, err := os.Stat(filepath.Join(out, "tests", test+".java")); err != nil ||
 			!strings.Contains(string(summary), test+" reproduces") {
@@ -216,5 +232,16 @@ func TestRecrashCommand(t *testing.T) {
 	}
 	if b, err := exec.Command(jvmtest.Java(t), "-cp", cp, "Crash1_1_Pricing_lineTotalTest").CombinedOutput(); err != nil || string(b) != "reproduced\n" {
 		t.Errorf("Crash1_1_Pricing_lineTotalTest as a program: %v\n%s", err, b)
+	}
+
+	// A directory of the user's is never cleared.
+	mine := t.TempDir()
+	keep := filepath.Join(mine, "classes", "Keep.class")
+	if err := writeFileAll(keep, []byte("mine")); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := weft(t, []string{sharedCache(t)}, "recrash", "-o", mine, "--", "java", "-version"); code == 0 ||
+		!strings.Contains(stderr, "not weft recrash's output") || !fileExists(keep) {
+		t.Errorf("recrash -o a directory of the user's: exit %d\n%s", code, stderr)
 	}
 }
