@@ -78,7 +78,7 @@ func init() {
 	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
 	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
 	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
-	addWovenRunFlags(f, "all", "profile")
+	addWovenRunFlags(f, &runFlags.modules, "all", "profile")
 	f.SetInterspersed(false)
 	rootCmd.AddCommand(profileCmd)
 }

@@ -22,6 +22,7 @@ var recrashFlags struct {
 	frames    int
 	method    string
 	junit     string
+	modules   string
 }
 
 var recrashCmd = &cobra.Command{
@@ -66,7 +67,7 @@ func init() {
 	f.IntVar(&recrashFlags.frames, "frames", 50, "innermost frames saved (and tested) per crash")
 	f.StringVar(&recrashFlags.method, "method", "", "also save a crash when an exception escapes this method (pkg.Class.name)")
 	f.StringVar(&recrashFlags.junit, "junit", defaultJUnit(), "JUnit 4's class path for the tests (empty: plain programs)")
-	addWovenRunFlags(f, "java.base", "record")
+	addWovenRunFlags(f, &recrashFlags.modules, "java.base", "record")
 	f.SetInterspersed(false)
 	rootCmd.AddCommand(recrashCmd)
 }
@@ -104,6 +105,7 @@ func runRecrash(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	useTool(aspect, adv, nil, "")
+	runFlags.modules = fl.modules
 	env := []string{"WEFT_RECRASH_OUT=" + out, "WEFT_RECRASH_DEPTH=" + strconv.Itoa(fl.depth),
 		"WEFT_RECRASH_FRAMES=" + strconv.Itoa(fl.frames), "WEFT_RECRASH_METHOD=" + fl.method}
 	code, err := runWoven(cmd, args, env)

@@ -67,10 +67,13 @@ func useTool(aspect, adv string, aspects []string, adviceCP string) {
 }
 
 // addWovenRunFlags adds to a tool's command the options of weft run it
-// shares (they set runFlags), with its own default modules.
-func addWovenRunFlags(f *pflag.FlagSet, modules, what string) {
+// shares; all but --modules set runFlags. --modules sets *modules, whose
+// default is the tool's own: the command copies it into runFlags (a
+// default given to runFlags.modules here would be overwritten by the next
+// command's registration).
+func addWovenRunFlags(f *pflag.FlagSet, modules *string, defaultModules, what string) {
 	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
-	f.StringVar(&runFlags.modules, "modules", modules, `JDK modules to weave: "all" or a comma-separated list`)
+	f.StringVar(modules, "modules", defaultModules, `JDK modules to weave: "all" or a comma-separated list`)
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&runFlags.loadTime, "load-time", true, what+" the classes the JVM defines at run time too (docs/ltw.md)")
 }

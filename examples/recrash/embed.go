@@ -16,8 +16,8 @@ import (
 var files embed.FS
 
 // jdkPackages are the JDK's packages left out of the aspect without JDK
-// frames: those of java.base, the module weft recrash weaves by default.
-var jdkPackages = []string{"java", "javax", "jdk", "sun", "com.sun"}
+// frames: those of every JDK 17 module (java.base's are the first five).
+var jdkPackages = []string{"java", "javax", "jdk", "sun", "com.sun", "org.w3c", "org.xml", "org.ietf", "org.jcp", "netscape"}
 
 // Aspect returns the text of recrash.weft; without jdkFrames, its frames
 // leave out the JDK's classes.
