@@ -170,10 +170,17 @@ func TestRecrashCommand(t *testing.T) {
 	wantOut, wantErr, _ := jvmtest.RunErr(t, java[1:]...)
 	out := filepath.Join(t.TempDir(), "crash")
 	start := time.Now()
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "--jdk-frames", "--method", "crashy.Config.port", "-o", out, "--"}, java...)...)
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "-v", "--jdk-frames", "--method", "crashy.Config.port", "-o", out, "--"}, java...)...)
 	t.Logf("weft recrash: %v", time.Since(start))
 	if code != 0 || stdout != wantOut {
 		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, wantOut, stderr)
+	}
+	// java.base only, weft recrash's default (weft run's "all" once
+	// overrode it).
+	if m := regexp.MustCompile(`weft: woven JDK: (\S+)`).FindStringSubmatch(stderr); m == nil {
+		t.Errorf("no woven JDK in:\n%s", stderr)
+	} else if jars, _ := filepath.Glob(filepath.Join(m[1], "patch", "*.jar")); len(jars) != 1 || filepath.Base(jars[0]) != "java.base.jar" {
+		t.Errorf("woven modules %v, want java.base only", jars)
 	}
 	// The program's own lines on stderr (its threads' stack traces) are
 	// the stock run's: the others are weft's ("weft: ..." and the summary).
