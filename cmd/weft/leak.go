@@ -11,16 +11,16 @@ import (
 
 	leak "github.com/weft-aop/weft/examples/leak"
 	"github.com/weft-aop/weft/flame"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 var leakFlags struct {
-	out    string
-	depth  int
-	sample int
-	window int
-	rate   int64
-	period float64
+	out     string
+	depth   int
+	sample  int
+	window  int
+	rate    int64
+	period  float64
+	modules string
 }
 
 var leakCmd = &cobra.Command{
@@ -68,7 +68,7 @@ func init() {
 	f.IntVar(&leakFlags.window, "window", 8, "samples the growth test looks back over (at least 4)")
 	f.Int64Var(&leakFlags.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")
 	f.Float64Var(&leakFlags.period, "period", 0, "also write the report every SECONDS while the program runs")
-	addToolRunFlags(f, "track")
+	addWovenRunFlags(f, &leakFlags.modules, "all", "track")
 	rootCmd.AddCommand(leakCmd)
 }
 
@@ -78,11 +78,8 @@ func runLeak(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	classes, err := leak.Build(home, cacheRoot())
-	if err != nil {
-		return fmt.Errorf("building the leak tracker: %v", err)
-	}
-	aspect, adv, err := installTool("leak", rtjava.SourcesHash(leak.Sources(), leak.Aspect()), leak.Aspect(), classes, nil)
+	tracker := tool{name: "leak", aspect: leak.Aspect(), sources: leak.Sources(), build: leak.Build}
+	aspect, adv, err := tracker.install(home)
 	if err != nil {
 		return err
 	}
@@ -100,7 +97,7 @@ func runLeak(cmd *cobra.Command, args []string) error {
 		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
 		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
-	code, err := runTool(cmd, args, []string{aspect}, adv, env)
+	code, err := runTool(cmd, args, aspect, adv, nil, "", fl.modules, env)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/pointcut"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -28,6 +27,7 @@ var profileFlags struct {
 	period     float64
 	aspects    []string // woven with the profiler
 	adviceCP   string
+	modules    string
 }
 
 var profileCmd = &cobra.Command{
@@ -79,7 +79,7 @@ func init() {
 	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
 	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
 	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
-	addToolRunFlags(f, "profile")
+	addWovenRunFlags(f, &profileFlags.modules, "all", "profile")
 	rootCmd.AddCommand(profileCmd)
 }
 
@@ -89,7 +89,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	aspect, adv, err := buildProfiler(home)
+	aspect, adv, err := profiler.install(home)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	code, err := runTool(cmd, args, append([]string{aspect}, fl.aspects...), joinClassPath(adv, fl.adviceCP), env)
+	code, err := runTool(cmd, args, aspect, adv, fl.aspects, fl.adviceCP, fl.modules, env)
 	if err != nil {
 		return err
 	}
@@ -119,23 +119,11 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// buildProfiler writes the profiler's aspect and compiled advice into the
-// cache (both named by their content) and returns their paths.
-func buildProfiler(home string) (aspect, adv string, err error) {
-	classes, err := profile.Build(home, cacheRoot())
-	if err != nil {
-		return "", "", fmt.Errorf("building the profiler: %v", err)
-	}
-	// The calibration class is woven: the key covers weft itself (and so
-	// the runtime it refers to), as the woven JDK's does.
-	key := rtjava.SourcesHash(profile.Sources(), profile.Aspect(), weftDigest())
-	return installTool("profile", key, profile.Aspect(), classes, func(aspect, in, out string) error {
-		if err := weaveCalibration(home, aspect, in, out); err != nil {
-			return fmt.Errorf("weaving the profiler's calibration class: %v", err)
-		}
-		return nil
-	})
-}
+// profiler is examples/profile. Its calibration class is woven: the
+// advice's key covers weft itself (and so the runtime it refers to), as
+// the woven JDK's does.
+var profiler = tool{name: "profile", aspect: profile.Aspect(), sources: profile.Sources(),
+	build: profile.Build, finish: weaveCalibration}
 
 // calibrationIDBase starts the join point ids of the calibration class,
 // far above those of the JDK and the program (the ids only need to be

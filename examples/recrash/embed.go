@@ -1,0 +1,64 @@
+// Package recrash holds the ReCrash recorder users start from: its aspect
+// (recrash.weft) and its advice (package recrash, Java), embedded so that
+// weft recrash can build and weave them in one command, and the part of
+// the advice the generated tests need to load a crash's state.
+package recrash
+
+import (
+	"embed"
+	"io/fs"
+	"strings"
+
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+//go:embed recrash.weft recrash/*.java
+var files embed.FS
+
+// jdkPackages are the JDK's packages left out of the aspect without JDK
+// frames: those of every JDK 17 module (java.base's are the first five).
+var jdkPackages = []string{"java", "javax", "jdk", "sun", "com.sun", "org.w3c", "org.xml", "org.ietf", "org.jcp", "netscape"}
+
+// Aspect returns the text of recrash.weft; without jdkFrames, its frames
+// leave out the JDK's classes.
+func Aspect(jdkFrames bool) []byte {
+	b, _ := files.ReadFile("recrash.weft")
+	if jdkFrames {
+		return b
+	}
+	not := "!within(recrash.*)"
+	for _, p := range jdkPackages {
+		not += " && !within(" + p + "..*)"
+	}
+	return []byte(strings.Replace(string(b), "!within(recrash.*);", not+";", 1))
+}
+
+// Sources returns the advice's Java sources by path ("recrash/Recorder.java").
+func Sources() map[string][]byte {
+	m := map[string][]byte{}
+	fs.WalkDir(files, "recrash", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
+			m[p], _ = files.ReadFile(p)
+		}
+		return nil
+	})
+	return m
+}
+
+// TestSources returns the sources the generated tests compile with: what
+// loads a crash's state and calls a member again.
+func TestSources() map[string][]byte {
+	m := map[string][]byte{}
+	for _, p := range []string{"recrash/Replay.java", "recrash/Rebuilt.java", "recrash/Fields.java"} {
+		m[p], _ = files.ReadFile(p)
+	}
+	return m
+}
+
+// Build compiles the advice with javaHome's javac against the runtime's
+// sources and returns its class files by internal name (the runtime's own
+// classes left out: the woven JDK has them). Results are cached in
+// cacheDir, keyed by the sources.
+func Build(javaHome, cacheDir string) (map[string][]byte, error) {
+	return rtjava.BuildAdvice(javaHome, cacheDir, "recrash", Sources())
+}
