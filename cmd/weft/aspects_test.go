@@ -48,7 +48,7 @@ func TestCommandsReportTheSameDiagnostics(t *testing.T) {
 `), 0o644)
 	os.WriteFile(b, []byte(`aspect B {
     pointcut puts(): call(* Map.put(..));
-    before(): cflow(call(* *(..))) { x.Y.z(); }
+    before(): adviceexecution() { x.Y.z(); }
     before(java.util.HashMap m): target(m) { example.tracker.Tracker.map(m); }
 }
 `), 0o644)
@@ -80,7 +80,7 @@ public class Tracker { public static void map(java.util.Map<?, ?> m) {} }`})
 	for _, d := range []string{
 		a + ":2:19: missing `)`: this `(` is not closed",
 		a + ":3:12: formal o is not bound by the pointcut",
-		b + ":3:15: cflow() is not supported yet",
+		b + ":3:15: adviceexecution() is not supported yet",
 		"weft: warning: " + b + ":2:29: type Map is not qualified",
 		"hint: write the fully qualified name: java.util.Map",
 	} {

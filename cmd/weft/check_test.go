@@ -87,7 +87,7 @@ func TestCheckErrors(t *testing.T) {
 	a := filepath.Join(dir, "a.weft")
 	b := filepath.Join(dir, "b.weft")
 	os.WriteFile(a, []byte("aspect A {\n    before(): call(Foo.new) { x.Y.z(); }\n}\n"), 0o644)
-	os.WriteFile(b, []byte("aspect B {\n    before(Object o): call(* *(..)) { x.Y.z(o); }\n    before(): cflow(call(* *(..))) { x.Y.z(); }\n}\n"), 0o644)
+	os.WriteFile(b, []byte("aspect B {\n    before(Object o): call(* *(..)) { x.Y.z(o); }\n    before(): adviceexecution() { x.Y.z(); }\n}\n"), 0o644)
 	out, errOut, err := runCheckCmd(t, a, b)
 	if err == nil || err.Error() != "3 errors in "+a+", "+b {
 		t.Errorf("err = %v", err)
@@ -98,8 +98,8 @@ func TestCheckErrors(t *testing.T) {
 	for _, want := range []string{
 		a + ":2:27: in call(...)", "hint: a constructor pattern needs a parameter list: write T.new(..)",
 		b + ":2:12: formal o is not bound by the pointcut",
-		b + ":3:15: cflow() is not supported yet",
-		"        before(): cflow(call(* *(..))) { x.Y.z(); }\n                  ^",
+		b + ":3:15: adviceexecution() is not supported yet",
+		"        before(): adviceexecution() { x.Y.z(); }\n                  ^",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
