@@ -1,6 +1,7 @@
 package rtjava
 
 import (
+	"io/fs"
 	"path/filepath"
 	"strings"
 )
@@ -27,4 +28,17 @@ func BuildAdvice(javaHome, cacheDir, name string, advice map[string][]byte) (map
 		}
 	}
 	return classes, nil
+}
+
+// JavaSources returns the .java files under dir in fsys (an example's
+// embedded advice) by path, e.g. "profile/Profiler.java".
+func JavaSources(fsys fs.FS, dir string) map[string][]byte {
+	m := map[string][]byte{}
+	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
+			m[p], _ = fs.ReadFile(fsys, p)
+		}
+		return nil
+	})
+	return m
 }

@@ -5,8 +5,6 @@ package profile
 
 import (
 	"embed"
-	"io/fs"
-	"strings"
 
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
@@ -21,16 +19,7 @@ func Aspect() []byte {
 }
 
 // Sources returns the advice's Java sources by path ("profile/Profiler.java").
-func Sources() map[string][]byte {
-	m := map[string][]byte{}
-	fs.WalkDir(files, "profile", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
-			m[p], _ = files.ReadFile(p)
-		}
-		return nil
-	})
-	return m
-}
+func Sources() map[string][]byte { return rtjava.JavaSources(files, "profile") }
 
 // Build compiles the advice against the runtime and returns its class
 // files by internal name, cached in cacheDir (rtjava.BuildAdvice).

@@ -6,7 +6,6 @@ package recrash
 
 import (
 	"embed"
-	"io/fs"
 	"strings"
 
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -34,16 +33,7 @@ func Aspect(jdkFrames bool) []byte {
 }
 
 // Sources returns the advice's Java sources by path ("recrash/Recorder.java").
-func Sources() map[string][]byte {
-	m := map[string][]byte{}
-	fs.WalkDir(files, "recrash", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
-			m[p], _ = files.ReadFile(p)
-		}
-		return nil
-	})
-	return m
-}
+func Sources() map[string][]byte { return rtjava.JavaSources(files, "recrash") }
 
 // TestSources returns the sources the generated tests compile with: what
 // loads a crash's state and calls a member again.
