@@ -164,24 +164,13 @@ func (c *compiler) bindIfMethod(call *IfCall, owner, name string, values []strin
 		if err == nil && mt.Return != classfile.Boolean {
 			why = append(why, "returns "+mt.Return.JavaName()+", not boolean")
 		}
-		if m.Access&classfile.AccStatic == 0 {
-			why = append(why, "not static")
-		}
-		if m.Access&classfile.AccPublic == 0 {
-			why = append(why, "not public")
-		}
-		if cl.Access&classfile.AccPublic == 0 {
-			why = append(why, "class "+strings.ReplaceAll(owner, "/", ".")+" is not public")
-		}
+		why = append(why, notCallable(cl, m, owner)...)
 		if len(why) == 0 {
 			return advice.Method{Owner: owner, Name: name, Desc: desc}, params, true
 		}
 		found = append(found, desc+" ("+strings.Join(why, ", ")+")")
 	}
-	hint := "no method named " + name + " in " + strings.ReplaceAll(owner, "/", ".")
-	if len(found) > 0 {
-		hint = "found " + name + strings.Join(found, "; "+name)
-	}
+	hint := fitHint(name, owner, found)
 	c.errorf(call.Pos, hint, "if(): no method fits: want public static boolean %s(%s) in %s",
 		name, javaNames(values), strings.ReplaceAll(owner, "/", "."))
 	return advice.Method{}, nil, false

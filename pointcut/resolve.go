@@ -469,24 +469,13 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 		if err == nil && string(mt.Return) != ret {
 			why = append(why, "returns "+mt.Return.JavaName()+", not "+aroundReturnName(ret))
 		}
-		if m.Access&classfile.AccStatic == 0 {
-			why = append(why, "not static")
-		}
-		if m.Access&classfile.AccPublic == 0 {
-			why = append(why, "not public")
-		}
-		if cl.Access&classfile.AccPublic == 0 {
-			why = append(why, "class "+strings.ReplaceAll(owner, "/", ".")+" is not public")
-		}
+		why = append(why, notCallable(cl, m, owner)...)
 		if len(why) == 0 {
 			return advice.Method{Owner: owner, Name: name, Desc: desc}, params, true
 		}
 		found = append(found, desc+" ("+strings.Join(why, ", ")+")")
 	}
-	hint := "no method named " + name + " in " + strings.ReplaceAll(owner, "/", ".")
-	if len(found) > 0 {
-		hint = "found " + name + strings.Join(found, "; "+name)
-	}
+	hint := fitHint(name, owner, found)
 	c.errorf(call.Pos, hint, "advice at line %d: no advice method fits: want %s in %s",
 		ad.Pos.Line, want, strings.ReplaceAll(owner, "/", "."))
 	return advice.Method{}, nil, false
@@ -615,3 +604,28 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 }
 
 var _ advice.Matcher = (*Program)(nil)
+
+// notCallable says why woven code cannot call method m of class cl (named
+// owner): what is not public or not static.
+func notCallable(cl *classfile.Class, m *classfile.Member, owner string) []string {
+	var why []string
+	if m.Access&classfile.AccStatic == 0 {
+		why = append(why, "not static")
+	}
+	if m.Access&classfile.AccPublic == 0 {
+		why = append(why, "not public")
+	}
+	if cl.Access&classfile.AccPublic == 0 {
+		why = append(why, "class "+strings.ReplaceAll(owner, "/", ".")+" is not public")
+	}
+	return why
+}
+
+// fitHint lists the methods named name of owner that were found and why
+// none fits ("desc (reasons)"), or says there is none.
+func fitHint(name, owner string, found []string) string {
+	if len(found) == 0 {
+		return "no method named " + name + " in " + strings.ReplaceAll(owner, "/", ".")
+	}
+	return "found " + name + strings.Join(found, "; "+name)
+}
