@@ -184,17 +184,6 @@ func (hg *helperGen) cflowPush() {
 		g.op(classfile.OpAastore)
 	}
 	g.invokeRuntime(rtjava.CflowPush)
-	hg.label(end)
-	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
-	g.op(classfile.OpReturn)
-	hg.label(handler)
-	hg.frame(handler, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
-	g.idx(classfile.OpAstore, uint16(hg.next))
-	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
-	g.idx(classfile.OpAload, uint16(hg.next))
-	g.op(classfile.OpAthrow)
-	hg.code.Handlers = append(hg.code.Handlers, classfile.Handler{Start: start, End: end, Handler: handler})
+	hg.closeBypass(start, end, handler)
 	hg.needStack(10)
 }

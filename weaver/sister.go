@@ -638,18 +638,7 @@ func (hg *helperGen) adviceCall() {
 	case 2:
 		g.op(classfile.OpPop2)
 	}
-	hg.label(end)
-	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
-	g.op(classfile.OpReturn)
-	hg.label(handler)
-	hg.frame(handler, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
-	g.idx(classfile.OpAstore, uint16(hg.next))
-	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
-	g.idx(classfile.OpAload, uint16(hg.next))
-	g.op(classfile.OpAthrow)
-	hg.code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
+	hg.closeBypass(start, end, handler)
 	hg.code.MaxLocals = uint16(hg.next + 1)
 	hg.code.MaxStack = max(hg.code.MaxStack, uint16(stack+6))
 }
@@ -772,4 +761,22 @@ var widen = map[string]uint16{
 	"IJ": classfile.OpI2l, "IF": classfile.OpI2f, "ID": classfile.OpI2d,
 	"JF": classfile.OpL2f, "JD": classfile.OpL2d, "FD": classfile.OpF2d,
 	"BJ": classfile.OpI2l, "SJ": classfile.OpI2l, "CJ": classfile.OpI2l,
+}
+
+// closeBypass ends the bypass begun at start: at end, DIB.end and return;
+// a handler over start..end ends it too and rethrows.
+func (hg *helperGen) closeBypass(start, end, handler *classfile.Label) {
+	g := hg.g
+	hg.label(end)
+	g.idx(classfile.OpAload, 0)
+	g.invokeRuntime(rtjava.DIBEnd)
+	g.op(classfile.OpReturn)
+	hg.label(handler)
+	hg.frame(handler, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
+	g.idx(classfile.OpAstore, uint16(hg.next))
+	g.idx(classfile.OpAload, 0)
+	g.invokeRuntime(rtjava.DIBEnd)
+	g.idx(classfile.OpAload, uint16(hg.next))
+	g.op(classfile.OpAthrow)
+	hg.code.Handlers = append(hg.code.Handlers, classfile.Handler{Start: start, End: end, Handler: handler})
 }
