@@ -61,6 +61,10 @@ public final class Counter {
             t.start();
             try { t.join(); } catch (InterruptedException e) { throw new Error(e); }
         }
+        String ran = System.getenv("WEFT_TEST_ADVICE_RAN"); // e2e: no advice while an image is built
+        if (ran != null) {
+            try { new java.io.File(ran).createNewFile(); } catch (java.io.IOException e) { throw new Error(e); }
+        }
         String f = System.getProperty("weft.counts");
         if (f != null || tf != null) Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -164,9 +168,18 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
+	// The JVMs that build the image (its CDS dumps) run no advice: the
+	// advice marks the file named by WEFT_TEST_ADVICE_RAN when it runs.
 	image := filepath.Join(dir, "image")
-	if err := jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}}); err != nil {
+	ran := filepath.Join(dir, "advice-ran")
+	os.Setenv("WEFT_TEST_ADVICE_RAN", ran)
+	err = jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}})
+	os.Unsetenv("WEFT_TEST_ADVICE_RAN")
+	if err != nil {
 		return nil, err.Error()
+	}
+	if _, err := os.Stat(ran); err == nil {
+		return nil, "advice ran in a JVM building the runtime image (" + ran + ")"
 	}
 	return &wovenJDK{adv: adv, dir: dir, args: "@" + filepath.Join(dir, "weft.args"), image: image, sum: sum, ids: ids,
 		kinds: kinds, weaveS: sum.Seconds}, ""

@@ -31,6 +31,13 @@ const JoinPointStaticPartDesc = "L" + JoinPointStaticPart + ";"
 // JoinPointDesc is the descriptor of thisJoinPoint.
 const JoinPointDesc = "L" + JoinPoint + ";"
 
+// UnadvisedProperty, set to true on a JVM of the woven JDK, keeps it in
+// bootstrap mode for its whole run (JDK-mode BIB.setReady does nothing):
+// woven code runs its original bodies and no advice runs. weft sets it on
+// the JVMs it runs to build a runtime image (the CDS dumps), which must not
+// run the user's advice (it would write its reports, for one).
+const UnadvisedProperty = "weft.unadvised"
+
 // ThreadDIBField is the boolean field added to java.lang.Thread that holds
 // the thread's bypass flag when the JDK is woven (the JDK-mode DIB reads
 // it). The `$` keeps it out of any Java source's namespace.

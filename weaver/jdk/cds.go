@@ -61,9 +61,12 @@ func (b *imageBuild) dumpCDS() error {
 		return err
 	}
 	java := filepath.Join(b.opts.Out, "bin", "java")
-	dumps := [][]string{{"-Xshare:dump"}}
+	// The dumps run Java code of the image (class initializers, the box
+	// caches): without the user's advice.
+	unadvised := "-D" + rtjava.UnadvisedProperty + "=true"
+	dumps := [][]string{{unadvised, "-Xshare:dump"}}
 	if _, err := os.Stat(filepath.Join(b.opts.JavaHome, "lib", "server", "classes_nocoops.jsa")); err == nil {
-		dumps = append(dumps, []string{"-XX:-UseCompressedOops", "-Xshare:dump"})
+		dumps = append(dumps, []string{unadvised, "-XX:-UseCompressedOops", "-Xshare:dump"})
 	}
 	err := parallel.Each(len(dumps), b.opts.Workers, func(i int) error {
 		if out, err := exec.Command(java, dumps[i]...).CombinedOutput(); err != nil {
@@ -74,7 +77,7 @@ func (b *imageBuild) dumpCDS() error {
 	if err != nil {
 		return err
 	}
-	out, err := exec.Command(java, "-Xshare:on", "-version").CombinedOutput()
+	out, err := exec.Command(java, unadvised, "-Xshare:on", "-version").CombinedOutput()
 	if err != nil || !bytes.Contains(out, []byte("sharing")) {
 		return fmt.Errorf("%s -Xshare:on -version: the image's class data sharing archive does not map (%v):\n%s", java, err, out)
 	}

@@ -35,8 +35,16 @@ public final class BIB {
         return current;
     }
 
-    /** Marks the end of bootstrap; called by System.initPhase3. */
+    /**
+     * Marks the end of bootstrap; called by System.initPhase3. Not with
+     * -Dweft.unadvised=true (weft's own JVMs, such as a runtime image's
+     * class data sharing dump): then no advice runs at all. The property
+     * is read with woven code still in bootstrap mode.
+     */
     public static synchronized void setReady() {
+        if (Boolean.getBoolean("weft.unadvised")) {
+            return;
+        }
         current = true;
         ready = true;
     }
