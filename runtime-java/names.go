@@ -1,7 +1,5 @@
 package rtjava
 
-import "strings"
-
 // The runtime's names, declared once: every reference woven code makes to
 // the runtime is spelled here, and TestNamesExist checks each one against
 // the compiled runtime.
@@ -122,24 +120,11 @@ func ConversionRef(t string) Ref {
 	return Ref{Owner: Conversions, Name: names[t] + "Value", Desc: "(Ljava/lang/Object;)" + t}
 }
 
-// UncachedBoxRef returns the Conversions method boxing primitive t
-// ("B", "S", "C", "I", "J") without the wrapper's cache; ok is false for
-// the other types, whose wrappers have no cache to wait for.
-func UncachedBoxRef(t string) (ref Ref, ok bool) {
-	if !strings.Contains("BSCIJ", t) || len(t) != 1 {
-		return Ref{}, false
-	}
-	return Ref{Owner: Conversions, Name: "box", Desc: "(" + t + ")Ljava/lang/Object;"}, true
-}
-
 // ConversionRefs lists the Conversions methods.
 func ConversionRefs() []Ref {
 	var out []Ref
 	for _, t := range []string{"I", "J", "F", "D", "B", "S", "C", "Z"} {
 		out = append(out, ConversionRef(t))
-		if r, ok := UncachedBoxRef(t); ok {
-			out = append(out, r)
-		}
 	}
 	return out
 }

@@ -714,19 +714,9 @@ func (hg *helperGen) skipReturn() {
 	hg.g.op(classfile.OpReturn)
 }
 
-// box converts the primitive of type t on the stack to its wrapper. In
-// the sister of a wrapper class (or of its nested cache class) it boxes
-// without the cache: the cache's initializer runs the wrapper's woven
-// constructor, whose advice would box through valueOf while the cache is
-// still null (with thisJoinPoint at every JDK execution, when the CDS dump
-// or the program first initializes Short's cache).
+// box converts the primitive of type t on the stack to its wrapper.
 func (g *sisterGen) box(t classfile.Type) {
 	owner, name, desc := t.BoxMethod()
-	if r, ok := rtjava.UncachedBoxRef(string(t)); ok && strings.HasPrefix(g.sister, owner+"$") {
-		g.invokeRuntime(r)
-		g.idx(classfile.OpCheckcast, g.c.Pool.AddClass(owner))
-		return
-	}
 	g.invoke(classfile.OpInvokestatic, owner, name, desc)
 }
 

@@ -93,24 +93,4 @@ public final class Conversions {
         }
         throw cannot(o, "boolean");
     }
-
-    // Boxing without the wrappers' caches, for the code of a wrapper class
-    // itself: its cache's static initializer makes instances through the
-    // woven constructor, and advice there boxing through valueOf would
-    // read the cache before it is set (weaver/sister.go box).
-
-    @SuppressWarnings("removal")
-    public static Object box(byte v) { return new Byte(v); }
-
-    @SuppressWarnings("removal")
-    public static Object box(short v) { return new Short(v); }
-
-    @SuppressWarnings("removal")
-    public static Object box(char v) { return new Character(v); }
-
-    @SuppressWarnings("removal")
-    public static Object box(int v) { return new Integer(v); }
-
-    @SuppressWarnings("removal")
-    public static Object box(long v) { return new Long(v); }
 }
