@@ -54,7 +54,10 @@ public class Leaky {
         List<WeakReference<Object>> probes = new ArrayList<>();
         for (int i = 0; i < 1000; i++) probes.add(new WeakReference<>(i % 2 == 0 ? new Session(-i) : new int[i]));
         long sum = 0;
-        for (int r = 0; r < 10; r++) sum += serve(10000, leak);
+        for (int r = 0; r < 10; r++) {
+            sum += serve(10000, leak);
+            Thread.sleep(50); // a quiet moment: the tracker samples after the round's collections
+        }
         int kept = probes.size();
         for (int i = 0; i < 20 && kept > 0; i++) {
             System.gc();
