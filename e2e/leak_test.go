@@ -56,7 +56,7 @@ public class Leaky {
         long sum = 0;
         for (int r = 0; r < 10; r++) {
             sum += serve(10000, leak);
-            Thread.sleep(50); // a quiet moment: the tracker samples after the round's collections
+            Thread.sleep(200); // a quiet moment: the tracker samples after the round's collections
         }
         int kept = probes.size();
         for (int i = 0; i < 20 && kept > 0; i++) {
