@@ -29,21 +29,9 @@ go test ./weaver/jdk -run '^$' -bench BenchmarkWeaveAllModules -benchtime 1x | g
   "$W/weft" jdk -q -a examples/count/count.weft --advice-cp "$W/adv" --image "$W/img"
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
-. bench/javac-workload.sh
+. bench/common.sh
 javac_workload "$W/src"
 ARGS="@$W/jdk/weft.args -Dcount.quiet=1"
-best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs
-  local bw=999999 bc=999999
-  for _ in $(seq 1 "$RUNS"); do
-    local w c
-    /usr/bin/time -o "$W/time" -f '%e %U %S' "$@" >/dev/null 2>&1
-    read -r w c < <(tail -1 "$W/time" | awk '{printf "%d %d\n", $1*1000, ($2+$3)*1000}')
-    (( w < bw )) && bw=$w
-    (( c < bc )) && bc=$c
-  done
-  echo "$bw $bc"
-}
-ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
 uptime
 JAVAC="-m jdk.compiler/com.sun.tools.javac.Main -d $W/out $W/src/gen/*.java"
 read -r s_w s_c < <(best java $JAVAC)

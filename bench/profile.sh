@@ -20,21 +20,8 @@ go build -o "$W/weft" ./cmd/weft
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
-. bench/javac-workload.sh
+. bench/common.sh
 javac_workload "$W/src"
-best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs, children included
-  local bw=999999999 bc=999999999
-  "$@" >/dev/null 2>&1 # fills the caches
-  for _ in $(seq 1 "$RUNS"); do
-    local w c
-    /usr/bin/time -o "$W/time" -f '%e %U %S' "$@" >/dev/null 2>&1
-    read -r w c < <(tail -1 "$W/time" | awk '{printf "%d %d\n", $1*1000, ($2+$3)*1000}')
-    (( w < bw )) && bw=$w
-    (( c < bc )) && bc=$c
-  done
-  echo "$bw $bc"
-}
-ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
 uptime
 JAVAC=(javac -d "$W/out" "$W"/src/gen/*.java)
 read -r s_w s_c < <(best "${JAVAC[@]}")

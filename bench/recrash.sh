@@ -23,7 +23,7 @@ trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
 
 go build -o "$W/weft" ./cmd/weft
-. bench/javac-workload.sh
+. bench/common.sh
 javac_workload "$W/src"
 {
   echo 'package gen;'
@@ -42,19 +42,6 @@ javac_workload "$W/src"
 } > "$W/src/gen/Drive.java"
 javac -d "$W/app" "$W"/src/gen/*.java
 
-best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs, children included
-  local bw=999999999 bc=999999999
-  "$@" >/dev/null 2>&1 # fills the caches
-  for _ in $(seq 1 "$RUNS"); do
-    local w c
-    /usr/bin/time -o "$W/time" -f '%e %U %S' "$@" >/dev/null 2>&1
-    read -r w c < <(tail -1 "$W/time" | awk '{printf "%d %d\n", $1*1000, ($2+$3)*1000}')
-    (( w < bw )) && bw=$w
-    (( c < bc )) && bc=$c
-  done
-  echo "$bw $bc"
-}
-ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
 row() { printf '%-40s %7d  %7d   %s %s\n' "$1" "$4" "$5" "$(ratio "$2" "$4")" "$(ratio "$3" "$5")"; }
 uptime
 APP=(java -cp "$W/app" gen.Drive "$ROUNDS")

@@ -1,6 +1,7 @@
-# Sourced by the benchmark scripts: javac_workload DIR writes the javac
-# workload, 120 generated classes with generics, lambdas and streams, to
-# DIR/gen/C1.java ... C120.java.
+# Sourced by the benchmark scripts (which set RUNS and W, their work
+# directory): javac_workload DIR writes the javac workload, 120 generated
+# classes with generics, lambdas and streams, to DIR/gen/C1.java ...
+# C120.java; best COMMAND... times a command; ratio A B prints B/A.
 javac_workload() {
   mkdir -p "$1/gen"
   for i in $(seq 1 120); do
@@ -23,3 +24,17 @@ public class C$i<T extends Comparable<T>> implements Supplier<List<T>> {
 JAVA
   done
 }
+
+best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs, children included
+  local bw=999999999 bc=999999999
+  "$@" >/dev/null 2>&1 # fills the caches
+  for _ in $(seq 1 "$RUNS"); do
+    local w c
+    /usr/bin/time -o "$W/time" -f '%e %U %S' "$@" >/dev/null 2>&1
+    read -r w c < <(tail -1 "$W/time" | awk '{printf "%d %d\n", $1*1000, ($2+$3)*1000}')
+    (( w < bw )) && bw=$w
+    (( c < bc )) && bc=$c
+  done
+  echo "$bw $bc"
+}
+ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
