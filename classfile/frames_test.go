@@ -48,10 +48,10 @@ public class LinkAll {
 // TestRewriteJDKVerifies.)
 func TestFramesJavaBaseVerifies(t *testing.T) {
 	prog := jvmtest.Compile(t, map[string]string{"LinkAll.java": linkAllJava})
-	javaBaseVerifies(t, prog, true)
+	javaBaseVerifies(t, prog)
 }
 
-func javaBaseVerifies(t *testing.T, prog string, editJDK bool) {
+func javaBaseVerifies(t *testing.T, prog string) {
 	home := jvmtest.JavaHome(t)
 	all, err := OpenJDK(home)
 	if err != nil {
@@ -89,7 +89,7 @@ func javaBaseVerifies(t *testing.T, prog string, editJDK bool) {
 			}
 			// An empty finalize() must stay empty (HotSpot then skips
 			// finalizer registration; see docs/jdk.md).
-			if editJDK && c.MemberName(m) != "finalize" {
+			if c.MemberName(m) != "finalize" {
 				addEntryExitWith(c, m, code, guardedPrintInsns)
 				addCatchAllWith(c, m, code, guardedPrintInsns)
 			}
@@ -117,9 +117,7 @@ func javaBaseVerifies(t *testing.T, prog string, editJDK bool) {
 	want, _ := jvmtest.Run(t, "-Xverify:all", "-cp", prog, "LinkAll", list)
 	got, _ := jvmtest.Run(t, "--patch-module", "java.base="+patch, "-Xverify:all", "-cp", prog, "LinkAll", list)
 	t.Logf("%d classes, %d methods re-framed; unmodified: %s", len(names), methods, lastLine(want))
-	if !editJDK {
-		canary(t, base, prog)
-	}
+	canary(t, base, prog)
 	if got != want {
 		wantLines := map[string]bool{}
 		for _, l := range strings.Split(want, "\n") {
