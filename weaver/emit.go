@@ -899,7 +899,20 @@ func (e *emitter) pushInt(v int32) {
 
 // valueDesc is the static type of a value at ctx; values that do not exist
 // there (this in static code, the result of a void call) are null Objects.
+// In a hidden class, a value of the class's own type (or an array of it) is
+// an Object: no other class can name a hidden class, so a helper taking
+// one would make the verifier of the woven class load the name, and the
+// JVM would refuse the class (NoClassDefFoundError).
 func (e *emitter) valueDesc(ctx valueCtx, kind advice.ValueKind, index int) string {
+	d := e.staticDesc(ctx, kind, index)
+	if e.cw.hidden && classfile.Type(d).Element() == classfile.ObjectType(e.cw.name) {
+		return "Ljava/lang/Object;"
+	}
+	return d
+}
+
+// staticDesc is valueDesc's type as the class's code has it.
+func (e *emitter) staticDesc(ctx valueCtx, kind advice.ValueKind, index int) string {
 	const object = "Ljava/lang/Object;"
 	s := ctx.s
 	exec := isBody(s.Kind)
