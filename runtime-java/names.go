@@ -144,10 +144,13 @@ var (
 	LTWWeaveLookup = Ref{Owner: LTW, Name: "weaveLookup",
 		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIII)[Ljava/lang/Object;"}
 	LTWRejected = Ref{Owner: LTW, Name: "rejected", Desc: "(Ljava/lang/Throwable;Ljava/lang/String;)V"}
+	// LTWDefined gets each woven class the wrappers defined: its named
+	// module is given access to weft's runtime and the advice.
+	LTWDefined = Ref{Owner: LTW, Name: "defined", Desc: "(Ljava/lang/Class;)V"}
 )
 
 // LTWRefs lists the LTW members (checked against the JDK-mode runtime).
-func LTWRefs() []Ref { return []Ref{LTWWeave, LTWWeaveBuffer, LTWWeaveLookup, LTWRejected} }
+func LTWRefs() []Ref { return []Ref{LTWWeave, LTWWeaveBuffer, LTWWeaveLookup, LTWRejected, LTWDefined} }
 
 // LTWProperty is the system property that gives the JVM the load-time
 // weaving socket's path.

@@ -21,15 +21,22 @@ import (
 
 // The load-time test program: app.Main (on the class path) loads
 // plugin.Plugin from a jar that is not, through a URLClassLoader of its
-// own, runs a lambda and a Proxy of a package-private interface (both
-// classes the JVM generates), calls methods and constructors by reflection
-// until the JDK generates accessor classes, and defines a corrupt class.
+// own, runs a lambda, a Proxy of a package-private interface and one of a
+// public interface (in a dynamic module jdk.proxyN: classes the JVM
+// generates), calls methods and constructors by reflection until the JDK
+// generates accessor classes, and defines a corrupt class. Then it makes two
+// module layers of modules ma and mb (ltwLayerSrcs, a directory of modular
+// jars given as its second argument), one loader for both, then one each,
+// and calls ma.A.run in each.
 const (
 	ltwMainSrc = `package app;
 import java.io.File;
+import java.lang.module.*;
 import java.lang.reflect.*;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.Set;
 import java.util.function.Supplier;
 public class Main {
     interface Task { String go(); }
@@ -53,12 +60,22 @@ public class Main {
         Task t = (Task) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Task.class},
             (px, m, args) -> "proxy " + m.getName());
         System.out.println(t.go() + " " + t.getClass().getName().startsWith("app.$Proxy"));
+        Runnable pr = (Runnable) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Runnable.class},
+            (px, m, args) -> { System.out.println("public proxy " + m.getName()); return null; });
+        pr.run();
+        System.out.println(pr.getClass().getModule().getName().startsWith("jdk.proxy"));
         try {
             new ClassLoader(Main.class.getClassLoader()) {
                 Class<?> bad() { return defineClass("Bad", new byte[]{(byte) 0xca, (byte) 0xfe, (byte) 0xba, (byte) 0xbe, 0, 0}, 0, 6); }
             }.bad();
         } catch (ClassFormatError e) {
             System.out.println("corrupt " + e.getClass().getName());
+        }
+        ModuleLayer boot = ModuleLayer.boot();
+        Configuration cf = boot.configuration().resolve(ModuleFinder.of(Path.of(a[1])), ModuleFinder.of(), Set.of("ma"));
+        for (ModuleLayer ml : new ModuleLayer[]{boot.defineModulesWithOneLoader(cf, Main.class.getClassLoader()),
+                boot.defineModulesWithManyLoaders(cf, Main.class.getClassLoader())}) {
+            System.out.println(ml.findLoader("ma").loadClass("ma.A").getMethod("run").invoke(null));
         }
     }
 }
@@ -95,18 +112,34 @@ public class Main {
     static int step(int i) { return i + 1; }
 }
 `
-	// ltwSeenSrc prints the declaring type of each join point it sees.
+	// ltwSeenSrc prints the declaring type of each join point it sees;
+	// with thisJoinPoint, also whether this is static, hidden or another
+	// object, and the count of arguments.
 	ltwSeenSrc = `package ltwtest;
+import weft.rt.JoinPoint;
 import weft.rt.JoinPointStaticPart;
 public final class Seen {
     public static void exec(JoinPointStaticPart jp) {
         System.err.println("seen " + jp.getDeclaringTypeName() + "." + jp.getName());
     }
+    public static void tjp(JoinPoint jp) {
+        Object o = jp.getThis();
+        System.err.println("tjp " + jp.getStaticPart().getDeclaringTypeName() + "." + jp.getSignature().getName()
+            + (o == null ? " static" : o.getClass().isHidden() ? " hidden" : " this") + " args " + jp.getArgs().length);
+    }
 }
 `
 	// ltwWeft counts the plugin's method executions and shows the
-	// executions in the application's generated classes.
+	// executions in the application's generated classes, with thisJoinPoint
+	// those of its Supplier lambda, of the Proxy of a public interface and
+	// of the layers' modules.
 	ltwWeft = `aspect Plugins {
+    before(): execution(* get()) && within(app..*) {
+        ltwtest.Seen.tjp(thisJoinPoint);
+    }
+    before(): execution(* *(..)) && (within(ma..*) || within(mb..*) || within(jdk.proxy*..*)) {
+        ltwtest.Seen.tjp(thisJoinPoint);
+    }
     before(): execution(* plugin..*.*(..)) {
         count.Counter.hit(joinPointId);
     }
@@ -126,12 +159,36 @@ public final class Seen {
 `
 )
 
+// ltwLayerMbSrcs and ltwLayerMaSrcs are modules mb and ma (with a lambda),
+// which reads mb.
+var (
+	ltwLayerMbSrcs = map[string]string{
+		"module-info.java": "module mb { exports mb; }\n",
+		"mb/B.java":        "package mb;\npublic class B { public static int twice(int i) { return 2 * i; } }\n",
+	}
+	ltwLayerMaSrcs = map[string]string{
+		"module-info.java": "module ma { exports ma; requires mb; }\n",
+		"ma/A.java": `package ma;
+public class A {
+    public static String run() {
+        java.util.function.IntUnaryOperator f = x -> x + 1;
+        return "layer " + mb.B.twice(f.applyAsInt(1)) + " " + A.class.getModule().getName();
+    }
+}
+`,
+	}
+)
+
 // TestRunLoadTime runs weft run (java.base woven ahead of time) on a
 // program whose classes the JVM defines at run time, under -Xverify:all:
 // the plugin's method executions are counted exactly (work once, step five
 // times, area and size once), the lambda proxy's and the Proxy class's
 // executions reach the advice, a plugin class is matched through a
 // superclass and an interface weft had not seen (it asks the JVM for them),
+// thisJoinPoint reaches the advice from the lambda proxy (a hidden class),
+// from the Proxy class of a public interface (in a dynamic module) and
+// from the classes of two module layers the program makes (a lambda proxy
+// of theirs included) exactly once a call, and no woven class is refused,
 // the corrupt class fails as on a stock JVM and weft names it, the
 // --weave-info file has the plugin's lines, and the output is the stock
 // one. A second run gets every woven class from the cross-run cache and
@@ -156,17 +213,21 @@ func TestRunLoadTime(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
 	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc}), pluginJar, "")
+	layer := t.TempDir()
+	mb := jvmtest.Compile(t, ltwLayerMbSrcs)
+	jvmtest.Jar(t, mb, filepath.Join(layer, "mb.jar"), "")
+	jvmtest.Jar(t, jvmtest.Compile(t, ltwLayerMaSrcs, "-p", mb), filepath.Join(layer, "ma.jar"), "")
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
 
-	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar)
+	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar, layer)
 	info := filepath.Join(t.TempDir(), "info.txt")
 	runLTW := func() (stderr string, sum ltw.Summary, lines []string) {
 		t.Helper()
 		stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 			"--Xlint", "ignore", "--ltw-report", report, "--weave-info", info,
-			"--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
+			"--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar, layer)
 		if code != 0 || stdout != want {
 			t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
 		}
@@ -192,12 +253,30 @@ func TestRunLoadTime(t *testing.T) {
 		"seen plugin.Square.size",
 		"weft: warning: Bad (normal class) left unwoven: Bad: ",
 		"left unwoven: a reflection accessor the JDK generates",
+		// thisJoinPoint in a lambda proxy (a hidden class), the Proxy of
+		// a public interface (dynamic module jdk.proxyN)
+		"tjp app.Main$$Lambda$",
+		".get hidden args 0\n",
+		"tjp jdk.proxy",
+		".run this args 0\n",
 	} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
 	}
-	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache != 0 || sum.Asked != 4 {
+	// Two layers: each of their classes (a lambda proxy in ma included)
+	// woven and reaching the advice once.
+	for _, w := range []string{"tjp ma.A.run static args 0\n", "tjp mb.B.twice static args 1\n",
+		"tjp ma.A.lambda$run$0 static args 1\n", ".applyAsInt hidden args 1\n"} {
+		if n := strings.Count(stderr, w); n != 2 {
+			t.Errorf("stderr has %d times %q, want 2:\n%s", n, w, stderr)
+		}
+	}
+	if strings.Contains(stderr, "refused") {
+		t.Errorf("the JVM refused a woven class:\n%s", stderr)
+	}
+	// From the cache already: ma.A and mb.B again in the second layer.
+	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache != 2 || sum.Asked != 4 {
 		t.Errorf("first run: %s", sum)
 	}
 	workInfo := "Join point 'method-execution(int plugin.Plugin.work(int))' in Type 'plugin.Plugin' (Plugin.java:3) advised by before advice from 'Plugins'"
@@ -208,13 +287,13 @@ func TestRunLoadTime(t *testing.T) {
 
 	// Again: every class comes from the cross-run cache, woven the same.
 	stderr, again, againLines := runLTW()
-	if !strings.Contains(stderr, "count: 8 hits at 4 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven ||
+	if !strings.Contains(stderr, "count: 8 hits at 4 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven+sum.FromCache ||
 		!slices.Equal(lines, againLines) {
 		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
 	}
 	t.Logf("%s", again)
 
-	serveTwoJVMs(t, env, aspect, adv, app, pluginJar, want)
+	serveTwoJVMs(t, env, aspect, adv, app, want, pluginJar, layer)
 
 	// A module-path application (-p/-m): its classes, the lambda proxy in
 	// its module included, are woven at load time.
@@ -229,9 +308,9 @@ func TestRunLoadTime(t *testing.T) {
 
 	// Without load-time weaving: nothing defined at run time is advised.
 	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
-		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
+		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar, layer)
 	if code != 0 || stdout != want || strings.Contains(stderr, "count: 8 hits") ||
-		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {
+		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") || strings.Contains(stderr, "tjp ") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }
@@ -240,7 +319,7 @@ func TestRunLoadTime(t *testing.T) {
 // two JVMs of the load-time test program at once with java @DIR/weft.args:
 // each counts the plugin's executions exactly, with the stock output; on
 // SIGTERM weft serve reports the classes of both.
-func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, pluginJar, want string) {
+func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, want string, mainArgs ...string) {
 	t.Helper()
 	start := time.Now()
 	dir := filepath.Join(t.TempDir(), "serve")
@@ -270,7 +349,7 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, pluginJar, want 
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			c := exec.Command(jvmtest.Java(t), "@"+args, "-Xverify:all", "-cp", app, "app.Main", pluginJar)
+			c := exec.Command(jvmtest.Java(t), append([]string{"@" + args, "-Xverify:all", "-cp", app, "app.Main"}, mainArgs...)...)
 			var o, e bytes.Buffer
 			c.Stdout, c.Stderr = &o, &e
 			c.Run()

@@ -14,12 +14,15 @@ import (
 //	static Class<?> weft$defineClass1(same parameters) {
 //	    Object[] r = LTW.weave(loader, name, b, off, len);
 //	    if (r != null) {
+//	        Class<?> c;
 //	        try {
 //	            if (r[1] != null) defineClass1(loader, (String) r[1], (byte[]) r[2], 0, len2, pd, source);
-//	            return defineClass1(loader, name, (byte[]) r[0], 0, len0, pd, source);
-//	        } catch (Throwable e) { LTW.rejected(e, name); }
+//	            c = defineClass1(loader, name, (byte[]) r[0], 0, len0, pd, source);
+//	        } catch (Throwable e) { LTW.rejected(e, name); goto orig; }
+//	        LTW.defined(c); // its named module gets access to weft.rt and the advice
+//	        return c;
 //	    }
-//	    return defineClass1(loader, name, b, off, len, pd, source);
+//	    orig: return defineClass1(loader, name, b, off, len, pd, source);
 //	}
 //
 // and every call of the native in java.base calls the wrapper instead. The
@@ -189,7 +192,7 @@ func addWrapper(c *classfile.Class, d *definer) error {
 		}
 		viaParams = vt.Params
 	}
-	orig, woven, main, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
+	orig, woven, main, defined, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 
 	// Object[] r = LTW.weaveX(...); if (r != null) goto woven;
 	for _, a := range d.weaveArgs {
@@ -220,6 +223,11 @@ func addWrapper(c *classfile.Class, d *definer) error {
 		g.load(a, viaParams[i])
 	}
 	g.idx(classfile.OpInvokestatic, via)
+	// defined: LTW.defined(c); return c; (outside the handler: the class
+	// is defined)
+	g.label(defined)
+	g.op(classfile.OpDup)
+	g.idx(classfile.OpInvokestatic, p.AddMethodref(rtjava.LTWDefined.Owner, rtjava.LTWDefined.Name, rtjava.LTWDefined.Desc, false))
 	g.op(classfile.OpAreturn)
 	// handler: LTW.rejected(e, name); goto orig;
 	g.label(handler)
@@ -229,7 +237,7 @@ func addWrapper(c *classfile.Class, d *definer) error {
 
 	locals := append(classfile.InitialLocals(c, m), classfile.VType{Kind: classfile.VObject, Class: "[Ljava/lang/Object;"})
 	code := &classfile.Code{MaxStack: uint16(len(mt.Params) + 3), MaxLocals: g.r + 1, Insns: g.insns,
-		Handlers: []classfile.Handler{{Start: woven, End: handler, Handler: handler}},
+		Handlers: []classfile.Handler{{Start: woven, End: defined, Handler: handler}},
 		Frames: []classfile.Frame{
 			{At: orig, Locals: locals}, {At: woven, Locals: locals}, {At: main, Locals: locals},
 			{At: handler, Locals: locals, Stack: []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}}},

@@ -429,20 +429,13 @@ func (s *Server) unwoven(req *Request, name, reason string) {
 	})
 }
 
-// unweavable says why a class must be defined unwoven, or "". Proxy
-// classes of public interfaces live in a dynamic module (jdk.proxyN) that
-// can neither see weft's runtime package nor read the advice's module.
+// unweavable says why a class must be defined unwoven, or "".
 func unweavable(name string) string {
 	if strings.HasPrefix(name, "jdk/internal/reflect/Generated") {
 		// MethodAccessorGenerator's accessors: each in a throwaway loader
 		// of its own, in a package of java.base where that loader can
 		// define no other class (no sister). ajc never sees them either.
 		return "a reflection accessor the JDK generates: its loader can define no sister class beside it"
-	}
-	if rest, ok := strings.CutPrefix(name, "jdk/proxy"); ok {
-		if i := strings.IndexByte(rest, '/'); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
-			return "a Proxy class in a dynamic module: it cannot reach weft's runtime (named modules at run time are not woven yet)"
-		}
 	}
 	return ""
 }

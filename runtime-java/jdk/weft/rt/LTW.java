@@ -64,11 +64,31 @@ public final class LTW {
     }
 
     /**
+     * The woven class c was defined: if its module is a named one that
+     * cannot reach weft's runtime or the advice (a module of a layer the
+     * program made, a Proxy class's dynamic module jdk.proxyN), it is given
+     * that access before any of its code runs (the natives that call this
+     * never initialize the class).
+     */
+    public static void defined(Class<?> c) {
+        Thread t = Thread.currentThread();
+        boolean old = t.weft$dib;
+        t.weft$dib = true;
+        try {
+            grant(c.getModule());
+        } catch (Throwable ignored) {
+            // the class's advice calls fail to link, as without the grant
+        } finally {
+            t.weft$dib = old;
+        }
+    }
+
+    /**
      * Asks for the class to be woven; weft may ask back for the bytes of
-     * supertypes it has not seen, which loader's resources give. lookup, if known, is a class of the
-     * new class's module: a named module that cannot reach weft's runtime
-     * (not exported to it) or the advice (not reading the unnamed modules)
-     * keeps its classes unwoven.
+     * supertypes it has not seen, which loader's resources give. lookup, if
+     * known, is a class of the new class's module: a woven class's named
+     * module is given access to weft's runtime and the advice before the
+     * class is defined (a hidden class may be initialized as it is).
      */
     private static Object[] request(ClassLoader loader, int kind, Class<?> lookup, String name, byte[] b, int off, int len) {
         if (!BIB.ready) {
@@ -80,10 +100,11 @@ public final class LTW {
         }
         t.weft$dib = true;
         try {
-            if (lookup != null && !reachesRuntime(lookup.getModule())) {
-                return null;
+            Object[] r = LTWClient.weave(loader, kind, name, b, off, len);
+            if (r != null && lookup != null) {
+                grant(lookup.getModule());
             }
-            return LTWClient.weave(loader, kind, name, b, off, len);
+            return r;
         } catch (Throwable e) {
             return null;
         } finally {
@@ -91,8 +112,22 @@ public final class LTW {
         }
     }
 
-    private static boolean reachesRuntime(Module m) {
-        return !m.isNamed() || (LTW.class.getModule().isExported("weft.rt", m)
-                && m.canRead(jdk.internal.loader.BootLoader.getUnnamedModule()));
+    /**
+     * Makes named module m reach weft's runtime (weft.rt exported to it)
+     * and the advice (on the boot class path: m reads the unnamed
+     * modules), as weft run's --add-exports and --add-reads do for the
+     * modules on java's module path.
+     */
+    private static void grant(Module m) {
+        if (!m.isNamed()) {
+            return;
+        }
+        Module base = LTW.class.getModule();
+        if (!base.isExported("weft.rt", m)) {
+            jdk.internal.module.Modules.addExports(base, "weft.rt", m);
+        }
+        if (!m.canRead(jdk.internal.loader.BootLoader.getUnnamedModule())) {
+            jdk.internal.module.Modules.addReadsAllUnnamed(m);
+        }
     }
 }
