@@ -9,7 +9,8 @@ import (
 
 // The load-time weaving hook (docs/ltw.md): every class the JVM defines
 // outside the boot loader goes through one of the natives below. Each gets
-// a wrapper in its own class,
+// a wrapper in its own class (static; an instance native's, Unsafe's, takes
+// the receiver first),
 //
 //	static Class<?> weft$defineClass1(same parameters) {
 //	    Object[] r = LTW.weave(loader, name, b, off, len);
@@ -51,9 +52,13 @@ const strongLoaderLink = 4
 // definer is one native that defines classes and its wrapper.
 type definer struct {
 	owner, name, desc string
-	weave             rtjava.Ref
-	weaveArgs         []int // parameters passed to weave
-	nameArg           int   // the class name parameter, for LTW.rejected
+	// instance says the native is an instance method: its wrapper is
+	// static all the same, the receiver its first parameter (indexes
+	// below count it), and calls of it become invokestatic.
+	instance  bool
+	weave     rtjava.Ref
+	weaveArgs []int // parameters passed to weave
+	nameArg   int   // the class name parameter, for LTW.rejected
 	// sister and woven are the arguments of the calls defining the sister
 	// and the woven class; via, if set, names another native of the same
 	// owner (same kind of method) that takes them.
@@ -63,6 +68,23 @@ type definer struct {
 
 // wrapperName is the wrapper's name: the native's with weft's prefix.
 func (d *definer) wrapperName() string { return "weft$" + d.name }
+
+// wrapperDesc is the wrapper's descriptor: the native's, with the receiver
+// first for an instance native.
+func (d *definer) wrapperDesc() string {
+	if d.instance {
+		return "(L" + d.owner + ";" + d.desc[1:]
+	}
+	return d.desc
+}
+
+// invoke is the instruction that calls the native.
+func (d *definer) invoke() uint16 {
+	if d.instance {
+		return classfile.OpInvokevirtual
+	}
+	return classfile.OpInvokestatic
+}
 
 var (
 	defineClass1 = &definer{owner: "java/lang/ClassLoader", name: "defineClass1",
@@ -84,26 +106,38 @@ var (
 		weave: rtjava.LTWWeaveLookup, weaveArgs: []int{0, 1, 2, 3, 4, 5, 8}, nameArg: 2,
 		sister: []int{0, 1, argSisterName, argSisterBytes, argZero, argSisterLen, 6, argZero, argStrong, argNull},
 		woven:  []int{0, 1, 2, argWoven, argZero, argWovenLen, 6, 7, 8, 9}}
+	// unsafeDefineClass0 serves jdk.internal.misc.Unsafe.defineClass (no
+	// class of the JDK calls it; programs given access to the package
+	// and bytecode libraries do). Parameter 0 is the Unsafe.
+	unsafeDefineClass0 = &definer{owner: "jdk/internal/misc/Unsafe", name: "defineClass0", instance: true,
+		desc:  "(Ljava/lang/String;[BIILjava/lang/ClassLoader;Ljava/security/ProtectionDomain;)Ljava/lang/Class;",
+		weave: rtjava.LTWWeave, weaveArgs: []int{5, 1, 2, 3, 4}, nameArg: 1,
+		sister: []int{0, argSisterName, argSisterBytes, argZero, argSisterLen, 5, 6},
+		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6}}
 )
 
 // Definers lists the natives the hook wraps, by owner.
 var definers = map[string][]*definer{
-	"java/lang/ClassLoader": {defineClass1, defineClass2, defineClass0},
+	"java/lang/ClassLoader":    {defineClass1, defineClass2, defineClass0},
+	"jdk/internal/misc/Unsafe": {unsafeDefineClass0},
 }
 
 // DefinerCallers are the classes of java.base that call a wrapped native:
 // their calls are redirected to the wrappers. TestDefinerCallers checks
 // the list against the image.
-var DefinerCallers = []string{"java/lang/ClassLoader", "java/lang/System$2"}
+var DefinerCallers = []string{"java/lang/ClassLoader", "java/lang/System$2", "jdk/internal/misc/Unsafe"}
 
 // IsDefiner reports whether owner.name desc is a native the hook wraps.
-func IsDefiner(owner, name, desc string) bool {
+func IsDefiner(owner, name, desc string) bool { return findDefiner(owner, name, desc) != nil }
+
+// findDefiner returns the wrapped native owner.name desc, or nil.
+func findDefiner(owner, name, desc string) *definer {
 	for _, d := range definers[owner] {
 		if d.name == name && d.desc == desc {
-			return true
+			return d
 		}
 	}
-	return false
+	return nil
 }
 
 // PatchDefiners redirects the class's calls of the wrapped natives to their
@@ -148,12 +182,14 @@ func redirectDefiners(c *classfile.Class) (int, error) {
 		}
 		n := 0
 		for i, in := range code.Insns {
-			if in.Op != classfile.OpInvokestatic {
+			if in.Op != classfile.OpInvokestatic && in.Op != classfile.OpInvokevirtual {
 				continue
 			}
 			owner, name, desc := c.Pool.MemberRef(in.Index)
-			if IsDefiner(owner, name, desc) {
-				code.Insns[i].Index = c.Pool.AddMethodref(owner, "weft$"+name, desc, false)
+			if d := findDefiner(owner, name, desc); d != nil && in.Op == d.invoke() {
+				// The receiver, if any, is the wrapper's first argument.
+				code.Insns[i].Op = classfile.OpInvokestatic
+				code.Insns[i].Index = c.Pool.AddMethodref(owner, d.wrapperName(), d.wrapperDesc(), false)
 				n++
 			}
 		}
@@ -171,22 +207,21 @@ func redirectDefiners(c *classfile.Class) (int, error) {
 // file's comment, frames written directly.
 func addWrapper(c *classfile.Class, d *definer) error {
 	p := c.Pool
-	mt, err := classfile.ParseMethodDesc(d.desc)
+	mt, err := classfile.ParseMethodDesc(d.wrapperDesc())
 	if err != nil {
 		return err
 	}
 	m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
-		Name: p.AddUtf8(d.wrapperName()), Desc: p.AddUtf8(d.desc)}
+		Name: p.AddUtf8(d.wrapperName()), Desc: p.AddUtf8(d.wrapperDesc())}
 	c.Methods = append(c.Methods, m)
 	g := &wrapperGen{c: c, params: mt.Params, r: uint16(len(mt.Params))}
 	native := p.AddMethodref(d.owner, d.name, d.desc, false)
-	via, viaDesc := native, d.desc
+	// via takes the sister and the woven class: the native itself, or
+	// another of its class's (static, as d then is).
+	via, viaOp, viaParams := native, d.invoke(), mt.Params
 	if d.via != nil {
-		via, viaDesc = p.AddMethodref(d.via.owner, d.via.name, d.via.desc, false), d.via.desc
-	}
-	viaParams := mt.Params
-	if d.via != nil {
-		vt, err := classfile.ParseMethodDesc(viaDesc)
+		via, viaOp = p.AddMethodref(d.via.owner, d.via.name, d.via.desc, false), d.via.invoke()
+		vt, err := classfile.ParseMethodDesc(d.via.wrapperDesc())
 		if err != nil {
 			return err
 		}
@@ -207,7 +242,7 @@ func addWrapper(c *classfile.Class, d *definer) error {
 	for i, t := range mt.Params {
 		g.load(i, t)
 	}
-	g.idx(classfile.OpInvokestatic, native)
+	g.idx(d.invoke(), native)
 	g.op(classfile.OpAreturn)
 	// woven: the sister if any, then the woven class.
 	g.label(woven)
@@ -216,13 +251,13 @@ func addWrapper(c *classfile.Class, d *definer) error {
 	for i, a := range d.sister {
 		g.load(a, viaParams[i])
 	}
-	g.idx(classfile.OpInvokestatic, via)
+	g.idx(viaOp, via)
 	g.op(classfile.OpPop)
 	g.label(main)
 	for i, a := range d.woven {
 		g.load(a, viaParams[i])
 	}
-	g.idx(classfile.OpInvokestatic, via)
+	g.idx(viaOp, via)
 	// defined: LTW.defined(c); return c; (outside the handler: the class
 	// is defined)
 	g.label(defined)
@@ -297,7 +332,8 @@ func (g *wrapperGen) load(a int, t classfile.Type) {
 		g.op(classfile.OpIconst0 + strongLoaderLink)
 	default:
 		// Parameters are one slot each (no long or double in these
-		// natives); the wrapper is static.
+		// natives); the wrapper is static, an instance native's receiver
+		// its parameter 0.
 		if t.IsReference() {
 			g.idx(classfile.OpAload, uint16(a))
 		} else {
