@@ -5,10 +5,11 @@ import java.nio.ByteBuffer;
 /**
  * Load-time weaving, JDK mode only: the woven java.base calls these methods
  * from the wrappers weft adds around the natives that define classes
- * (ClassLoader.defineClass0/1/2). Each returns null (define the original
- * bytes) or {woven class bytes, sister class binary name or null, sister
- * bytes}: the wrapper defines the sister first, in the same loader and
- * package, then the woven class (docs/ltw.md).
+ * (ClassLoader.defineClass0/1/2, Unsafe.defineClass0). Each returns null
+ * (define the original bytes) or {woven class bytes, sister class binary
+ * name or null, sister bytes}: the wrapper defines the sister first, in the
+ * same loader and package, then the woven class, and passes it to defined
+ * (docs/ltw.md).
  *
  * <p>This class has no static initializer: the wrappers call it from the
  * first class definition on, during bootstrap too, where it returns null
