@@ -79,9 +79,9 @@ func (m itemOnly) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 // nothing else woven) against a server, under -Xverify:all: 4 threads
 // defining Item in 40 loaders at once, then Unsafe.defineClass once more,
 // get every definition woven (41 advice calls, exactly); then, with the
-// server closed after its fifth
-// woven class, the program still completes with the same output and the
-// JVM says once where load-time weaving stopped.
+// server closed after its fifth woven class, the program still completes
+// with the same output and the JVM says once where load-time weaving
+// stopped.
 func TestJVMConcurrentAndClosed(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	rt, err := jdk.BuildRuntime(home, t.TempDir())
