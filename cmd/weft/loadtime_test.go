@@ -25,9 +25,9 @@ import (
 // public interface (in a dynamic module jdk.proxyN: classes the JVM
 // generates), calls methods and constructors by reflection until the JDK
 // generates accessor classes, and defines a corrupt class. Then it makes two
-// module layers of modules ma and mb (ltwLayerSrcs, a directory of modular
-// jars given as its second argument), one loader for both, then one each,
-// and calls ma.A.run in each.
+// module layers of modules ma and mb (ltwLayerSrcs, compiled into the
+// directory given as its second argument), one loader for both, then one
+// each, and calls ma.A.run in each.
 const (
 	ltwMainSrc = `package app;
 import java.io.File;
@@ -159,16 +159,13 @@ public final class Seen {
 `
 )
 
-// ltwLayerMbSrcs and ltwLayerMaSrcs are modules mb and ma (with a lambda),
-// which reads mb.
-var (
-	ltwLayerMbSrcs = map[string]string{
-		"module-info.java": "module mb { exports mb; }\n",
-		"mb/B.java":        "package mb;\npublic class B { public static int twice(int i) { return 2 * i; } }\n",
-	}
-	ltwLayerMaSrcs = map[string]string{
-		"module-info.java": "module ma { exports ma; requires mb; }\n",
-		"ma/A.java": `package ma;
+// ltwLayerSrcs are modules mb and ma (with a lambda), which reads mb, by
+// their paths under a module source path.
+var ltwLayerSrcs = map[string]string{
+	"mb/module-info.java": "module mb { exports mb; }\n",
+	"mb/mb/B.java":        "package mb;\npublic class B { public static int twice(int i) { return 2 * i; } }\n",
+	"ma/module-info.java": "module ma { exports ma; requires mb; }\n",
+	"ma/ma/A.java": `package ma;
 public class A {
     public static String run() {
         java.util.function.IntUnaryOperator f = x -> x + 1;
@@ -176,8 +173,30 @@ public class A {
     }
 }
 `,
+}
+
+// compileModules compiles the modules whose sources are given (paths under
+// a module source path) in one javac run, and returns the directory holding
+// the modules, exploded (what ModuleFinder.of finds in it).
+func compileModules(t *testing.T, sources map[string]string) string {
+	t.Helper()
+	src, out := t.TempDir(), t.TempDir()
+	args := []string{"-d", out, "--module-source-path", src}
+	for name, text := range sources {
+		p := filepath.Join(src, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, p)
 	}
-)
+	if b, err := exec.Command(jvmtest.Javac(t), args...).CombinedOutput(); err != nil {
+		t.Fatalf("javac %s: %v\n%s", strings.Join(args, " "), err, b)
+	}
+	return out
+}
 
 // TestRunLoadTime runs weft run (java.base woven ahead of time) on a
 // program whose classes the JVM defines at run time, under -Xverify:all:
@@ -213,10 +232,7 @@ func TestRunLoadTime(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
 	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc}), pluginJar, "")
-	layer := t.TempDir()
-	mb := jvmtest.Compile(t, ltwLayerMbSrcs)
-	jvmtest.Jar(t, mb, filepath.Join(layer, "mb.jar"), "")
-	jvmtest.Jar(t, jvmtest.Compile(t, ltwLayerMaSrcs, "-p", mb), filepath.Join(layer, "ma.jar"), "")
+	layer := compileModules(t, ltwLayerSrcs)
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
