@@ -132,6 +132,7 @@ func TestAnnotationMatching(t *testing.T) {
 		{`execution(@app.Timed(value="run", ms=5) * *(..))`, execRun, advice.Always, ""},
 		{`execution(@app.Timed(value="run", ms=0) * *(..))`, execRun, advice.Never, ""},
 		{`execution(@app.Timed("x") * *(..))`, execRun, advice.Never, ""},
+		{`execution(@app.Timed("r\u0075n") * *(..))`, execRun, advice.Always, ""}, // Java's escapes
 		{"execution(@app.Timed(unit=app.Unit.MS) * *(..))", execRun, advice.Always, ""},
 		{"execution(@app.Timed(unit=app.Unit.NS) * *(..))", execRun, advice.Never, ""},
 		{"execution(@app.Timed(unit!=app.Unit.NS) * *(..))", execRun, advice.Always, ""},
@@ -173,6 +174,7 @@ func TestAnnotationBinding(t *testing.T) {
 		pc, want string
 	}{
 		{"@annotation(t)", "@annotation app/Timed app/Main.run(I)V"},
+		{"@annotation(t(ms=5))", "@annotation app/Timed app/Main.run(I)V"},
 		{"call(* *(..)) && @annotation(t)", "@annotation app/Timed app/Main.run(I)V"},
 		{"@within(t)", "@within app/Timed app/IO"},
 		{"@target(t)", "@target app/Timed target"},

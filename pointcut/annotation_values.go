@@ -135,7 +135,7 @@ func (c *compiler) annotLiteral(lit *AnnotLiteral, ann, name, elem string) (stri
 	}
 	switch lit.Kind {
 	case tokString:
-		s, err := strconv.Unquote(lit.Text)
+		s, err := unquoteJava(lit.Text)
 		if err != nil {
 			c.errorf(lit.Pos, "", "malformed string %s: %v", lit.Text, err)
 			return "", false
@@ -145,7 +145,11 @@ func (c *compiler) annotLiteral(lit *AnnotLiteral, ann, name, elem string) (stri
 		}
 		return s, true
 	case tokChar:
-		s, err := strconv.Unquote(lit.Text)
+		inner := lit.Text[1 : len(lit.Text)-1]
+		s, err := inner, error(nil)
+		if inner != `"` {
+			s, err = unquoteJava(`"` + inner + `"`)
+		}
 		if err != nil || len([]rune(s)) != 1 {
 			c.errorf(lit.Pos, "write one character between single quotes: 'x'", "malformed char %s", lit.Text)
 			return "", false
