@@ -37,7 +37,7 @@ public class AnnotDriver {
         out.append(Ascii.toUpperCase("mixed")).append(Objects.equal("a", "a")).append(Verify.verifyNotNull("v"));
         out.append(Suppliers.memoize(Suppliers.ofInstance("s")).get()).append(Stopwatch.createUnstarted().isRunning());
         out.append(Enums.getIfPresent(CaseFormat.class, "LOWER_HYPHEN").isPresent()).append(Throwables.getRootCause(new RuntimeException(new IllegalStateException("r"))).getMessage());
-        out.append(Predicates.containsPattern("b+").apply("abc")).append(annotdemo.Values.run());
+        out.append(Predicates.contains(java.util.regex.Pattern.compile("b+")).apply("abc")).append(annotdemo.Values.run());
         System.out.println(out);
         System.out.println(annotadv.C.report());
     }
