@@ -29,11 +29,110 @@ type AnnotPattern struct {
 	Items []*AnnotItem
 }
 
-// AnnotItem is `@Name`, `@(TypePattern)` or either with `!` before.
+// AnnotItem is `@Name`, `@Name(values)`, `@(TypePattern)` or any of them
+// with `!` before.
 type AnnotItem struct {
+	Pos    Position
+	Not    bool
+	Type   *TypePattern
+	Values *AnnotValues // after @Name only, or nil
+}
+
+// AnnotValues is an annotation's value patterns, `(k = v, k != v)`, where
+// a lone value stands for `value = v` (AspectJ's shorthand).
+type AnnotValues struct {
+	Pos   Position
+	Pairs []*AnnotPair
+}
+
+// AnnotPair is one value pattern: the element Name (empty for the
+// shorthand) equals, or with Not differs from, Value.
+type AnnotPair struct {
+	Pos   Position
+	Name  string
+	Not   bool
+	Value *AnnotLiteral
+}
+
+// AnnotLiteral is a value in a value pattern: a string, char or number
+// literal (Kind tokString, tokChar, tokNumber: Text is the token), true or
+// false, an enum constant `pkg.Enum.NAME`, a class literal `pkg.T.class`
+// or `int[].class` (Kind tokName: Name), or a marker annotation `@pkg.A`
+// (At set, Name the type).
+type AnnotLiteral struct {
 	Pos  Position
-	Not  bool
-	Type *TypePattern
+	Kind lexer.TokenType
+	Text string
+	Name *SimpleType
+	At   bool
+}
+
+// Parse implements participle.Parseable for AnnotValues: the parenthesized
+// values after an annotation designator's type (`@within(pkg.A(k = v))`).
+func (v *AnnotValues) Parse(lex *lexer.PeekingLexer) error {
+	if !isPunctTok(lex.Peek(), "(") {
+		return participle.NextMatch
+	}
+	return parseAnnotValues(lex, v)
+}
+
+// parseAnnotValues reads `( pair { , pair } )`.
+func parseAnnotValues(lex *lexer.PeekingLexer, v *AnnotValues) error {
+	v.Pos = lex.Next().Pos // (
+	for {
+		p := &AnnotPair{Pos: lex.Peek().Pos}
+		t := lex.Peek()
+		if t.Type == tokName {
+			cp := lex.MakeCheckpoint()
+			lex.Next()
+			switch op := lex.Peek(); {
+			case isPunctTok(op, "="), isPunctTok(op, "!="):
+				p.Name, p.Not = t.Value, op.Value == "!="
+				lex.Next()
+			default:
+				lex.LoadCheckpoint(cp)
+			}
+		}
+		lit, err := parseAnnotLiteral(lex)
+		if err != nil {
+			return err
+		}
+		p.Value = lit
+		v.Pairs = append(v.Pairs, p)
+		switch c := lex.Peek(); {
+		case isPunctTok(c, ","):
+			lex.Next()
+		case isPunctTok(c, ")"):
+			lex.Next()
+			return nil
+		default:
+			return participle.Errorf(c.Pos, "unexpected %s (expected \",\" or \")\" after an annotation value)", tokenText(c))
+		}
+	}
+}
+
+func parseAnnotLiteral(lex *lexer.PeekingLexer) (*AnnotLiteral, error) {
+	t := lex.Peek()
+	lit := &AnnotLiteral{Pos: t.Pos, Kind: t.Type}
+	switch {
+	case t.Type == tokString, t.Type == tokChar, t.Type == tokNumber:
+		lit.Text = t.Value
+		lex.Next()
+	case isPunctTok(t, "@"):
+		lex.Next()
+		lit.At, lit.Kind = true, tokName
+		fallthrough
+	case t.Type == tokName:
+		st := &SimpleType{}
+		if err := st.Parse(lex); err != nil || st.Head == "" {
+			return nil, participle.Errorf(lex.Peek().Pos, "unexpected %s (expected an annotation type)", tokenText(lex.Peek()))
+		}
+		lit.Name = st
+	default:
+		return nil, participle.Errorf(t.Pos, "unexpected %s (expected an annotation value: a string, number, char, "+
+			"true or false, an enum constant pkg.Enum.NAME or a class literal pkg.T.class)", tokenText(t))
+	}
+	return lit, nil
 }
 
 // Parse implements participle.Parseable for AnnotPattern (a signature's
@@ -89,6 +188,14 @@ func parseAnnotPattern(lex *lexer.PeekingLexer, a *AnnotPattern, depth int) erro
 			}
 			u := &TypeUnary{Pos: st.Pos, Simple: st}
 			it.Type = &TypePattern{Pos: st.Pos, Or: []*TypeAnd{{Pos: st.Pos, And: []*TypeUnary{u}}}}
+			// Values follow the name without a blank, as in AspectJ:
+			// `@A (T)` in a parameter list is the parameter's type.
+			if p := lex.Peek(); isPunctTok(p, "(") && p.Pos.Offset == st.end {
+				it.Values = &AnnotValues{}
+				if err := parseAnnotValues(lex, it.Values); err != nil {
+					return err
+				}
+			}
 		default:
 			return participle.Errorf(t.Pos, "unexpected %s (expected an annotation type after @)", tokenText(t))
 		}

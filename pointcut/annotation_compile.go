@@ -19,7 +19,14 @@ func (c *compiler) annotPattern(ap *AnnotPattern) *annotPat {
 		if st := singleSimple(it.Type); st != nil && exactName(st) {
 			desc, info, _ := c.annotationType(st, "") // "" after an error: never present
 			t.desc, t.inherited = desc, info.inherited
+			if it.Values != nil {
+				t.values = c.annotValues(it.Values, desc, info)
+			}
 		} else {
+			if it.Values != nil {
+				c.errorf(it.Values.Pos, "write the annotation type's name, or test the values in the advice",
+					"value patterns need an exact annotation type, not a pattern (as in AspectJ)")
+			}
 			t.pat = c.typePattern(it.Type, false)
 		}
 		p.items = append(p.items, t)
@@ -42,9 +49,10 @@ func exactName(st *SimpleType) bool {
 
 // annotInfo is what resolution learns of an annotation type.
 type annotInfo struct {
-	known     bool // its class file was found (else the rest is unknown)
-	runtime   bool // @Retention(RUNTIME)
-	inherited bool // @Inherited
+	known     bool              // its class file was found (else the rest is unknown)
+	runtime   bool              // @Retention(RUNTIME)
+	inherited bool              // @Inherited
+	elements  map[string]string // element name -> type descriptor; nil when unknown
 }
 
 // annotationType resolves an annotation type written as a dotted name,
@@ -88,6 +96,47 @@ func (c *compiler) annotationType(st *SimpleType, prefix string) (string, annotI
 // retention and whether it is @Inherited. A class known only to given (a
 // header) is an annotation of unknown retention.
 func (cs *classes) annotation(internal string, given classfile.Hierarchy) (annotInfo, bool, error) {
+	cl, err := cs.read(internal)
+	if errors.Is(err, classfile.ErrClassNotFound) && given != nil {
+		if ci, err := given.Lookup(internal); err == nil {
+			return annotInfo{}, ci.Access&classfile.AccAnnotation != 0, nil
+		}
+	}
+	if err != nil {
+		return annotInfo{}, false, err
+	}
+	info := annotInfo{known: true, elements: map[string]string{}}
+	for _, m := range cl.Methods {
+		if d := cl.MemberDesc(m); strings.HasPrefix(d, "()") {
+			info.elements[cl.MemberName(m)] = d[2:]
+		}
+	}
+	for i := range cl.Attributes {
+		if cl.Pool.Utf8(cl.Attributes[i].Name) != "RuntimeVisibleAnnotations" {
+			continue
+		}
+		v, err := classfile.DecodeAttr(cl, &cl.Attributes[i])
+		if err != nil {
+			continue
+		}
+		for _, an := range v.(*classfile.Annotations).Annotations {
+			switch cl.Pool.Utf8(an.Type) {
+			case "Ljava/lang/annotation/Inherited;":
+				info.inherited = true
+			case "Ljava/lang/annotation/Retention;":
+				for _, e := range an.Elements {
+					if e.Value.Tag == 'e' && cl.Pool.Utf8(e.Value.EnumConst) == "RUNTIME" {
+						info.runtime = true
+					}
+				}
+			}
+		}
+	}
+	return info, cl.Access&classfile.AccAnnotation != 0, nil
+}
+
+// read parses a class of the advice class path or the JDK.
+func (cs *classes) read(internal string) (*classfile.Class, error) {
 	srcs, _ := cs.adviceSources()
 	srcs = append([]classfile.Source(nil), srcs...)
 	if jdk := cs.image(); jdk != nil {
@@ -98,40 +147,25 @@ func (cs *classes) annotation(internal string, given classfile.Hierarchy) (annot
 		if err != nil {
 			continue
 		}
-		cl, err := classfile.Parse(internal, b)
-		if err != nil {
-			return annotInfo{}, false, err
-		}
-		info := annotInfo{known: true}
-		for i := range cl.Attributes {
-			if cl.Pool.Utf8(cl.Attributes[i].Name) != "RuntimeVisibleAnnotations" {
-				continue
-			}
-			v, err := classfile.DecodeAttr(cl, &cl.Attributes[i])
-			if err != nil {
-				continue
-			}
-			for _, an := range v.(*classfile.Annotations).Annotations {
-				switch cl.Pool.Utf8(an.Type) {
-				case "Ljava/lang/annotation/Inherited;":
-					info.inherited = true
-				case "Ljava/lang/annotation/Retention;":
-					for _, e := range an.Elements {
-						if e.Value.Tag == 'e' && cl.Pool.Utf8(e.Value.EnumConst) == "RUNTIME" {
-							info.runtime = true
-						}
-					}
-				}
-			}
-		}
-		return info, cl.Access&classfile.AccAnnotation != 0, nil
+		return classfile.Parse(internal, b)
 	}
-	if given != nil {
-		if ci, err := given.Lookup(internal); err == nil {
-			return annotInfo{}, ci.Access&classfile.AccAnnotation != 0, nil
+	return nil, classfile.ErrClassNotFound
+}
+
+// enumConstants returns the constants of an enum of the advice class path
+// or the JDK; ok is false if it is not found there or is no enum.
+func (cs *classes) enumConstants(internal string) (names map[string]bool, ok bool) {
+	cl, err := cs.read(internal)
+	if err != nil || cl.Access&classfile.AccEnum == 0 {
+		return nil, false
+	}
+	names = map[string]bool{}
+	for _, f := range cl.Fields {
+		if f.Access&classfile.AccEnum != 0 {
+			names[cl.MemberName(f)] = true
 		}
 	}
-	return annotInfo{}, false, classfile.ErrClassNotFound
+	return names, true
 }
 
 // annotDesignator compiles @within, @withincode, @annotation, @this,
@@ -153,7 +187,7 @@ func (c *compiler) annotDesignator(d *Designator, name string, ev *env, inOr, in
 			if ellipses > 0 {
 				site.Index = -1
 			}
-			a, ok := c.annotArgument(e.Type, ev, inOr, inNot, name, site, true)
+			a, ok := c.annotArgument(e, ev, inOr, inNot, name, site, true)
 			if !ok {
 				return constNode{advice.Never}
 			}
@@ -168,7 +202,7 @@ func (c *compiler) annotDesignator(d *Designator, name string, ev *env, inOr, in
 	kind := map[string]advice.ValueKind{"@this": advice.ThisAnnotation, "@target": advice.TargetAnnotation,
 		"@within": advice.WithinAnnotation, "@withincode": advice.WithincodeAnnotation, "@annotation": advice.MemberAnnotation}[name]
 	runtime := kind == advice.ThisAnnotation || kind == advice.TargetAnnotation
-	a, ok := c.annotArgument(d.List[0].Type, ev, inOr, inNot, name, advice.Value{Kind: kind}, runtime)
+	a, ok := c.annotArgument(d.List[0], ev, inOr, inNot, name, advice.Value{Kind: kind}, runtime)
 	if !ok {
 		return constNode{advice.Never}
 	}
@@ -184,7 +218,8 @@ func (c *compiler) annotDesignator(d *Designator, name string, ev *env, inOr, in
 // annotArgument reads the argument of an annotation designator: an
 // annotation type or a formal of one (binding it). A run-time test
 // (runtime) and a binding need the type's runtime retention.
-func (c *compiler) annotArgument(tp *TypePattern, ev *env, inOr, inNot bool, what string, site advice.Value, runtime bool) (annotArg, bool) {
+func (c *compiler) annotArgument(e *ListElem, ev *env, inOr, inNot bool, what string, site advice.Value, runtime bool) (annotArg, bool) {
+	tp := e.Type
 	st := singleSimple(tp)
 	if st != nil && st.Head == "*" && len(st.Rest) == 0 && !st.Plus && len(st.Dims) == 0 && what == "@args" {
 		return annotArg{formal: -1}, true
@@ -232,7 +267,34 @@ func (c *compiler) annotArgument(tp *TypePattern, ev *env, inOr, inNot bool, wha
 		return annotArg{}, false
 	}
 	a.desc, a.inherited = desc, info.inherited
+	if e.Values != nil {
+		if !c.valuesAllowed(e.Values, ev, what) {
+			return annotArg{}, false
+		}
+		a.values = c.annotValues(e.Values, desc, info)
+	}
 	return a, true
+}
+
+// valuesAllowed reports whether an annotation designator may test values:
+// the static ones may; AspectJ's value binding, `@annotation(A(formal))`,
+// is not supported.
+func (c *compiler) valuesAllowed(vs *AnnotValues, ev *env, what string) bool {
+	for _, p := range vs.Pairs {
+		if l := p.Value; p.Name == "" && l.Name != nil && !l.At && len(l.Name.Rest) == 0 {
+			if _, ok := ev.names[l.Name.Head]; ok {
+				c.errorf(p.Pos, "bind the annotation instead, "+what+"(formal), and read its value in the advice",
+					"%s(): binding an annotation's value to a formal is not supported yet", what)
+				return false
+			}
+		}
+	}
+	if what == "@this" || what == "@target" || what == "@args" {
+		c.errorf(vs.Pos, "bind the annotation, "+what+"(formal), and test its values in the advice or an if()",
+			"%s(): value patterns are matched statically; %s tests the class of a value at run time", what, what)
+		return false
+	}
+	return true
 }
 
 // paramAnnot splits a parameter pattern `@A (T)` into the annotation

@@ -21,13 +21,33 @@ type annotTest struct {
 	not       bool
 	desc      string
 	pat       typePat
-	inherited bool // desc is @Inherited: a class has it if a superclass has
+	inherited bool            // desc is @Inherited: a class has it if a superclass has
+	values    []elemValueTest // desc's values must match (annotation_values.go)
 }
 
-func (t *annotTest) present(anns []string, h classfile.Hierarchy) bool {
-	for _, a := range anns {
-		if t.desc != "" && a == t.desc || t.pat != nil && t.pat.match(a, h) {
-			return true
+// annotated is what an annotation pattern tests: the annotation types of
+// a class (site.Name ""), a member or one of its parameters (param >= 0),
+// and where their values are read.
+type annotated struct {
+	types []string
+	site  advice.AnnotationSite
+	param int
+	h     classfile.Hierarchy
+}
+
+// present reports whether e has an annotation the item names (whatever
+// its not).
+func (t *annotTest) present(e *annotated) bool {
+	for _, a := range e.types {
+		if t.desc != "" && a == t.desc || t.pat != nil && t.pat.match(a, e.h) {
+			if len(t.values) == 0 {
+				return true
+			}
+			var given map[string]advice.AnnotationValue
+			if ah := annotHierarchy(e.h); ah != nil {
+				given, _ = ah.AnnotationValues(e.site, e.param, a)
+			}
+			return valuesHold(t.values, a, given, e.h)
 		}
 	}
 	return false
@@ -47,14 +67,24 @@ func (p *annotPat) String() string {
 		} else {
 			b.WriteString("@" + strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(t.desc, "L"), ";"), "/", "."))
 		}
+		if len(t.values) > 0 {
+			b.WriteByte('(')
+			for i, v := range t.values {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(v.String())
+			}
+			b.WriteByte(')')
+		}
 	}
 	return b.String()
 }
 
 // matches tests a member's or parameter's annotations.
-func (p *annotPat) matches(anns []string, h classfile.Hierarchy) bool {
+func (p *annotPat) matches(e *annotated) bool {
 	for i := range p.items {
-		if p.items[i].present(anns, h) == p.items[i].not {
+		if p.items[i].present(e) == p.items[i].not {
 			return false
 		}
 	}
@@ -66,17 +96,23 @@ func (p *annotPat) matches(anns []string, h classfile.Hierarchy) bool {
 // type).
 func (p *annotPat) matchesClass(class string, h classfile.Hierarchy) bool {
 	anns, _ := classAnnotations(h, class)
+	e := &annotated{types: anns, site: advice.AnnotationSite{Class: class}, param: -1, h: h}
 	for i := range p.items {
 		t := &p.items[i]
-		has := t.present(anns, h)
-		for c := class; !has && t.inherited && h != nil; {
+		has := t.present(e)
+		for c := class; !has && t.inherited && h != nil && !hasType(anns, t.desc); {
 			ci, err := h.Lookup(c)
 			if err != nil || ci.Super == "" {
 				break
 			}
 			c = ci.Super
 			sup, _ := classAnnotations(h, c)
-			has = t.present(sup, h)
+			// the superclass's annotation, if it has one of that type,
+			// is the one inherited: its values count
+			has = t.present(&annotated{types: sup, site: advice.AnnotationSite{Class: c}, param: -1, h: h})
+			if !has && hasType(sup, t.desc) {
+				break
+			}
 		}
 		if has == t.not {
 			return false
@@ -99,7 +135,7 @@ func (a annotType) match(desc string, h classfile.Hierarchy) bool {
 	}
 	ty := classfile.Type(desc)
 	if ty.Dims() > 0 || !strings.HasPrefix(desc, "L") {
-		return a.a.matches(nil, h) // arrays and primitives have no annotations
+		return a.a.matches(&annotated{param: -1, h: h}) // arrays and primitives have no annotations
 	}
 	return a.a.matchesClass(ty.InternalName(), h)
 }
@@ -111,6 +147,15 @@ func annotHierarchy(h classfile.Hierarchy) advice.AnnotationHierarchy {
 	}
 	ah, _ := h.(advice.AnnotationHierarchy)
 	return ah
+}
+
+func hasType(anns []string, desc string) bool {
+	for _, a := range anns {
+		if a == desc {
+			return true
+		}
+	}
+	return false
 }
 
 func classAnnotations(h classfile.Hierarchy, class string) ([]string, bool) {
@@ -188,9 +233,12 @@ type annotArg struct {
 	desc      string
 	inherited bool
 	formal    int
+	values    []elemValueTest // @within, @withincode, @annotation only
 }
 
-func (a *annotArg) test() annotTest { return annotTest{desc: a.desc, inherited: a.inherited} }
+func (a *annotArg) test() annotTest {
+	return annotTest{desc: a.desc, inherited: a.inherited, values: a.values}
+}
 
 // atNode is @within, @withincode or @annotation: a static test.
 type atNode struct {
@@ -218,7 +266,7 @@ func (n atNode) eval(m *matchCtx) result {
 			return never
 		}
 		anns, _ := memberAnnotations(m.h, site.Class, site.Name, site.Desc)
-		if !t.present(anns, m.h) {
+		if !t.present(&annotated{types: anns, site: site, param: -1, h: m.h}) {
 			return never
 		}
 	}

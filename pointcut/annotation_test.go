@@ -1,6 +1,7 @@
 package pointcut
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,8 +12,20 @@ import (
 type annHier struct {
 	*memHier
 	classes map[string][]string
-	members map[string][]string   // class.name+desc
-	params  map[string][][]string // class.name+desc
+	members map[string][]string                          // class.name+desc
+	params  map[string][][]string                        // class.name+desc
+	values  map[string]map[string]advice.AnnotationValue // class.name+desc/param/annotation
+	defs    map[string]advice.AnnotationValue            // annotation.element
+}
+
+func (h *annHier) AnnotationValues(site advice.AnnotationSite, param int, ann string) (map[string]advice.AnnotationValue, bool) {
+	v, ok := h.values[site.Class+"."+site.Name+site.Desc+"/"+strconv.Itoa(param)+"/"+ann]
+	return v, ok
+}
+
+func (h *annHier) ElementDefault(ann, name string) (advice.AnnotationValue, bool) {
+	v, ok := h.defs[ann+"."+name]
+	return v, ok
 }
 
 func (h *annHier) ClassAnnotations(class string) ([]string, bool) {
@@ -40,6 +53,15 @@ func annTestHier() *annHier {
 	h.params["app/Main.run(I)V"] = [][]string{{nn}}
 	h.members["app/Main.f:I"] = nil
 	h.members["app/Main.g"+"Ljava/lang/String;"] = []string{timed}
+	str := func(s string) advice.AnnotationValue { return advice.AnnotationValue{Tag: 's', Text: s} }
+	h.values = map[string]map[string]advice.AnnotationValue{
+		"app/Main./-1/" + marked:                   {"value": str("main")},
+		"app/Main.run(I)V/-1/" + timed:             {"value": str("run"), "ms": {Tag: 'I', Text: "5"}},
+		"app/Main.run(I)V/0/" + nn:                 {"strict": {Tag: 'Z', Text: "true"}},
+		"app/Main.gLjava/lang/String;/-1/" + timed: nil,
+	}
+	h.defs = map[string]advice.AnnotationValue{timed + ".value": str(""), timed + ".ms": {Tag: 'I', Text: "0"},
+		timed + ".unit": {Tag: 'e', Text: "Lapp/Unit;MS"}, nn + ".strict": {Tag: 'Z', Text: "false"}}
 	return h
 }
 
@@ -101,6 +123,34 @@ func TestAnnotationMatching(t *testing.T) {
 		{"@args(*)", execRun, advice.Always, ""},
 		{"@args(.., app.Marked)", callPutHM, advice.Maybe, "arg1 @app/Marked"},
 		{"execution(* *(..)) && !@this(app.Marked)", execRun, advice.Maybe, "!(this @app/Marked)"},
+		// value patterns, defaults where the annotation gives no value
+		{"execution(@app.Timed(ms=5) * *(..))", execRun, advice.Always, ""},
+		{"execution(@app.Timed(ms=6) * *(..))", execRun, advice.Never, ""},
+		{"execution(@app.Timed(ms!=6) * *(..))", execRun, advice.Always, ""},
+		{"execution(!@app.Timed(ms=6) * app.Main.*(..))", execRun, advice.Always, ""},
+		{`execution(@app.Timed("run") * *(..))`, execRun, advice.Always, ""},
+		{`execution(@app.Timed(value="run", ms=5) * *(..))`, execRun, advice.Always, ""},
+		{`execution(@app.Timed(value="run", ms=0) * *(..))`, execRun, advice.Never, ""},
+		{`execution(@app.Timed("x") * *(..))`, execRun, advice.Never, ""},
+		{`execution(@app.Timed("r\u0075n") * *(..))`, execRun, advice.Always, ""}, // Java's escapes
+		{"execution(@app.Timed(unit=app.Unit.MS) * *(..))", execRun, advice.Always, ""},
+		{"execution(@app.Timed(unit=app.Unit.NS) * *(..))", execRun, advice.Never, ""},
+		{"execution(@app.Timed(unit!=app.Unit.NS) * *(..))", execRun, advice.Always, ""},
+		{"execution(@app.Timed(ms=5) * *(..))", execSub, advice.Never, ""},
+		{"execution(* *(@app.NotNull(strict=true) (*)))", execRun, advice.Always, ""},
+		{"execution(* *(@app.NotNull(strict=false) (*)))", execRun, advice.Never, ""},
+		{"execution(* *(@app.NotNull (*)))", execRun, advice.Always, ""}, // a blank: the parameter's type pattern
+		{`within(@app.Marked("main") *)`, execRun, advice.Always, ""},
+		{`within(@app.Marked("x") *)`, execRun, advice.Never, ""},
+		{`execution(* (@app.Marked(value = "main") *).*(..))`, execSub, advice.Always, ""},
+		{"get(@app.Timed(ms=0) * *)", getG, advice.Always, ""},
+		{"get(@app.Timed(ms=5) * *)", getG, advice.Never, ""},
+		{`@within(app.Marked("main"))`, execRun, advice.Always, ""},
+		{`@within(app.Marked("x"))`, execRun, advice.Never, ""},
+		{"@annotation(app.Timed(ms=5))", callRun, advice.Always, ""},
+		{"@annotation(app.Timed(ms=6))", callRun, advice.Never, ""},
+		{"@withincode(app.Timed(ms=5))", inRunArr, advice.Always, ""},
+		{"@withincode(app.Timed(ms=7))", inRunArr, advice.Never, ""},
 	}
 	for _, tc := range tests {
 		p := mustResolve(t, "aspect A { before(): "+tc.pc+" { a.B.c(); } }")
@@ -124,6 +174,7 @@ func TestAnnotationBinding(t *testing.T) {
 		pc, want string
 	}{
 		{"@annotation(t)", "@annotation app/Timed app/Main.run(I)V"},
+		{"@annotation(t(ms=5))", "@annotation app/Timed app/Main.run(I)V"},
 		{"call(* *(..)) && @annotation(t)", "@annotation app/Timed app/Main.run(I)V"},
 		{"@within(t)", "@within app/Timed app/IO"},
 		{"@target(t)", "@target app/Timed target"},
@@ -181,11 +232,41 @@ func TestAnnotationErrors(t *testing.T) {
 		{`before(): @args(.., java.lang.Deprecated, ..) { a.B.c(); }`, "@args() allows one `..`"},
 		{`declare warning: @this(java.lang.Deprecated) : "x";`, "t.weft:1:29: @this() cannot be used in declare warning: it is decided at run time"},
 		{`before(): execution(@(java.lang.Deprecated *) * *(..)) { a.B.c(); }`, "in execution(...): unexpected token \"*\" (expected \")\")"},
+		// value patterns, checked against the JDK's annotation types
+		{`before(): execution(@Deprecated(since=9) * *(..)) { a.B.c(); }`,
+			`t.weft:1:50: annotation java.lang.Deprecated: element since is a String: 9 is a number` + "\n  hint: write a string literal"},
+		{`before(): execution(@Deprecated(nope="x") * *(..)) { a.B.c(); }`,
+			"t.weft:1:44: annotation java.lang.Deprecated has no element nope\n  hint: its elements: forRemoval, since"},
+		{`before(): execution(@Deprecated(forRemoval=yes) * *(..)) { a.B.c(); }`,
+			"element forRemoval is a boolean: yes is a bare name\n  hint: write true or false"},
+		{`before(): execution(@Deprecated(forRemoval="true") * *(..)) { a.B.c(); }`, "element forRemoval is a boolean: \"true\" is a string"},
+		{`before(): execution(@SuppressWarnings("x") * *(..)) { a.B.c(); }`,
+			"t.weft:1:50: annotation java.lang.SuppressWarnings: element value is an array: value patterns do not test arrays"},
+		{`before(): execution(@java.lang.annotation.Retention(java.lang.annotation.ElementType.TYPE) * *(..)) { a.B.c(); }`,
+			"element value is a java.lang.annotation.RetentionPolicy: java.lang.annotation.ElementType.TYPE is a constant of java.lang.annotation.ElementType"},
+		{`before(): execution(@java.lang.annotation.Retention(RUNTIME) * *(..)) { a.B.c(); }`,
+			"hint: write a constant with its type, java.lang.annotation.RetentionPolicy.NAME"},
+		{`before(): execution(@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.LATER) * *(..)) { a.B.c(); }`,
+			"enum java.lang.annotation.RetentionPolicy has no constant LATER\n  hint: its constants: CLASS, RUNTIME, SOURCE"},
+		{`before(): execution(@Deprecated(since="9", since="10") * *(..)) { a.B.c(); }`, "element since is tested twice"},
+		{`before(): execution(@java.lang.*(since="9") * *(..)) { a.B.c(); }`, "value patterns need an exact annotation type"},
+		{`before(): execution(@Deprecated(since=) * *(..)) { a.B.c(); }`, "t.weft:1:50: in execution(...): unexpected token \")\" (expected an"},
+		{`before(): within(@Deprecated(since="9" *)) { a.B.c(); }`, "t.weft:1:51: in within(...): unexpected token \"*\" (expected \",\""},
+		{`before(String x): @annotation(Deprecated(x)) && args(x) { a.B.c(x); }`,
+			"@annotation(): binding an annotation's value to a formal is not supported yet"},
+		{`before(): @this(Deprecated(since="9")) { a.B.c(); }`, "@this(): value patterns are matched statically"},
+		{`before(): @within(Deprecated(forRemoval=1)) { a.B.c(); }`, "element forRemoval is a boolean: 1 is a number"},
+		{`before(): execution(@Deprecated(since='9') * *(..)) { a.B.c(); }`, "element since is a String: '9' is a char"},
+		{`before(): execution(@FunctionalInterface(1) * *(..)) { a.B.c(); }`,
+			"annotation java.lang.FunctionalInterface has no element value\n  hint: it is a marker annotation"},
 	}
 	for _, tc := range tests {
 		got := resolveErr("aspect A { " + tc.decl + " }")
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%s:\ngot  %s\nwant %s", tc.decl, got, tc.want)
+		for _, w := range strings.Split(tc.want, "\n  hint: ") { // the message, then the hint
+			if !strings.Contains(got, w) {
+				t.Errorf("%s:\ngot  %s\nwant %s", tc.decl, got, tc.want)
+				break
+			}
 		}
 	}
 }

@@ -282,6 +282,7 @@ type SimpleType struct {
 	Dims    []string
 	Member  string
 	Varargs bool
+	end     int // offset after the last token
 }
 
 // NamePart is one `.name` or `..name` step of a dotted name pattern.
@@ -296,4 +297,18 @@ type ListElem struct {
 	Pos      Position
 	Ellipsis bool         `parser:"  @\"..\""`
 	Type     *TypePattern `parser:"| @@"`
+	Values   *AnnotValues // an annotation designator's value patterns (annotation.go)
+}
+
+// annotElem is an element of an annotation designator's list: a ListElem
+// whose type may be followed by value patterns, `pkg.A(k = v)`.
+type annotElem struct {
+	Pos      Position
+	Ellipsis bool         `parser:"  @\"..\""`
+	Type     *TypePattern `parser:"| @@"`
+	Values   *AnnotValues `parser:"  @@?"`
+}
+
+type annotListBody struct {
+	L []*annotElem `parser:"( @@ ( \",\" @@ )* )? \")\""`
 }

@@ -76,7 +76,7 @@ func (f *fieldPat) match(m *advice.Member, h classfile.Hierarchy) bool {
 	}
 	if f.annot != nil {
 		anns, _ := memberAnnotations(h, m.Owner, m.Name, m.Desc)
-		return f.annot.matches(anns, h)
+		return f.annot.matches(&annotated{types: anns, site: advice.AnnotationSite{Class: m.Owner, Name: m.Name, Desc: m.Desc}, param: -1, h: h})
 	}
 	return true
 }

@@ -23,8 +23,10 @@ var weftLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Unterminated", Pattern: `/\*`},
 	{Name: "Whitespace", Pattern: `\s+`},
 	{Name: "Name", Pattern: `[\p{L}_$*][\p{L}\p{N}_$*]*`},
-	{Name: "Punct", Pattern: `\.\.\.|\.\.|&&|\|\||[.,;:(){}\[\]!+@]`},
+	{Name: "Number", Pattern: `-?[0-9][0-9A-Za-z_]*(\.[0-9][0-9A-Za-z_]*)?([eEpP][-+][0-9][0-9A-Za-z_]*)?`},
+	{Name: "Punct", Pattern: `\.\.\.|\.\.|&&|\|\||!=|[.,;:(){}\[\]!+@=]`},
 	{Name: "String", Pattern: `"(\\.|[^"\\\n])*"`},
+	{Name: "Char", Pattern: `'(\\.|[^'\\\n])*'`},
 	{Name: "Other", Pattern: `(?s:.)`},
 })
 
@@ -32,6 +34,8 @@ var (
 	tokName   = weftLexer.Symbols()["Name"]
 	tokPunct  = weftLexer.Symbols()["Punct"]
 	tokString = weftLexer.Symbols()["String"]
+	tokNumber = weftLexer.Symbols()["Number"]
+	tokChar   = weftLexer.Symbols()["Char"]
 	tokOther  = weftLexer.Symbols()["Other"]
 )
 
@@ -103,22 +107,28 @@ func (s *scanner) Next() (lexer.Token, error) {
 				n += s2
 			}
 			return s.token(tokName, n)
+		case isDigit(r) || r == '-' && len(rest) > 1 && isDigit(rune(rest[1])):
+			return s.token(tokNumber, numberLen(rest))
 		case r == '.' && strings.HasPrefix(rest, "..."):
 			return s.token(tokPunct, 3)
-		case strings.HasPrefix(rest, ".."), strings.HasPrefix(rest, "&&"), strings.HasPrefix(rest, "||"):
+		case strings.HasPrefix(rest, ".."), strings.HasPrefix(rest, "&&"), strings.HasPrefix(rest, "||"),
+			strings.HasPrefix(rest, "!="):
 			return s.token(tokPunct, 2)
 		case r < utf8.RuneSelf && isPunct[r]:
 			return s.token(tokPunct, 1)
-		case r == '"':
+		case r == '"' || r == '\'':
 			n := 1
-			for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
+			for n < len(rest) && rest[n] != rest[0] && rest[n] != '\n' {
 				if rest[n] == '\\' && n+1 < len(rest) && rest[n+1] != '\n' {
 					n++
 				}
 				n++
 			}
-			if n < len(rest) && rest[n] == '"' {
-				return s.token(tokString, n+1)
+			if n < len(rest) && rest[n] == rest[0] {
+				if r == '"' {
+					return s.token(tokString, n+1)
+				}
+				return s.token(tokChar, n+1)
 			}
 			return s.token(tokOther, 1)
 		default:
@@ -142,7 +152,34 @@ func scan(filename string, src []byte) []lexer.Token {
 }
 
 var isPunct = [utf8.RuneSelf]bool{'.': true, ',': true, ';': true, ':': true, '(': true, ')': true,
-	'{': true, '}': true, '[': true, ']': true, '!': true, '+': true, '@': true}
+	'{': true, '}': true, '[': true, ']': true, '!': true, '+': true, '@': true, '=': true}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// numberLen returns the length of the number literal rest starts with (an
+// annotation value: `-3`, `7L`, `2.5`, `1e-3`, `0x1F`): a sign, digits,
+// letters and underscores, one fraction, one signed exponent.
+func numberLen(rest string) int {
+	word := func(n int) int {
+		for n < len(rest) && (isDigit(rune(rest[n])) || rest[n] == '_' || rest[n] < utf8.RuneSelf && unicode.IsLetter(rune(rest[n]))) {
+			n++
+		}
+		return n
+	}
+	n := 0
+	if rest[0] == '-' {
+		n++
+	}
+	n = word(n)
+	if n+1 < len(rest) && rest[n] == '.' && isDigit(rune(rest[n+1])) {
+		n = word(n + 1)
+	}
+	if e := rest[n-1]; (e == 'e' || e == 'E' || e == 'p' || e == 'P') && n+1 < len(rest) &&
+		(rest[n] == '-' || rest[n] == '+') && isDigit(rune(rest[n+1])) && !strings.HasPrefix(rest, "0x") {
+		n = word(n + 1)
+	}
+	return n
+}
 
 func isNameStart(r rune) bool {
 	return r == '_' || r == '$' || r == '*' || r != utf8.RuneError && unicode.IsLetter(r)
@@ -213,7 +250,12 @@ func (st *SimpleType) Parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	st.Pos, st.Head = t.Pos, t.Value
+	st.end = t.Pos.Offset + len(t.Value)
 	lex.Next()
+	next := func() {
+		t := lex.Next()
+		st.end = t.Pos.Offset + len(t.Value)
+	}
 	// punctName consumes punct followed by a Name, returning the Name.
 	punctName := func(puncts ...string) (sep, name string, ok bool) {
 		t := lex.Peek()
@@ -225,7 +267,7 @@ func (st *SimpleType) Parse(lex *lexer.PeekingLexer) error {
 				cp := lex.MakeCheckpoint()
 				lex.Next()
 				if n := lex.Peek(); n.Type == tokName {
-					lex.Next()
+					next()
 					return p, n.Value, true
 				}
 				lex.LoadCheckpoint(cp)
@@ -242,7 +284,7 @@ func (st *SimpleType) Parse(lex *lexer.PeekingLexer) error {
 	}
 	if t := lex.Peek(); t.Type == tokPunct && t.Value == "+" {
 		st.Plus = true
-		lex.Next()
+		next()
 	}
 	for {
 		t := lex.Peek()
@@ -255,7 +297,7 @@ func (st *SimpleType) Parse(lex *lexer.PeekingLexer) error {
 			lex.LoadCheckpoint(cp)
 			break
 		}
-		lex.Next()
+		next()
 		st.Dims = append(st.Dims, "[")
 	}
 	if st.Plus || len(st.Dims) > 0 {
@@ -265,7 +307,7 @@ func (st *SimpleType) Parse(lex *lexer.PeekingLexer) error {
 	}
 	if t := lex.Peek(); t.Type == tokPunct && t.Value == "..." {
 		st.Varargs = true
-		lex.Next()
+		next()
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ var (
 	fieldParser  = build[fieldBody]()
 	typeParser   = build[typeBody]()
 	listParser   = build[listBody]()
+	annotParser  = build[annotListBody]()
 	exprParser   = build[exprBody]()
 	ifParser     = build[ifBody]()
 )
@@ -382,6 +383,13 @@ func (p *fileParser) designator(d *Designator) bool {
 		var b *ifBody
 		if b, err = ifParser.ParseFromLexer(lex, trailing); err == nil {
 			d.If = b.C
+		}
+	case "@within", "@withincode", "@annotation", "@this", "@target", "@args":
+		var b *annotListBody
+		if b, err = annotParser.ParseFromLexer(lex, trailing); err == nil {
+			for _, e := range b.L {
+				d.List = append(d.List, &ListElem{Pos: e.Pos, Ellipsis: e.Ellipsis, Type: e.Type, Values: e.Values})
+			}
 		}
 	default:
 		var b *listBody

@@ -269,14 +269,15 @@ func (s *sigPat) matchName(m *advice.Member) bool {
 func (s *sigPat) matchTypes(m *advice.Member, h classfile.Hierarchy) bool {
 	mt, err := classfile.ParseMethodDesc(m.Desc)
 	var pann [][]string
+	site := advice.AnnotationSite{Class: m.Owner, Name: m.Name, Desc: m.Desc}
 	if s.annot != nil || s.paramAnnots() {
 		var anns []string
 		anns, pann = memberAnnotations(h, m.Owner, m.Name, m.Desc)
-		if s.annot != nil && !s.annot.matches(anns, h) {
+		if s.annot != nil && !s.annot.matches(&annotated{types: anns, site: site, param: -1, h: h}) {
 			return false
 		}
 	}
-	if err != nil || !matchParams(s.params, mt.Params, pann, h) {
+	if err != nil || !matchParams(s.params, mt.Params, site, pann, h) {
 		return false
 	}
 	return s.ctor || s.ret.match(string(mt.Return), h)
@@ -331,7 +332,7 @@ func hasVarargs(ps []paramPat) bool {
 // varargs condition is tested by matchDecl). It is a glob match by dynamic
 // programming over (pattern, parameter) positions, so patterns with many
 // `..` cost O(len(ps)·len(params)), never exponential time.
-func matchParams(ps []paramPat, params []classfile.Type, pann [][]string, h classfile.Hierarchy) bool {
+func matchParams(ps []paramPat, params []classfile.Type, site advice.AnnotationSite, pann [][]string, h classfile.Hierarchy) bool {
 	n := len(params)
 	// ok[j]: ps[i:] matches params[j:], for the current i (from the end).
 	ok := make([]bool, n+1)
@@ -348,7 +349,7 @@ func matchParams(ps []paramPat, params []classfile.Type, pann [][]string, h clas
 		} else {
 			for j := 0; j < n; j++ {
 				next[j] = ok[j+1] && ps[i].t.match(string(params[j]), h) &&
-					(ps[i].annot == nil || ps[i].annot.matches(paramAt(pann, j), h))
+					(ps[i].annot == nil || ps[i].annot.matches(&annotated{types: paramAt(pann, j), site: site, param: j, h: h}))
 			}
 		}
 		ok = next

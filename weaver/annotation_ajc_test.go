@@ -37,6 +37,7 @@ public class AnnotDriver {
         out.append(Ascii.toUpperCase("mixed")).append(Objects.equal("a", "a")).append(Verify.verifyNotNull("v"));
         out.append(Suppliers.memoize(Suppliers.ofInstance("s")).get()).append(Stopwatch.createUnstarted().isRunning());
         out.append(Enums.getIfPresent(CaseFormat.class, "LOWER_HYPHEN").isPresent()).append(Throwables.getRootCause(new RuntimeException(new IllegalStateException("r"))).getMessage());
+        out.append(Predicates.contains(java.util.regex.Pattern.compile("b+")).apply("abc")).append(annotdemo.Values.run());
         System.out.println(out);
         System.out.println(annotadv.C.report());
     }
@@ -44,15 +45,42 @@ public class AnnotDriver {
 `
 )
 
+// annotDemo is a class woven with guava's package whose annotation has
+// an element of each kind value patterns test (Annots.aj's lines 17-29).
+var annotDemo = map[string]string{
+	"annotdemo/Level.java": "package annotdemo; public enum Level { LOW, HIGH }",
+	"annotdemo/Tag.java": `package annotdemo;
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+public @interface Tag {
+    String value() default "d"; int n() default 0; Level level() default Level.LOW;
+    char c() default 'a'; long l() default 0; Class<?> k() default Object.class; boolean b() default false;
+}`,
+	"annotdemo/Values.java": `package annotdemo;
+@Tag("cls") public class Values {
+    @Tag static int plain() { return 1; }
+    @Tag("x") static int x() { return 2; }
+    @Tag(n = 3, level = Level.HIGH) static int high() { return 3; }
+    @Tag(n = 3, c = 'z', l = 7) static int cz() { return 4; }
+    @Tag(k = String.class, b = true) static int k() { return 5; }
+    static int none() { return 6; }
+    // no call has a target or passes a reference: ajc's @target and @args tests (Annots.aj lines 7 and 11)
+    // would name guava's package-private annotation here
+    public static int run() { return plain() + 10 * x() + 100 * high() + 1000 * cz() + 10000 * k() + 100000 * none(); }
+}`,
+}
+
+// annotCounters is the number of counting advice in Annots.aj.
+const annotCounters = 28
+
 // annotAdviceSrc is the advice of Annots.aj and annots.weft: a counter
 // per advice, and one for the bound annotation when it is a CheckForNull.
 func annotAdviceSrc() string {
 	var b strings.Builder
-	b.WriteString("package annotadv;\npublic class C {\n    static final long[] N = new long[16];\n")
-	for i := 0; i < 15; i++ {
+	b.WriteString("package annotadv;\npublic class C {\n    static final long[] N = new long[" + itoa(annotCounters+1) + "];\n")
+	for i := 0; i < annotCounters; i++ {
 		b.WriteString("    public static void a" + itoa(i) + "() { N[" + itoa(i) + "]++; }\n")
 	}
-	b.WriteString(`    public static void bound(javax.annotation.CheckForNull x) { if (x != null && x.annotationType() == javax.annotation.CheckForNull.class) N[15]++; }
+	b.WriteString(`    public static void bound(javax.annotation.CheckForNull x) { if (x != null && x.annotationType() == javax.annotation.CheckForNull.class) N[` + itoa(annotCounters) + `]++; }
     public static String report() { return "counts " + java.util.Arrays.toString(N); }
 }
 `)
@@ -65,9 +93,13 @@ func annotAdviceSrc() string {
 // type and parameter annotation patterns, negated and or-ed, @annotation,
 // @within, @withincode, and the run-time tests of @this, @target and @args;
 // class-retention annotations (CanIgnoreReturnValue, GwtCompatible, Beta)
-// and runtime ones (CheckForNull, ElementTypesAreNonnullByDefault). ajc and
-// weft must advise the same join points with the same advice, with a
-// run-time test at the same ones.
+// and runtime ones (CheckForNull, ElementTypesAreNonnullByDefault); value
+// patterns of guava's annotations (booleans, strings, !=) and of
+// annotDemo's (enum, int, char, long, class, defaults), where weft's
+// @annotation, @within and @withincode with values stand on the lines of
+// ajc's equivalent signature and type patterns (ajc has no values there).
+// ajc and weft must advise the same join points with the same advice,
+// with a run-time test at the same ones.
 func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	start := time.Now()
 	for _, f := range []string{ajcPath, aspectjrt, guavaJar, errorProneJar, jsr305Jar} {
@@ -78,7 +110,14 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	jvmtest.JavaHome(t)
 	in := extractPackage(t, guavaJar, "com/google/common/base/")
 	sep := string(filepath.ListSeparator)
-	adv := jvmtest.Compile(t, map[string]string{"annotadv/C.java": annotAdviceSrc()}, "--release", "8", "-cp", jsr305Jar)
+	srcs0 := map[string]string{"annotadv/C.java": annotAdviceSrc()}
+	for k, v := range annotDemo {
+		srcs0[k] = v
+	}
+	adv := jvmtest.Compile(t, srcs0, "--release", "8", "-cp", jsr305Jar)
+	if err := os.Rename(filepath.Join(adv, "annotdemo"), filepath.Join(in, "annotdemo")); err != nil {
+		t.Fatal(err)
+	}
 	ajJar := filepath.Join(t.TempDir(), "ajc.jar")
 	ajcOut := ajcWeave(t, in, ajJar, "Annots.aj",
 		strings.Join([]string{adv, guavaJar, errorProneJar, jsr305Jar}, sep))
@@ -138,7 +177,7 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	sort.Strings(missing)
 	sort.Strings(extra)
 	t.Logf("ajc: %d distinct weave-info lines, weft: %d; per advice: %v", len(want), len(got), perAdvice)
-	for line := 2; line <= 17; line++ {
+	for line := 2; line <= annotCounters+2; line++ {
 		if k := "(line " + itoa(line) + ")"; perAdvice[k] == 0 && perAdvice[k+" [with runtime test]"] == 0 {
 			t.Errorf("ajc applied the advice of line %d nowhere: the comparison says nothing about it", line)
 		}
@@ -156,12 +195,12 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 		t.Fatal(err)
 	}
 	libs := []string{guavaJar, jsr305Jar, errorProneJar, adv}
-	driver := jvmtest.Compile(t, map[string]string{"AnnotDriver.java": annotDriver}, "-cp", strings.Join(libs, sep))
+	driver := jvmtest.Compile(t, map[string]string{"AnnotDriver.java": annotDriver}, "-cp", strings.Join(append(libs, in), sep))
 	run := func(cp ...string) string {
 		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join(append(append(cp, libs...), driver), sep), "AnnotDriver")
 		return out
 	}
-	plain, ajRun, weftRun := run(), run(ajJar, aspectjrt), run(weftDir, rtJar)
+	plain, ajRun, weftRun := run(in), run(ajJar, aspectjrt), run(weftDir, rtJar)
 	prog0 := func(out string) string { return out[:strings.LastIndex(out, "counts ")] }
 	if prog0(ajRun) != prog0(plain) || prog0(weftRun) != prog0(plain) {
 		t.Errorf("driver output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain, ajRun, weftRun)

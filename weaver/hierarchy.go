@@ -50,9 +50,13 @@ func (mh *MethodHierarchy) Bridges(class, name, desc string) []string {
 	return nil
 }
 
-// Forget drops what is known of class's members: a class defined again
-// (load-time weaving), or first found after it was looked up in vain.
-func (mh *MethodHierarchy) Forget(class string) { mh.classes.Delete(class) }
+// Forget drops what is known of class's members and annotations: a class
+// defined again (load-time weaving), or first found after it was looked
+// up in vain.
+func (mh *MethodHierarchy) Forget(class string) {
+	mh.classes.Delete(class)
+	mh.annots.Delete(class)
+}
 
 // class returns what class declares, loading it once (two goroutines may
 // both load it; one result is kept).

@@ -43,6 +43,11 @@ const tjpWeft = `aspect Tjp {
     before(String s, Object k): execution(int java.lang.String.hashCode()) && this(s) && cflow(put(k)) {
         tjp.Log.hashInPut(s, k);
     }
+    before(): execution(@jdk.internal.vm.annotation.ForceInline * *(..)) { tjp.Log.forceInline(); }
+    before(): within(@jdk.internal.ValueBased *) && execution(static * *(..)) { tjp.Log.valueBased(); }
+    before(): execution(@Deprecated(forRemoval=true, since="17") * *(..)) { tjp.Log.removal(); }
+    before(Deprecated d): execution(* *(..)) && @annotation(d) { tjp.Log.deprecated(d); }
+    before(): call(* *(..)) && @within(FunctionalInterface) { tjp.Log.functional(); }
 }
 `
 
@@ -80,11 +85,23 @@ public class Log {
         return p.proceed();
     }
 
+    // annotation-selected advice: ForceInline executions, ValueBased
+    // classes' static methods, Deprecated(forRemoval=true, since="17")
+    // executions, bound Deprecated annotations that are for removal, calls
+    // in functional interfaces
+    static final long[] annotated = new long[5];
+    public static void forceInline() { annotated[0]++; }
+    public static void valueBased() { annotated[1]++; }
+    public static void removal() { annotated[2]++; }
+    public static void functional() { annotated[4]++; }
+    public static void deprecated(Deprecated d) { if (d.forRemoval()) annotated[3]++; }
+
     static long hits, args, inPut, belowPutVal;
     public static void count(JoinPoint jp) {
         if (hits++ == 0) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println("tjp: " + hits + " join points\n"
-                + "cflow: " + inPut + " in HashMap.put, " + belowPutVal + " below HashMap.putVal")));
+                + "cflow: " + inPut + " in HashMap.put, " + belowPutVal + " below HashMap.putVal\n"
+                + "annotations: " + java.util.Arrays.toString(annotated))));
         }
         args += jp.getArgs().length;
         boolean exec = jp.getKind().endsWith("execution");
@@ -115,7 +132,9 @@ public class Main {
 // -Xverify:all and javac: the advice sees AspectJ's strings, this, target and the
 // boxed arguments, the program's output is unchanged, and javac makes the
 // same classes as on the stock JDK. The cflow advice sees the innermost
-// put's key (the program's marker) and counts in javac.
+// put's key (the program's marker) and counts in javac, and so does advice
+// selected by annotations (runtime and JDK-internal ones, a value
+// pattern, a bound annotation): each runs in javac, where it must.
 func TestJDKJoinPoint(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	classes, err := rtjava.Build(home, "")
@@ -166,9 +185,11 @@ func TestJDKJoinPoint(t *testing.T) {
 	args := append(strings.Fields(string(jargs)), "-J-cp", "-J"+adv, "-d", woven)
 	b, err := exec.Command(jvmtest.Javac(t), append(args, srcs...)...).CombinedOutput()
 	if err != nil || !regexp.MustCompile(`(?m)^tjp: [0-9]{6,} join points\ncflow: [0-9]{4,} in HashMap.put, [0-9]{3,} below HashMap.putVal$`).Match(b) ||
-		!regexp.MustCompile(`(?m)^around: [0-9]{5,} join points$`).Match(b) {
+		!regexp.MustCompile(`(?m)^around: [0-9]{5,} join points$`).Match(b) ||
+		!regexp.MustCompile(`(?m)^annotations: \[[1-9][0-9]*, [1-9][0-9]*, [1-9][0-9]*, [1-9][0-9]*, [0-9]+\]$`).Match(b) {
 		t.Fatalf("javac on the woven JDK: %v\n%s", err, b)
 	}
+	t.Logf("%s", regexp.MustCompile(`(?m)^annotations: .*$`).Find(b))
 	for _, c := range []string{"Main.class", "Hello.class"} {
 		x, err1 := os.ReadFile(filepath.Join(stock, c))
 		y, err2 := os.ReadFile(filepath.Join(woven, c))

@@ -9,6 +9,7 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -56,5 +57,84 @@ func TestSameAsAheadOfTime(t *testing.T) {
 	}
 	if resp.Extra[0].Name != "p.Plugin"+weaver.SisterSuffix || !bytes.Equal(resp.Extra[0].Class, sister) {
 		t.Errorf("sister %s woven at load time differs from ahead of time", resp.Extra[0].Name)
+	}
+}
+
+// annotatedSrc: p.Base carries a runtime annotation with a value; p.Caller
+// calls it. The JVM defines Caller first, so Base's annotations are looked
+// up (for Caller's call) before Base is defined.
+var annotatedSrc = map[string]string{
+	"p/Tag.java": "package p; @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME) " +
+		"public @interface Tag { int level() default 1; }",
+	"p/Base.java":   "package p; @Tag(level = 2) public class Base { public int f() { return 1; } }",
+	"p/Caller.java": "package p; public class Caller { public int g(Base b) { return b.f(); } }",
+}
+
+// annotatedWeft selects by a type annotation pattern with a value, and by
+// @this and @target (run-time tests).
+const annotatedWeft = `aspect T {
+    before(): execution(* (@p.Tag(level=2) *).*(..)) { adv.Log.hit(); }
+    before(): call(* (@p.Tag(level=2) *).*(..)) && @target(p.Tag) { adv.Log.hit(); }
+    before(): execution(* p.*.*(..)) && @this(p.Tag) { adv.Log.hit(); }
+}
+`
+
+// TestAnnotationsAtLoadTime: classes defined at run time are matched by
+// annotation patterns (a value pattern on the declaring type, @this and
+// @target) as ahead of time, byte for byte, though the JVM defines the
+// annotated class after a class whose weaving looked up its annotations
+// (they were remembered as absent). Caller, woven before Base was defined,
+// misses the call advice (Base's annotations were unknown then); defined
+// again (another loader), it has it.
+func TestAnnotationsAtLoadTime(t *testing.T) {
+	dir := jvmtest.Compile(t, annotatedSrc)
+	f, err := pointcut.ParseFile("t.weft", []byte(annotatedWeft))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	weave := func(h classfile.Hierarchy) *weaver.Weaver {
+		prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{Hierarchy: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: 1000})
+	}
+
+	// Ahead of time.
+	src := classfile.NewDirSource(dir)
+	out := t.TempDir()
+	st, err := weave(weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)).WeavePath(dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Shadows) != 4 { // Base.f's execution twice, Caller.g's execution, the call of f
+		t.Errorf("ahead of time: %d advised join points, want 4:\n%v", len(st.Shadows), st.Shadows)
+	}
+
+	// At load time, in the JVM's order: Caller, then Base, then Caller
+	// again.
+	h := NewHierarchy(img)
+	srv := NewServer(weave(h), h)
+	for i, name := range []string{"Caller", "Base", "Caller"} {
+		class, err := os.ReadFile(filepath.Join(dir, "p", name+".class"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := srv.Weave(&Request{Kind: Normal, Name: "p." + name, Class: class})
+		if resp.Status != StatusWoven {
+			t.Fatalf("p.%s: status %v: %s", name, resp.Status, resp.Message)
+		}
+		ahead, err := os.ReadFile(filepath.Join(out, "p", name+".class"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same := bytes.Equal(resp.Class, ahead); same == (i == 0) {
+			t.Errorf("p/%s (definition %d) woven at load time is the same as ahead of time: %v (%d and %d bytes)", name, i, same, len(resp.Class), len(ahead))
+		}
 	}
 }
