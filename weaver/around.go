@@ -662,10 +662,28 @@ func (g *sisterGen) runCase(a *aroundSpec, withArgs bool) *classfile.Code {
 	case a.ret == classfile.Void:
 		g.op(classfile.OpAconstNull)
 	case a.ret.IsPrimitive():
-		g.box(a.ret)
+		g.boxNew(a.ret)
 	}
 	g.op(classfile.OpAreturn)
 	return &classfile.Code{Insns: g.insns}
+}
+
+// boxNew boxes the join point's primitive value of type t on the stack in
+// a new wrapper, as ajc's Conversions.intObject does: unlike valueOf's
+// cache, whose result merges a cached and a new object, a new wrapper that
+// the advice only unboxes is removed by escape analysis.
+func (g *sisterGen) boxNew(t classfile.Type) {
+	owner, _, _ := t.BoxMethod()
+	dupX := uint16(classfile.OpDupX1)
+	if t.Size() == 2 {
+		dupX = classfile.OpDupX2
+	}
+	// value → value box → box value box → box box value box → box box value
+	g.idx(classfile.OpNew, g.c.Pool.AddClass(owner))
+	g.op(dupX)
+	g.op(dupX)
+	g.op(classfile.OpPop)
+	g.invoke(classfile.OpInvokespecial, owner, "<init>", "("+string(t)+")V")
 }
 
 // runSwitch builds Proceed's run() (withArgs false) or run(boolean, Object,
