@@ -24,6 +24,7 @@ import (
 // own, runs a lambda and a Proxy of a package-private interface (both
 // classes the JVM generates), calls methods and constructors by reflection
 // until the JDK generates accessor classes, and defines a corrupt class.
+// plugin.Scale's scale(5) is 15 unwoven, 180 with ltwWeft's around advice.
 const (
 	ltwMainSrc = `package app;
 import java.io.File;
@@ -48,6 +49,8 @@ public class Main {
         // Square's superclass and interface are defined after it.
         Object sq = l.loadClass("plugin.Square").getConstructor().newInstance();
         System.out.println("square " + sq.getClass().getMethod("area").invoke(sq) + " " + sq.getClass().getMethod("size").invoke(sq));
+        Object sc = l.loadClass("plugin.Scale").getConstructor().newInstance();
+        System.out.println("scale " + sc.getClass().getMethod("scale", int.class).invoke(sc, 5));
         Supplier<String> s = () -> "lambda";
         System.out.println(s.get());
         Task t = (Task) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Task.class},
@@ -67,6 +70,21 @@ public class Main {
 public class Plugin {
     public int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += step(i); return s; }
     int step(int i) { return 2 * i; }
+}
+`
+	ltwScaleSrc = `package plugin;
+public class Scale {
+    public int scale(int x) { return 3 * x; }
+}
+`
+	// ltwTenfoldSrc is around advice that proceeds with a new argument and
+	// changes the result.
+	ltwTenfoldSrc = `package ltwtest;
+import weft.rt.Proceed;
+public final class Tenfold {
+    public static int run(Proceed p, int x) throws Throwable {
+        return 10 * (Integer) p.proceed(x + 1);
+    }
 }
 `
 	// ltwShapesSrc: a plugin class whose supertypes, and theirs, weft has
@@ -104,11 +122,15 @@ public final class Seen {
     }
 }
 `
-	// ltwWeft counts the plugin's method executions and shows the
-	// executions in the application's generated classes.
+	// ltwWeft counts the plugin's method executions, shows the
+	// executions in the application's generated classes and runs Scale's
+	// scale(x) as 10 * scale(x + 1).
 	ltwWeft = `aspect Plugins {
     before(): execution(* plugin..*.*(..)) {
         count.Counter.hit(joinPointId);
+    }
+    int around(int x): execution(int plugin.Scale.scale(int)) && args(x) {
+        ltwtest.Tenfold.run(proceed, x);
     }
     before(): execution(* *(..)) && within(app..*) && !execution(* app.Main.*(..)) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
@@ -130,7 +152,8 @@ public final class Seen {
 // program whose classes the JVM defines at run time, under -Xverify:all:
 // the plugin's method executions are counted exactly (work once, step five
 // times, area and size once), the lambda proxy's and the Proxy class's
-// executions reach the advice, a plugin class is matched through a
+// executions reach the advice, around advice at a plugin method changes
+// its argument and its result, a plugin class is matched through a
 // superclass and an interface weft had not seen (it asks the JVM for them),
 // the corrupt class fails as on a stock JVM and weft names it, the
 // --weave-info file has the plugin's lines, and the output is the stock
@@ -152,23 +175,30 @@ func TestRunLoadTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc}, "-cp", rtJar)
+	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc,
+		"ltwtest/Tenfold.java": ltwTenfoldSrc}, "-cp", rtJar)
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
-	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc}), pluginJar, "")
+	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc,
+		"plugin/Scale.java": ltwScaleSrc}), pluginJar, "")
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
 
 	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar)
+	// Woven, scale(5) is 10 * scale(6).
+	woven := strings.Replace(want, "scale 15\n", "scale 180\n", 1)
+	if woven == want {
+		t.Fatalf("the stock run printed no %q:\n%s", "scale 15", want)
+	}
 	info := filepath.Join(t.TempDir(), "info.txt")
 	runLTW := func() (stderr string, sum ltw.Summary, lines []string) {
 		t.Helper()
 		stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 			"--Xlint", "ignore", "--ltw-report", report, "--weave-info", info,
 			"--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar)
-		if code != 0 || stdout != want {
-			t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
+		if code != 0 || stdout != woven {
+			t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, woven, stderr)
 		}
 		if b, err := os.ReadFile(report); err != nil {
 			t.Error(err)
@@ -185,7 +215,7 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	stderr, sum, lines := runLTW()
 	for _, w := range []string{
-		"count: 8 hits at 4 join points\n", // work, step, area and size
+		"count: 9 hits at 5 join points\n", // work, step, area, size and scale
 		"seen app.Main$$Lambda$",           // the lambda proxy's get()
 		"seen app.$Proxy",                  // the Proxy class's go()
 		"seen plugin.Square.area",          // through a supertype weft asked the JVM for
@@ -208,13 +238,13 @@ func TestRunLoadTime(t *testing.T) {
 
 	// Again: every class comes from the cross-run cache, woven the same.
 	stderr, again, againLines := runLTW()
-	if !strings.Contains(stderr, "count: 8 hits at 4 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven ||
+	if !strings.Contains(stderr, "count: 9 hits at 5 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven ||
 		!slices.Equal(lines, againLines) {
 		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
 	}
 	t.Logf("%s", again)
 
-	serveTwoJVMs(t, env, aspect, adv, app, pluginJar, want)
+	serveTwoJVMs(t, env, aspect, adv, app, pluginJar, woven)
 
 	// A module-path application (-p/-m): its classes, the lambda proxy in
 	// its module included, are woven at load time.
@@ -230,7 +260,7 @@ func TestRunLoadTime(t *testing.T) {
 	// Without load-time weaving: nothing defined at run time is advised.
 	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar)
-	if code != 0 || stdout != want || strings.Contains(stderr, "count: 8 hits") ||
+	if code != 0 || stdout != want || strings.Contains(stderr, "count: 9 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
@@ -279,7 +309,7 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, pluginJar, want 
 	}
 	wg.Wait()
 	for i, o := range outs {
-		if o.stdout != want || !strings.Contains(o.stderr, "count: 8 hits at 4 join points\n") ||
+		if o.stdout != want || !strings.Contains(o.stderr, "count: 9 hits at 5 join points\n") ||
 			!strings.Contains(o.stderr, "seen plugin.Square.area") {
 			t.Errorf("JVM %d under weft serve: stdout %q, want %q; stderr:\n%s", i, o.stdout, want, o.stderr)
 		}
