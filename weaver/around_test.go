@@ -1,12 +1,15 @@
 package weaver
 
 import (
+	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
@@ -108,5 +111,70 @@ func TestAroundAgainstAspectJ(t *testing.T) {
 		if !strings.Contains(want, line) {
 			t.Errorf("ajc's run lacks %q:\n%s", line, want)
 		}
+	}
+}
+
+// TestAroundManyShadows: a class with 40 around shadows (methods mK(x) =
+// x + K) gets a run dispatch of small methods, none past C2's limit for
+// inlining a hot method (FreqInlineSize, 325 bytes: a run() with a case per
+// shadow was 538 bytes here, never inlined, so every closure of the class
+// was allocated), and proceed reaches the right join point in every group
+// of 16, with the original and with new arguments, under -Xverify:all.
+func TestAroundManyShadows(t *testing.T) {
+	const n = 40
+	var methods, calls strings.Builder
+	var want strings.Builder
+	for k := 0; k < n; k++ {
+		fmt.Fprintf(&methods, "    int m%d(int x) { return x + %d; }\n", k, k)
+	}
+	// Plus: x < 0 proceeds with -x, else adds 1000 to proceed().
+	for _, c := range []struct{ k, x int }{{0, 1}, {15, 1}, {16, -1}, {31, 2}, {32, -3}, {39, 4}} {
+		fmt.Fprintf(&calls, "        System.out.println(o.m%d(%d));\n", c.k, c.x)
+		if c.x < 0 {
+			fmt.Fprintf(&want, "%d\n", -c.x+c.k)
+		} else {
+			fmt.Fprintf(&want, "%d\n", c.x+c.k+1000)
+		}
+	}
+	src := map[string]string{
+		"app/Many.java": "package app;\npublic class Many {\n" + methods.String() +
+			"    public static void main(String[] a) {\n        Many o = new Many();\n" + calls.String() + "    }\n}\n",
+		"adv/Log.java": `package adv;
+public final class Log {
+    public static int plus(weft.rt.Proceed p, int x) throws Throwable {
+        return x < 0 ? (Integer) p.proceed(-x) : (Integer) p.proceed() + 1000;
+    }
+}
+`,
+	}
+	plus := adv(advice.Around, 0, "plus", "(Lweft/rt/Proceed;I)I", val(advice.Proceed, 0, "Lweft/rt/Proceed;"), val(advice.Arg, 0, "I"))
+	plus.AroundType = "I"
+	out, _, res := compileWeaveRun(t, src, testMatcher{{kind: advice.MethodExecution, owner: "app/Many", name: "m[0-9]+", adv: plus}}, "app.Many")
+	if out != want.String() {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want.String())
+	}
+	b, err := os.ReadFile(filepath.Join(res.Name, "app", "Many"+SisterSuffix+".class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse("app/Many"+SisterSuffix, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const freqInlineSize = 325
+	nodes := 0
+	for _, m := range c.Methods {
+		name := c.MemberName(m)
+		if name != "run" && !strings.HasPrefix(name, "qg") && !strings.HasPrefix(name, "sg") {
+			continue
+		}
+		nodes++
+		code := c.Attr(m.Attributes, "Code")
+		if size := binary.BigEndian.Uint32(code.Info[4:8]); size > freqInlineSize {
+			t.Errorf("%s%s: %d bytes of code, past C2's %d for a hot method", name, c.Pool.Utf8(m.Desc), size, freqInlineSize)
+		}
+	}
+	if nodes != 2*(1+3) { // run and its three groups, for each of the two run methods
+		t.Errorf("%d run dispatch methods, want 8", nodes)
 	}
 }
