@@ -20,7 +20,9 @@ public abstract class Proceed {
      * the advice. Not final: C2 (JDK 17) does not scalar-replace an object
      * stored into a closure after a final field's constructor barrier (the
      * join point's this or arguments), so a final token made the common
-     * case allocate them.
+     * case allocate them. Another thread that sees it null (published
+     * unsafely, like the join point's values) takes resume's path for
+     * threads that do not own it, which is its path anyway.
      */
     private Object token;
 
