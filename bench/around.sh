@@ -3,8 +3,8 @@
 # fib(30) and 1M small objects, unwoven, with around advice that counts and
 # proceeds once at every method execution and constructor call woven by
 # weft (bench/testdata/around.weft) and by ajc (bench/testdata/Around.aj),
-# and with weft's before advice counting the same executions
-# (bench/testdata/work.weft, for scale). Each figure is the best round (ns)
+# and with weft's before advice counting at the same join points
+# (bench/testdata/around-before.weft, for scale). Each figure is the best round (ns)
 # of the second half of ROUNDS rounds, best of RUNS JVMs; ratios are to the
 # unwoven run.
 # Usage: bash bench/around.sh [RUNS] [ROUNDS]   (from the repository root)
@@ -21,7 +21,7 @@ go build -o "$W/weft" ./cmd/weft
 javac --release 8 -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java bench/testdata/Proceed1.java
 javac --release 8 -g -d "$W/plain" bench/testdata/Work.java
 "$W/weft" weave -q -a bench/testdata/around.weft --advice-cp "$W/adv" -o "$W/around" "$W/plain"
-"$W/weft" weave -q -a bench/testdata/work.weft --advice-cp "$W/adv" -o "$W/before" "$W/plain"
+"$W/weft" weave -q -a bench/testdata/around-before.weft --advice-cp "$W/adv" -o "$W/before" "$W/plain"
 ajc -1.8 -inpath "$W/plain" -cp "$AJRT:$W/adv" -d "$W/ajc" bench/testdata/Around.aj
 
 best() { # the best ns of RUNS JVMs: best WORKLOAD CLASSPATH

@@ -26,10 +26,16 @@ import (
 // extra class per woven class, as for load-time weaving), stores the
 // values in its fields, and calls the advice with the bypass flag set.
 // proceed() clears the flag and runs the closure's run(), a switch on the
-// closure's shadow number to qN, which reads the fields back and calls
-// weft$around$N. Once the advice is inlined, the closure does not escape
-// and C2 removes it (the switch folds on the constant number), so the
-// common case allocates nothing.
+// closure's shadow number to qN (past 16 shadows, a switch to switches of
+// 16, so that each stays small enough for C2 to inline), which reads the
+// fields back and calls weft$around$N. Once the advice is inlined, the
+// closure does not escape and C2 removes it (the switches fold on the
+// constant number), so the common case allocates nothing. Two things kept
+// C2 from it and are avoided: a final field written in the closure's
+// constructor (Proceed's token was one: values stored into the closure
+// after its barrier were not scalar-replaced) and boxing the join point's
+// value with valueOf (its cache makes the box a merge of two objects; qN
+// boxes with new, as ajc does).
 //
 // Not woven (a warning says so): around advice at constructor execution,
 // in interfaces and in hidden classes (a sister cannot name them), and
@@ -459,17 +465,28 @@ func (g *sisterGen) closure(arounds []*aroundSpec) error {
 		if err := add(classfile.AccStatic, a.helper.name, a.helper.desc, g.aroundHelper(a)); err != nil {
 			return err
 		}
-		if err := add(classfile.AccStatic, "q"+strconv.Itoa(a.k), "(L"+g.sister+";)Ljava/lang/Object;", g.runCase(a, false)); err != nil {
+		if err := add(classfile.AccStatic, "q"+strconv.Itoa(a.k), g.runDesc(false), g.runCase(a, false)); err != nil {
 			return err
 		}
-		if err := add(classfile.AccStatic, "s"+strconv.Itoa(a.k), "(L"+g.sister+";ZLjava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;", g.runCase(a, true)); err != nil {
+		if err := add(classfile.AccStatic, "s"+strconv.Itoa(a.k), g.runDesc(true), g.runCase(a, true)); err != nil {
 			return err
 		}
 	}
-	if err := add(classfile.AccPublic, rtjava.ProceedRun.Name, rtjava.ProceedRun.Desc, g.runSwitch(arounds, false)); err != nil {
-		return err
+	for _, withArgs := range []bool{false, true} {
+		for _, n := range runTree(len(arounds)) {
+			access, name, desc := uint16(classfile.AccStatic), n.name(withArgs), g.runDesc(withArgs)
+			if n.top {
+				access, name, desc = classfile.AccPublic, rtjava.ProceedRun.Name, rtjava.ProceedRun.Desc
+				if withArgs {
+					desc = rtjava.ProceedRunWith.Desc
+				}
+			}
+			if err := add(access, name, desc, g.runSwitch(n, len(arounds), withArgs)); err != nil {
+				return err
+			}
+		}
 	}
-	return add(classfile.AccPublic, rtjava.ProceedRunWith.Name, rtjava.ProceedRunWith.Desc, g.runSwitch(arounds, true))
+	return nil
 }
 
 func (g *sisterGen) field(name string) uint16 {
@@ -662,25 +679,106 @@ func (g *sisterGen) runCase(a *aroundSpec, withArgs bool) *classfile.Code {
 	case a.ret == classfile.Void:
 		g.op(classfile.OpAconstNull)
 	case a.ret.IsPrimitive():
-		g.box(a.ret)
+		g.boxNew(a.ret)
 	}
 	g.op(classfile.OpAreturn)
 	return &classfile.Code{Insns: g.insns}
 }
 
-// runSwitch builds Proceed's run() (withArgs false) or run(boolean, Object,
-// Object[]): a switch on the closure's shadow number to its qN or sN.
-func (g *sisterGen) runSwitch(arounds []*aroundSpec, withArgs bool) *classfile.Code {
-	keys := make([]int32, len(arounds))
-	for i, a := range arounds {
-		keys[i] = int32(a.k)
+// boxNew boxes the join point's primitive value of type t on the stack in
+// a new wrapper, as ajc's Conversions.intObject does: unlike valueOf's
+// cache, whose result merges a cached and a new object, a new wrapper that
+// the advice only unboxes is removed by escape analysis.
+func (g *sisterGen) boxNew(t classfile.Type) {
+	owner, _, _ := t.BoxMethod()
+	dupX := uint16(classfile.OpDupX1)
+	if t.Size() == 2 {
+		dupX = classfile.OpDupX2
+	}
+	// value → value box → box value box → box box value box → box box value
+	g.idx(classfile.OpNew, g.c.Pool.AddClass(owner))
+	g.op(dupX)
+	g.op(dupX)
+	g.op(classfile.OpPop)
+	g.invoke(classfile.OpInvokespecial, owner, "<init>", "("+string(t)+")V")
+}
+
+// runFanShift sets how many cases one run method switches over (16): run()
+// with a case per shadow was about 13 bytes a shadow, and past about 23
+// shadows C2 found it too big to inline (FreqInlineSize, 325 bytes), so
+// the closure was allocated at every around join point of the class.
+// Sixteen cases of run(boolean, Object, Object[]) take under 300 bytes.
+const runFanShift = 4
+
+// runNode is one method of the run dispatch: it switches on the closure's
+// shadow number shifted right by shift, over the numbers from base (a
+// multiple of 16<<shift) on, to the cases qN/sN (shift 0) or to the nodes
+// below it. The top node is run itself; with at most 16 shadows it is the
+// only one.
+type runNode struct {
+	shift, base int
+	top         bool
+}
+
+// name is the static method of a node below the top: qgS_B / sgS_B.
+func (n runNode) name(withArgs bool) string {
+	prefix := "qg"
+	if withArgs {
+		prefix = "sg"
+	}
+	return prefix + strconv.Itoa(n.shift) + "_" + strconv.Itoa(n.base)
+}
+
+// runTree returns the nodes dispatching over shadows 0..count-1, the top
+// first.
+func runTree(count int) []runNode {
+	shift := 0
+	for (count-1)>>shift >= 1<<runFanShift {
+		shift += runFanShift
+	}
+	nodes := []runNode{{shift: shift, top: true}}
+	for i := 0; i < len(nodes); i++ {
+		n := nodes[i]
+		if n.shift == 0 {
+			continue
+		}
+		for b := n.base; b < count && b < n.base+(1<<runFanShift)<<n.shift; b += 1 << n.shift {
+			nodes = append(nodes, runNode{shift: n.shift - runFanShift, base: b})
+		}
+	}
+	return nodes
+}
+
+// runDesc is the descriptor of a run node below the top (the closure
+// first, then run's parameters) and of the cases qN and sN.
+func (g *sisterGen) runDesc(withArgs bool) string {
+	if withArgs {
+		return "(L" + g.sister + ";ZLjava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;"
+	}
+	return "(L" + g.sister + ";)Ljava/lang/Object;"
+}
+
+// runSwitch builds run node n of Proceed's run() (withArgs false) or
+// run(boolean, Object, Object[]) over count shadows: a switch on the
+// closure's shadow number (shifted) to the cases qN or sN, or to the
+// nodes below. Once inlined where the closure is made, the number is a
+// constant and each switch folds to one call.
+func (g *sisterGen) runSwitch(n runNode, count int, withArgs bool) *classfile.Code {
+	step := 1 << n.shift
+	var keys []int32
+	for b := n.base; b < count && b < n.base+(1<<runFanShift)*step; b += step {
+		keys = append(keys, int32(b>>n.shift))
 	}
 	g.insns = nil
 	sw := &classfile.Switch{Default: classfile.NewLabel(), Keys: keys}
 	g.idx(classfile.OpAload, 0)
 	g.idx(classfile.OpGetfield, g.c.Pool.AddFieldref(g.sister, closureShadowField, "I"))
+	if n.shift > 0 {
+		g.add(classfile.Insn{Op: classfile.OpBipush, Const: int32(n.shift)})
+		g.op(classfile.OpIshr)
+	}
 	g.add(classfile.Insn{Op: classfile.OpLookupswitch, Switch: sw})
-	for _, a := range arounds {
+	for _, key := range keys {
 		l := classfile.NewLabel()
 		sw.Targets = append(sw.Targets, l)
 		g.add(classfile.Insn{Op: classfile.OpLabel, Label: l})
@@ -689,10 +787,15 @@ func (g *sisterGen) runSwitch(arounds []*aroundSpec, withArgs bool) *classfile.C
 			g.idx(classfile.OpIload, 1)
 			g.idx(classfile.OpAload, 2)
 			g.idx(classfile.OpAload, 3)
-			g.invoke(classfile.OpInvokestatic, g.sister, "s"+strconv.Itoa(a.k), "(L"+g.sister+";ZLjava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;")
-		} else {
-			g.invoke(classfile.OpInvokestatic, g.sister, "q"+strconv.Itoa(a.k), "(L"+g.sister+";)Ljava/lang/Object;")
 		}
+		target := "q" + strconv.Itoa(int(key))
+		if withArgs {
+			target = "s" + strconv.Itoa(int(key))
+		}
+		if n.shift > 0 {
+			target = runNode{shift: n.shift - runFanShift, base: int(key) << n.shift}.name(withArgs)
+		}
+		g.invoke(classfile.OpInvokestatic, g.sister, target, g.runDesc(withArgs))
 		g.op(classfile.OpAreturn)
 	}
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: sw.Default})

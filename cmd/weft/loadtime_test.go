@@ -27,7 +27,8 @@ import (
 // generates accessor classes, and defines a corrupt class. Then it makes two
 // module layers of modules ma and mb (ltwLayerSrcs, compiled into the
 // directory given as its second argument), one loader for both, then one
-// each, and calls ma.A.run in each.
+// each, and calls ma.A.run in each. plugin.Scale's scale(5) is 15 unwoven,
+// 180 with ltwWeft's around advice.
 const (
 	ltwMainSrc = `package app;
 import java.io.File;
@@ -55,6 +56,8 @@ public class Main {
         // Square's superclass and interface are defined after it.
         Object sq = l.loadClass("plugin.Square").getConstructor().newInstance();
         System.out.println("square " + sq.getClass().getMethod("area").invoke(sq) + " " + sq.getClass().getMethod("size").invoke(sq));
+        Object sc = l.loadClass("plugin.Scale").getConstructor().newInstance();
+        System.out.println("scale " + sc.getClass().getMethod("scale", int.class).invoke(sc, 5));
         Supplier<String> s = () -> "lambda";
         System.out.println(s.get());
         Task t = (Task) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Task.class},
@@ -84,6 +87,21 @@ public class Main {
 public class Plugin {
     public int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += step(i); return s; }
     int step(int i) { return 2 * i; }
+}
+`
+	ltwScaleSrc = `package plugin;
+public class Scale {
+    public int scale(int x) { return 3 * x; }
+}
+`
+	// ltwTenfoldSrc is around advice that proceeds with a new argument and
+	// changes the result.
+	ltwTenfoldSrc = `package ltwtest;
+import weft.rt.Proceed;
+public final class Tenfold {
+    public static int run(Proceed p, int x) throws Throwable {
+        return 10 * (Integer) p.proceed(x + 1);
+    }
 }
 `
 	// ltwShapesSrc: a plugin class whose supertypes, and theirs, weft has
@@ -129,10 +147,10 @@ public final class Seen {
     }
 }
 `
-	// ltwWeft counts the plugin's method executions and shows the
-	// executions in the application's generated classes, with thisJoinPoint
-	// those of its Supplier lambda, of the Proxy of a public interface and
-	// of the layers' modules.
+	// ltwWeft counts the plugin's method executions, shows the executions
+	// in the application's generated classes, with thisJoinPoint those of
+	// its Supplier lambda, of the Proxy of a public interface and of the
+	// layers' modules, and runs Scale's scale(x) as 10 * scale(x + 1).
 	ltwWeft = `aspect Plugins {
     before(): execution(* get()) && within(app..*) {
         ltwtest.Seen.tjp(thisJoinPoint);
@@ -142,6 +160,9 @@ public final class Seen {
     }
     before(): execution(* plugin..*.*(..)) {
         count.Counter.hit(joinPointId);
+    }
+    int around(int x): execution(int plugin.Scale.scale(int)) && args(x) {
+        ltwtest.Tenfold.run(proceed, x);
     }
     before(): execution(* *(..)) && within(app..*) && !execution(* app.Main.*(..)) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
@@ -202,7 +223,8 @@ func compileModules(t *testing.T, sources map[string]string) string {
 // program whose classes the JVM defines at run time, under -Xverify:all:
 // the plugin's method executions are counted exactly (work once, step five
 // times, area and size once), the lambda proxy's and the Proxy class's
-// executions reach the advice, a plugin class is matched through a
+// executions reach the advice, around advice at a plugin method changes
+// its argument and its result, a plugin class is matched through a
 // superclass and an interface weft had not seen (it asks the JVM for them),
 // thisJoinPoint reaches the advice from the lambda proxy (a hidden class),
 // from the Proxy class of a public interface (in a dynamic module) and
@@ -228,24 +250,31 @@ func TestRunLoadTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc}, "-cp", rtJar)
+	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc,
+		"ltwtest/Tenfold.java": ltwTenfoldSrc}, "-cp", rtJar)
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
-	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc}), pluginJar, "")
+	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc,
+		"plugin/Scale.java": ltwScaleSrc}), pluginJar, "")
 	layer := compileModules(t, ltwLayerSrcs)
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{"WEFT_CACHE=" + t.TempDir()}
 
 	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar, layer)
+	// Woven, scale(5) is 10 * scale(6).
+	woven := strings.Replace(want, "scale 15\n", "scale 180\n", 1)
+	if woven == want {
+		t.Fatalf("the stock run printed no %q:\n%s", "scale 15", want)
+	}
 	info := filepath.Join(t.TempDir(), "info.txt")
 	runLTW := func() (stderr string, sum ltw.Summary, lines []string) {
 		t.Helper()
 		stdout, stderr, code := weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 			"--Xlint", "ignore", "--ltw-report", report, "--weave-info", info,
 			"--", jvmtest.Java(t), "-Xverify:all", "-cp", app, "app.Main", pluginJar, layer)
-		if code != 0 || stdout != want {
-			t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, want, stderr)
+		if code != 0 || stdout != woven {
+			t.Fatalf("exit %d, stdout %q, want %q; stderr:\n%s", code, stdout, woven, stderr)
 		}
 		if b, err := os.ReadFile(report); err != nil {
 			t.Error(err)
@@ -262,7 +291,7 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	stderr, sum, lines := runLTW()
 	for _, w := range []string{
-		"count: 8 hits at 4 join points\n", // work, step, area and size
+		"count: 9 hits at 5 join points\n", // work, step, area, size and scale
 		"seen app.Main$$Lambda$",           // the lambda proxy's get()
 		"seen app.$Proxy",                  // the Proxy class's go()
 		"seen plugin.Square.area",          // through a supertype weft asked the JVM for
@@ -304,13 +333,13 @@ func TestRunLoadTime(t *testing.T) {
 
 	// Again: every class comes from the cross-run cache, woven the same.
 	stderr, again, againLines := runLTW()
-	if !strings.Contains(stderr, "count: 8 hits at 4 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven+sum.FromCache ||
+	if !strings.Contains(stderr, "count: 9 hits at 5 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven+sum.FromCache ||
 		!slices.Equal(lines, againLines) {
 		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
 	}
 	t.Logf("%s", again)
 
-	serveTwoJVMs(t, env, aspect, adv, app, want, pluginJar, layer)
+	serveTwoJVMs(t, env, aspect, adv, app, woven, pluginJar, layer)
 
 	// A module-path application (-p/-m): its classes, the lambda proxy in
 	// its module included, are woven at load time.
@@ -326,7 +355,7 @@ func TestRunLoadTime(t *testing.T) {
 	// Without load-time weaving: nothing defined at run time is advised.
 	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar, layer)
-	if code != 0 || stdout != want || strings.Contains(stderr, "count: 8 hits") ||
+	if code != 0 || stdout != want || strings.Contains(stderr, "count: 9 hits") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") || strings.Contains(stderr, "tjp ") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
@@ -375,7 +404,7 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, want string, mai
 	}
 	wg.Wait()
 	for i, o := range outs {
-		if o.stdout != want || !strings.Contains(o.stderr, "count: 8 hits at 4 join points\n") ||
+		if o.stdout != want || !strings.Contains(o.stderr, "count: 9 hits at 5 join points\n") ||
 			!strings.Contains(o.stderr, "seen plugin.Square.area") {
 			t.Errorf("JVM %d under weft serve: stdout %q, want %q; stderr:\n%s", i, o.stdout, want, o.stderr)
 		}

@@ -10,35 +10,50 @@ import (
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 )
 
 // TestSameAsAheadOfTime: a class woven at load time is byte for byte the
 // class weaving ahead of time makes with the same aspects (and the same
-// first join point id), and so is its sister class.
+// first join point id), and so is its sister class: with before advice,
+// and with around advice (the sister is then the closure, the body moves
+// to a join point method).
 func TestSameAsAheadOfTime(t *testing.T) {
 	dir := jvmtest.Compile(t, map[string]string{"p/Plugin.java": pluginSrc}, "-g")
 	class, err := os.ReadFile(filepath.Join(dir, "p", "Plugin.class"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, _ := newTestServer(t, "")
+	before := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
+		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
+		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+	around := &advice.Advice{Kind: advice.Around, AroundType: "Ljava/lang/Object;", Aspect: "T", File: "t.weft", Line: 2,
+		Method: advice.Method{Owner: "adv/Twice", Name: "run", Desc: "(Lweft/rt/Proceed;I)Ljava/lang/Object;"},
+		Args:   []advice.Value{{Kind: advice.Proceed, Desc: "Lweft/rt/Proceed;"}, {Kind: advice.JoinPointID, Desc: "I"}}}
+	for _, adv := range []*advice.Advice{before, around} {
+		t.Run(adv.Kind.String(), func(t *testing.T) { sameAsAheadOfTime(t, dir, class, adv) })
+	}
+}
+
+// sameAsAheadOfTime weaves p.Plugin (compiled in dir) with adv at every
+// execution at load time and ahead of time, and compares the classes.
+func sameAsAheadOfTime(t *testing.T, dir string, class []byte, adv *advice.Advice) {
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	lh := NewHierarchy(img)
+	srv := NewServer(weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: lh, IDBase: 1000}), lh)
 	resp := srv.Weave(&Request{Kind: Normal, Name: "p.Plugin", Class: class})
 	if resp.Status != StatusWoven || len(resp.Extra) != 1 {
 		t.Fatalf("load time: status %v, %d extra classes: %s", resp.Status, len(resp.Extra), resp.Message)
 	}
 
 	// Ahead of time: the same advice and first id, over the same JDK.
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
 	src := classfile.NewDirSource(dir)
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)
-	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
-		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
-		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
 	w := weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
 	out := t.TempDir()
 	if _, err := w.WeavePath(dir, out); err != nil {
@@ -57,6 +72,9 @@ func TestSameAsAheadOfTime(t *testing.T) {
 	}
 	if resp.Extra[0].Name != "p.Plugin"+weaver.SisterSuffix || !bytes.Equal(resp.Extra[0].Class, sister) {
 		t.Errorf("sister %s woven at load time differs from ahead of time", resp.Extra[0].Name)
+	}
+	if adv.Kind == advice.Around && (!bytes.Contains(resp.Class, []byte("weft$around$0")) || !bytes.Contains(sister, []byte(rtjava.Proceed))) {
+		t.Errorf("around advice not woven: no join point method in p/Plugin or no %s in its sister", rtjava.Proceed)
 	}
 }
 

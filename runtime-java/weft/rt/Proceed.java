@@ -15,8 +15,16 @@ package weft.rt;
  * the proceeded code are advised, and sets it again after.
  */
 public abstract class Proceed {
-    /** The woven method's bypass token (DIB.token()) for the thread running the advice. */
-    private final Object token;
+    /**
+     * The woven method's bypass token (DIB.token()) for the thread running
+     * the advice. Not final: C2 (JDK 17) does not scalar-replace an object
+     * stored into a closure after a final field's constructor barrier (the
+     * join point's this or arguments), so a final token made the common
+     * case allocate them. Another thread that sees it null (published
+     * unsafely, like the join point's values) takes resume's path for
+     * threads that do not own it, which is its path anyway.
+     */
+    private Object token;
 
     protected Proceed(Object token) {
         this.token = token;
@@ -25,7 +33,7 @@ public abstract class Proceed {
     /** Runs the rest of the join point with its original arguments. */
     public final Object proceed() throws Throwable {
         Object t = token;
-        boolean was = resume(t);
+        int was = resume(t);
         try {
             return run();
         } finally {
@@ -58,7 +66,7 @@ public abstract class Proceed {
             throw new IllegalArgumentException("proceed: null arguments array");
         }
         Object t = token;
-        boolean was = resume(t);
+        int was = resume(t);
         try {
             return run(newTarget, target, args);
         } finally {
@@ -69,24 +77,28 @@ public abstract class Proceed {
     /*
      * The thread's flag while the join point runs: clear. On the thread that
      * got the token (the advice's), through the token (no lookup); on
-     * another, saved and restored. run() is called once in each proceed, so
-     * that the JIT inlines the join point once.
+     * another, saved and restored. resume says which (OWNED, or the other
+     * thread's flag as 1 or 0), so that suspend needs no second look at the
+     * thread. run() is called once in each proceed, so that the JIT inlines
+     * the join point once.
      */
-    private static boolean resume(Object t) {
+    private static final int OWNED = 2;
+
+    private static int resume(Object t) {
         if (DIB.owns(t)) {
             DIB.end(t);
-            return true;
+            return OWNED;
         }
         boolean was = DIB.get();
         DIB.set(false);
-        return was;
+        return was ? 1 : 0;
     }
 
-    private static void suspend(Object t, boolean was) {
-        if (DIB.owns(t)) {
+    private static void suspend(Object t, int was) {
+        if (was == OWNED) {
             DIB.begin(t);
         } else {
-            DIB.set(was);
+            DIB.set(was != 0);
         }
     }
 
