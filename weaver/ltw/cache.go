@@ -38,15 +38,18 @@ import (
 // answer woven against the old base class (AspectJ's load-time weaver
 // caches the same way). Remove the directory to start afresh.
 type Cache struct {
-	dir    string
-	writes chan cacheEntry
-	done   chan struct{}
+	dir  string
+	kick chan struct{} // wakes the writer: a batch is queued, or Close
+	done chan struct{} // closed when the writer is done
 
 	mu      sync.Mutex
 	index   map[string]packed // answers by key: in a pack, or queued
-	packs   []*os.File        // the packs read, and this process's own
-	ids     block             // join point ids
-	hidden  block             // numbers of hidden classes' sisters
+	queue   []cacheEntry      // answers to write
+	queued  int               // their bytes
+	closing bool
+	packs   []*os.File // the packs read, and this process's own
+	ids     block      // join point ids
+	hidden  block      // numbers of hidden classes' sisters
 	idBase  int64
 	counter string // the counter file
 }
@@ -71,7 +74,7 @@ func OpenCache(dir string, idBase int32) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	c := &Cache{dir: dir, writes: make(chan cacheEntry, 1024), done: make(chan struct{}),
+	c := &Cache{dir: dir, kick: make(chan struct{}, 1), done: make(chan struct{}),
 		index: map[string]packed{}, idBase: int64(idBase), counter: filepath.Join(dir, "next")}
 	if err := c.readPacks(); err != nil {
 		return nil, err
@@ -82,7 +85,10 @@ func OpenCache(dir string, idBase int32) (*Cache, error) {
 
 // Close writes what is still queued and closes the packs.
 func (c *Cache) Close() {
-	close(c.writes)
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	c.wake()
 	<-c.done
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -128,7 +134,8 @@ func (c *Cache) Get(key string) (*Response, string, bool) {
 
 // Put caches the answer for key (an unchanged or woven one) with its
 // --weave-info text, in the background: the JVM is not kept waiting for
-// the disk. Until written, the answer is served from memory.
+// the disk, nor woken for each answer: the writer takes them in batches.
+// Until written, the answer is served from memory.
 func (c *Cache) Put(key string, resp *Response, info string) {
 	payload, err := AppendResponse(nil, resp)
 	if err != nil {
@@ -139,8 +146,21 @@ func (c *Cache) Put(key string, resp *Response, info string) {
 	data = append(append(data, payload...), info...)
 	c.mu.Lock()
 	c.index[key] = packed{data: data}
+	c.queue = append(c.queue, cacheEntry{key, data})
+	c.queued += len(data)
+	full := c.queued >= batchSize
 	c.mu.Unlock()
-	c.writes <- cacheEntry{key, data}
+	if full {
+		c.wake()
+	}
+}
+
+// wake wakes the writer if it sleeps.
+func (c *Cache) wake() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
 }
 
 // ReserveIDs takes n join point ids no run sharing the directory has

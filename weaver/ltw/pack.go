@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // A pack file holds cached answers one after another:
@@ -33,8 +34,12 @@ const (
 	// maxPacks: more packs than this when a Cache opens are merged into
 	// one (every run that weaves something adds one).
 	maxPacks = 16
-	// flushSize: the writer writes its records in batches of about this
-	// size, or when nothing else is queued.
+	// writeEvery: queued answers wait at most this long to be written.
+	writeEvery = time.Second
+	// batchSize: the writer is woken when this many bytes of answers are
+	// queued, and at least every writeEvery.
+	batchSize = 256 << 10
+	// flushSize: the buffer of a merge's writes.
 	flushSize = 1 << 20
 )
 
@@ -197,60 +202,54 @@ func (c *Cache) merge(names []string) (string, error) {
 }
 
 // write appends the queued answers to this process's pack (created at the
-// first), a batch per write; once written, the index points at the pack
-// instead of memory. If the pack cannot be created or written, answers stay
-// in memory for this run.
+// first) in batches, one write each, until Close; once written, the index
+// points at the pack instead of memory. If the pack cannot be created or
+// written, answers stay in memory for this run.
 func (c *Cache) write() {
 	defer close(c.done)
-	type pending struct {
-		key string
-		off int64
-		n   int
-	}
+	tick := time.NewTicker(writeEvery)
+	defer tick.Stop()
 	var (
 		f      *os.File
 		off    int64
 		buf    []byte
-		batch  []pending
 		failed bool
 	)
-	flush := func() {
-		if len(buf) == 0 {
-			return
+	for {
+		select {
+		case <-c.kick:
+		case <-tick.C:
 		}
-		_, err := f.Write(buf)
-		if err != nil {
-			failed = true
-		} else {
-			c.mu.Lock()
-			for _, p := range batch {
-				c.index[p.key] = packed{f: f, off: p.off, n: p.n}
-			}
-			c.mu.Unlock()
-		}
-		buf, batch = buf[:0], batch[:0]
-	}
-	for e := range c.writes {
-		if failed {
-			continue
-		}
-		if f == nil {
+		c.mu.Lock()
+		batch, closing := c.queue, c.closing
+		c.queue, c.queued = nil, 0
+		c.mu.Unlock()
+		if len(batch) > 0 && !failed && f == nil {
 			var err error
 			if f, err = c.createPack(); err != nil {
 				failed = true
-				continue
 			}
 			off = int64(len(packMagic))
 		}
-		batch = append(batch, pending{e.key, off, len(e.data)})
-		buf = appendRecord(buf, e.key, e.data)
-		off += int64(recordHead + len(e.data))
-		if len(buf) >= flushSize || len(c.writes) == 0 {
-			flush()
+		if len(batch) > 0 && !failed {
+			buf = buf[:0]
+			for _, e := range batch {
+				buf = appendRecord(buf, e.key, e.data)
+			}
+			if _, err := f.Write(buf); err != nil {
+				failed = true // the answers stay in memory
+			} else {
+				c.mu.Lock()
+				for _, e := range batch {
+					c.index[e.key] = packed{f: f, off: off, n: len(e.data)}
+					off += int64(recordHead + len(e.data))
+				}
+				c.mu.Unlock()
+			}
 		}
-	}
-	if !failed {
-		flush()
+		if closing {
+			return
+		}
 	}
 }
 
