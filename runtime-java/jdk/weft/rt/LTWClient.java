@@ -64,8 +64,15 @@ final class LTWClient {
         }
     }
 
+    /**
+     * The end of every sister class's name (weaver.SisterSuffix): weft
+     * never weaves one, so the classes' sisters woven ahead of time are
+     * defined without asking.
+     */
+    private static final String SISTER = "$weft$jp";
+
     static Object[] weave(ClassLoader loader, int kind, String name, byte[] b, int off, int len) {
-        if (PATH == null || broken) {
+        if (PATH == null || broken || name != null && name.endsWith(SISTER)) {
             return null;
         }
         Conn c = null;
