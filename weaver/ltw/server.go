@@ -222,15 +222,16 @@ func (r *race) won() bool {
 // serveFrom answers the requests of cn until it closes. Each class is
 // woven on this goroutine: no goroutine is started per request (each
 // would wake another thread). If the weaving outlives s.Timeout, the
-// timer answers the JVM with an error and hands cn to a new goroutine; this
-// one finishes the weaving, drops it, and returns.
+// timer answers the JVM with an error and hands cn to a new goroutine, with
+// this one's place in s.wg (Close does not wait for a weaving that may
+// never end); this one finishes the weaving, drops it, and returns.
 func (s *Server) serveFrom(cn *conn) {
-	defer s.wg.Done()
 	handedOver := false
 	defer func() {
 		if handedOver {
 			return
 		}
+		defer s.wg.Done()
 		s.mu.Lock()
 		delete(s.conns, cn.Conn)
 		s.mu.Unlock()
@@ -252,7 +253,6 @@ func (s *Server) serveFrom(cn *conn) {
 			msg := fmt.Sprintf("weaving took longer than %v: left unwoven", s.Timeout)
 			s.unwoven(req, "", msg)
 			s.answer(cn, &Response{Status: StatusError, Message: msg}, start)
-			s.wg.Add(1)
 			go s.serveFrom(cn)
 		}
 		resp := s.weave(req, func(name string) ([]byte, error) {
