@@ -16,6 +16,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/parallel"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/ltw"
@@ -48,6 +49,8 @@ type loadTime struct {
 	info  *infoFile
 	// tempDir: the socket's directory is weft's own, removed at stop.
 	tempDir bool
+	// restore undoes parallel.ShareMachine at stop.
+	restore func()
 }
 
 // loadTimeJob is what startLoadTime needs beyond the aspects.
@@ -96,7 +99,7 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 		closeSources(srcs)
 		return nil, err
 	}
-	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs, tempDir: job.listenDir == ""}
+	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs, tempDir: job.listenDir == "", restore: func() {}}
 	lt.srv.Timeout = job.timeout
 	if modules != "" && modules != "all" {
 		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
@@ -128,6 +131,7 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 		}
 		lt.srv.OnInfo = lt.info.write
 	}
+	lt.restore = parallel.ShareMachine() // the JVM needs the other half
 	go lt.srv.Serve(ln)
 	return lt, nil
 }
@@ -137,6 +141,7 @@ func (lt *loadTime) property() string { return "-D" + rtjava.LTWProperty + "=" +
 
 // stop closes the channel and returns what was done.
 func (lt *loadTime) stop() ltw.Summary {
+	defer lt.restore()
 	lt.ln.Close()
 	lt.srv.Close()
 	if lt.tempDir {

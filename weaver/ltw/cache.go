@@ -21,6 +21,11 @@ import (
 // (cmd/weft: the woven JDK's and class path's keys); inside it, an answer
 // is keyed by the request (its kind, name and class bytes).
 //
+// Answers live in pack files (pack.go): each process appends the answers
+// it adds to a pack of its own, and reads the others' through an index
+// built when the Cache is opened. A file per answer cost an inode each,
+// more than weaving the class.
+//
 // Join point ids and the numbers of hidden classes' sisters are baked into
 // cached answers, so the Cache also hands them out: from a counter file in
 // the directory, in blocks reserved under a file lock, so that ids stay
@@ -33,13 +38,18 @@ import (
 // answer woven against the old base class (AspectJ's load-time weaver
 // caches the same way). Remove the directory to start afresh.
 type Cache struct {
-	dir    string
-	writes chan cacheEntry
-	done   chan struct{}
+	dir  string
+	kick chan struct{} // wakes the writer: a batch is queued, or Close
+	done chan struct{} // closed when the writer is done
 
 	mu      sync.Mutex
-	ids     block // join point ids
-	hidden  block // numbers of hidden classes' sisters
+	index   map[string]packed // answers by key: in a pack, or queued
+	queue   []cacheEntry      // answers to write
+	queued  int               // their bytes
+	closing bool
+	packs   []*os.File // the packs read, and this process's own
+	ids     block      // join point ids
+	hidden  block      // numbers of hidden classes' sisters
 	idBase  int64
 	counter string // the counter file
 }
@@ -56,23 +66,37 @@ type cacheEntry struct {
 // indexes in some advice (examples/count), so a run wastes few.
 const idBlock = 256
 
-// OpenCache opens (creating it) the cache directory dir. Join point ids
-// handed out start at idBase at least (the first id after the woven JDK's
-// and class path's). Close flushes the writes.
+// OpenCache opens (creating it) the cache directory dir and indexes the
+// answers its packs hold. Join point ids handed out start at idBase at
+// least (the first id after the woven JDK's and class path's). Close
+// flushes the writes.
 func OpenCache(dir string, idBase int32) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	c := &Cache{dir: dir, writes: make(chan cacheEntry, 1024), done: make(chan struct{}),
-		idBase: int64(idBase), counter: filepath.Join(dir, "next")}
+	c := &Cache{dir: dir, kick: make(chan struct{}, 1), done: make(chan struct{}),
+		index: map[string]packed{}, idBase: int64(idBase), counter: filepath.Join(dir, "next")}
+	if err := c.readPacks(); err != nil {
+		return nil, err
+	}
 	go c.write()
 	return c, nil
 }
 
-// Close writes what is still queued.
+// Close writes what is still queued and closes the packs.
 func (c *Cache) Close() {
-	close(c.writes)
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	c.wake()
 	<-c.done
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, f := range c.packs {
+		f.Close()
+	}
+	c.packs = nil
+	c.index = map[string]packed{}
 }
 
 // Key is the cache key of a request.
@@ -83,12 +107,17 @@ func (c *Cache) Key(req *Request) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (c *Cache) path(key string) string { return filepath.Join(c.dir, key[:2], key[2:]) }
-
 // Get returns the answer cached for key and its --weave-info text, if
-// any. An entry that cannot be read or parsed counts as absent.
+// any. An entry that cannot be read, fails its checksum or does not parse
+// counts as absent.
 func (c *Cache) Get(key string) (*Response, string, bool) {
-	b, err := os.ReadFile(c.path(key))
+	c.mu.Lock()
+	p, ok := c.index[key]
+	c.mu.Unlock()
+	if !ok {
+		return nil, "", false
+	}
+	b, err := p.entry(key)
 	if err != nil || len(b) < 4 {
 		return nil, "", false
 	}
@@ -105,7 +134,8 @@ func (c *Cache) Get(key string) (*Response, string, bool) {
 
 // Put caches the answer for key (an unchanged or woven one) with its
 // --weave-info text, in the background: the JVM is not kept waiting for
-// the disk.
+// the disk, nor woken for each answer: the writer takes them in batches.
+// Until written, the answer is served from memory.
 func (c *Cache) Put(key string, resp *Response, info string) {
 	payload, err := AppendResponse(nil, resp)
 	if err != nil {
@@ -114,36 +144,22 @@ func (c *Cache) Put(key string, resp *Response, info string) {
 	payload = payload[4:] // the frame's length: the entry's is below
 	data := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(payload)+len(info)), uint32(len(payload)))
 	data = append(append(data, payload...), info...)
-	c.writes <- cacheEntry{key, data}
+	c.mu.Lock()
+	c.index[key] = packed{data: data}
+	c.queue = append(c.queue, cacheEntry{key, data})
+	c.queued += len(data)
+	full := c.queued >= batchSize
+	c.mu.Unlock()
+	if full {
+		c.wake()
+	}
 }
 
-// write stores the queued entries, each through a temporary file renamed
-// into place, so a reader sees a whole entry or none.
-func (c *Cache) write() {
-	defer close(c.done)
-	made := map[string]bool{} // the fan-out directories known to exist
-	for e := range c.writes {
-		p := c.path(e.key)
-		if d := filepath.Dir(p); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				continue
-			}
-			made[d] = true
-		}
-		f, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
-		if err != nil {
-			continue
-		}
-		_, err = f.Write(e.data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), p)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-		}
+// wake wakes the writer if it sleeps.
+func (c *Cache) wake() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
 	}
 }
 

@@ -2,7 +2,11 @@ package ltw
 
 import (
 	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -114,4 +118,97 @@ func TestCacheIDsDisjoint(t *testing.T) {
 			used[id] = true
 		}
 	}
+}
+
+// TestCachePacks: answers put by one Cache are read back by the next from
+// its pack; a pack cut short (its writer died) keeps the records before
+// the cut; a record whose bytes changed is absent, not a wrong answer;
+// more than maxPacks packs are merged into one when a Cache opens, every
+// answer kept.
+func TestCachePacks(t *testing.T) {
+	dir := t.TempDir()
+	answer := func(i int) *Response {
+		if i%3 == 2 {
+			return &Response{Status: StatusUnchanged}
+		}
+		return &Response{Status: StatusWoven, Class: []byte{0xca, 0xfe, byte(i)},
+			Extra: []Extra{{Name: "p.C" + strconv.Itoa(i) + "$weft$jp", Class: bytes.Repeat([]byte{byte(i)}, 100)}}}
+	}
+	key := func(c *Cache, i int) string {
+		return c.Key(&Request{Kind: Normal, Name: "p.C" + strconv.Itoa(i), Class: []byte{byte(i)}})
+	}
+	put := func(from, to int) {
+		t.Helper()
+		c, err := OpenCache(dir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := from; i < to; i++ {
+			c.Put(key(c, i), answer(i), "info "+strconv.Itoa(i)+"\n")
+			if resp, info, ok := c.Get(key(c, i)); !ok || resp.Status != answer(i).Status || info != "info "+strconv.Itoa(i)+"\n" {
+				t.Errorf("answer %d not served from memory before it is written: %v %q", i, ok, info)
+			}
+		}
+		c.Close()
+	}
+	check := func(what string, want func(i int) bool, n int) {
+		t.Helper()
+		c, err := OpenCache(dir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		for i := 0; i < n; i++ {
+			resp, info, ok := c.Get(key(c, i))
+			if ok != want(i) {
+				t.Errorf("%s: answer %d cached %v, want %v", what, i, ok, want(i))
+				continue
+			}
+			a := answer(i)
+			if ok && (resp.Status != a.Status || !bytes.Equal(resp.Class, a.Class) || len(resp.Extra) != len(a.Extra) ||
+				info != "info "+strconv.Itoa(i)+"\n") {
+				t.Errorf("%s: answer %d differs: %+v %q", what, i, resp, info)
+			}
+		}
+	}
+	packs := func() []string {
+		names, _ := filepath.Glob(filepath.Join(dir, "*"+packSuffix))
+		return names
+	}
+	all := func(int) bool { return true }
+
+	put(0, 6)
+	check("reopened", all, 6)
+	if n := len(packs()); n != 1 {
+		t.Fatalf("%d packs after one run, want 1", n)
+	}
+	p := packs()[0]
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A record cut short at the end: the writer died mid-record.
+	if err := os.WriteFile(p, append(b, b[len(packMagic):len(packMagic)+recordHead+3]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("cut short", all, 6)
+	// A changed byte in the second record's entry.
+	first := int(binary.BigEndian.Uint32(b[len(packMagic):]))
+	b[len(packMagic)+recordHead+first+recordHead+5] ^= 0xff
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("corrupt record", func(i int) bool { return i != 1 }, 6)
+
+	for i := 6; i < 6+maxPacks; i++ {
+		put(i, i+1)
+	}
+	if n := len(packs()); n != maxPacks+1 {
+		t.Fatalf("%d packs, want %d", n, maxPacks+1)
+	}
+	check("merged", func(i int) bool { return i != 1 }, 6+maxPacks)
+	if n := len(packs()); n != 1 {
+		t.Errorf("%d packs after opening over %d, want them merged into 1", n, maxPacks+1)
+	}
+	check("after the merge", func(i int) bool { return i != 1 }, 6+maxPacks)
 }

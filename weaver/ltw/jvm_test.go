@@ -18,7 +18,8 @@ import (
 // manySrc defines Item in 40 class loaders of its own, from 4 threads at
 // once, and calls Item.value once in each; then once more in a loader of
 // its own through jdk.internal.misc.Unsafe.defineClass (the package
-// exported to it by the command line).
+// exported to it by the command line); then it defines a class named as
+// sister classes are.
 const manySrc = `import java.net.*;
 import java.util.concurrent.atomic.AtomicInteger;
 public class Many {
@@ -47,12 +48,18 @@ public class Many {
             java.security.ProtectionDomain.class).invoke(uc.getMethod("getUnsafe").invoke(null), "Item", b, 0, b.length,
             new URLClassLoader(new URL[0], null), null);
         sum.addAndGet((Integer) c.getMethod("value", int.class).invoke(null, 40));
+        new URLClassLoader(new URL[]{u}, null).loadClass("Item$weft$jp");
         System.out.println("sum " + sum);
     }
 }
 `
 
 const itemSrc = `public class Item { public static int value(int i) { return 3 * i; } }
+`
+
+// sisterSrc is a class named as weft names sister classes: weft never
+// weaves one, so the JVM does not ask.
+const sisterSrc = `public class Item$weft$jp { }
 `
 
 // logSrc counts advice calls and prints the count at exit.
@@ -94,7 +101,7 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 		Weaver: noWeaving{}, Runtime: rt, BootAppend: []string{adv}, Jars: true}); err != nil {
 		t.Fatal(err)
 	}
-	app := jvmtest.Compile(t, map[string]string{"Many.java": manySrc, "Item.java": itemSrc})
+	app := jvmtest.Compile(t, map[string]string{"Many.java": manySrc, "Item.java": itemSrc, "Item$weft$jp.java": sisterSrc})
 	unsafe := []string{"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"}
 	want, _ := jvmtest.Run(t, append(unsafe, "-cp", app, "Many")...)
 
@@ -110,6 +117,12 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 			Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
 			Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
 		s := NewServer(weaver.New(itemOnly{a}, []*advice.Advice{a}, weaver.Options{Hierarchy: h}), h)
+		s.Skip = func(name string) bool { // sees every class asked about
+			if strings.HasSuffix(name, weaver.SisterSuffix) {
+				t.Errorf("the JVM asked about %s", name)
+			}
+			return false
+		}
 		ln, path, err := Listen(t.TempDir())
 		if err != nil {
 			t.Fatal(err)

@@ -203,8 +203,13 @@ func ParseResponse(b []byte) (*Response, error) {
 	return resp, d.err
 }
 
-// readFrame reads a u32 length and that many bytes, allocating only as the
-// bytes arrive (the length is checked against MaxFrame first).
+// readAhead: a frame up to this long is allocated at once; a longer one
+// as its bytes arrive, so a length alone cannot make the reader allocate
+// more than this.
+const readAhead = 1 << 20
+
+// readFrame reads a u32 length and that many bytes (the length is checked
+// against MaxFrame first).
 func readFrame(r io.Reader) ([]byte, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
@@ -216,6 +221,16 @@ func readFrame(r io.Reader) ([]byte, error) {
 	n := binary.BigEndian.Uint32(head[:])
 	if n > MaxFrame {
 		return nil, fmt.Errorf("%w: frame of %d bytes exceeds %d", ErrFrame, n, MaxFrame)
+	}
+	if n <= readAhead {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r, b); err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return nil, fmt.Errorf("%w: frame of %d bytes cut short", ErrFrame, n)
+			}
+			return nil, err
+		}
+		return b, nil
 	}
 	b, err := io.ReadAll(io.LimitReader(r, int64(n)))
 	if err != nil {

@@ -7,6 +7,7 @@ package ltw
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -190,54 +191,118 @@ func (s *Server) Summary() Summary {
 }
 
 func (s *Server) serveConn(c net.Conn) {
-	defer s.wg.Done()
+	s.serveFrom(&conn{Conn: c, r: bufio.NewReaderSize(c, 64<<10)})
+}
+
+// conn is a connection being served.
+type conn struct {
+	net.Conn
+	r   *bufio.Reader
+	out []byte // the response being written
+}
+
+// race decides who answers a request whose weaving is timed: the
+// weaving, or the timer (Server.Timeout) first.
+type race struct {
+	state  atomic.Int32 // raceOpen, then raceWoven or raceLate
+	expire func()       // the timer's answer
+}
+
+const (
+	raceOpen = iota
+	raceWoven
+	raceLate
+)
+
+// won reports whether the weaving answers (the timer did not).
+func (r *race) won() bool {
+	return r.state.CompareAndSwap(raceOpen, raceWoven) || r.state.Load() == raceWoven
+}
+
+// serveFrom answers the requests of cn until it closes. Each class is
+// woven on this goroutine: no goroutine is started per request (each
+// would wake another thread). If the weaving outlives s.Timeout, the
+// timer answers the JVM with an error and hands cn to a new goroutine, with
+// this one's place in s.wg (Close does not wait for a weaving that may
+// never end); this one finishes the weaving, drops it, and returns.
+func (s *Server) serveFrom(cn *conn) {
+	handedOver := false
 	defer func() {
+		if handedOver {
+			return
+		}
+		defer s.wg.Done()
 		s.mu.Lock()
-		delete(s.conns, c)
+		delete(s.conns, cn.Conn)
 		s.mu.Unlock()
-		c.Close()
+		cn.Close()
 	}()
-	r := bufio.NewReaderSize(c, 64<<10)
-	var out []byte
 	for {
-		req, err := ReadRequest(r)
+		req, err := ReadRequest(cn.r)
 		if err != nil {
 			return // EOF, or a malformed frame: the JVM defines the class unwoven
 		}
 		start := time.Now()
 		failed := false
-		ask := connAsker(c, r)
+		ask := connAsker(cn, cn.r)
+		r := &race{}
+		r.expire = func() {
+			if !r.state.CompareAndSwap(raceOpen, raceLate) {
+				return
+			}
+			msg := fmt.Sprintf("weaving took longer than %v: left unwoven", s.Timeout)
+			s.unwoven(req, "", msg)
+			s.answer(cn, &Response{Status: StatusError, Message: msg}, start)
+			go s.serveFrom(cn)
+		}
 		resp := s.weave(req, func(name string) ([]byte, error) {
 			b, err := ask(name)
 			failed = failed || err != nil
 			return b, err
-		})
+		}, r)
+		if !r.won() {
+			handedOver = true
+			return
+		}
 		if failed {
 			return // the channel broke mid-request
 		}
-		if out, err = AppendResponse(out[:0], resp); err != nil {
-			s.unwoven(req, "", err.Error())
-			out, _ = AppendResponse(out[:0], &Response{Status: StatusError, Message: err.Error()})
-		}
-		d := time.Since(start).Seconds()
-		s.count(func(sum *Summary) { sum.Seconds += d })
-		if _, err := c.Write(out); err != nil {
+		if err := s.answer(cn, resp, start); err != nil {
 			return
 		}
 	}
 }
 
-// Weave answers one request, with no way to ask the JVM back; a panic in
-// the weaver becomes an error response.
-func (s *Server) Weave(req *Request) *Response { return s.weave(req, nil) }
+// answer writes resp to cn, in one write, and counts the time since start.
+func (s *Server) answer(cn *conn, resp *Response, start time.Time) error {
+	var err error
+	if cn.out, err = AppendResponse(cn.out[:0], resp); err != nil {
+		cn.out, _ = AppendResponse(cn.out[:0], &Response{Status: StatusError, Message: err.Error()})
+	}
+	d := time.Since(start).Seconds()
+	s.count(func(sum *Summary) { sum.Seconds += d })
+	_, err = cn.Write(cn.out)
+	return err
+}
+
+// Weave answers one request, with no way to ask the JVM back and no
+// Timeout (which applies to requests over a connection); a panic in the
+// weaver becomes an error response.
+func (s *Server) Weave(req *Request) *Response { return s.weave(req, nil, nil) }
 
 // weave answers one request, asking the JVM for the supertypes it does
-// not know through ask (if not nil).
-func (s *Server) weave(req *Request, ask Asker) (resp *Response) {
+// not know through ask (if not nil). If r is not nil, the weaving itself
+// is timed by s.Timeout: if r's timer answers first, the answer returned
+// is to be dropped (and is not counted).
+func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response) {
 	name := "" // the class's internal name once known
 	defer func() {
-		if r := recover(); r != nil {
-			msg := fmt.Sprintf("weaver panic: %v", r)
+		if p := recover(); p != nil {
+			if r != nil && !r.won() {
+				resp = nil // the timer answered, and reported the class
+				return
+			}
+			msg := fmt.Sprintf("weaver panic: %v", p)
 			s.unwoven(req, name, msg)
 			resp = &Response{Status: StatusError, Message: msg}
 		}
@@ -287,7 +352,10 @@ func (s *Server) weave(req *Request, ask Asker) (resp *Response) {
 			return &Response{Status: StatusError, Message: err.Error()}
 		}
 	}
-	resp, lines, err := s.weaveInTime(req, name)
+	resp, lines, err := s.weaveInTime(req, name, r)
+	if errors.Is(err, errLate) {
+		return nil
+	}
 	if err != nil {
 		s.unwoven(req, name, err.Error())
 		return &Response{Status: StatusError, Message: err.Error()}
@@ -325,34 +393,23 @@ func (s *Server) firstDefinition(req *Request, key string) bool {
 	return true
 }
 
-// weaveInTime is weaveClass within s.Timeout.
-func (s *Server) weaveInTime(req *Request, name string) (*Response, string, error) {
-	if s.Timeout <= 0 {
+// errLate is a weaving the timer answered before it ended.
+var errLate = errors.New("answered by the timer")
+
+// weaveInTime is weaveClass on this goroutine, raced by a timer of
+// s.Timeout if r is not nil: a weaving that ends after the timer answered
+// returns errLate.
+func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, string, error) {
+	if s.Timeout <= 0 || r == nil {
 		return s.weaveClass(req, name)
 	}
-	type result struct {
-		resp  *Response
-		lines string
-		err   error
-	}
-	done := make(chan result, 1) // the weaving may finish after the timeout: it must not block
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{err: fmt.Errorf("weaver panic: %v", r)}
-			}
-		}()
-		resp, lines, err := s.weaveClass(req, name)
-		done <- result{resp, lines, err}
-	}()
-	t := time.NewTimer(s.Timeout)
+	t := time.AfterFunc(s.Timeout, r.expire)
 	defer t.Stop()
-	select {
-	case r := <-done:
-		return r.resp, r.lines, r.err
-	case <-t.C:
-		return nil, "", fmt.Errorf("weaving took longer than %v: left unwoven", s.Timeout)
+	resp, lines, err := s.weaveClass(req, name)
+	if !r.won() {
+		return nil, "", errLate
 	}
+	return resp, lines, err
 }
 
 // weaveClass weaves the class named name (internal) and returns the answer and
