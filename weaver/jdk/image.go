@@ -130,6 +130,7 @@ func (s *Summary) Totals() (classes, woven, methods int) {
 // opts.Out and writes weft.args and summary.json there.
 func WeaveImage(opts Options) (*Summary, error) {
 	start := time.Now()
+	go BootLayer(opts.JavaHome) // for WriteArgs, while the classes are woven
 	iw, err := listImage(opts)
 	if err != nil {
 		return nil, err
@@ -580,8 +581,47 @@ func (o jvmOption) jarg() string {
 }
 
 // BootLayer returns the modules the JDK at javaHome resolves for a class
-// path application (java --show-module-resolution).
+// path application (java --show-module-resolution). The answer is asked
+// of the JVM once per process and JDK (WeaveImage asks while it weaves,
+// so that writing weft.args at the end does not wait for a JVM to start);
+// callers must not modify the map.
 func BootLayer(javaHome string) (map[string]bool, error) {
+	bootLayers.mu.Lock()
+	q := bootLayers.m[javaHome]
+	if q == nil {
+		q = &bootQuery{done: make(chan struct{})}
+		if bootLayers.m == nil {
+			bootLayers.m = map[string]*bootQuery{}
+		}
+		bootLayers.m[javaHome] = q
+		bootLayers.mu.Unlock()
+		q.mods, q.err = askBootLayer(javaHome)
+		if q.err != nil { // not kept: a later call asks again
+			bootLayers.mu.Lock()
+			delete(bootLayers.m, javaHome)
+			bootLayers.mu.Unlock()
+		}
+		close(q.done)
+	} else {
+		bootLayers.mu.Unlock()
+		<-q.done
+	}
+	return q.mods, q.err
+}
+
+// bootLayers holds BootLayer's answers (or questions under way) by JDK.
+var bootLayers struct {
+	mu sync.Mutex
+	m  map[string]*bootQuery
+}
+
+type bootQuery struct {
+	done chan struct{} // closed once mods and err are set
+	mods map[string]bool
+	err  error
+}
+
+func askBootLayer(javaHome string) (map[string]bool, error) {
 	out, err := exec.Command(filepath.Join(javaHome, "bin", "java"), "--show-module-resolution", "-version").CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("java --show-module-resolution: %v\n%s", err, out)
