@@ -487,7 +487,7 @@ func (w *codeAttrWriter) table(kind codeAttrKind) {
 	case attrLocalTypes:
 		w.locals(code.LocalTypes)
 	case attrStackMap:
-		w.b = append(w.b, encodeStackMap(w.c.Pool, code.Frames, InitialLocals(w.c, w.m))...)
+		w.b = appendStackMap(w.b, w.c.Pool, code.Frames, InitialLocals(w.c, w.m))
 	}
 	w.endAttr(at)
 }
