@@ -2,6 +2,7 @@ package classfile
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -348,6 +349,7 @@ func (d *codeDecoder) decodeInsns(bc []byte, base int) ([]Insn, []int, error) {
 
 func (d *codeDecoder) decodeLines(r *reader) {
 	n := r.count(4)
+	d.code.Lines = slices.Grow(d.code.Lines, n)
 	for i := 0; i < n; i++ {
 		pc, line := int(r.u2()), r.u2()
 		if l := d.validLabel(pc); l != nil {

@@ -2,6 +2,7 @@ package classfile
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 )
 
@@ -19,7 +20,9 @@ func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
 	if opts.Frames && opts.Hierarchy == nil {
 		return fmt.Errorf("%s: computing frames needs a class hierarchy", name)
 	}
-	offs, end, rewrote, err := code.layout(name)
+	ls := layouts.Get().(*layoutScratch)
+	defer layouts.Put(ls)
+	offs, end, rewrote, err := code.layout(name, ls)
 	if err != nil {
 		return err
 	}
@@ -37,7 +40,7 @@ func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
 			if len(code.Insns) == len(before) && (len(before) == 0 || &code.Insns[0] == &before[0]) {
 				break // the instructions are unchanged: so is the layout
 			}
-			offs, end, rewrote, err = code.layout(name)
+			offs, end, rewrote, err = code.layout(name, ls)
 			if err != nil {
 				return err
 			}
@@ -145,14 +148,29 @@ func invertBranch(op uint16) uint16 {
 	return (op - OpIfeq) ^ 1 + OpIfeq
 }
 
+// layoutScratch holds layout's per-instruction tables, reused across
+// Encode calls: they are dead once the attribute is written, and fresh
+// ones for every method were a tenth of what weaving the JDK allocated.
+type layoutScratch struct {
+	offs []int
+	long []bool
+}
+
+var layouts = sync.Pool{New: func() any { return new(layoutScratch) }}
+
 // layout assigns an offset to every instruction and label. It returns the
-// offsets, the code length, and whether it rewrote a conditional branch.
-func (code *Code) layout(name memberName) (offs []int, end int, rewrote bool, err error) {
+// offsets (in ls, valid until ls is reused), the code length, and whether
+// it rewrote a conditional branch.
+func (code *Code) layout(name memberName, ls *layoutScratch) (offs []int, end int, rewrote bool, err error) {
 	for {
 		gen := encodeGen.Add(1)
 		n := len(code.Insns)
-		offs = make([]int, n)
-		long := make([]bool, n)
+		if cap(ls.offs) < n {
+			ls.offs, ls.long = make([]int, n+n/4), make([]bool, n+n/4)
+		}
+		offs = ls.offs[:n] // every entry is set before it is read
+		long := ls.long[:n]
+		clear(long)
 		for {
 			off := 0
 			for i := range code.Insns {
@@ -469,7 +487,7 @@ func (w *codeAttrWriter) table(kind codeAttrKind) {
 	case attrLocalTypes:
 		w.locals(code.LocalTypes)
 	case attrStackMap:
-		w.b = append(w.b, encodeStackMap(w.c.Pool, code.Frames, InitialLocals(w.c, w.m))...)
+		w.b = appendStackMap(w.b, w.c.Pool, code.Frames, InitialLocals(w.c, w.m))
 	}
 	w.endAttr(at)
 }

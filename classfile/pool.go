@@ -474,9 +474,10 @@ func parsePool(r *reader) (*Pool, error) {
 	// Room for what a weaver typically adds, so the first Add does not
 	// copy the whole pool.
 	p := &Pool{entries: make([]Constant, count, count+count/4+16)}
-	// One string for the whole input: Utf8 entries are substrings of it,
+	// One string for the whole pool: Utf8 entries are substrings of it,
 	// which saves an allocation per entry.
-	text := string(r.b)
+	base := r.off
+	text := string(r.b[base:poolEnd(r.b, base, count)])
 	for i := 1; i < count; i++ {
 		at := r.off
 		tag := r.u1()
@@ -485,7 +486,7 @@ func parsePool(r *reader) (*Pool, error) {
 		case TagUtf8:
 			n := int(r.u2())
 			if r.need(n) {
-				c.Str = text[r.off : r.off+n]
+				c.Str = text[r.off-base : r.off-base+n]
 				r.off += n
 			}
 		case TagInteger, TagFloat:
@@ -520,6 +521,37 @@ func parsePool(r *reader) (*Pool, error) {
 		}
 	}
 	return p, nil
+}
+
+// poolEnd returns the offset in b just past the count-1 constant-pool
+// entries starting at off, or len(b) if they do not fit b or a tag is
+// unknown (parsePool then reports where).
+func poolEnd(b []byte, off, count int) int {
+	for i := 1; i < count; i++ {
+		if off >= len(b) {
+			return len(b)
+		}
+		switch b[off] {
+		case TagUtf8:
+			if off+3 > len(b) {
+				return len(b)
+			}
+			off += 3 + (int(b[off+1])<<8 | int(b[off+2]))
+		case TagInteger, TagFloat, TagFieldref, TagMethodref, TagInterfaceMethodref, TagNameAndType,
+			TagDynamic, TagInvokeDynamic:
+			off += 5
+		case TagLong, TagDouble:
+			off += 9
+			i++
+		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+			off += 3
+		case TagMethodHandle:
+			off += 4
+		default:
+			return len(b)
+		}
+	}
+	return min(off, len(b))
 }
 
 // write appends the pool's encoding to b.

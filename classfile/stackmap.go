@@ -1,5 +1,7 @@
 package classfile
 
+import "slices"
+
 // This file converts between the StackMapTable attribute (JVMS §4.7.4) and
 // the expanded frames of the code model.
 
@@ -123,12 +125,13 @@ func (d *codeDecoder) vtype(r *reader) VType {
 	return t
 }
 
-// encodeStackMap writes frames (whose labels have offsets) as a
+// appendStackMap appends frames (whose labels have offsets) to b as a
 // StackMapTable, choosing the compressed frame forms unless a decoded
 // frame's own form still fits it (see frameForm). locals0 is the implicit
 // initial frame. Frames at an offset already written are skipped.
-func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
-	b := make([]byte, 2, 16*len(frames)+2)
+func appendStackMap(b []byte, p *Pool, frames []Frame, locals0 []VType) []byte {
+	countAt := len(b)
+	b = append(slices.Grow(b, 2+8*len(frames)), 0, 0)
 	prevLocals := locals0
 	prev := -1
 	count := 0
@@ -174,7 +177,7 @@ func encodeStackMap(p *Pool, frames []Frame, locals0 []VType) []byte {
 		}
 		prevLocals = f.Locals
 	}
-	b[0], b[1] = byte(count>>8), byte(count)
+	b[countAt], b[countAt+1] = byte(count>>8), byte(count)
 	return b
 }
 

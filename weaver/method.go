@@ -36,6 +36,11 @@ type classWeaver struct {
 	hidden        bool
 	aroundMethods int
 	warnings      []string
+	// scan holds findShadows' scratch shadows, reused from method to
+	// method: the execution shadow, the instruction being matched and
+	// the copy matching works on. Fresh ones escaped to the heap, one
+	// per instruction.
+	scan struct{ exec, insn, match shadow }
 }
 
 // shadow is a matched shadow inside one method body.
@@ -165,7 +170,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	declAt := len(cw.declared)
 	// Most instructions match nothing: they are matched in one scratch
 	// shadow, copied out only when advice applies.
-	scratch := &shadow{}
+	scratch := &cw.scan.match
 	match := func(s *shadow) {
 		if cw.w.declKinds.Has(s.Kind) {
 			if s.Kind == advice.ConstructorExecution {
@@ -207,8 +212,9 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 			k = advice.ConstructorExecution
 		}
 		if kinds.Has(k) {
-			match(&shadow{Shadow: advice.Shadow{Kind: k, Within: cw.name, Code: self, Member: self,
-				StaticThis: static, StaticTarget: static}, at: -1, line: firstLine})
+			cw.scan.exec = shadow{Shadow: advice.Shadow{Kind: k, Within: cw.name, Code: self, Member: self,
+				StaticThis: static, StaticTarget: static}, at: -1, line: firstLine}
+			match(&cw.scan.exec)
 		}
 	}
 	if mname == "<clinit>" && kinds.Has(advice.StaticInitialization) {
@@ -299,10 +305,11 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		default:
 			continue
 		}
-		s := shadow{at: i, line: line, preSuper: preSuper, newAt: newAt, dup: dup}
+		s := &cw.scan.insn // never a constructor execution: match keeps no pointer to it
+		*s = shadow{at: i, line: line, preSuper: preSuper, newAt: newAt, dup: dup}
 		s.Kind, s.Member, s.Within, s.Code = kind, member, cw.name, self
 		s.StaticThis, s.StaticTarget = static || preSuper, staticTarget
-		match(&s)
+		match(s)
 	}
 	if exec != nil && exec.Kind == advice.ConstructorExecution {
 		if superAt < 0 {

@@ -88,9 +88,14 @@ type Image struct {
 	header    Header
 	indexSize uint64
 
-	mu     sync.RWMutex // write-held by Close only
-	data   []byte       // the whole file; nil after Close
-	unmap  func() error
+	mu    sync.RWMutex // write-held by Close only
+	data  []byte       // the whole file; nil after Close
+	unmap func() error
+	// res, for an image opened from a file, reads resources: a pread
+	// into the caller's slice costs less than faulting the mapped pages
+	// in and copying them, and keeps them out of the process's resident
+	// set (weaving the JDK reads every class once).
+	res    *os.File
 	redir  []byte
 	offs   []byte
 	locs   []byte
@@ -141,24 +146,27 @@ func Open(path string) (*Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	if st.Size() < headerSize {
+		f.Close()
 		return nil, &FormatError{path, 0, fmt.Sprintf("file of %d bytes is too small for an image", st.Size())}
 	}
 	data, unmap, err := mapFile(f, st.Size())
 	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	img, err := newImage(path, data)
 	if err != nil {
 		unmap()
+		f.Close()
 		return nil, err
 	}
-	img.unmap = unmap
+	img.unmap, img.res = unmap, f
 	img.file = &fileID{path: path, size: st.Size(), mtime: st.ModTime().UnixNano(), ino: inode(st)}
 	return img, nil
 }
@@ -231,7 +239,7 @@ func (img *Image) Header() Header { return img.header }
 // ByteOrder returns the byte order of the image's index.
 func (img *Image) ByteOrder() binary.ByteOrder { return img.order }
 
-// Close unmaps the file. Entries returned before stay valid; reads after
+// Close unmaps and closes the file. Entries returned before stay valid; reads after
 // Close fail.
 func (img *Image) Close() error {
 	img.mu.Lock()
@@ -241,10 +249,16 @@ func (img *Image) Close() error {
 	}
 	img.closed = true
 	img.data, img.redir, img.offs, img.locs, img.strs = nil, nil, nil, nil, nil
+	var err error
 	if img.unmap != nil {
-		return img.unmap()
+		err = img.unmap()
 	}
-	return nil
+	if img.res != nil {
+		if cerr := img.res.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
 }
 
 var errClosed = errors.New("jimage: image is closed")
@@ -557,7 +571,15 @@ func (img *Image) read(e Entry) ([]byte, error) {
 		return nil, &FormatError{img.path, start, fmt.Sprintf("/%s/%s: content of %d bytes at %d exceeds the file size %d",
 			e.Module, e.Name, size, start, len(img.data))}
 	}
-	b := bytes.Clone(img.data[start : start+size])
+	var b []byte
+	if img.res != nil {
+		b = make([]byte, size)
+		if n, err := img.res.ReadAt(b, int64(start)); n < len(b) {
+			return nil, fmt.Errorf("%s: /%s/%s (content at %d): %w", img.path, e.Module, e.Name, start, err)
+		}
+	} else {
+		b = bytes.Clone(img.data[start : start+size])
+	}
 	if e.CompressedSize == 0 {
 		return b, nil
 	}

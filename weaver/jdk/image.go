@@ -130,6 +130,7 @@ func (s *Summary) Totals() (classes, woven, methods int) {
 // opts.Out and writes weft.args and summary.json there.
 func WeaveImage(opts Options) (*Summary, error) {
 	start := time.Now()
+	go BootLayer(opts.JavaHome) // for WriteArgs, while the classes are woven
 	iw, err := listImage(opts)
 	if err != nil {
 		return nil, err
@@ -138,10 +139,12 @@ func WeaveImage(opts Options) (*Summary, error) {
 	if err := iw.weaveClasses(); err != nil {
 		return nil, err
 	}
-	// The runtime scheme: Thread and System patched over whatever the
-	// weaver made of them, the runtime added to java.base.
-	if err := patchBase(iw.img, iw.module("java.base"), opts.Runtime); err != nil {
-		return nil, err
+	if !iw.basePatched {
+		// java.base was not written as it completed (no jars, or not
+		// among the modules): patch it now, written with the rest.
+		if err := patchBase(iw.img, iw.module("java.base"), opts.Runtime); err != nil {
+			return nil, err
+		}
 	}
 	if err := iw.writePatches(); err != nil {
 		return nil, err
@@ -167,6 +170,9 @@ type imageWeaving struct {
 	files     map[string]map[string][]byte // module → internal name → bytes, not written yet
 	left      map[string]int               // module → classes not completed yet
 	completed int
+	// basePatched says java.base was patched (patchBase) and written
+	// when its last class completed.
+	basePatched bool
 }
 
 // listImage lists the classes of the chosen modules and clears the
@@ -202,9 +208,11 @@ func listImage(opts Options) (*imageWeaving, error) {
 // parallel, numbered in image order (a Sequencer's join point ids, for a
 // reproducible JDK), then finished and completed by whichever worker
 // takes it up. A module's jar is written by the worker that completed its
-// last class (all but java.base, patched at the end): the heap then never
-// holds every woven class at once, which with GC percent 400 made it grow
-// to well over a gigabyte (page faults cost as much CPU as writing).
+// last class (java.base patched first): the heap then never holds every
+// woven class at once, which with GC percent 400 made it grow to well
+// over a gigabyte (page faults cost as much CPU as writing). java.base,
+// the largest module, comes first in the image: written as soon as it is
+// complete, its 40 MB of woven classes do not stay live to the end.
 func (iw *imageWeaving) weaveClasses() error {
 	return parallel.Run(len(iw.entries), iw.opts.Workers,
 		parallel.Stage{Do: iw.begin},
@@ -236,14 +244,22 @@ func (iw *imageWeaving) finish(i int) error {
 // writes the module's jar.
 func (iw *imageWeaving) complete(i int) error {
 	e := iw.entries[i]
-	if files := iw.add(i); len(files) > 0 {
-		return writeJar(filepath.Join(iw.patchDir, e.Module+".jar"), files)
+	files := iw.add(i)
+	if files == nil || len(files) == 0 && e.Module != "java.base" {
+		return nil // not complete, or nothing woven: no jar
 	}
-	return nil
+	if e.Module == "java.base" {
+		// The runtime scheme: Thread and System patched over whatever
+		// the weaver made of them, the runtime added to java.base.
+		if err := patchBase(iw.img, files, iw.opts.Runtime); err != nil {
+			return err
+		}
+	}
+	return writeJar(filepath.Join(iw.patchDir, e.Module+".jar"), files)
 }
 
 // add adds class i's outputs to its module and returns the module's
-// outputs if they are complete and to be written now.
+// outputs (maybe none woven) if they are complete and to be written now.
 func (iw *imageWeaving) add(i int) (finished map[string][]byte) {
 	iw.mu.Lock()
 	defer iw.mu.Unlock()
@@ -268,9 +284,10 @@ func (iw *imageWeaving) add(i int) (finished map[string][]byte) {
 	}
 	iw.sum.Intrinsics = append(iw.sum.Intrinsics, r.intrinsics...)
 	iw.sum.Warnings = append(iw.sum.Warnings, r.warnings...)
-	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars && e.Module != "java.base" {
+	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars {
 		finished = files
 		delete(iw.files, e.Module)
+		iw.basePatched = iw.basePatched || e.Module == "java.base"
 	}
 	iw.completed++
 	if n := iw.completed; iw.opts.Progress != nil && (n%256 == 0 || n == len(iw.entries)) {
@@ -564,8 +581,47 @@ func (o jvmOption) jarg() string {
 }
 
 // BootLayer returns the modules the JDK at javaHome resolves for a class
-// path application (java --show-module-resolution).
+// path application (java --show-module-resolution). The answer is asked
+// of the JVM once per process and JDK (WeaveImage asks while it weaves,
+// so that writing weft.args at the end does not wait for a JVM to start);
+// callers must not modify the map.
 func BootLayer(javaHome string) (map[string]bool, error) {
+	bootLayers.mu.Lock()
+	q := bootLayers.m[javaHome]
+	if q == nil {
+		q = &bootQuery{done: make(chan struct{})}
+		if bootLayers.m == nil {
+			bootLayers.m = map[string]*bootQuery{}
+		}
+		bootLayers.m[javaHome] = q
+		bootLayers.mu.Unlock()
+		q.mods, q.err = askBootLayer(javaHome)
+		if q.err != nil { // not kept: a later call asks again
+			bootLayers.mu.Lock()
+			delete(bootLayers.m, javaHome)
+			bootLayers.mu.Unlock()
+		}
+		close(q.done)
+	} else {
+		bootLayers.mu.Unlock()
+		<-q.done
+	}
+	return q.mods, q.err
+}
+
+// bootLayers holds BootLayer's answers (or questions under way) by JDK.
+var bootLayers struct {
+	mu sync.Mutex
+	m  map[string]*bootQuery
+}
+
+type bootQuery struct {
+	done chan struct{} // closed once mods and err are set
+	mods map[string]bool
+	err  error
+}
+
+func askBootLayer(javaHome string) (map[string]bool, error) {
 	out, err := exec.Command(filepath.Join(javaHome, "bin", "java"), "--show-module-resolution", "-version").CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("java --show-module-resolution: %v\n%s", err, out)
