@@ -163,7 +163,10 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 			hits, _ = strconv.Atoi(n)
 		}
 	}
-	if stdout != want || stopped != 1 || hits < 5 || hits >= 41 {
+	// The server closes as the fifth class's result is seen, before its
+	// answer (and maybe others being woven at once) is written: some of
+	// the five may reach the JVM unwoven, but not all of them can.
+	if stdout != want || stopped != 1 || hits < 1 || hits >= 41 {
 		t.Errorf("closed after 5: stdout %q (want %q), %d stop lines, %d hits, stderr:\n%s", stdout, want, stopped, hits, stderr)
 	}
 }
