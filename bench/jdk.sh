@@ -51,7 +51,7 @@ public aspect CountAll {
     }
 }
 AJ
-JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
+JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
   -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
 if [ -n "${BEFORE:-}" ]; then
   "$BEFORE" jdk -q $COUNT -o "$W/jdk-before"
@@ -77,7 +77,7 @@ read -r c_w c_c < <(best java @"$W/jdk/weft.args" $Q $JAVAC)
 read -r z_w z_c < <(best java @"$W/jdk-nop/weft.args" $JAVAC)
 printf 'javac, 120 files (wall / cpu ms): stock %6d / %6d   counting %6d / %6d (%s cpu)   no-op advice %6d / %6d (%s cpu)   the counting advice'"'"'s own work: %s%% of the overhead\n' \
   "$s_w" "$s_c" "$c_w" "$c_c" "$(ratio "$s_c" "$c_c")" "$z_w" "$z_c" "$(ratio "$s_c" "$z_c")" \
-  "$(echo "$s_c $c_c $z_c" | awk '{d=$2-$1; printf "%d", d > 0 ? 100*($2-$3)/d : 0}')"
+  "$(echo "$s_c $c_c $z_c" | awk '{d=$2-$1; printf "%d", (d > 0 ? 100*($2-$3)/d : 0)}')"
 if [ -n "${BEFORE:-}" ]; then
   read -r b_w b_c < <(best java @"$W/jdk-before/weft.args" $Q $JAVAC)
   printf 'javac, 120 files, counting, JDK woven by %s: %6d / %6d (%s cpu)\n' "$BEFORE" "$b_w" "$b_c" "$(ratio "$s_c" "$b_c")"
@@ -94,7 +94,7 @@ fib() { # CLASSPATH: the best round time of fib(30) in µs, best of RUNS runs
   local b=999999999
   for _ in $(seq 1 "$RUNS"); do
     local ns
-    ns=$(java -cp "$1" work.Work fib 30 | awk '{print int($2/1000)}')
+    ns=$(java $Q -cp "$1" work.Work fib 30 | awk '{print int($2/1000)}')
     ((ns < b)) && b=$ns
   done
   echo "$b"
