@@ -1,50 +1,112 @@
 #!/usr/bin/env bash
-# Figures for weaving the JDK, side by side:
-#   1. time to weave all modules with the counting aspect (examples/count:
-#      before advice at every method and constructor execution);
-#   2. a javac workload on the stock JDK vs the woven one;
-#   3. hello-world start-up: stock, stock without class data sharing, the
+# The figures of weaving the JDK (issue 13), side by side in one run:
+#   1. weaving: all modules with the counting aspect (examples/count: before
+#      advice at every method and constructor execution), and guava with
+#      weft and ajc: wall time and peak RSS (/usr/bin/time -f '%e %M');
+#   2. hello world start-up: stock, stock without class data sharing, the
 #      woven JDK as --patch-module patches and as a runtime image (weft jdk
-#      --image, with its own CDS archive).
-# Usage: bash bench/jdk.sh [RUNS]   (from the repository root; JDK 17 and Go on PATH)
+#      --image, with its own CDS archive);
+#   3. javac on 120 files: stock, the JDK woven with the counting aspect and
+#      with advice that does nothing (bench/testdata/nop.weft): the
+#      difference between the last two is the advice's own work;
+#   4. fib(30) (bench/testdata/Work.java, best round of 30): unwoven, with a
+#      raw unguarded static call of the counter at every entry in the
+#      source, woven with the counting advice (bench/testdata/work.weft).
+# Each run command is timed RUNS times (after one run that fills the
+# caches); the best wall and CPU (user + sys) times are kept. Ratios are
+# CPU ratios where the machine is shared (less sensitive to load).
+# BEFORE=path/to/weft (a weft binary, e.g. built from an older commit) adds
+# the javac and fib rows for JDKs and classes woven by it.
+# Usage: bash bench/jdk.sh [RUNS]   (from the repository root; JDK 17, Go, Debian's aspectj)
 set -euo pipefail
-RUNS=${1:-5}
+RUNS=${1:-3}
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
+. bench/common.sh
+uptime
 
 go build -o "$W/weft" ./cmd/weft
 "$W/weft" runtime -o "$W/weft-rt.jar"
-javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
+javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java bench/testdata/nop/Nop.java
 
-# 1. Weave time: `go test -bench` of the image driver (weaver + frames +
-#    writing the patch tree), then the CLI end to end, cold.
-go test ./weaver/jdk -run '^$' -bench BenchmarkWeaveAllModules -benchtime 1x | grep -E '^Benchmark|classes'
-/usr/bin/time -f 'weft jdk, all modules, CLI end to end: %e s wall, %U s user + %S s sys CPU' \
-  "$W/weft" jdk -q -a examples/count/count.weft --advice-cp "$W/adv" -o "$W/jdk"
+# 1. Weaving.
+timed() { # LABEL COMMAND...: prints the command's wall time, CPU and peak RSS
+  local label=$1
+  shift
+  /usr/bin/time -o "$W/time" -f '%e %U %S %M' "$@" >/dev/null
+  read -r e u s m <"$W/time"
+  printf '%-44s %6.2f s wall, %6.2f CPU-s, %5d MB peak RSS\n' "$label" "$e" "$(echo "$u $s" | awk '{print $1+$2}')" $((m / 1024))
+}
+COUNT="-a examples/count/count.weft --advice-cp $W/adv"
+timed 'weft jdk, all modules' "$W/weft" jdk -q $COUNT -o "$W/jdk"
+timed 'weft jdk --image, all modules (+ jlink, CDS)' "$W/weft" jdk -q $COUNT --image "$W/img"
+"$W/weft" jdk -q -a bench/testdata/nop.weft --advice-cp "$W/adv" -o "$W/jdk-nop"
+GUAVA=/usr/share/java/guava.jar
+timed 'weft weave guava' "$W/weft" weave -q $COUNT -o "$W/guava-weft/g.jar" "$GUAVA"
+cat >"$W/CountAll.aj" <<'AJ'
+public aspect CountAll {
+    before(): (execution(* *(..)) || execution(new(..))) && !within(CountAll) {
+        count.Counter.hit(thisJoinPointStaticPart.getId());
+    }
+}
+AJ
+JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
+  -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
+if [ -n "${BEFORE:-}" ]; then
+  "$BEFORE" jdk -q $COUNT -o "$W/jdk-before"
+fi
 
-# The same weaving linked into a runtime image (weaving again, then jlink
-# and the CDS archives).
-/usr/bin/time -f 'weft jdk --image, all modules, CLI end to end: %e s wall, %U s user + %S s sys CPU' \
-  "$W/weft" jdk -q -a examples/count/count.weft --advice-cp "$W/adv" --image "$W/img"
-
-# A javac workload: 120 generated classes with generics, lambdas, streams.
-. bench/common.sh
-javac_workload "$W/src"
-ARGS="@$W/jdk/weft.args -Dcount.quiet=1"
-uptime
-JAVAC="-m jdk.compiler/com.sun.tools.javac.Main -d $W/out $W/src/gen/*.java"
-read -r s_w s_c < <(best java $JAVAC)
-read -r w_w w_c < <(best java $ARGS $JAVAC)
-printf 'javac, 120 files (wall / cpu ms): stock %6d / %6d   woven, counting everywhere %6d / %6d   %s wall, %s cpu\n' \
-  "$s_w" "$s_c" "$w_w" "$w_c" "$(ratio "$s_w" "$w_w")" "$(ratio "$s_c" "$w_c")"
-
+# 2. Hello world.
 mkdir -p "$W/hello"
-printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' > "$W/hello/Hello.java"
+printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' >"$W/hello/Hello.java"
 javac -d "$W/hello" "$W/hello/Hello.java"
+Q=-Dcount.quiet=1
 read -r s_w s_c < <(best java -cp "$W/hello" Hello)
 read -r n_w n_c < <(best java -Xshare:off -cp "$W/hello" Hello)
-read -r w_w w_c < <(best java $ARGS -cp "$W/hello" Hello)
-read -r i_w i_c < <(best "$W/img/bin/java" -Dcount.quiet=1 -cp "$W/hello" Hello)
+read -r w_w w_c < <(best java @"$W/jdk/weft.args" $Q -cp "$W/hello" Hello)
+read -r i_w i_c < <(best "$W/img/bin/java" $Q -cp "$W/hello" Hello)
 printf 'hello world (wall / cpu ms): stock %5d / %5d   stock without CDS %5d / %5d   woven, patches %5d / %5d   woven, image %5d / %5d   image %s wall, %s cpu\n' \
   "$s_w" "$s_c" "$n_w" "$n_c" "$w_w" "$w_c" "$i_w" "$i_c" "$(ratio "$s_w" "$i_w")" "$(ratio "$s_c" "$i_c")"
+
+# 3. javac, 120 generated classes with generics, lambdas, streams.
+javac_workload "$W/src"
+JAVAC="-m jdk.compiler/com.sun.tools.javac.Main -d $W/out $W/src/gen/*.java"
+read -r s_w s_c < <(best java $JAVAC)
+read -r c_w c_c < <(best java @"$W/jdk/weft.args" $Q $JAVAC)
+read -r z_w z_c < <(best java @"$W/jdk-nop/weft.args" $JAVAC)
+printf 'javac, 120 files (wall / cpu ms): stock %6d / %6d   counting %6d / %6d (%s cpu)   no-op advice %6d / %6d (%s cpu)   the counting advice'"'"'s own work: %s%% of the overhead\n' \
+  "$s_w" "$s_c" "$c_w" "$c_c" "$(ratio "$s_c" "$c_c")" "$z_w" "$z_c" "$(ratio "$s_c" "$z_c")" \
+  "$(echo "$s_c $c_c $z_c" | awk '{d=$2-$1; printf "%d", (d > 0 ? 100*($2-$3)/d : 0)}')"
+if [ -n "${BEFORE:-}" ]; then
+  read -r b_w b_c < <(best java @"$W/jdk-before/weft.args" $Q $JAVAC)
+  printf 'javac, 120 files, counting, JDK woven by %s: %6d / %6d (%s cpu)\n' "$BEFORE" "$b_w" "$b_c" "$(ratio "$s_c" "$b_c")"
+fi
+
+# 4. fib(30).
+T=bench/testdata
+javac --release 8 -g -d "$W/plain" $T/Work.java
+mkdir -p "$W/rawsrc/work"
+cp $T/WorkRaw.java.in "$W/rawsrc/work/Work.java"
+javac --release 8 -g -cp "$W/adv" -d "$W/raw" "$W/rawsrc/work/Work.java"
+"$W/weft" weave -q -a $T/work.weft --advice-cp "$W/adv" -o "$W/woven" "$W/plain"
+fib() { # CLASSPATH: the best round time of fib(30) in µs, best of RUNS runs
+  local b=999999999
+  for _ in $(seq 1 "$RUNS"); do
+    local ns
+    ns=$(java $Q -cp "$1" work.Work fib 30 | awk '{print int($2/1000)}')
+    ((ns < b)) && b=$ns
+  done
+  echo "$b"
+}
+f_p=$(fib "$W/plain")
+f_r=$(fib "$W/raw:$W/adv")
+f_w=$(fib "$W/woven:$W/adv")
+printf 'fib(30), best round (µs): unwoven %6d   raw static call %6d (%s)   woven, counting %6d (%s)\n' \
+  "$f_p" "$f_r" "$(ratio "$f_p" "$f_r")" "$f_w" "$(ratio "$f_p" "$f_w")"
+if [ -n "${BEFORE:-}" ]; then
+  "$BEFORE" weave -q -a $T/work.weft --advice-cp "$W/adv" -o "$W/woven-before" "$W/plain"
+  f_b=$(fib "$W/woven-before:$W/adv")
+  printf 'fib(30), woven by %s: %6d (%s)\n' "$BEFORE" "$f_b" "$(ratio "$f_p" "$f_b")"
+fi
+uptime

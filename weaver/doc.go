@@ -49,23 +49,34 @@
 //
 // # Woven method shape
 //
-// A method with at least one advised shadow becomes
+// A method with at least one advised shadow starts with a guard taking the
+// thread's bypass token, null while the JVM bootstraps (BIB) and while the
+// current thread bypasses woven code (DIB, set around every advice call):
 //
 //	getstatic weft/rt/BIB.ready; ifeq SLOW   // BIB first, a plain read
 //	invokestatic weft/rt/DIB.token()Ljava/lang/Object; goto GOT  // the thread's DIB
 //	SLOW: invokestatic weft/rt/Weft.enter()Ljava/lang/Object; // BIB confirmed, then DIB
-//	GOT: dup; astore TOKEN
-//	ifnull ORIGINAL  // null: bypass
+//	GOT: astore TOKEN
+//
+// then, unless some shadow has around advice, the body itself with the
+// advice calls, each run of them skipped on a null token:
+//
+//	aload TOKEN; ifnull SKIP; <advice calls, each passing TOKEN>; SKIP:
+//
+// A shadow with around advice needs the original code apart (its closure
+// proceeds to it, around.go): such a method goes on with
+//
+//	aload TOKEN; ifnull ORIGINAL  // null: bypass
 //	  <copy of the body with the advice calls>
 //	ORIGINAL:
 //	  <the original body, unchanged>
 //
-// so the original body runs while the JVM bootstraps (BIB) and while the
-// current thread bypasses woven code (DIB, set around every advice call):
+// So while bootstrapping or bypassing a thread runs the body's own code:
 // advice that calls back into woven code does not recurse, and no wrapper
-// method or extra stack frame is added. The BIB branch is in each woven
-// method, not in a shared runtime method, so each has its own branch
-// profile: the JIT drops the bootstrap path from methods that never saw
+// method or extra stack frame is added. Weaving in place halves the
+// bytecode the JIT compiles and inlines (docs/jdk.md has the figures). The
+// BIB branch is in each woven method, not in a shared runtime method, so
+// each has its own branch profile: the JIT drops the bootstrap path from methods that never saw
 // it, instead of keeping or deoptimizing it everywhere. Methods without advised shadows
 // keep their Code attribute byte for byte. A method whose woven form would
 // exceed the JVM's 64 KB limit is left unwoven with a warning naming it.

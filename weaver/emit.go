@@ -8,19 +8,30 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-// emitter rewrites one method body as
+// emitter rewrites one method body. Its guard takes the thread's bypass
+// token, null while the JVM bootstraps (BIB) or while the thread bypasses
+// woven code (DIB):
 //
 //	getstatic weft/rt/BIB.ready; ifeq SLOW
 //	invokestatic weft/rt/DIB.token()Ljava/lang/Object; goto GOT
 //	SLOW: invokestatic weft/rt/Weft.enter()Ljava/lang/Object;
-//	GOT: dup; astore TOKEN
-//	ifnull ORIGINAL
+//	GOT: astore TOKEN
+//
+// Without around advice the body is then woven in place: each advice call
+// (each run of them) is skipped when the token is null,
+//
+//	aload TOKEN; ifnull SKIP; <push TOKEN and values>; invokestatic helper; SKIP:
+//
+// so bootstrapping and bypassing threads run the body's own code. With
+// around advice, whose closure needs the original code apart (around.go),
+// the guard goes on with
+//
+//	aload TOKEN; ifnull ORIGINAL
 //	  <woven copy of the body, passing TOKEN to each advice helper>
 //	ORIGINAL:
 //	  <original body, unchanged>
 //
-// so the original body runs while bootstrapping (BIB) or while the thread
-// bypasses woven code (DIB), with no wrapper method and no extra frame.
+// Either way there is no wrapper method and no extra frame.
 type emitter struct {
 	cw     *classWeaver
 	m      *classfile.Member
@@ -35,6 +46,10 @@ type emitter struct {
 	tmp          int                 // first free local slot
 	base         int                 // first slot free for a shadow's temporaries
 	token        int                 // local slot of the guard's bypass token
+	// inPlace is set when the body is woven in place (emitInPlace): each
+	// advice call tests the token; skip is the last test's target.
+	inPlace bool
+	skip    *classfile.Label
 	// savedArgs holds, when after advice of the execution shadow uses the
 	// arguments, the slots where they were saved at entry (the body may
 	// assign its parameters; the join point's arguments are the entry values).
@@ -129,6 +144,9 @@ func (e *emitter) emit(shadows []*shadow) error {
 		// the body moves to the join point method, its handlers and calls with it
 		return e.emitAroundExecution(set.body[0], append(set.calls, set.handlers...))
 	}
+	if !anyAround(shadows) {
+		return e.emitInPlace(set)
+	}
 	orig := e.code.Insns
 	lm := newLabelCopier(orig).copy
 	e.reserveLocals()
@@ -145,6 +163,49 @@ func (e *emitter) emit(shadows []*shadow) error {
 	e.code.Insns = e.out
 	// Encode's frame computation recomputes max stack and locals.
 	return nil
+}
+
+// emitInPlace weaves the body itself, with no copy: the guard only takes
+// the token, and each advice call is skipped when it is null (see
+// skipIfBypassed). Bootstrapping and bypassing threads run the body with
+// every advice call skipped, which is what the original body does, in
+// half the code the JIT would compile otherwise.
+func (e *emitter) emitInPlace(set shadowSet) error {
+	orig := e.code.Insns
+	same := func(l *classfile.Label) *classfile.Label { return l }
+	e.reserveLocals()
+	e.out = getInsns(len(orig) + 16*len(set.body) + 16*len(set.calls) + 16)
+	e.inPlace = true
+	e.takeToken()
+	e.wovenCopy(orig, set, same)
+	e.afterThrowing(set.body)
+	e.preThrowing(set.pre)
+	e.handlerStubs(set.handlers, same)
+	// Handlers: call-site ones innermost, then the body's own (the
+	// handler shadows' entries jumping to their stubs), then the body
+	// shadows'.
+	hs := append([]classfile.Handler(nil), e.callHandlers...)
+	for k, h := range e.code.Handlers {
+		if stub := e.stubs[k]; stub != nil {
+			h.Handler = stub
+		}
+		hs = append(hs, h)
+	}
+	e.code.Handlers = append(hs, e.execHandlers...)
+	e.code.Insns = e.out
+	return nil
+}
+
+// anyAround reports whether some shadow has around advice: its closure
+// needs the original code apart (around.go), so the method keeps the
+// guard → woven copy | original shape.
+func anyAround(shadows []*shadow) bool {
+	for _, s := range shadows {
+		if aroundIndex(s.applied) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // shadowSet is a method's shadows by where they are woven.
@@ -209,8 +270,16 @@ func (e *emitter) reserveLocals() {
 }
 
 // guard emits the entry test that sends bootstrap and bypassing threads to
-// the original body.
+// the original body (the woven copy's guard).
 func (e *emitter) guard(original *classfile.Label) {
+	e.takeToken()
+	e.local(classfile.OpAload, e.token)
+	e.add(classfile.Insn{Op: classfile.OpIfnull, Label: original})
+}
+
+// takeToken stores the thread's bypass token, null while bootstrapping or
+// bypassing.
+func (e *emitter) takeToken() {
 	// The guard reads BIB.ready inline, so each woven method has its own
 	// profile of that branch: a shared one (inside Weft.enter) records the
 	// bootstrap's "not ready" and makes the JIT keep, or deoptimize on, the
@@ -225,9 +294,7 @@ func (e *emitter) guard(original *classfile.Label) {
 	e.label(slow)
 	e.add(classfile.Insn{Op: classfile.OpInvokestatic, Index: g.enter})
 	e.label(got)
-	e.op(classfile.OpDup)
 	e.local(classfile.OpAstore, e.token)
-	e.add(classfile.Insn{Op: classfile.OpIfnull, Label: original})
 }
 
 // wovenCopy emits the copy of the body with the advice of each shadow: the
@@ -796,9 +863,32 @@ func exitCheck(a advice.Applied) string {
 func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue}
 	e.collectParams(spec, ctx, a)
+	skip := e.skipIfBypassed()
 	e.pushHelperArgs(ctx, spec)
 	name, desc := e.cw.sister.helper(spec)
 	e.invokestatic(e.cw.sister.name, name, desc)
+	if skip != nil {
+		e.label(skip)
+	}
+}
+
+// skipIfBypassed, in a body woven in place, emits the test skipping the
+// advice call that follows when the token is null and returns the label to
+// place after the call; nil in a woven copy, where the guard has tested
+// the token. Advice calls in a row share one test: the call just before
+// ends with the label, which moves past this one.
+func (e *emitter) skipIfBypassed() *classfile.Label {
+	if !e.inPlace {
+		return nil
+	}
+	if n := len(e.out); n > 0 && e.out[n-1].Op == classfile.OpLabel && e.out[n-1].Label == e.skip {
+		e.out = e.out[:n-1]
+		return e.skip
+	}
+	e.skip = classfile.NewLabel()
+	e.local(classfile.OpAload, e.token)
+	e.add(classfile.Insn{Op: classfile.OpIfnull, Label: e.skip})
+	return e.skip
 }
 
 // pushHelperArgs pushes what a helper of spec takes: the bypass token, the

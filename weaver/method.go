@@ -72,7 +72,7 @@ func (s *shadow) has(kinds ...advice.Kind) bool {
 }
 
 // weaveMethod finds and matches the shadows of m and, if any advice
-// applies, rewrites m's body as guard → woven copy | original. It returns
+// applies, rewrites m's body (emit.go: guard, advice calls). It returns
 // whether m changed and a warning when m was left unwoven despite advice;
 // the advised shadows of a woven m are appended to infos.
 func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (bool, string) {

@@ -1,10 +1,13 @@
 package weaver
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
 )
 
 const logJava = `package adv;
@@ -92,10 +95,38 @@ public class Main {
 }`}
 	rules := testMatcher{{kind: advice.MethodExecution, name: "fib",
 		adv: adv(advice.Before, 0, "reenter", "(I)V", val(advice.Arg, 0, "I"))}}
-	out, _, _ := compileWeaveRun(t, src, rules, "app.Main")
+	out, _, res := compileWeaveRun(t, src, rules, "app.Main")
 	want := "advice fib(2) sees fib(5)=5\nadvice fib(1) sees fib(5)=5\nadvice fib(0) sees fib(5)=5\n1\n"
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	// Woven in place: the body once (its two calls of fib), the advice
+	// call skipped on a null token, no second copy for the JIT.
+	b, err := os.ReadFile(filepath.Join(res.Name, "app", "Main.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse("Main", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := classfile.DecodeCode(c, c.FindMethod("fib", "(I)I"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, nullTests := 0, 0
+	for _, in := range code.Insns {
+		switch in.Op {
+		case classfile.OpInvokestatic:
+			if _, name, _ := c.Pool.MemberRef(in.Index); name == "fib" {
+				calls++
+			}
+		case classfile.OpIfnull:
+			nullTests++
+		}
+	}
+	if calls != 2 || nullTests != 1 {
+		t.Errorf("woven fib: %d calls of fib (want 2: one body), %d null tests (want 1: the advice call's)", calls, nullTests)
 	}
 }
 
