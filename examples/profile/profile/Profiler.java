@@ -76,7 +76,7 @@ public final class Profiler {
         long[] c = calibrate();
         INNER = c[0];
         OUTER = c[1];
-        Runtime.getRuntime().addShutdownHook(new Thread(Profiler::write, "weft-profile-writer"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> write(true), "weft-profile-writer"));
         if (PERIOD_MS > 0) {
             // Created inside advice, the thread inherits the bypass flag:
             // its work is not profiled.
@@ -84,7 +84,7 @@ public final class Profiler {
                 try {
                     for (;;) {
                         Thread.sleep(PERIOD_MS);
-                        write();
+                        write(false);
                     }
                 } catch (InterruptedException e) {
                     // the JVM is ending
@@ -330,8 +330,13 @@ public final class Profiler {
         return Math.max(0, m.wallNanos - INNER * m.calls - (INNER + OUTER) * m.below);
     }
 
-    /** Writes the merged trees (at exit, and every profile.period seconds if set). */
-    static synchronized void write() {
+    /** Set by the last write, at exit: a snapshot after it would truncate its files as the JVM ends. */
+    private static boolean written;
+
+    /** Writes the merged trees (at exit, last, and every profile.period seconds if set). */
+    static synchronized void write(boolean last) {
+        if (written) return;
+        written = last;
         DIB.set(true); // the writer's own work is not profiled
         Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
         Merged root = merge();
