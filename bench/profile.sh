@@ -5,17 +5,26 @@
 #   the counting aspect (examples/count) woven everywhere;
 #   weft profile --no-time (calls and allocations per calling context);
 #   weft profile (and wall time, calibrated and compensated).
+# With BASE, a git revision, the profiler of that revision's weft too, in
+# the same run (its rows marked BASE): before and after, side by side.
 # Each row is the best of RUNS runs of the whole command (weft's own work
 # included: serving load-time weaving, writing the profile and its flame
-# graph), after one run that fills the caches.
-# Usage: bash bench/profile.sh [RUNS]   (from the repository root; JDK 17 and Go on PATH)
+# graph), after one run that fills the caches. WEFT_BENCH_CACHE names a
+# cache directory to keep between runs (the woven JDKs take minutes each).
+# Usage: bash bench/profile.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
 set -euo pipefail
 RUNS=${1:-3}
+BASE=${2:-}
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-export WEFT_CACHE=$W/cache
+export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 
 go build -o "$W/weft" ./cmd/weft
+if [ -n "$BASE" ]; then
+  mkdir "$W/base"
+  git archive "$BASE" | tar -x -C "$W/base"
+  (cd "$W/base" && go build -o "$W/weft-base" ./cmd/weft)
+fi
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
 
@@ -26,11 +35,21 @@ uptime
 JAVAC=(javac -d "$W/out" "$W"/src/gen/*.java)
 read -r s_w s_c < <(best "${JAVAC[@]}")
 read -r c_w c_c < <(best "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}")
+if [ -n "$BASE" ]; then
+  read -r bn_w bn_c < <(best "$W/weft-base" profile --no-time --top 0 -o "$W/b1" -- "${JAVAC[@]}")
+  read -r bt_w bt_c < <(best "$W/weft-base" profile --top 0 -o "$W/b2" -- "${JAVAC[@]}")
+fi
 read -r n_w n_c < <(best "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}")
 read -r t_w t_c < <(best "$W/weft" profile --top 0 -o "$W/p2" -- "${JAVAC[@]}")
-printf 'javac, 120 files            wall ms   cpu ms   vs stock (wall, cpu)\n'
-printf 'stock                       %7d  %7d\n' "$s_w" "$s_c"
-printf 'counting aspect everywhere  %7d  %7d   %s %s\n' "$c_w" "$c_c" "$(ratio "$s_w" "$c_w")" "$(ratio "$s_c" "$c_c")"
-printf 'profile: calls + allocs     %7d  %7d   %s %s\n' "$n_w" "$n_c" "$(ratio "$s_w" "$n_w")" "$(ratio "$s_c" "$n_c")"
-printf 'profile: + wall time        %7d  %7d   %s %s\n' "$t_w" "$t_c" "$(ratio "$s_w" "$t_w")" "$(ratio "$s_c" "$t_c")"
+row() { printf '%-32s %7d  %7d   %s %s\n' "$1" "$2" "$3" "$(ratio "$s_w" "$2")" "$(ratio "$s_c" "$3")"; }
+printf 'javac, 120 files                 wall ms   cpu ms   vs stock (wall, cpu)\n'
+printf '%-32s %7d  %7d\n' stock "$s_w" "$s_c"
+row 'counting aspect everywhere' "$c_w" "$c_c"
+if [ -n "$BASE" ]; then
+  row "BASE $BASE: calls + allocs" "$bn_w" "$bn_c"
+  row "BASE $BASE: + wall time" "$bt_w" "$bt_c"
+fi
+row 'profile: calls + allocs' "$n_w" "$n_c"
+row 'profile: + wall time' "$t_w" "$t_c"
+uptime
 cat "$W/p2/summary.txt"

@@ -108,6 +108,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
+	runFlags.jvmOptions = profilerJVMOptions
 	code, err := runTool(cmd, args, aspect, adv, fl.aspects, fl.adviceCP, fl.modules, env)
 	if err != nil {
 		return err
@@ -124,6 +125,12 @@ func runProfile(cmd *cobra.Command, args []string) error {
 // the woven JDK's does.
 var profiler = tool{name: "profile", aspect: profile.Aspect(), sources: profile.Sources(),
 	build: profile.Build, finish: weaveCalibration}
+
+// profilerJVMOptions keep C2 from inlining the profiler's methods into the
+// woven methods that call them: compiling them into every method costs
+// more than the calls (docs/profile.md: javac, 40 against 49 CPU-s).
+// "quiet" keeps the JVM from printing the command on the program's output.
+var profilerJVMOptions = []string{"-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,profile.Profiler::*"}
 
 // calibrationIDBase starts the join point ids of the calibration class,
 // far above those of the JDK and the program (the ids only need to be

@@ -41,6 +41,9 @@ var runFlags struct {
 	ltwInfo  string
 	ltwWait  time.Duration
 	patches  bool
+	// jvmOptions are JVM options a tool's runs take (not a flag of weft
+	// run: e.g. weft profile's, for the JIT).
+	jvmOptions []string
 }
 
 var runCmd = &cobra.Command{
@@ -245,15 +248,15 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 
 	// What the JVM defines as it runs: served from this process.
 	var lt *loadTime
-	var ltwOpts []string
+	jvmOpts := append([]string(nil), fl.jvmOptions...)
 	if fl.loadTime {
 		if lt, err = startLoadTime(m, advs, loadTimeJob{home: home, classPath: present, adviceCP: bootCP, modules: fl.modules,
 			idBase: idBase, cacheDir: ltwDir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait}); err != nil {
 			return 0, err
 		}
-		ltwOpts = []string{lt.property()}
+		jvmOpts = append(jvmOpts, lt.property())
 		if !tool { // the application's named modules reach weft's runtime and the advice
-			ltwOpts = append(ltwOpts, moduleAccessOptions(javaArgs)...)
+			jvmOpts = append(jvmOpts, moduleAccessOptions(javaArgs)...)
 		}
 		say("load-time weaving: %s", lt.path)
 	}
@@ -262,14 +265,14 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	var cmdArgs []string
 	if imageDir != "" {
 		launcher = filepath.Join(imageDir, "bin", filepath.Base(launcher))
-		cmdArgs = imageArgs(filepath.Base(launcher), tool, ltwOpts, javaArgs, outs)
+		cmdArgs = imageArgs(filepath.Base(launcher), tool, jvmOpts, javaArgs, outs)
 	} else if tool {
-		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher), ltwOpts...); err != nil {
+		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher), jvmOpts...); err != nil {
 			return 0, err
 		}
 		cmdArgs = append(cmdArgs, javaArgs...)
 	} else {
-		cmdArgs = append(append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, ltwOpts...), rewriteClassPath(javaArgs, outs)...)
+		cmdArgs = append(append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, jvmOpts...), rewriteClassPath(javaArgs, outs)...)
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
 	code := runJava(launcher, cmdArgs, env)

@@ -7,11 +7,12 @@ import weft.rt.JoinPointStaticPart;
  * or an allocation site in its context. Children are found by join point
  * id (unique per shadow, so executions and sites never collide) in an
  * open-addressing table: a context that exists costs a few array reads and
- * no allocation.
+ * no allocation. The profiler's hot path probes the table's first slot
+ * itself ({@link #slot}) and calls {@link #child} only when that misses.
  */
-final class Node {
-    final int id;                 // the join point id; -1 for a thread's root and the folded node
-    final JoinPointStaticPart jp; // its static part; null for the root and the folded node
+class Node {
+    final int id;                 // the join point id; -1 for the folded node, -2 for a root
+    final JoinPointStaticPart jp; // its static part; null for a root and the folded node
     final boolean site;           // an allocation site, not an execution
 
     long calls;     // times this context was entered
@@ -21,7 +22,13 @@ final class Node {
     long arrays;    // arrays allocated at this site (all dimensions)
     long elements;  // array elements allocated at this site (all dimensions)
 
-    private Node[] table = new Node[4];
+    /**
+     * The table of a context without children, shared: most contexts are
+     * leaves, and a probe of it misses as a probe of an empty table does.
+     */
+    private static final Node[] NONE = new Node[1];
+
+    Node[] table = NONE; // children, open addressing; a power of two, at most half full
     private int size;
 
     Node(int id, JoinPointStaticPart jp, boolean site) {
@@ -30,18 +37,26 @@ final class Node {
         this.site = site;
     }
 
+    /** The first slot where child id may be in a table of length n. */
+    static int slot(int id, int n) {
+        int x = id * 0x9E3779B9;
+        return (x ^ (x >>> 16)) & (n - 1);
+    }
+
     /** The child for join point id, or null. */
-    Node find(int id) {
+    final Node find(int id) {
         Node[] t = table;
         int mask = t.length - 1;
-        for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
+        for (int i = slot(id, t.length); ; i = (i + 1) & mask) {
             Node n = t[i];
             if (n == null || n.id == id) return n;
         }
     }
 
-    void add(Node c) {
-        if (2 * (size + 1) > table.length) {
+    final void add(Node c) {
+        if (table == NONE) {
+            table = new Node[4];
+        } else if (2 * (size + 1) > table.length) {
             Node[] t = new Node[table.length * 2];
             for (Node n : table) if (n != null) insert(t, n);
             table = t;
@@ -52,25 +67,20 @@ final class Node {
 
     private static void insert(Node[] t, Node c) {
         int mask = t.length - 1;
-        int i = mix(c.id) & mask;
+        int i = slot(c.id, t.length);
         while (t[i] != null) i = (i + 1) & mask;
         t[i] = c;
     }
 
-    Node[] children() {
+    final Node[] children() {
         Node[] out = new Node[size];
         int k = 0;
         for (Node n : table) if (n != null) out[k++] = n;
         return out;
     }
 
-    private static int mix(int x) {
-        x *= 0x9E3779B9;
-        return x ^ (x >>> 16);
-    }
-
     /** The frame name of this context in folded stacks. */
-    String frame() {
+    final String frame() {
         if (jp == null) return id == -1 ? "[folded]" : "?";
         if (site) return "new " + jp.getDeclaringTypeName();
         return jp.getDeclaringTypeName() + "." + jp.getName();

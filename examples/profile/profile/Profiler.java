@@ -67,9 +67,8 @@ public final class Profiler {
     // The per-thread state lives in weft.rt.Local's slot, a field of
     // java.lang.Thread in the woven JDK: a ThreadLocal here would be looked
     // up while the thread's woven code may be changing its ThreadLocal map.
-    /** The thread calibrating, whose executions are measured apart. */
-    static volatile Thread calibrating;
-    static State calibration;
+    // While calibrating, the calibrating thread's slot holds the
+    // calibration's state instead.
     /** Calibrated cost, in ns, per profiled execution: counted inside its own time, and in its caller's. */
     static final long INNER, OUTER;
 
@@ -77,7 +76,7 @@ public final class Profiler {
         long[] c = calibrate();
         INNER = c[0];
         OUTER = c[1];
-        Runtime.getRuntime().addShutdownHook(new Thread(Profiler::write, "weft-profile-writer"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> write(true), "weft-profile-writer"));
         if (PERIOD_MS > 0) {
             // Created inside advice, the thread inherits the bypass flag:
             // its work is not profiled.
@@ -85,7 +84,7 @@ public final class Profiler {
                 try {
                     for (;;) {
                         Thread.sleep(PERIOD_MS);
-                        write();
+                        write(false);
                     }
                 } catch (InterruptedException e) {
                     // the JVM is ending
@@ -103,23 +102,25 @@ public final class Profiler {
         return v != null ? v : otherwise;
     }
 
-    private static State state() {
-        if (calibrating == Thread.currentThread()) return calibration;
-        Object s = Local.get();
-        if (s instanceof State) return (State) s;
-        State n = new State(Thread.currentThread().getName());
-        STATES.add(n);
-        Local.set(n);
-        return n;
-    }
+    // The hot path (enter, exit, object, array) is written for the JIT: a
+    // few field and array reads, the child's first table slot probed in
+    // line; whatever is rare (a thread's first execution, a new context, a
+    // collision, a deeper stack, a multi-dimensional array) is in methods
+    // of its own, so that what C2 inlines into every woven method is small.
 
     /** Enters the context of execution join point id. */
     public static void enter(int id, JoinPointStaticPart jp) {
-        State s = state();
+        Object o = Local.get();
+        if (!(o instanceof State)) {
+            enterFirst(id, jp);
+            return;
+        }
+        State s = (State) o;
         int d = s.depth;
         Node p = s.stack[d];
-        Node c = p.id == -1 ? p : p.find(id); // under [folded], everything folds
-        if (c == null) c = newChild(p, id, jp, false);
+        Node[] t = p.table;
+        Node c = t[Node.slot(id, t.length)];
+        if (c == null || c.id != id) c = child(p, id, jp, false);
         c.calls++;
         if (++d == s.stack.length) grow(s);
         s.depth = d;
@@ -128,17 +129,26 @@ public final class Profiler {
         if (TIME) s.starts[d] = System.nanoTime();
     }
 
+    /** The thread's first execution: makes its state, then enters. */
+    private static void enterFirst(int id, JoinPointStaticPart jp) {
+        newState();
+        enter(id, jp);
+    }
+
     /** Leaves the innermost context (returning or throwing). */
     public static void exit() {
         long now = TIME ? System.nanoTime() : 0;
-        State s = state();
+        Object o = Local.get();
+        if (!(o instanceof State)) return; // an exit whose entry ran before the profiler could see it
+        State s = (State) o;
         int d = s.depth;
-        if (d == 0) return; // an exit whose entry ran before the profiler could see it
-        Node c = s.stack[d];
-        if (TIME) c.wallNanos += now - s.starts[d];
-        if (CPU) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
-        s.stack[d] = null;
-        s.depth = d - 1;
+        if (d == 0) return; // likewise
+        if (TIME) {
+            Node c = s.stack[d];
+            c.wallNanos += now - s.starts[d];
+            if (CPU) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
+        }
+        s.depth = d - 1; // the stack keeps its reference: contexts live as long as the tree
     }
 
     /** Counts an object allocated at site id in the current context. */
@@ -149,6 +159,16 @@ public final class Profiler {
     /** Counts an array (with every dimension given) allocated at site id. */
     public static void array(int id, JoinPointStaticPart jp, int[] dims) {
         Node n = site(id, jp);
+        if (dims.length == 1) { // in line, so that the JIT can drop the woven code's int[]
+            n.arrays++;
+            n.elements += dims[0];
+        } else {
+            multi(n, dims);
+        }
+    }
+
+    /** JP's counting: new int[a][b][c] is 1 + a + a*b arrays of a + a*b + a*b*c elements. */
+    private static void multi(Node n, int[] dims) {
         long arrays = 0, elements = 0, level = 1;
         for (int d : dims) {
             arrays += level;   // arrays at this dimension
@@ -160,10 +180,26 @@ public final class Profiler {
     }
 
     private static Node site(int id, JoinPointStaticPart jp) {
-        State s = state();
+        Object o = Local.get();
+        State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
-        Node c = p.id == -1 ? p : p.find(id);
-        return c != null ? c : newChild(p, id, jp, true);
+        Node[] t = p.table;
+        Node c = t[Node.slot(id, t.length)];
+        return c != null && c.id == id ? c : child(p, id, jp, true);
+    }
+
+    private static State newState() {
+        State n = new State(Thread.currentThread().getName());
+        STATES.add(n);
+        Local.set(n);
+        return n;
+    }
+
+    /** The child of p for join point id, past the first slot, made if new. */
+    private static Node child(Node p, int id, JoinPointStaticPart jp, boolean site) {
+        if (p.id == -1) return p; // under [folded], everything folds
+        Node c = p.find(id);
+        return c != null ? c : newChild(p, id, jp, site);
     }
 
     private static Node newChild(Node p, int id, JoinPointStaticPart jp, boolean site) {
@@ -204,15 +240,17 @@ public final class Profiler {
         final int rounds = 15, calls = 20_000;
         long[] inner = new long[rounds], outer = new long[rounds];
         boolean bypass = DIB.get();
-        calibrating = Thread.currentThread();
+        Object slot = Local.get(); // the thread's own state (if any), put back after
         try {
             DIB.set(false); // inside advice: let the woven calibration code's advice run
             for (int r = 0; r < rounds; r++) {
-                calibration = new State("calibration");
+                State calibration = new State("calibration");
+                Local.set(calibration);
                 try {
                     profile.calibrate.Calibrate.loop(calls);
                 } catch (Throwable e) { // woven by another weft: time entry and exit directly
                     calibration = new State("calibration");
+                    Local.set(calibration);
                 }
                 Node[] top = calibration.root.children();
                 if (top.length == 0) { // Calibrate is not woven: time entry and exit directly
@@ -230,8 +268,7 @@ public final class Profiler {
             }
         } finally {
             DIB.set(bypass);
-            calibrating = null;
-            calibration = null;
+            Local.set(slot);
         }
         // The smallest: noise (interpretation, the JIT's threads, other
         // processes) only ever adds time.
@@ -243,27 +280,37 @@ public final class Profiler {
 
     // ---- output ----
 
-    /** A merged context: the same path of join points in any thread. */
-    static final class Merged {
-        final String frame;
-        long calls, wall, cpu, objects, arrays, elements, below; // below: calls in the subtree, itself excluded
-        final Map<Integer, Merged> kids = new HashMap<>();
-        Merged(String frame) { this.frame = frame; }
+    /**
+     * A merged context: the same path of join points in any thread. Merging
+     * goes by join point id through the contexts' own tables (no boxing, no
+     * map per context), as the writer runs over a million contexts at exit.
+     */
+    static final class Merged extends Node {
+        long below; // calls in the subtree, itself excluded
+
+        Merged(int id, JoinPointStaticPart jp, boolean site) {
+            super(id, jp, site);
+        }
     }
 
     static Merged merge() {
-        Merged root = new Merged("all");
+        Merged root = new Merged(-2, null, false);
         for (State s : STATES) add(root, s.root);
         count(root);
         return root;
     }
 
     private static void add(Merged m, Node n) {
-        for (Node c : n.children()) {
-            Merged k = m.kids.computeIfAbsent(c.id, x -> new Merged(c.frame()));
+        for (Node c : n.table) { // a running thread's table: read once, a snapshot
+            if (c == null) continue;
+            Merged k = (Merged) m.find(c.id);
+            if (k == null) {
+                k = new Merged(c.id, c.jp, c.site);
+                m.add(k);
+            }
             k.calls += c.calls;
-            k.wall += c.wallNanos;
-            k.cpu += c.cpuNanos;
+            k.wallNanos += c.wallNanos;
+            k.cpuNanos += c.cpuNanos;
             k.objects += c.objects;
             k.arrays += c.arrays;
             k.elements += c.elements;
@@ -273,18 +320,23 @@ public final class Profiler {
 
     private static long count(Merged m) {
         long below = 0;
-        for (Merged k : m.kids.values()) below += k.calls + count(k);
+        for (Node k : m.table) if (k != null) below += k.calls + count((Merged) k);
         m.below = below;
         return below;
     }
 
     /** Wall time with the profiler's cost taken out. */
     static long compensated(Merged m) {
-        return Math.max(0, m.wall - INNER * m.calls - (INNER + OUTER) * m.below);
+        return Math.max(0, m.wallNanos - INNER * m.calls - (INNER + OUTER) * m.below);
     }
 
-    /** Writes the merged trees (at exit, and every profile.period seconds if set). */
-    static synchronized void write() {
+    /** Set by the last write, at exit: a snapshot after it would truncate its files as the JVM ends. */
+    private static boolean written;
+
+    /** Writes the merged trees (at exit, last, and every profile.period seconds if set). */
+    static synchronized void write(boolean last) {
+        if (written) return;
+        written = last;
         DIB.set(true); // the writer's own work is not profiled
         Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
         Merged root = merge();
@@ -314,35 +366,58 @@ public final class Profiler {
         w.println("# weft cct 1");
         w.println(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns"
                 : "metrics calls objects arrays elements wall-ns wall-raw-ns");
-        Map<String, Integer> frames = new HashMap<>();
-        int[] next = {1};
-        writeNodes(w, root, 0, frames, next);
+        new TreeWriter(w).nodes(root, 0);
     }
 
-    private static void writeNodes(PrintWriter w, Merged m, int parent, Map<String, Integer> frames, int[] next) {
-        for (Merged k : m.kids.values()) {
-            Integer f = frames.get(k.frame);
+    /** Numbers frames (by name, each join point's made once) and contexts as it writes them. */
+    private static final class TreeWriter {
+        final PrintWriter w;
+        final Map<String, Integer> frames = new HashMap<>();
+        final Map<Integer, Integer> frameOf = new HashMap<>(); // by join point id
+        final StringBuilder b = new StringBuilder(128);
+        int next = 1;
+
+        TreeWriter(PrintWriter w) {
+            this.w = w;
+        }
+
+        int frame(Node k) {
+            Integer f = frameOf.get(k.id);
+            if (f != null) return f;
+            String name = k.frame();
+            f = frames.get(name);
             if (f == null) {
                 f = frames.size();
-                frames.put(k.frame, f);
+                frames.put(name, f);
                 w.print("f ");
-                w.println(k.frame);
+                w.println(name);
             }
-            long childComp = 0, childWall = 0, childCpu = 0;
-            for (Merged g : k.kids.values()) {
-                childComp += compensated(g);
-                childWall += g.wall;
-                childCpu += g.cpu;
+            frameOf.put(k.id, f);
+            return f;
+        }
+
+        void nodes(Merged m, int parent) {
+            for (Node n : m.table) {
+                if (n == null) continue;
+                Merged k = (Merged) n;
+                int f = frame(k);
+                long childComp = 0, childWall = 0, childCpu = 0;
+                for (Node g : k.table) {
+                    if (g == null) continue;
+                    childComp += compensated((Merged) g);
+                    childWall += g.wallNanos;
+                    childCpu += g.cpuNanos;
+                }
+                int self = next++;
+                b.setLength(0);
+                b.append("n ").append(parent).append(' ').append(f).append(' ')
+                        .append(k.calls).append(' ').append(k.objects).append(' ').append(k.arrays).append(' ')
+                        .append(k.elements).append(' ').append(Math.max(0, compensated(k) - childComp)).append(' ')
+                        .append(Math.max(0, k.wallNanos - childWall));
+                if (CPU) b.append(' ').append(Math.max(0, k.cpuNanos - childCpu));
+                w.println(b);
+                nodes(k, self);
             }
-            int self = next[0]++;
-            StringBuilder b = new StringBuilder(64);
-            b.append("n ").append(parent).append(' ').append(f).append(' ')
-                    .append(k.calls).append(' ').append(k.objects).append(' ').append(k.arrays).append(' ')
-                    .append(k.elements).append(' ').append(Math.max(0, compensated(k) - childComp)).append(' ')
-                    .append(Math.max(0, k.wall - childWall));
-            if (CPU) b.append(' ').append(Math.max(0, k.cpu - childCpu));
-            w.println(b);
-            writeNodes(w, k, self, frames, next);
         }
     }
 }
