@@ -295,6 +295,17 @@ func TestHarshVersionAndHello(t *testing.T) {
 			t.Errorf("image -Xshare:on: %s not loaded from the archive", c)
 		}
 	}
+	// A flight recording runs on the image: JFR copies its instrumentors'
+	// methods into java.base classes as it starts (weaver/jdk's exclusion
+	// rule 2; without it the JVM does not start).
+	jfr := filepath.Join(t.TempDir(), "hello.jfr")
+	// (JFR logs its start on stdout first.)
+	if got, _ = runIn(t, j.bin("java"), "-XX:StartFlightRecording:filename="+jfr, "-cp", app, "Hello"); !strings.HasSuffix(got, "\n"+want) {
+		t.Errorf("hello on the image with a flight recording: %q, want %q", got, want)
+	}
+	if fi, err := os.Stat(jfr); err != nil || fi.Size() == 0 {
+		t.Errorf("no flight recording written: %v", err)
+	}
 }
 
 // runIn runs a launcher of a JDK with args and returns its stdout and

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -84,7 +83,7 @@ func checkImage(img *classfile.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions
 			return nil // woven as unwoven: no shadows
 		}
 		name := e.Module + "/" + e.Path
-		if bytes.Contains(data, []byte("finalize")) {
+		if jdk.Notable(data) {
 			if c, err := classfile.Parse(name, data); err == nil {
 				x.Note(c)
 			}

@@ -1,6 +1,7 @@
 package jdk
 
 import (
+	"bytes"
 	"sync"
 
 	"github.com/weft-aop/weft/classfile"
@@ -16,22 +17,44 @@ import (
 //     an object for finalization only when its class overrides finalize
 //     with a non-empty body; Object.finalize is empty. Weaving it would
 //     make every object finalizable (and crashes during bootstrap).
+//  2. Every method of a JFR instrumentor (a class of jdk.jfr annotated
+//     @JIInstrumentationTarget): JFR copies these methods into the JDK
+//     class they name (FileChannelImpl, Throwable, ...) when a recording
+//     starts, where their calls of the instrumentor's sister class cannot
+//     link (a package-private class of jdk.jfr, from java.base): the
+//     merged methods throw IllegalAccessError and the JVM does not start.
 //
 // Some rules depend on the method's code, so the driver calls Note on each
 // class before the weaver asks Excluded about its methods.
 type Exclusions struct {
-	emptyFinalize sync.Map // class internal name → true
+	emptyFinalize    sync.Map // class internal name → true
+	jfrInstrumentors sync.Map // class internal name → true
 }
+
+// jfrInstrumentor is the annotation JFR's instrumentor classes carry; its
+// name is enough for the driver to tell which classes to Note.
+const jfrInstrumentor = "Ljdk/jfr/internal/instrument/JIInstrumentationTarget;"
 
 // Note records the code-dependent exclusions of class c.
 func (x *Exclusions) Note(c *classfile.Class) {
 	if m := c.FindMethod("finalize", "()V"); m != nil && isEmptyMethod(c, m) {
 		x.emptyFinalize.Store(c.Name(), true)
 	}
+	if ok, _ := c.HasAnnotation(c.Attributes, jfrInstrumentor); ok {
+		x.jfrInstrumentors.Store(c.Name(), true)
+	}
+}
+
+// Notable reports whether Note may learn anything from a class's bytes.
+func Notable(data []byte) bool {
+	return bytes.Contains(data, []byte("finalize")) || bytes.Contains(data, []byte(jfrInstrumentor))
 }
 
 // Excluded reports whether the method must not be woven.
 func (x *Exclusions) Excluded(class, method, desc string) bool {
+	if _, ok := x.jfrInstrumentors.Load(class); ok {
+		return true
+	}
 	if method == "finalize" && desc == "()V" {
 		_, ok := x.emptyFinalize.Load(class)
 		return ok

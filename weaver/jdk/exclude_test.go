@@ -77,3 +77,39 @@ func TestExcludeEmptyFinalize(t *testing.T) {
 		t.Error("a class not yet seen is excluded")
 	}
 }
+
+// TestExcludeJFRInstrumentors: the methods of JFR's instrumentors (which
+// JFR copies into java.base classes when a recording starts) are
+// excluded, found by their annotation; other jdk.jfr classes are not.
+// e2e's TestHarshVersionAndHello starts a recording on the woven image
+// (without this rule the JVM does not start: IllegalAccessError).
+func TestExcludeJFRInstrumentors(t *testing.T) {
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "jdk.jfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	x := &Exclusions{}
+	for name, want := range map[string]bool{
+		"jdk/jfr/internal/instrument/FileChannelImplInstrumentor": true,
+		"jdk/jfr/internal/instrument/ThrowableTracer":             false,
+		"jdk/jfr/Recording":                                       false,
+	} {
+		data, err := img.Class(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := classfile.Parse(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Notable(data) {
+			x.Note(c)
+		}
+		for _, m := range c.Methods {
+			if got := x.Excluded(name, c.Pool.Utf8(m.Name), c.Pool.Utf8(m.Desc)); got != want {
+				t.Errorf("%s.%s excluded: %v, want %v", name, c.Pool.Utf8(m.Name), got, want)
+			}
+		}
+	}
+}

@@ -7,7 +7,6 @@
 package jdk
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -353,7 +352,7 @@ func beginEntry(opts Options, e classfile.ClassEntry) *pendingEntry {
 		p.result.unwoven = err.Error()
 		return p
 	}
-	if opts.Exclusions != nil && bytes.Contains(data, []byte("finalize")) {
+	if opts.Exclusions != nil && Notable(data) {
 		if c, err := classfile.Parse(name, data); err == nil {
 			opts.Exclusions.Note(c)
 		}
