@@ -93,7 +93,7 @@ func TestExcludeJFRInstrumentors(t *testing.T) {
 	for name, want := range map[string]bool{
 		"jdk/jfr/internal/instrument/FileChannelImplInstrumentor": true,
 		"jdk/jfr/internal/instrument/ThrowableTracer":             false,
-		"jdk/jfr/Recording":                                       false,
+		"jdk/jfr/Recording": false,
 	} {
 		data, err := img.Class(name)
 		if err != nil {
