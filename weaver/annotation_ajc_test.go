@@ -80,8 +80,8 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	sep := string(filepath.ListSeparator)
 	adv := jvmtest.Compile(t, map[string]string{"annotadv/C.java": annotAdviceSrc()}, "--release", "8", "-cp", jsr305Jar)
 	ajJar := filepath.Join(t.TempDir(), "ajc.jar")
-	ajcOut := ajcWeave(t, in, ajJar, "Annots.aj",
-		strings.Join([]string{adv, guavaJar, errorProneJar, jsr305Jar}, sep))
+	ajcOut := ajcWeave(t, in, ajJar, strings.Join([]string{adv, guavaJar, errorProneJar, jsr305Jar}, sep),
+		[]string{filepath.Join(diffFolder, "Annots.aj")})
 	want := normalizeInfo(strings.ReplaceAll(ajcOut, "Annots.aj:", "annots.weft:"))
 
 	// weft, with the same class path.
