@@ -22,7 +22,7 @@ func TestRunLaunchers(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
 	src := writeFile(t, "Hello.java", helloSrc)
 	nowhere := writeFile(t, "nowhere.weft", nowhereWeft)
-	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	env := []string{newCache(t)}
 	aspects := []string{"run", "-a", countWeft, "-a", nowhere, "--modules", "java.base"}
 	run := func(args ...string) (string, string, int) {
 		t.Helper()
