@@ -27,7 +27,7 @@ func TestJDKCommand(t *testing.T) {
 	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(src)}, "-cp", rtJar)
 	out := t.TempDir()
 	cmd := exec.Command(weft, "jdk", "-a", "../examples/count/count.weft", "--advice-cp", adv, "--modules", "java.base", "-o", out)
-	cmd.Env = append(os.Environ(), "WEFT_CACHE="+t.TempDir())
+	cmd.Env = append(os.Environ(), "WEFT_CACHE="+newCache(t))
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("weft jdk: %v\n%s", err, b)
@@ -63,15 +63,16 @@ func TestJDKCommand(t *testing.T) {
 		t.Errorf("java -version on the woven java.base: %s", stderr)
 	}
 
-	// On a terminal (script(1) gives it one), a progress bar is drawn.
+	// On a terminal (script(1) gives it one), a progress bar is drawn
+	// (java.logging: a small module is enough to draw it).
 	script, err := exec.LookPath("script")
 	if err != nil {
 		t.Fatalf("script(1) (util-linux) is needed to give weft a terminal: %v", err)
 	}
 	line := strings.Join([]string{weft, "jdk", "-a", "../examples/count/count.weft", "--advice-cp", adv,
-		"--modules", "java.base", "-o", t.TempDir()}, " ")
+		"--modules", "java.logging", "-o", t.TempDir()}, " ")
 	cmd = exec.Command(script, "-qec", line, "/dev/null")
-	cmd.Env = append(os.Environ(), "WEFT_CACHE="+t.TempDir())
+	cmd.Env = append(os.Environ(), "WEFT_CACHE="+newCache(t))
 	b, err = cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("weft jdk on a terminal: %v\n%.2000s", err, b)

@@ -117,7 +117,11 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	rt, err := jdk.BuildRuntime(home, filepath.Join(dir, "cache"))
+	rtCache, err := runtimeCache()
+	if err != nil {
+		return nil, err.Error()
+	}
+	rt, err := jdk.BuildRuntime(home, rtCache)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -173,7 +177,9 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	image := filepath.Join(dir, "image")
 	ran := filepath.Join(dir, "advice-ran")
 	os.Setenv("WEFT_TEST_ADVICE_RAN", ran)
-	err = jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}})
+	// The tests check the default archive (-Xshare:on); cmd/weft's
+	// TestRunLaunchers checks that an image gets both.
+	err = jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}, DefaultArchiveOnly: true})
 	os.Unsetenv("WEFT_TEST_ADVICE_RAN")
 	if err != nil {
 		return nil, err.Error()
@@ -183,6 +189,36 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	}
 	return &wovenJDK{adv: adv, dir: dir, args: "@" + filepath.Join(dir, "weft.args"), image: image, sum: sum, ids: ids,
 		kinds: kinds, weaveS: sum.Seconds}, ""
+}
+
+var (
+	rtOnce sync.Once
+	rtDir  string
+	rtErr  error
+)
+
+// runtimeCache is where the package's tests keep the JDK-mode runtime
+// (keyed by its sources and the JDK's Thread): compiled once, by the first
+// test that needs it (javac, each time the same, took about 3 CPU
+// seconds per test).
+func runtimeCache() (string, error) {
+	rtOnce.Do(func() { rtDir, rtErr = os.MkdirTemp("", "weft-e2e-rt-") })
+	return rtDir, rtErr
+}
+
+// newCache returns a new WEFT_CACHE directory for a weft command, its
+// runtime (rt/) that of runtimeCache.
+func newCache(t *testing.T) string {
+	t.Helper()
+	rt, err := runtimeCache()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := t.TempDir()
+	if err := os.Symlink(rt, filepath.Join(d, "rt")); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // bin is a launcher of the woven runtime image.
@@ -325,6 +361,12 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if harsh != nil {
 		os.RemoveAll(harsh.dir)
+	}
+	if weftBin != "" {
+		os.RemoveAll(filepath.Dir(weftBin))
+	}
+	if rtDir != "" {
+		os.RemoveAll(rtDir)
 	}
 	os.Exit(code)
 }

@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,24 +13,44 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
-// buildWeft compiles the weft command into a temporary directory.
+var (
+	weftOnce sync.Once
+	weftBin  string // the weft command built for the package's tests
+	weftErr  string
+)
+
+// buildWeft compiles the weft command, once for the package's tests, into
+// a temporary directory TestMain removes.
 func buildWeft(t *testing.T) string {
 	t.Helper()
+	weftOnce.Do(func() { weftBin, weftErr = compileWeft() })
+	if weftBin == "" {
+		t.Fatal(weftErr)
+	}
+	return weftBin
+}
+
+func compileWeft() (string, string) {
 	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goCmd); err != nil {
 		goCmd = "go"
 	}
-	bin := filepath.Join(t.TempDir(), "weft")
-	if out, err := exec.Command(goCmd, "build", "-o", bin, "github.com/weft-aop/weft/cmd/weft").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir, err := os.MkdirTemp("", "weft-e2e-bin-")
+	if err != nil {
+		return "", err.Error()
 	}
-	return bin
+	bin := filepath.Join(dir, "weft")
+	if out, err := exec.Command(goCmd, "build", "-o", bin, "github.com/weft-aop/weft/cmd/weft").CombinedOutput(); err != nil {
+		return "", fmt.Sprintf("go build: %v\n%s", err, out)
+	}
+	return bin, ""
 }
 
 // weftRewrite runs `weft classfile rewrite --frames` and requires that

@@ -20,7 +20,8 @@ import (
 // when its argument is "leak", and churns short-lived objects at others
 // (churn, and the JDK's StringBuilder and String) either way. Then it
 // checks that objects it dropped are collected, the tracker on or off:
-// 1000 objects it only holds weakly must all be cleared.
+// 1000 objects it only holds weakly must all be cleared. -Dpause=0 drops
+// the pauses between rounds, which only a sampler needs (the stock runs).
 const leakySrc = `import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,10 +54,10 @@ public class Leaky {
         boolean leak = args[0].equals("leak");
         List<WeakReference<Object>> probes = new ArrayList<>();
         for (int i = 0; i < 1000; i++) probes.add(new WeakReference<>(i % 2 == 0 ? new Session(-i) : new int[i]));
-        long sum = 0;
+        long sum = 0, pause = Long.getLong("pause", 200);
         for (int r = 0; r < 10; r++) {
             sum += serve(10000, leak);
-            Thread.sleep(200); // a quiet moment: the tracker samples after the round's collections
+            Thread.sleep(pause); // a quiet moment: the tracker samples after the round's collections
         }
         int kept = probes.size();
         for (int i = 0; i < 20 && kept > 0; i++) {
@@ -119,7 +120,7 @@ type leakContext struct {
 func TestLeakTracker(t *testing.T) {
 	weft := buildWeft(t)
 	app := jvmtest.Compile(t, map[string]string{"Leaky.java": leakySrc}, "-g")
-	cache := t.TempDir()
+	cache := newCache(t)
 	run := func(stdin string, args ...string) (stdout, stderr string, code int) {
 		t.Helper()
 		start := time.Now()
@@ -149,7 +150,7 @@ func TestLeakTracker(t *testing.T) {
 		return r
 	}
 	for _, mode := range []string{"leak", "none"} {
-		want, _ := jvmtest.Run(t, "-Xmx16m", "-cp", app, "Leaky", mode)
+		want, _ := jvmtest.Run(t, "-Xmx16m", "-Dpause=0", "-cp", app, "Leaky", mode)
 		if !strings.HasSuffix(want, " probes kept 0\n") {
 			t.Fatalf("stock run of Leaky %s: %q", mode, want)
 		}

@@ -49,7 +49,7 @@ public class Hello { public static void main(String[] a) { List<String> l = new 
 	classes := t.TempDir()
 	cmd := exec.Command(weft, "profile", "-o", out, "--no-time", "--patches", "--modules", "java.base,jdk.compiler",
 		"-a", aspect, "--advice-cp", adv, "--", "javac", "-d", classes, hello)
-	cmd.Env = append(os.Environ(), "WEFT_CACHE="+t.TempDir())
+	cmd.Env = append(os.Environ(), "WEFT_CACHE="+newCache(t))
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("weft profile: %v\n%s", err, b)

@@ -26,11 +26,7 @@ var fieldShadows = map[string]*advice.Shadow{"getX": getX, "setSx": setSx, "getM
 // get and set, alone and with the other designators, at field shadows
 // (and at two others, which they never match).
 func TestMatchFields(t *testing.T) {
-	h := testHier()
-	tests := []struct {
-		pc   string
-		want map[string]string // shadow → "always" or "maybe residue"
-	}{
+	checkMatchTable(t, fieldShadows, []matchCase{
 		{`get(* *)`, map[string]string{"getX": "always", "getMap": "always", "getUnknown": "always"}},
 		{`set(* *)`, map[string]string{"setSx": "always", "setL": "always", "setY": "always"}},
 		// one signature: the declaring type's (ajc: get(int app.Sub.x) never matches Main.x)
@@ -82,33 +78,13 @@ func TestMatchFields(t *testing.T) {
 		// call and execution never match a field access; get never a set
 		{`call(* *(..)) && get(* *)`, nil},
 		{`get(* x) || set(* x)`, map[string]string{"getX": "always"}},
-	}
-	for _, tt := range tests {
-		p := mustResolve(t, "aspect A {\nbefore(): "+tt.pc+" { a.B.c(); }\n}\n")
-		for name, s := range fieldShadows {
-			got := ""
-			if as := p.Match(s, h); len(as) > 0 {
-				got = "always"
-				if as[0].Verdict == advice.Maybe {
-					got = "maybe " + residueString(as[0].Residue)
-				}
-			}
-			if got != tt.want[name] {
-				t.Errorf("%s at %s: got %q, want %q", tt.pc, name, got, tt.want[name])
-			}
-		}
-	}
+	})
 }
 
 // args binds a set's new value, target the object, after returning a
 // get's value.
 func TestBindFields(t *testing.T) {
-	h := testHier()
-	tests := []struct {
-		advice string
-		shadow *advice.Shadow
-		want   string // residue | args
-	}{
+	checkBindTable(t, []adviceCase{
 		{`before(int v, app.Main o): set(* *) && args(v) && target(o) { a.B.c(o, v); }`, setY, " | target:Lapp/Main; arg0:I"},
 		{`before(long v): set(* *) && args(v) { a.B.c(v); }`, setSx, " | arg0:J"},
 		{`before(Object v): set(* *) && args(v) { a.B.c(v, thisJoinPointStaticPart); }`, setL, " | arg0:Ljava/lang/Object; thisJoinPointStaticPart:Lweft/rt/JoinPointStaticPart;"},
@@ -117,31 +93,14 @@ func TestBindFields(t *testing.T) {
 		{`after() returning(int v): get(* *) { a.B.c(v); }`, getX, " | returned:I"},
 		{`after() returning(Object v): get(* *) { a.B.c(v); }`, getMap, " | returned:Ljava/lang/Object;"},
 		{`after() throwing(Throwable e): get(* *) { a.B.c(e); }`, getX, " | thrown:Ljava/lang/Throwable;"},
-	}
-	for _, tt := range tests {
-		p := mustResolve(t, "aspect A {\n"+tt.advice+"\n}\n")
-		as := p.Match(tt.shadow, h)
-		if len(as) != 1 {
-			t.Errorf("%s: %d advice apply", tt.advice, len(as))
-			continue
-		}
-		got := residueString(as[0].Residue) + " | " + valuesString(as[0].Args)
-		if got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.advice, got, tt.want)
-		}
-	}
+	})
 }
 
 // A get returns the field's value; a set returns nothing, and ajc never
 // matches after returning(T x) there (not even with Object, unlike a void
 // method).
 func TestFieldExitChecks(t *testing.T) {
-	h := testHier()
-	tests := []struct {
-		advice string
-		shadow *advice.Shadow
-		want   string // "" = no match; "always" or the ExitCheck
-	}{
+	checkExitTable(t, []adviceCase{
 		{`after() returning(int v): get(* *)`, getX, "always"},
 		{`after() returning(long v): get(* *)`, getX, "always"},
 		{`after() returning(Integer v): get(* *)`, getX, "always"},
@@ -154,29 +113,12 @@ func TestFieldExitChecks(t *testing.T) {
 		{`after() returning: set(* *)`, setY, "always"},
 		{`after(): set(* *)`, setY, "always"},
 		{`after() throwing(NullPointerException e): set(* *)`, setY, "java/lang/NullPointerException"},
-	}
-	for _, tt := range tests {
-		p := mustResolve(t, "aspect A {\n"+tt.advice+" { a.B.c(); }\n}\n")
-		as := p.Match(tt.shadow, h)
-		got := ""
-		if len(as) == 1 {
-			got = "always"
-			if as[0].ExitCheck != "" {
-				got = as[0].ExitCheck
-			}
-		}
-		if got != tt.want {
-			t.Errorf("%s: got %q, want %q", tt.advice, got, tt.want)
-		}
-	}
+	})
 }
 
 // Malformed field patterns: each error at its file:line:col, with a hint.
 func TestFieldPatternErrors(t *testing.T) {
-	tests := []struct {
-		pc   string
-		want []string
-	}{
+	checkErrorTable(t, "before(): ", []errorCase{
 		{`get(int)`, []string{"t.weft:2:18: in get(...): unexpected token \")\" (expected the field's [DeclaringType.]name)",
 			"hint: a field pattern is [modifiers] Type [DeclaringType.]name, e.g. get(int com.example.Point.x) or set(* *)"}},
 		{`set(app.Point.x)`, []string{"t.weft:2:26: in set(...): unexpected token \")\"", "hint: a field pattern is [modifiers] Type"}},
@@ -193,18 +135,5 @@ func TestFieldPatternErrors(t *testing.T) {
 		{`get(* app.A+.x...)`, []string{"t.weft:2:17: unexpected `...` in a declaring type"}},
 		{`get(int... *)`, []string{"t.weft:2:15: `...` is allowed only on the last parameter"}},
 		{`get(Point *)`, nil}, // a warning only (unqualified type)
-	}
-	for _, tt := range tests {
-		src := "aspect A {\nbefore(): " + tt.pc + " { a.B.c(); }\n}\n"
-		got := resolveErr(src)
-		if tt.want == nil {
-			if got != "" {
-				t.Errorf("%s: unexpected error %s", tt.pc, got)
-			}
-			continue
-		}
-		if !contains(got+"\n", tt.want...) {
-			t.Errorf("%s: got\n%s\nwant it to contain %q", tt.pc, got, tt.want)
-		}
-	}
+	})
 }

@@ -24,11 +24,7 @@ var kindShadows = map[string]*advice.Shadow{"catchIO": catchIO, "catchRT": catch
 // handler, staticinitialization, preinitialization and initialization,
 // alone and with this, target, args, within and withincode.
 func TestMatchKinds(t *testing.T) {
-	h := testHier()
-	tests := []struct {
-		pc   string
-		want map[string]string // shadow → "always" or "maybe residue"
-	}{
+	checkMatchTable(t, kindShadows, []matchCase{
 		{`handler(*)`, map[string]string{"catchIO": "always", "catchRT": "always"}},
 		{`handler(java.io.IOException)`, nil},
 		{`handler(java.io.IOException+)`, map[string]string{"catchIO": "always"}},
@@ -60,33 +56,13 @@ func TestMatchKinds(t *testing.T) {
 		{`execution(* *(..)) || execution(new(..)) || call(* *(..)) || call(*.new(..))`, map[string]string{"callPut": "always", "execMain": "always"}},
 		{`handler(*) || staticinitialization(*) || preinitialization(new(..)) || initialization(new(..))`,
 			map[string]string{"catchIO": "always", "catchRT": "always", "clinitSub": "always", "preSub": "always", "initSub": "always", "initIface": "always"}},
-	}
-	for _, tt := range tests {
-		p := mustResolve(t, "aspect A {\nbefore(): "+tt.pc+" { a.B.c(); }\n}\n")
-		for name, s := range kindShadows {
-			got := ""
-			if as := p.Match(s, h); len(as) > 0 {
-				got = "always"
-				if as[0].Verdict == advice.Maybe {
-					got = "maybe " + residueString(as[0].Residue)
-				}
-			}
-			if got != tt.want[name] {
-				t.Errorf("%s at %s: got %q, want %q", tt.pc, name, got, tt.want[name])
-			}
-		}
-	}
+	})
 }
 
 // Binding at the new kinds: the caught exception, the constructor's
 // arguments, the new object; after advice never at a handler (as ajc).
 func TestBindKinds(t *testing.T) {
-	h := testHier()
-	tests := []struct {
-		advice string
-		shadow *advice.Shadow
-		want   string // residue | args; "" = no match
-	}{
+	checkBindTable(t, []adviceCase{
 		{`before(java.io.IOException e): handler(*) && args(e) { a.B.c(e); }`, catchIO, " | arg0:Ljava/io/IOException;"},
 		{`before(java.io.FileNotFoundException e, app.Sub s): handler(*) && args(e) && this(s) { a.B.c(s, e); }`, catchIO,
 			" | this:Lapp/Sub; arg0:Ljava/io/FileNotFoundException;"},
@@ -99,20 +75,7 @@ func TestBindKinds(t *testing.T) {
 		{`after(Object o) returning: initialization(*.new(..)) && this(o) { a.B.c(o); }`, initIface, " | this:Ljava/lang/Object;"},
 		{`after() throwing(Throwable t): staticinitialization(*) { a.B.c(t, thisJoinPointStaticPart); }`, clinitSub,
 			" | thrown:Ljava/lang/Throwable; thisJoinPointStaticPart:Lweft/rt/JoinPointStaticPart;"},
-	}
-	for _, tt := range tests {
-		p := mustResolve(t, "aspect A {\n"+tt.advice+"\n}\n")
-		as := p.Match(tt.shadow, h)
-		got := ""
-		if len(as) == 1 {
-			got = residueString(as[0].Residue) + " | " + valuesString(as[0].Args)
-		} else if len(as) > 1 {
-			got = "several"
-		}
-		if got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.advice, got, tt.want)
-		}
-	}
+	})
 }
 
 // Each new designator's kinds, for a weaver skipping shadows.
@@ -141,10 +104,7 @@ func TestKindsOfNewDesignators(t *testing.T) {
 
 // Errors of the new designators: each at its file:line:col, with a hint.
 func TestKindErrors(t *testing.T) {
-	tests := []struct {
-		src  string
-		want []string
-	}{
+	checkErrorTable(t, "", []errorCase{
 		{"before(): initialization(* app.Sub.run(..))", []string{"t.weft:2:26: initialization takes a constructor pattern, not a method pattern",
 			"hint: write initialization(T.new(..)) with the constructor's declaring type T"}},
 		{"before(): preinitialization(* *(..))", []string{"t.weft:2:29: preinitialization takes a constructor pattern"}},
@@ -161,17 +121,5 @@ func TestKindErrors(t *testing.T) {
 		{"after() throwing: handler(Exception+)", []string{"t.weft:2:1: after advice cannot apply at exception handler join points"}},
 		{"before(String s): handler(*) && args(s) && args(s)", []string{"formal s is bound twice"}},
 		{"after(): handler(*) || call(* *(..))", nil}, // applies at calls
-	}
-	for _, tt := range tests {
-		got := resolveErr("aspect A {\n" + tt.src + " { a.B.c(); }\n}\n")
-		if tt.want == nil {
-			if got != "" {
-				t.Errorf("%s: unexpected error %s", tt.src, got)
-			}
-			continue
-		}
-		if !contains(got+"\n", tt.want...) {
-			t.Errorf("%s: got\n%s\nwant it to contain %q", tt.src, got, tt.want)
-		}
-	}
+	})
 }

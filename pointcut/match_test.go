@@ -151,12 +151,7 @@ func TestMatch(t *testing.T) {
 // Formals bound by this, target, args and returning become the advice
 // call's arguments, with the advice parameter's descriptor.
 func TestBinding(t *testing.T) {
-	h := testHier()
-	tests := []struct {
-		advice string
-		shadow *advice.Shadow
-		want   string // residue | args
-	}{
+	checkBindTable(t, []adviceCase{
 		{`before(java.util.Map m, Object k, Object v): call(* put(..)) && target(m) && args(k, v) { a.B.c(v, k, m); }`,
 			callPutHM, " | arg1:Ljava/lang/Object; arg0:Ljava/lang/Object; target:Ljava/util/Map;"},
 		{`before(String k): call(* put(..)) && args(k, ..) { a.B.c(k, joinPointId); }`,
@@ -174,30 +169,13 @@ func TestBinding(t *testing.T) {
 		{`pointcut puts(java.util.Map m, Object k): call(* put(..)) && target(m) && args(k, *);
 		  before(java.util.HashMap m): puts(m, String) { a.B.c(m); }`,
 			callPut, "(target instanceof java/util/HashMap && arg0 instanceof java/lang/String) | target:Ljava/util/HashMap;"},
-	}
-	for _, tt := range tests {
-		p := mustResolve(t, "aspect A {\n"+tt.advice+"\n}\n")
-		as := p.Match(tt.shadow, h)
-		if len(as) != 1 {
-			t.Errorf("%s: %d advice apply", tt.advice, len(as))
-			continue
-		}
-		got := residueString(as[0].Residue) + " | " + valuesString(as[0].Args)
-		if got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.advice, got, tt.want)
-		}
-	}
+	})
 }
 
 // after returning(T x) and after throwing(T x): static checks, and an exit
 // test when only the run time can tell.
 func TestExitChecks(t *testing.T) {
-	h := testHier()
-	tests := []struct {
-		advice string
-		shadow *advice.Shadow
-		want   string // "" = no match; "always" or the ExitCheck
-	}{
+	checkExitTable(t, []adviceCase{
 		{`after() returning(Object o): call(* *(..))`, callPut, "always"},
 		{`after() returning(String s): call(* *(..))`, callPut, "java/lang/String"},
 		{`after() returning(String s): call(* *(..))`, callFmt, "always"},
@@ -212,22 +190,7 @@ func TestExitChecks(t *testing.T) {
 		{`after() throwing(Throwable e): call(* *(..))`, callPut, "always"},
 		{`after() throwing(java.io.IOException e): call(* *(..))`, callPut, "java/io/IOException"},
 		{`after() throwing(String e): call(* *(..))`, callPut, ""},
-	}
-	for _, tt := range tests {
-		body := " { a.B.c(); }"
-		p := mustResolve(t, "aspect A {\n"+tt.advice+body+"\n}\n")
-		as := p.Match(tt.shadow, h)
-		got := ""
-		if len(as) == 1 {
-			got = "always"
-			if as[0].ExitCheck != "" {
-				got = as[0].ExitCheck
-			}
-		}
-		if got != tt.want {
-			t.Errorf("%s: got %q, want %q", tt.advice, got, tt.want)
-		}
-	}
+	})
 }
 
 // arrayDims exists only at array construction.

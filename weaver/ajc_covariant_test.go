@@ -40,7 +40,7 @@ func TestAgainstAspectJOnCollections(t *testing.T) {
 	}
 	jvmtest.JavaHome(t) // fails the test without a JDK
 	adv := diffAdvice(t)
-	want := normalizeInfo(ajcWeave(t, collections4Jar, filepath.Join(t.TempDir(), "ajc.jar"), "Overrides.aj", adv))
+	want := normalizeInfo(ajcWeave(t, collections4Jar, filepath.Join(t.TempDir(), "ajc.jar"), adv, []string{filepath.Join(diffFolder, "Overrides.aj")}))
 
 	text, err := os.ReadFile(filepath.Join(diffFolder, "overrides.weft"))
 	if err != nil {

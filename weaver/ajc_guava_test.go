@@ -26,7 +26,7 @@ func TestAgainstAspectJOnGuava(t *testing.T) {
 	}
 	jvmtest.JavaHome(t) // fails the test without a JDK
 	adv := diffAdvice(t)
-	ajcOut := ajcWeave(t, guava, filepath.Join(t.TempDir(), "ajc.jar"), "CountAll.aj", adv)
+	ajcOut := ajcWeave(t, guava, filepath.Join(t.TempDir(), "ajc.jar"), adv, []string{filepath.Join(diffFolder, "CountAll.aj")})
 	want := normalizeInfo(strings.ReplaceAll(ajcOut, "CountAll.aj:", "countall.weft:"))
 
 	text, _ := os.ReadFile(filepath.Join(diffFolder, "countall.weft"))

@@ -64,33 +64,15 @@ func ajcOnly(line string) bool {
 		strings.Contains(line, "advised by after advice from 'Diff' (line 5)")
 }
 
-// TestAgainstAspectJ weaves commons-lang3 with the same six pieces of
-// advice written for ajc (Diff.aj) and for weft (diff.weft), compares the
-// -showWeaveInfo lines, and runs a program exercising the library on the
-// unwoven, the ajc-woven and the weft-woven jar: the program's output must
-// be the same and the advice counters of both woven runs equal.
+// TestAgainstAspectJ compares, on commons-lang3 woven with six pieces of
+// advice written for ajc (Diff.aj) and for weft (diff.weft), the
+// -showWeaveInfo lines, and the run of a program exercising the library on
+// the unwoven, the ajc-woven and the weft-woven jar: the program's output
+// must be the same and the advice counters of both woven runs equal. (The
+// jar is woven once for the tests over commons-lang3: lang3Woven.)
 func TestAgainstAspectJ(t *testing.T) {
-	for _, f := range []string{ajcPath, aspectjrt, lang3Jar} {
-		if _, err := os.Stat(f); err != nil {
-			t.Fatalf("%s missing: %s", f, installAJ)
-		}
-	}
-	jvmtest.JavaHome(t) // fails the test without a JDK
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(diffFolder, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	adv := diffAdvice(t)
-	tmp := t.TempDir()
-	ajOut := filepath.Join(tmp, "ajc.jar")
-	want := normalizeInfo(ajcWeave(t, lang3Jar, ajOut, "Diff.aj", adv, "-Xjoinpoints:arrayconstruction"))
-
-	// weft
-	weftOut := filepath.Join(tmp, "weft.jar")
-	got := weftWeaveInfo(t, lang3Jar, weftOut, "diff.weft", []byte(read("diff.weft")), adv, true)
+	w := lang3Woven(t)
+	want, got := w.ajc["Diff"], w.weft["Diff"]
 
 	var missing, extra []string
 	nIntentional := 0
@@ -120,15 +102,12 @@ func TestAgainstAspectJ(t *testing.T) {
 	}
 	reportWeaveInfoDiff(t, missing, extra)
 
-	// Run the exercise on all three.
-	plain, ajRun, weftRun := runExercises(t, adv, ajOut, weftOut)
-	if plain.counts != "counts 0 0 0 0 0 0" {
-		t.Errorf("unwoven run counted advice: %s", plain.counts)
+	// The exercise on all three.
+	if c := w.plain.counts["Counter"]; c != "counts 0 0 0 0 0 0" {
+		t.Errorf("unwoven run counted advice: %s", c)
 	}
-	if ajRun.prog != plain.prog || weftRun.prog != plain.prog {
-		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain.prog, ajRun.prog, weftRun.prog)
-	}
-	ajCounts, weftCounts := ajRun.counts, weftRun.counts
+	w.checkProgram(t)
+	ajCounts, weftCounts := w.aj.counts["Counter"], w.wf.counts["Counter"]
 	t.Logf("advice counts: ajc %s, weft %s", ajCounts, weftCounts)
 	// By design, counter e (array construction) also counts arrays of
 	// arrays in weft, and counter d does not count arrays in weft.
@@ -172,6 +151,26 @@ func reportWeaveInfoDiff(t *testing.T, missing, extra []string) {
 // the test when strict.
 func weftWeaveInfo(t *testing.T, in, out, name string, text []byte, adv string, strict bool) map[string]int {
 	t.Helper()
+	info, warnings := weftWeave(t, in, out, adv, aspectFile{name, text})
+	if strict {
+		for _, warn := range warnings {
+			t.Errorf("weft warning: %s", warn)
+		}
+	}
+	return info
+}
+
+// aspectFile is an aspect's file name and text.
+type aspectFile struct {
+	name string
+	text []byte
+}
+
+// weftWeave weaves in into out with the aspects, whose advice classes are
+// in adv, and returns the -showWeaveInfo lines normalized as normalizeInfo
+// does ajc's, and the woven classes' warnings.
+func weftWeave(t *testing.T, in, out, adv string, aspects ...aspectFile) (map[string]int, []string) {
+	t.Helper()
 	src, err := classfile.OpenSource(in, jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
@@ -179,11 +178,15 @@ func weftWeaveInfo(t *testing.T, in, out, name string, text []byte, adv string, 
 	defer src.Close()
 	advSrc := classfile.NewDirSource(adv)
 	h := NewMethodHierarchy(classfile.NewHierarchy(src, advSrc, mustJDK(t)), src, advSrc, mustJDK(t))
-	f, err := pointcut.ParseFile(name, text)
-	if err != nil {
-		t.Fatal(err)
+	var files []*pointcut.File
+	for _, a := range aspects {
+		f, err := pointcut.ParseFile(a.name, a.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
 	}
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
+	prog, err := pointcut.ResolveWith(files, pointcut.Options{AdviceCP: adv, Hierarchy: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,48 +194,57 @@ func weftWeaveInfo(t *testing.T, in, out, name string, text []byte, adv string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strict {
-		for _, warn := range st.Warnings {
-			t.Errorf("weft warning: %s", warn)
-		}
-	}
 	var b strings.Builder
 	for i := range st.Shadows {
 		b.WriteString(st.Shadows[i].String() + "\n")
 	}
-	return normalizeInfo(b.String())
+	return normalizeInfo(b.String()), st.Warnings
 }
 
-// diffAdvice compiles the differential tests' advice class
-// (testdata/diff/Counter.java, package diffadv) for ajc and weft alike.
+// diffAdvice compiles the differential tests' advice classes
+// (testdata/diff/Counter.java as the counter of each of lang3Aspects,
+// package diffadv)
+// for ajc and weft alike.
 func diffAdvice(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(diffFolder, "Counter.java"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return jvmtest.Compile(t, map[string]string{"diffadv/Counter.java": string(b)}, "--release", "8")
+	src := map[string]string{}
+	for _, a := range lang3Aspects {
+		src["diffadv/"+a.counter+".java"] = strings.ReplaceAll(string(b), "class Counter ", "class "+a.counter+" ")
+	}
+	return jvmtest.Compile(t, src, "--release", "8")
 }
 
-// ajcWeave runs ajc -showWeaveInfo on inpath with the aspect file (in
-// diffFolder) and advice classes adv, writing outjar, and returns what it
-// printed; opts go before the aspect.
-func ajcWeave(t *testing.T, inpath, outjar, aspect, adv string, opts ...string) string {
+// ajcWeave runs ajc -showWeaveInfo on inpath with the aspect files and
+// advice classes adv, writing out (a jar if it ends in .jar, else a
+// directory), and returns what it printed; opts go before the aspects.
+func ajcWeave(t *testing.T, inpath, out, adv string, aspects []string, opts ...string) string {
 	t.Helper()
-	args := append([]string{"-1.8", "-inpath", inpath, "-showWeaveInfo",
-		"-cp", aspectjrt + string(filepath.ListSeparator) + adv, "-outjar", outjar}, opts...)
-	cmd := exec.Command(ajcPath, append(args, filepath.Join(diffFolder, aspect))...)
-	cmd.Env = append(os.Environ(), "JAVA_OPTS=-Xmx2g")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("ajc: %v\n%s", err, out)
+	dest := "-d"
+	if strings.HasSuffix(out, ".jar") {
+		dest = "-outjar"
 	}
-	return string(out)
+	args := append([]string{"-1.8", "-inpath", inpath, "-showWeaveInfo",
+		"-cp", aspectjrt + string(filepath.ListSeparator) + adv, dest, out}, opts...)
+	cmd := exec.Command(ajcPath, append(args, aspects...)...)
+	cmd.Env = append(os.Environ(), "JAVA_OPTS=-Xmx2g")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ajc: %v\n%s", err, b)
+	}
+	return string(b)
 }
 
 // exerciseRun is what testdata/diff/Exercise printed on one jar: the
-// program's output, and its last line, the advice counts.
-type exerciseRun struct{ prog, counts string }
+// program's output, and its last lines, the advice counts by counter
+// class ("counts 1 2 3 4 5 6").
+type exerciseRun struct {
+	prog   string
+	counts map[string]string
+}
 
 // runExercises runs testdata/diff/Exercise, under -Xverify:all, on
 // commons-lang3 unwoven, woven by ajc (ajOut) and by weft (weftOut).
@@ -254,11 +266,19 @@ func runExercises(t *testing.T, adv, ajOut, weftOut string) (plain, aj, weft exe
 	ex := jvmtest.Compile(t, map[string]string{"Exercise.java": string(src)}, "-cp", lang3Jar+sep+adv)
 	run := func(cp ...string) exerciseRun {
 		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join(append(cp, adv, ex), sep), "Exercise")
-		i := strings.LastIndex(out, "counts ")
+		i := strings.LastIndex(out, "\n"+lang3Aspects[0].counter+" counts ")
 		if i < 0 {
 			t.Fatalf("no counts in output:\n%s", out)
 		}
-		return exerciseRun{out[:i], strings.TrimSpace(out[i:])}
+		r := exerciseRun{prog: out[:i+1], counts: map[string]string{}}
+		for _, l := range strings.Split(strings.TrimSpace(out[i:]), "\n") {
+			name, counts, _ := strings.Cut(l, " ")
+			r.counts[name] = counts
+		}
+		if len(r.counts) != len(lang3Aspects) {
+			t.Fatalf("counts of %d counters in output, want %d:\n%s", len(r.counts), len(lang3Aspects), out)
+		}
+		return r
 	}
 	return run(lang3Jar), run(ajOut, aspectjrt), run(weftOut, rtJar)
 }

@@ -119,8 +119,8 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 		t.Fatal(err)
 	}
 	ajJar := filepath.Join(t.TempDir(), "ajc.jar")
-	ajcOut := ajcWeave(t, in, ajJar, "Annots.aj",
-		strings.Join([]string{adv, guavaJar, errorProneJar, jsr305Jar}, sep))
+	ajcOut := ajcWeave(t, in, ajJar, strings.Join([]string{adv, guavaJar, errorProneJar, jsr305Jar}, sep),
+		[]string{filepath.Join(diffFolder, "Annots.aj")})
 	want := normalizeInfo(strings.ReplaceAll(ajcOut, "Annots.aj:", "annots.weft:"))
 
 	// weft, with the same class path.

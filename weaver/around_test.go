@@ -12,7 +12,6 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 const aroundFolder = "testdata/around"
@@ -72,28 +71,14 @@ func TestAroundAgainstAspectJ(t *testing.T) {
 		src[k] = v
 	}
 	adv := jvmtest.Compile(t, src)
-	text := readAround(t, "around.weft")["around.weft"]
-	f, err := pointcut.ParseFile("around.weft", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := NewMethodHierarchy(classfile.NewHierarchy(classfile.NewDirSource(app), mustJDK(t)),
-		classfile.NewDirSource(app), mustJDK(t))
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
 	weftOut := t.TempDir()
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(app, weftOut)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, warnings := weftWeave(t, app, weftOut, adv, aspectFile{"around.weft", []byte(readAround(t, "around.weft")["around.weft"])})
 	wantWarnings := []string{
 		"app/Main.class: around.weft:28: around advice not woven at method-call(int app.Main.nullInt()) in app.Main: void around advice at a join point returning int",
 		"app/Point.class: around.weft:29: around advice not woven at constructor-execution(void app.Point.<init>(int, int)) in app.Point: around constructor execution is not supported",
 	}
-	if strings.Join(st.Warnings, "\n") != strings.Join(wantWarnings, "\n") {
-		t.Errorf("weft warnings:\n%s\nwant:\n%s", strings.Join(st.Warnings, "\n"), strings.Join(wantWarnings, "\n"))
+	if strings.Join(warnings, "\n") != strings.Join(wantWarnings, "\n") {
+		t.Errorf("weft warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(wantWarnings, "\n"))
 	}
 	got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", weftOut+sep+adv, "app.Main")
 	if err := <-ajc; err != nil {

@@ -2,7 +2,6 @@ package weaver
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,33 +10,16 @@ import (
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
-// TestFieldsAgainstAspectJ weaves commons-lang3 with get and set advice
-// written for ajc (FieldDiff.aj) and for weft (fielddiff.weft), restricted
-// to packages of the library: the same join points must be advised, join
-// point for join point (with the same weave-info lines), and the exercise
-// program must print the same on the unwoven, the ajc-woven and the
-// weft-woven jar, with the same advice counts.
+// TestFieldsAgainstAspectJ compares, on commons-lang3 woven with get and
+// set advice written for ajc (FieldDiff.aj) and for weft (fielddiff.weft),
+// restricted to packages of the library, the join points advised, join
+// point for join point (the same weave-info lines), and the run of the
+// exercise program on the unwoven, the ajc-woven and the weft-woven jar:
+// the same output, the same advice counts. (The jar is woven once for the
+// tests over commons-lang3: lang3Woven.)
 func TestFieldsAgainstAspectJ(t *testing.T) {
-	for _, f := range []string{ajcPath, aspectjrt, lang3Jar} {
-		if _, err := os.Stat(f); err != nil {
-			t.Fatalf("%s missing: %s", f, installAJ)
-		}
-	}
-	jvmtest.JavaHome(t) // fails the test without a JDK
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(diffFolder, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	adv := diffAdvice(t)
-	tmp := t.TempDir()
-	ajOut := filepath.Join(tmp, "ajc.jar")
-	want := normalizeInfo(ajcWeave(t, lang3Jar, ajOut, "FieldDiff.aj", adv))
-
-	weftOut := filepath.Join(tmp, "weft.jar")
-	got := weftWeaveInfo(t, lang3Jar, weftOut, "fielddiff.weft", []byte(read("fielddiff.weft")), adv, true)
+	w := lang3Woven(t)
+	want, got := w.ajc["FieldDiff"], w.weft["FieldDiff"]
 
 	var missing, extra []string
 	perAdvice := map[string]int{}
@@ -69,11 +51,8 @@ func TestFieldsAgainstAspectJ(t *testing.T) {
 	}
 	reportWeaveInfoDiff(t, missing, extra)
 
-	plain, ajRun, weftRun := runExercises(t, adv, ajOut, weftOut)
-	if ajRun.prog != plain.prog || weftRun.prog != plain.prog {
-		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain.prog, ajRun.prog, weftRun.prog)
-	}
-	ajCounts, weftCounts := ajRun.counts, weftRun.counts
+	w.checkProgram(t)
+	ajCounts, weftCounts := w.aj.counts["FieldCounter"], w.wf.counts["FieldCounter"]
 	if ajCounts != weftCounts {
 		t.Errorf("advice counts differ: ajc %s, weft %s", ajCounts, weftCounts)
 	}
@@ -191,13 +170,8 @@ func TestFieldEdgeCasesAgainstAspectJ(t *testing.T) {
 	if err := os.WriteFile(aj, []byte("public "+fieldEdgeAspect), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(ajcPath, "-1.8", "-inpath", app, "-showWeaveInfo",
-		"-cp", aspectjrt+string(filepath.ListSeparator)+adv, "-d", t.TempDir(), aj)
-	ajcOut, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("ajc: %v\n%s", err, ajcOut)
-	}
-	want := normalizeInfo(string(ajcOut))
+	ajcOut := ajcWeave(t, app, t.TempDir(), adv, []string{aj})
+	want := normalizeInfo(ajcOut)
 
 	got := weftWeaveInfo(t, app, filepath.Join(t.TempDir(), "out"), "edge.weft", []byte(fieldEdgeAspect), adv, false)
 	var missing, extra []string

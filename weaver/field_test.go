@@ -1,13 +1,10 @@
 package weaver
 
 import (
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // weaveDirWithAspect compiles sources with the runtime, weaves the class
@@ -15,33 +12,7 @@ import (
 // directory and the weave-info lines, sorted.
 func weaveDirWithAspect(t *testing.T, sources map[string]string, aspect string) (string, []string) {
 	t.Helper()
-	all := runtimeSources()
-	for k, v := range sources {
-		all[k] = v
-	}
-	dir := jvmtest.Compile(t, all, "-g")
-	f, err := pointcut.ParseFile("f.weft", []byte(aspect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := mustJDKHierarchy(t, dir)
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: dir, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "woven")
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(dir, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range st.Warnings {
-		t.Errorf("weave warning: %s", w)
-	}
-	var infos []string
-	for i := range st.Shadows {
-		infos = append(infos, st.Shadows[i].String())
-	}
-	sort.Strings(infos)
+	_, out, infos := compileAndWeave(t, sources, "f.weft", aspect, "")
 	return out, infos
 }
 

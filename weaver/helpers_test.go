@@ -11,6 +11,7 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -76,6 +77,42 @@ func runtimeSources() map[string]string {
 		m[k] = string(v)
 	}
 	return m
+}
+
+// compileAndWeave compiles the Java sources with the runtime and weaves
+// the classes under sub ("" for all) with the aspect (the text of the
+// .weft file name):
+// it returns the class directory, the woven one (sub in it) and the
+// weave-info lines, sorted. A weaving warning fails the test.
+func compileAndWeave(t *testing.T, sources map[string]string, name, aspect, sub string) (dir, out string, infos []string) {
+	t.Helper()
+	all := runtimeSources()
+	for k, v := range sources {
+		all[k] = v
+	}
+	dir = jvmtest.Compile(t, all, "-g")
+	f, err := pointcut.ParseFile(name, []byte(aspect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustJDKHierarchy(t, dir)
+	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: dir, Hierarchy: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = filepath.Join(t.TempDir(), "woven")
+	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(filepath.Join(dir, sub), filepath.Join(out, sub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range st.Warnings {
+		t.Errorf("weft warning: %s", w)
+	}
+	for i := range st.Shadows {
+		infos = append(infos, st.Shadows[i].String())
+	}
+	sort.Strings(infos)
+	return dir, out, infos
 }
 
 // compileWeaveRun compiles the Java sources (with the runtime), weaves every

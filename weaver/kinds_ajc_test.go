@@ -2,7 +2,6 @@ package weaver
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,30 +12,18 @@ import (
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
-// TestKindsAgainstAspectJ weaves commons-lang3 with handler,
+// TestKindsAgainstAspectJ compares, on commons-lang3 woven with handler,
 // staticinitialization, preinitialization and initialization advice
-// written for ajc (KindsDiff.aj) and for weft (kindsdiff.weft): the same
-// join points must be advised, join point for join point, except the
+// written for ajc (KindsDiff.aj) and for weft (kindsdiff.weft), the join
+// points advised, join point for join point, except the
 // (pre)initialization join points ajc gives constructors calling
-// this(...) by inlining them (docs/language.md); and the exercise program
-// must print the same on the unwoven, the ajc-woven and the weft-woven
-// jar, with the same advice counts.
+// this(...) by inlining them (docs/language.md); and the run of the
+// exercise program on the unwoven, the ajc-woven and the weft-woven jar:
+// the same output, the same advice counts. (The jar is woven once for the
+// tests over commons-lang3: lang3Woven.)
 func TestKindsAgainstAspectJ(t *testing.T) {
-	for _, f := range []string{ajcPath, aspectjrt, lang3Jar} {
-		if _, err := os.Stat(f); err != nil {
-			t.Fatalf("%s missing: %s", f, installAJ)
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(diffFolder, "kindsdiff.weft"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv := diffAdvice(t)
-	tmp := t.TempDir()
-	ajOut := filepath.Join(tmp, "ajc.jar")
-	want := normalizeInfo(ajcWeave(t, lang3Jar, ajOut, "KindsDiff.aj", adv))
-	weftOut := filepath.Join(tmp, "weft.jar")
-	got := weftWeaveInfo(t, lang3Jar, weftOut, "kindsdiff.weft", b, adv, true)
+	w := lang3Woven(t)
+	want, got := w.ajc["KindsDiff"], w.weft["KindsDiff"]
 
 	// ajc's line for an initialization join point depends on its
 	// inlining of this(...) constructors and on the other shadows of the
@@ -77,14 +64,12 @@ func TestKindsAgainstAspectJ(t *testing.T) {
 	}
 	reportWeaveInfoDiff(t, missing, extra)
 
-	plain, ajRun, weftRun := runExercises(t, adv, ajOut, weftOut)
-	if ajRun.prog != plain.prog || weftRun.prog != plain.prog {
-		t.Errorf("program output differs:\nunwoven:\n%s\najc:\n%s\nweft:\n%s", plain.prog, ajRun.prog, weftRun.prog)
+	w.checkProgram(t)
+	ajCounts, weftCounts := w.aj.counts["KindsCounter"], w.wf.counts["KindsCounter"]
+	if ajCounts != weftCounts {
+		t.Errorf("advice counts differ: ajc %s, weft %s", ajCounts, weftCounts)
 	}
-	if ajRun.counts != weftRun.counts {
-		t.Errorf("advice counts differ: ajc %s, weft %s", ajRun.counts, weftRun.counts)
-	}
-	t.Logf("advice counts: ajc %s, weft %s", ajRun.counts, weftRun.counts)
+	t.Logf("advice counts: ajc %s, weft %s", ajCounts, weftCounts)
 }
 
 var initLineRE = regexp.MustCompile(`^(Join point 'initialization\(.*\)' in Type '[^']*' \([^:)]*):[0-9]+\)`)

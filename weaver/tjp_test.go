@@ -9,7 +9,6 @@ import (
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 const tjpFolder = "testdata/tjp"
@@ -55,24 +54,8 @@ func TestJoinPointAgainstAspectJ(t *testing.T) {
 	src := runtimeSources()
 	src["tjpadv/Print.java"] = strings.ReplaceAll(print, "PKG", "weft.rt")
 	adv := jvmtest.Compile(t, src)
-	f, err := pointcut.ParseFile("tjp.weft", []byte(read("tjp.weft")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := NewMethodHierarchy(classfile.NewHierarchy(classfile.NewDirSource(app), mustJDK(t)),
-		classfile.NewDirSource(app), mustJDK(t))
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: adv, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
 	weftOut := t.TempDir()
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(app, weftOut)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range st.Warnings {
-		t.Errorf("weft warning: %s", w)
-	}
+	weftWeaveInfo(t, app, weftOut, "tjp.weft", []byte(read("tjp.weft")), adv, true)
 	got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", weftOut+sep+adv, "app.Main")
 
 	// The only difference by design: an array construction's kind.
@@ -104,30 +87,8 @@ func TestJoinPointAgainstAspectJ(t *testing.T) {
 // -Xverify:all. It returns the output and the woven class directory.
 func weaveAspect(t *testing.T, sources map[string]string, aspect, mainClass string) (string, string) {
 	t.Helper()
-	src := runtimeSources()
-	for k, v := range sources {
-		src[k] = v
-	}
-	dir := jvmtest.Compile(t, src, "-g")
-	f, err := pointcut.ParseFile("t.weft", []byte(aspect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := mustJDKHierarchy(t, dir)
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: dir, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(filepath.Join(dir, "app"), filepath.Join(out, "app"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range st.Warnings {
-		t.Errorf("weft warning: %s", w)
-	}
-	sep := string(filepath.ListSeparator)
-	stdout, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out+sep+dir, mainClass)
+	dir, out, _ := compileAndWeave(t, sources, "t.weft", aspect, "app")
+	stdout, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out+string(filepath.ListSeparator)+dir, mainClass)
 	return stdout, out
 }
 

@@ -56,7 +56,7 @@ func TestCommandsReportTheSameDiagnostics(t *testing.T) {
 public class Tracker { public static void map(java.util.Map<?, ?> m) {} }`})
 	in := t.TempDir()
 	t.Setenv("JAVA_HOME", filepath.Join(dir, "not-a-jdk"))
-	t.Setenv("WEFT_CACHE", t.TempDir())
+	t.Setenv("WEFT_CACHE", strings.TrimPrefix(newCache(t), "WEFT_CACHE="))
 
 	common := []string{"-a", a, "-a", b, "--advice-cp=" + adv, "--java-home="}
 	commands := map[string][]string{

@@ -39,7 +39,7 @@ func TestWeaveDeclare(t *testing.T) {
     declare error: execution(p.A.new()) : "no A";
 }
 `)
-	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	env := []string{newCache(t)}
 
 	out := filepath.Join(t.TempDir(), "out")
 	_, stderr, code := weft(t, env, "weave", "-q", "-a", warn, "-o", out, app)
@@ -92,7 +92,7 @@ func TestWeaveDeclare(t *testing.T) {
 // source lines; a declare error fails weft jdk with nothing written and
 // stops weft run before java starts.
 func TestJDKAndRunDeclare(t *testing.T) {
-	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	env := []string{newCache(t)}
 	warn := writeFile(t, "warn.weft", "aspect W {\n    declare warning: execution(* java.util.logging.Logger.getName()) : \"getName\";\n}\n")
 	errs := writeFile(t, "errs.weft", "aspect E {\n    declare error: execution(* java.util.logging.Logger.getName()) : \"no getName\";\n}\n")
 	dir := filepath.Join(t.TempDir(), "jdk")

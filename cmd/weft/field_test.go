@@ -64,7 +64,7 @@ func TestJDKFieldAccess(t *testing.T) {
 	adv := jvmtest.Compile(t, map[string]string{"fieldjdk/Sizes.java": sizesSrc})
 	aspect := writeFile(t, "sizes.weft", sizesWeft)
 	dir := filepath.Join(t.TempDir(), "jdk")
-	_, stderr, code := weft(t, []string{"WEFT_CACHE=" + t.TempDir()}, "jdk", "-q", "-a", aspect, "--advice-cp", adv,
+	_, stderr, code := weft(t, []string{newCache(t)}, "jdk", "-q", "-a", aspect, "--advice-cp", adv,
 		"--modules", "java.base", "-o", dir)
 	if code != 0 || stderr != "" {
 		t.Fatalf("weft jdk: exit %d\n%s", code, stderr)

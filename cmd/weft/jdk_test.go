@@ -19,7 +19,7 @@ import (
 func TestJDKAdviceAndLaunchers(t *testing.T) {
 	adv := countAdvice(t)
 	nowhere := writeFile(t, "nowhere.weft", nowhereWeft)
-	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	env := []string{newCache(t)}
 	dir := filepath.Join(t.TempDir(), "jdk")
 	_, stderr, code := weft(t, env, "jdk", "-q", "-a", countWeft, "--modules", "java.base", "-o", dir)
 	if code == 0 || !strings.Contains(stderr, countWeft+":4:9: advice at line 3: count.Counter not found") ||

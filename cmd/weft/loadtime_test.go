@@ -259,7 +259,7 @@ func TestRunLoadTime(t *testing.T) {
 	layer := compileModules(t, ltwLayerSrcs)
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
-	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	env := []string{newCache(t)}
 
 	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar, layer)
 	// Woven, scale(5) is 10 * scale(6).
@@ -452,7 +452,7 @@ func TestRunLanguageRuntimes(t *testing.T) {
 	aspect := writeFile(t, "runtimes.weft", runtimesWeft)
 	clj := writeFile(t, "sq.clj", "(defn sq [x] (* x x))\n(println (reduce + (map sq (range 10))))\n")
 	js := writeFile(t, "sq.js", "function sq(x) { return x * x; }\nvar s = 0;\nfor (var i = 0; i < 10; i++) s += sq(i);\nprint(s);\n")
-	env := []string{"WEFT_CACHE=" + t.TempDir()} // one woven java.base for both
+	env := []string{newCache(t)} // one woven java.base for both
 	for _, run := range [][]string{
 		{"-cp", clojure, "clojure.main", clj},
 		{"-cp", rhino, "org.mozilla.javascript.tools.shell.Main", "-opt", "9", js},

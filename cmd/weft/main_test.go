@@ -25,8 +25,10 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	code := m.Run()
-	if sharedCacheDir != "" {
-		os.RemoveAll(sharedCacheDir)
+	for _, d := range []string{sharedCacheDir, runtimeDir} {
+		if d != "" {
+			os.RemoveAll(d)
+		}
 	}
 	os.Exit(code)
 }
@@ -34,6 +36,8 @@ func TestMain(m *testing.M) {
 var (
 	sharedCacheOnce sync.Once
 	sharedCacheDir  string
+	runtimeOnce     sync.Once
+	runtimeDir      string
 )
 
 // sharedCache returns a WEFT_CACHE setting shared by the tests of this
@@ -45,9 +49,36 @@ func sharedCache(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		linkRuntime(t, d)
 		sharedCacheDir = d
 	})
 	return "WEFT_CACHE=" + sharedCacheDir
+}
+
+// newCache returns a WEFT_CACHE setting of a new cache, for a test that
+// weaves the JDK its own way.
+func newCache(t *testing.T) string {
+	d := t.TempDir()
+	linkRuntime(t, d)
+	return "WEFT_CACHE=" + d
+}
+
+// linkRuntime makes the cache's rt/, where weft keeps the JDK-mode runtime
+// it compiles (keyed by its sources and the JDK's Thread), one directory
+// for all the package's caches: the first weft that needs the runtime
+// compiles it, the others read it (javac, each time the same, took about 3
+// CPU seconds per test).
+func linkRuntime(t *testing.T, cache string) {
+	runtimeOnce.Do(func() {
+		d, err := os.MkdirTemp("", "weft-test-rt-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtimeDir = d
+	})
+	if err := os.Symlink(runtimeDir, filepath.Join(cache, "rt")); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // weft runs weft with args in a process of its own, with extra environment

@@ -157,7 +157,8 @@ public class Inventory {
 }
 
 // TestRecrashCommand records the four crashes with JDK frames on a woven
-// java.base under -Xverify:all: the program's output is unchanged, each
+// java.base (--patches: the runtime image is TestRunLaunchers' concern)
+// under -Xverify:all: the program's output is unchanged, each
 // crash is saved once (no recursion, no other: the caught exception's
 // escape from the method asked for is saved once, not at each frame), and for each a test
 // reproduces it from the frame that threw it, compiled and run by weft;
@@ -170,7 +171,7 @@ func TestRecrashCommand(t *testing.T) {
 	wantOut, wantErr, _ := jvmtest.RunErr(t, java[1:]...)
 	out := filepath.Join(t.TempDir(), "crash")
 	start := time.Now()
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "-v", "--jdk-frames", "--method", "crashy.Config.port", "-o", out, "--"}, java...)...)
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "-v", "--patches", "--jdk-frames", "--method", "crashy.Config.port", "-o", out, "--"}, java...)...)
 	t.Logf("weft recrash: %v", time.Since(start))
 	if code != 0 || stdout != wantOut {
 		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, wantOut, stderr)

@@ -15,13 +15,14 @@ import (
 // the advice; advice that advised nothing in the JDK nor the class path is
 // warned of as ajc does; javac runs on the woven JDK (it used to be given
 // java's @argfile) and its output runs. Both run from the woven runtime
-// image, linked once: java and javac of its bin/.
+// image, linked once: java and javac of its bin/; it has both class data
+// sharing archives of the stock JDK.
 func TestRunLaunchers(t *testing.T) {
 	adv := countAdvice(t)
 	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
 	src := writeFile(t, "Hello.java", helloSrc)
 	nowhere := writeFile(t, "nowhere.weft", nowhereWeft)
-	env := []string{"WEFT_CACHE=" + t.TempDir()}
+	env := []string{newCache(t)}
 	aspects := []string{"run", "-a", countWeft, "-a", nowhere, "--modules", "java.base"}
 	run := func(args ...string) (string, string, int) {
 		t.Helper()
@@ -52,6 +53,18 @@ func TestRunLaunchers(t *testing.T) {
 		!strings.Contains(stderr, lint) || strings.Count(stderr, "[Xlint:") != 1 ||
 		!strings.Contains(stderr, "weft: linked "+filepath.Join(env[0][len("WEFT_CACHE="):], "jdk-")) {
 		t.Errorf("java -cp app:adv: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	// The image has the class data sharing archives the stock JDK has:
+	// the default one and the one for heaps over 32 GB (nocoops).
+	stock, _ := filepath.Glob(filepath.Join(jvmtest.JavaHome(t), "lib", "server", "*.jsa"))
+	if len(stock) < 2 {
+		t.Errorf("the stock JDK has the archives %v, not the default and the nocoops one: nothing to compare", stock)
+	}
+	for _, jsa := range stock {
+		image, _ := filepath.Glob(filepath.Join(env[0][len("WEFT_CACHE="):], "jdk-*", "image", "lib", "server", filepath.Base(jsa)))
+		if len(image) != 1 {
+			t.Errorf("the runtime image has no lib/server/%s (%v)", filepath.Base(jsa), image)
+		}
 	}
 
 	// javac on the same woven JDK (from the cache: the same advice class

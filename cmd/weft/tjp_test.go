@@ -148,7 +148,7 @@ func TestJDKJoinPoint(t *testing.T) {
 	adv := jvmtest.Compile(t, map[string]string{"tjp/Log.java": tjpLog}, "-cp", rtJar)
 	aspect := writeFile(t, "tjp.weft", tjpWeft)
 	dir := filepath.Join(t.TempDir(), "jdk")
-	_, stderr, code := weft(t, []string{"WEFT_CACHE=" + t.TempDir()}, "jdk", "-q", "-a", aspect, "--advice-cp", adv,
+	_, stderr, code := weft(t, []string{newCache(t)}, "jdk", "-q", "-a", aspect, "--advice-cp", adv,
 		"--modules", "java.base", "-o", dir)
 	if code != 0 || stderr != "" {
 		t.Fatalf("weft jdk: exit %d, stderr:\n%s", code, stderr)

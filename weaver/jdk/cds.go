@@ -54,8 +54,8 @@ func (b *imageBuild) writeClassList() error {
 
 // dumpCDS makes the image's default class data sharing archives as the
 // stock JDK has them (lib/server/classes.jsa and, for heaps over 32 GB,
-// classes_nocoops.jsa) with the image's java, then checks that it maps
-// the default one.
+// classes_nocoops.jsa, unless opts.DefaultArchiveOnly) with the image's
+// java, then checks that it maps the default one.
 func (b *imageBuild) dumpCDS() error {
 	if err := b.writeClassList(); err != nil {
 		return err
@@ -65,7 +65,7 @@ func (b *imageBuild) dumpCDS() error {
 	// caches): without the user's advice.
 	unadvised := "-D" + rtjava.UnadvisedProperty + "=true"
 	dumps := [][]string{{unadvised, "-Xshare:dump"}}
-	if _, err := os.Stat(filepath.Join(b.opts.JavaHome, "lib", "server", "classes_nocoops.jsa")); err == nil {
+	if _, err := os.Stat(filepath.Join(b.opts.JavaHome, "lib", "server", "classes_nocoops.jsa")); err == nil && !b.opts.DefaultArchiveOnly {
 		dumps = append(dumps, []string{unadvised, "-XX:-UseCompressedOops", "-Xshare:dump"})
 	}
 	err := parallel.Each(len(dumps), b.opts.Workers, func(i int) error {

@@ -60,7 +60,7 @@ func TestDefinerCallers(t *testing.T) {
 // TestLTWNamesExist: the members the wrappers call exist in the JDK-mode
 // runtime, public and static.
 func TestLTWNamesExist(t *testing.T) {
-	rt, err := BuildRuntime(jvmtest.JavaHome(t), t.TempDir())
+	rt, err := BuildRuntime(jvmtest.JavaHome(t), runtimeCache(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ const otherSrc = `public class Other { public static String hi() { return "other
 func TestPatchDefinersRuns(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	out := t.TempDir()
-	rt, err := BuildRuntime(home, t.TempDir())
+	rt, err := BuildRuntime(home, runtimeCache(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func (o onlyClasses) WeaveClass(name string, data []byte) (*Woven, error) {
 // hookSetup builds the JDK-mode runtime and the weftproto.Counter hook.
 func hookSetup(t *testing.T) (home string, rt map[string][]byte, adv string) {
 	home = jvmtest.JavaHome(t)
-	rt, err := BuildRuntime(home, t.TempDir())
+	rt, err := BuildRuntime(home, runtimeCache(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ public class Hello {
 func TestPrototypeJavaBase(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	out := t.TempDir()
-	rt, err := BuildRuntime(home, t.TempDir())
+	rt, err := BuildRuntime(home, runtimeCache(t))
 	if err != nil {
 		t.Fatal(err)
 	}

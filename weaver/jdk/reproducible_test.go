@@ -17,7 +17,7 @@ import (
 // the patch jars and the next free id must be the same both times.
 func TestWeaveImageIsReproducible(t *testing.T) {
 	home := jvmtest.JavaHome(t)
-	rt, err := BuildRuntime(home, t.TempDir())
+	rt, err := BuildRuntime(home, runtimeCache(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,10 @@ type ImageOptions struct {
 	BootAppend []string
 	// Workers bounds the jmod files written at once; 0 means all cores.
 	Workers int
+	// DefaultArchiveOnly leaves out the class data sharing archive for
+	// heaps over 32 GB (classes_nocoops.jsa), one JVM dump less: for tests
+	// of an image that check only the default archive.
+	DefaultArchiveOnly bool
 }
 
 // AdviceJar is where an image keeps the advice classes, relative to it.

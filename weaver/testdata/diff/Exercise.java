@@ -4,7 +4,7 @@ import org.apache.commons.lang3.builder.*;
 import org.apache.commons.lang3.text.StrTokenizer;
 import org.apache.commons.lang3.time.DurationFormatUtils;
 
-/** Exercises commons-lang3; prints results, then the advice counts. */
+/** Exercises commons-lang3; prints results, then the advice counts of each aspect. */
 public class Exercise {
     public static void main(String[] args) throws Exception {
         System.out.println(StringUtils.capitalize("hello") + " " + StringUtils.reverse("abc") + " " + StringUtils.leftPad("7", 3, '0'));
@@ -25,6 +25,9 @@ public class Exercise {
         // Catch blocks inside the library, and a constructor that throws.
         System.out.println(org.apache.commons.lang3.math.NumberUtils.toInt("x", -1) + " " + org.apache.commons.lang3.math.NumberUtils.toLong("1y", -2L));
         try { new org.apache.commons.lang3.text.ExtendedMessageFormat("{0,nosuchformat}"); } catch (IllegalArgumentException e) { System.out.println("bad format"); }
-        System.out.println(diffadv.Counter.report());
+        // One counter class per aspect woven (testdata/diff/Counter.java).
+        System.out.println("Counter " + diffadv.Counter.report());
+        System.out.println("FieldCounter " + diffadv.FieldCounter.report());
+        System.out.println("KindsCounter " + diffadv.KindsCounter.report());
     }
 }
