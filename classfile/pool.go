@@ -531,27 +531,40 @@ func poolEnd(b []byte, off, count int) int {
 		if off >= len(b) {
 			return len(b)
 		}
-		switch b[off] {
-		case TagUtf8:
-			if off+3 > len(b) {
-				return len(b)
-			}
-			off += 3 + (int(b[off+1])<<8 | int(b[off+2]))
-		case TagInteger, TagFloat, TagFieldref, TagMethodref, TagInterfaceMethodref, TagNameAndType,
-			TagDynamic, TagInvokeDynamic:
-			off += 5
-		case TagLong, TagDouble:
-			off += 9
-			i++
-		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			off += 3
-		case TagMethodHandle:
-			off += 4
-		default:
+		n, wide := entryLen(b, off)
+		if n == 0 {
 			return len(b)
+		}
+		off += n
+		if wide {
+			i++
 		}
 	}
 	return min(off, len(b))
+}
+
+// entryLen returns the length in bytes of the constant-pool entry at
+// b[off] (off < len(b)), and whether it takes two slots (Long, Double);
+// 0 for an unknown tag. A Utf8 entry whose header runs past b counts as 3
+// bytes: callers see the entry cut short by comparing with len(b).
+func entryLen(b []byte, off int) (n int, wide bool) {
+	switch b[off] {
+	case TagUtf8:
+		if off+3 > len(b) {
+			return 3, false
+		}
+		return 3 + (int(b[off+1])<<8 | int(b[off+2])), false
+	case TagInteger, TagFloat, TagFieldref, TagMethodref, TagInterfaceMethodref, TagNameAndType,
+		TagDynamic, TagInvokeDynamic:
+		return 5, false
+	case TagLong, TagDouble:
+		return 9, true
+	case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+		return 3, false
+	case TagMethodHandle:
+		return 4, false
+	}
+	return 0, false
 }
 
 // write appends the pool's encoding to b.

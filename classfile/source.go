@@ -493,24 +493,16 @@ func ReadClassInfo(name string, b []byte) (*ClassInfo, error) {
 			return fail(p, "truncated constant pool at entry %d", i)
 		}
 		offs[i] = int32(p)
-		switch b[p] {
-		case TagUtf8:
-			if p+3 > len(b) {
-				return fail(p, "truncated constant pool at entry %d", i)
-			}
-			p += 3 + int(binary.BigEndian.Uint16(b[p+1:]))
-		case TagInteger, TagFloat, TagFieldref, TagMethodref, TagInterfaceMethodref,
-			TagNameAndType, TagDynamic, TagInvokeDynamic:
-			p += 5
-		case TagLong, TagDouble:
-			p += 9
-			i++
-		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			p += 3
-		case TagMethodHandle:
-			p += 4
-		default:
+		n, wide := entryLen(b, p)
+		switch {
+		case n == 0:
 			return fail(p, "constant pool entry %d has unknown tag %d", i, b[p])
+		case b[p] == TagUtf8 && p+3 > len(b):
+			return fail(p, "truncated constant pool at entry %d", i)
+		}
+		p += n
+		if wide {
+			i++
 		}
 	}
 	if p+8 > len(b) {
