@@ -196,29 +196,6 @@ public class A {
 `,
 }
 
-// compileModules compiles the modules whose sources are given (paths under
-// a module source path) in one javac run, and returns the directory holding
-// the modules, exploded (what ModuleFinder.of finds in it).
-func compileModules(t *testing.T, sources map[string]string) string {
-	t.Helper()
-	src, out := t.TempDir(), t.TempDir()
-	args := []string{"-d", out, "--module-source-path", src}
-	for name, text := range sources {
-		p := filepath.Join(src, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, p)
-	}
-	if b, err := exec.Command(jvmtest.Javac(t), args...).CombinedOutput(); err != nil {
-		t.Fatalf("javac %s: %v\n%s", strings.Join(args, " "), err, b)
-	}
-	return out
-}
-
 // TestRunLoadTime runs weft run (java.base woven ahead of time) on a
 // program whose classes the JVM defines at run time, under -Xverify:all:
 // the plugin's method executions are counted exactly (work once, step five
@@ -256,7 +233,7 @@ func TestRunLoadTime(t *testing.T) {
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
 	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc,
 		"plugin/Scale.java": ltwScaleSrc}), pluginJar, "")
-	layer := compileModules(t, ltwLayerSrcs)
+	layer := jvmtest.CompileModules(t, ltwLayerSrcs)
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{newCache(t)}

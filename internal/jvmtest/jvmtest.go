@@ -59,24 +59,48 @@ func Javac(t testing.TB) string { return filepath.Join(JavaHome(t), "bin", "java
 // directory of the class files.
 func Compile(t testing.TB, sources map[string]string, opts ...string) string {
 	t.Helper()
-	src := t.TempDir()
+	_, files := writeSources(t, sources)
 	out := t.TempDir()
-	args := append([]string{"-d", out}, opts...)
+	javac(t, append(append([]string{"-d", out}, opts...), files...))
+	return out
+}
+
+// CompileModules compiles modules whose sources are given by their paths
+// under a module source path (ma/module-info.java, ma/ma/A.java, ...) in
+// one javac run, and returns the directory holding the modules, exploded
+// (what ModuleFinder.of finds in it).
+func CompileModules(t testing.TB, sources map[string]string) string {
+	t.Helper()
+	src, files := writeSources(t, sources)
+	out := t.TempDir()
+	javac(t, append([]string{"-d", out, "--module-source-path", src}, files...))
+	return out
+}
+
+// writeSources writes sources (path → text) into a new directory and
+// returns it and the files' paths.
+func writeSources(t testing.TB, sources map[string]string) (dir string, files []string) {
+	t.Helper()
+	dir = t.TempDir()
 	for name, text := range sources {
-		p := filepath.Join(src, name)
+		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		args = append(args, p)
+		files = append(files, p)
 	}
-	cmd := exec.Command(Javac(t), args...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("javac failed: %v\n%s", err, b)
+	return dir, files
+}
+
+// javac runs javac with args; it fails the test if javac fails.
+func javac(t testing.TB, args []string) {
+	t.Helper()
+	if b, err := exec.Command(Javac(t), args...).CombinedOutput(); err != nil {
+		t.Fatalf("javac %s: %v\n%s", strings.Join(args, " "), err, b)
 	}
-	return out
 }
 
 // Run runs java with args and returns stdout and stderr; it fails the test if
