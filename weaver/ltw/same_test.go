@@ -156,3 +156,99 @@ func TestAnnotationsAtLoadTime(t *testing.T) {
 		}
 	}
 }
+
+// kindsSrc has a join point of each kind the language knows: static and
+// instance fields read and written, a catch block, a static initializer,
+// constructors, calls and executions in and out of a control flow.
+var kindsSrc = map[string]string{
+	"p/K.java": `package p;
+public class K {
+    static int total = 1;
+    int n;
+    public K(int n) { super(); this.n = n; }
+    public int run(String s) {
+        try { n += Integer.parseInt(s); } catch (NumberFormatException e) { n = -1; }
+        return leaf() + total;
+    }
+    int leaf() { return n; }
+}`,
+}
+
+// kindsWeft selects every kind, cflow and thisJoinPoint included.
+const kindsWeft = `aspect K {
+    before(): get(* p.K.*) { adv.Log.hit(); }
+    before(): set(* p.K.*) { adv.Log.hit(); }
+    before(): handler(NumberFormatException) && within(p..*) { adv.Log.hit(); }
+    before(): staticinitialization(p.K) { adv.Log.hit(); }
+    before(): initialization(p.K.new(..)) { adv.Log.hit(); }
+    before(): preinitialization(p.K.new(..)) { adv.Log.hit(); }
+    before(): execution(* p.K.leaf()) && cflow(execution(* p.K.run(..))) { adv.Log.hit(); }
+    before(): call(* java.lang.Integer.parseInt(..)) && within(p..*) { adv.Log.tjp(thisJoinPoint); }
+    int around(): execution(* p.K.leaf()) { adv.Log.around(proceed); }
+}
+`
+
+// TestEveryKindAtLoadTime: a class woven at load time with advice at every
+// kind of join point (fields, handler, static initialization,
+// (pre)initialization, cflow, thisJoinPoint, around) is byte for byte the
+// class weaving ahead of time makes, and so is its sister.
+func TestEveryKindAtLoadTime(t *testing.T) {
+	dir := jvmtest.Compile(t, kindsSrc, "-g")
+	f, err := pointcut.ParseFile("k.weft", []byte(kindsWeft))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	weave := func(h classfile.Hierarchy) *weaver.Weaver {
+		prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{Hierarchy: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: 1000})
+	}
+	src := classfile.NewDirSource(dir)
+	out := t.TempDir()
+	st, err := weave(weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)).WeavePath(dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[advice.ShadowKind]bool{}
+	for _, s := range st.Shadows {
+		kinds[s.Kind] = true
+	}
+	for _, k := range []advice.ShadowKind{advice.FieldGet, advice.FieldSet, advice.ExceptionHandler, advice.StaticInitialization,
+		advice.Initialization, advice.PreInitialization, advice.MethodExecution, advice.MethodCall} {
+		if !kinds[k] {
+			t.Errorf("ahead of time: no %s join point advised", k)
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("ahead of time: %d kinds of join points advised, want every kind:\n%v", len(kinds), st.Shadows)
+	}
+
+	h := NewHierarchy(img)
+	class, err := os.ReadFile(filepath.Join(dir, "p", "K.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := NewServer(weave(h), h).Weave(&Request{Kind: Normal, Name: "p.K", Class: class})
+	if resp.Status != StatusWoven || len(resp.Extra) != 1 {
+		t.Fatalf("load time: status %v, %d extra classes: %s", resp.Status, len(resp.Extra), resp.Message)
+	}
+	ahead, err := os.ReadFile(filepath.Join(out, "p", "K.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sister, err := os.ReadFile(filepath.Join(out, "p", "K"+weaver.SisterSuffix+".class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(resp.Class, ahead) || !bytes.Equal(resp.Extra[0].Class, sister) {
+		t.Errorf("p/K or its sister woven at load time differs from ahead of time (%d/%d and %d/%d bytes)",
+			len(resp.Class), len(ahead), len(resp.Extra[0].Class), len(sister))
+	}
+}
