@@ -106,30 +106,8 @@ const annotatedWeft = `aspect T {
 // again (another loader), it has it.
 func TestAnnotationsAtLoadTime(t *testing.T) {
 	dir := jvmtest.Compile(t, annotatedSrc)
-	f, err := pointcut.ParseFile("t.weft", []byte(annotatedWeft))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	weave := func(h classfile.Hierarchy) *weaver.Weaver {
-		prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{Hierarchy: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: 1000})
-	}
-
-	// Ahead of time.
-	src := classfile.NewDirSource(dir)
-	out := t.TempDir()
-	st, err := weave(weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)).WeavePath(dir, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img, weave := aspectWeaver(t, annotatedWeft)
+	out, st := weaveAhead(t, weave, img, dir)
 	if len(st.Shadows) != 4 { // Base.f's execution twice, Caller.g's execution, the call of f
 		t.Errorf("ahead of time: %d advised join points, want 4:\n%v", len(st.Shadows), st.Shadows)
 	}
@@ -194,28 +172,8 @@ const kindsWeft = `aspect K {
 // class weaving ahead of time makes, and so is its sister.
 func TestEveryKindAtLoadTime(t *testing.T) {
 	dir := jvmtest.Compile(t, kindsSrc, "-g")
-	f, err := pointcut.ParseFile("k.weft", []byte(kindsWeft))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	weave := func(h classfile.Hierarchy) *weaver.Weaver {
-		prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{Hierarchy: h})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: 1000})
-	}
-	src := classfile.NewDirSource(dir)
-	out := t.TempDir()
-	st, err := weave(weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)).WeavePath(dir, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img, weave := aspectWeaver(t, kindsWeft)
+	out, st := weaveAhead(t, weave, img, dir)
 	kinds := map[advice.ShadowKind]bool{}
 	for _, s := range st.Shadows {
 		kinds[s.Kind] = true
@@ -251,4 +209,40 @@ func TestEveryKindAtLoadTime(t *testing.T) {
 		t.Errorf("p/K or its sister woven at load time differs from ahead of time (%d/%d and %d/%d bytes)",
 			len(resp.Class), len(ahead), len(resp.Extra[0].Class), len(sister))
 	}
+}
+
+// aspectWeaver parses an aspect and returns java.base's image (closed
+// with the test) and what makes a weaver of the aspect over a hierarchy,
+// its first join point id 1000.
+func aspectWeaver(t *testing.T, aspect string) (*classfile.ImageSource, func(classfile.Hierarchy) *weaver.Weaver) {
+	t.Helper()
+	f, err := pointcut.ParseFile("t.weft", []byte(aspect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { img.Close() })
+	return img, func(h classfile.Hierarchy) *weaver.Weaver {
+		prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{Hierarchy: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: 1000})
+	}
+}
+
+// weaveAhead weaves the classes of dir ahead of time into a new directory
+// and returns it and what was woven.
+func weaveAhead(t *testing.T, weave func(classfile.Hierarchy) *weaver.Weaver, img *classfile.ImageSource, dir string) (string, *weaver.Stats) {
+	t.Helper()
+	src := classfile.NewDirSource(dir)
+	out := t.TempDir()
+	st, err := weave(weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)).WeavePath(dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, st
 }
