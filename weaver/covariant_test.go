@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // TestSignaturesThroughCovariantOverriding matches execution and call
@@ -55,21 +54,12 @@ public class A { public static void a() {} }`,
     after() returning: call(Object cov.Base.get()) && within(app..*) { adv.A.a(); }
     after() returning: call(String cov.Base+.get()) && within(app..*) { adv.A.a(); }
 }`
-	f, err := pointcut.ParseFile("c.weft", []byte(weft))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := mustJDKHierarchy(t, dir)
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: dir, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := filepath.Join(dir, "app", "Sub.class")
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeaveClass(p, data)
+	res, err := aspectWeaver(t, "c.weft", weft, dir).WeaveClass(p, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,6 +79,23 @@ func runtimeSources() map[string]string {
 	return m
 }
 
+// aspectWeaver parses the aspect (the text of the .weft file name) and
+// returns a weaver of it, its advice classes and the classes to weave in
+// dir, over the JDK.
+func aspectWeaver(t *testing.T, name, aspect, dir string) *Weaver {
+	t.Helper()
+	f, err := pointcut.ParseFile(name, []byte(aspect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustJDKHierarchy(t, dir)
+	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: dir, Hierarchy: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(prog, prog.Advice(), Options{Hierarchy: h})
+}
+
 // compileAndWeave compiles the Java sources with the runtime and weaves
 // the classes under sub ("" for all) with the aspect (the text of the
 // .weft file name):
@@ -91,17 +108,8 @@ func compileAndWeave(t *testing.T, sources map[string]string, name, aspect, sub 
 		all[k] = v
 	}
 	dir = jvmtest.Compile(t, all, "-g")
-	f, err := pointcut.ParseFile(name, []byte(aspect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := mustJDKHierarchy(t, dir)
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: dir, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
 	out = filepath.Join(t.TempDir(), "woven")
-	st, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeavePath(filepath.Join(dir, sub), filepath.Join(out, sub))
+	st, err := aspectWeaver(t, name, aspect, dir).WeavePath(filepath.Join(dir, sub), filepath.Join(out, sub))
 	if err != nil {
 		t.Fatal(err)
 	}

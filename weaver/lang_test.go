@@ -8,7 +8,6 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/pointcut"
 )
 
 // TestWithAspectLanguage weaves with a real .weft aspect: args(.., x)
@@ -47,16 +46,7 @@ public class Main {
     after() throwing(IllegalStateException e): call(* app.Main.boom(..)) { adv.A.ise(e, thisEnclosingJoinPointStaticPart); }
     before(app.Main t): call(int hashCode()) && target(t) { adv.A.tgt(t); }
 }`
-	f, err := pointcut.ParseFile("l.weft", []byte(weft))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := mustJDKHierarchy(t, dir)
-	prog, err := pointcut.ResolveWith([]*pointcut.File{f}, pointcut.Options{AdviceCP: dir, Hierarchy: h})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := New(prog, prog.Advice(), Options{Hierarchy: h})
+	w := aspectWeaver(t, "l.weft", weft, dir)
 	p := filepath.Join(dir, "app", "Main.class")
 	data, err := os.ReadFile(p)
 	if err != nil {
