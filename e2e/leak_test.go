@@ -164,8 +164,9 @@ func TestLeakTracker(t *testing.T) {
 			t.Errorf("Leaky %s: the first run weaves the JDK and the class path, the second nothing:\n%s", mode, stderr)
 		}
 		r := report(out)
+		t.Logf("Leaky %s: %d samples, 1 in %d tracked", mode, r.Samples, r.Interval)
 		if r.Samples < 8 {
-			t.Errorf("Leaky %s: %d samples, want at least the window's 8", mode, r.Samples)
+			t.Errorf("Leaky %s: %d samples, want at least the window's 8\n%s", mode, r.Samples, stderr)
 		}
 		for _, c := range append(r.Growing, r.Live...) {
 			if strings.HasPrefix(c.Site, "leak.") || (len(c.Context) > 0 && strings.HasPrefix(c.Context[0], "leak.")) {

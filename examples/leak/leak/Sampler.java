@@ -53,13 +53,9 @@ final class Sampler implements Runnable {
     public void run() {
         sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
         long added = 0, tick = System.nanoTime(), nextWrite = tick + PERIOD_MS * 1_000_000;
-        try {
-            for (;;) {
-                boolean collected = false;
-                for (Reference<?> r = Tracker.QUEUE.remove(100); r != null; r = Tracker.QUEUE.poll()) {
-                    collected |= dequeued(r);
-                }
-                if (collected) sample();
+        for (;;) {
+            try {
+                if (drain(Tracker.QUEUE.remove(100))) sample();
                 long now = System.nanoTime();
                 if (now - tick >= 100_000_000L) {
                     long a = Tracker.REFS.added();
@@ -71,19 +67,41 @@ final class Sampler implements Runnable {
                     Report.write();
                     nextWrite = now + PERIOD_MS * 1_000_000;
                 }
+            } catch (InterruptedException e) {
+                return; // the JVM is ending
+            } catch (Throwable e) {
+                // A sampler that stopped would leave the table to fill and the
+                // history empty, silently: say so, and go on.
+                System.err.println("leak: sampler: " + e);
             }
-        } catch (InterruptedException e) {
-            // the JVM is ending
         }
     }
 
-    /** Counts a death, or says the sentinel came (a collection happened). */
-    private static boolean dequeued(Reference<?> r) {
-        if (r == sentinel) return true;
-        Tracker.Ref t = (Tracker.Ref) r;
-        Tracker.REFS.remove(t);
-        t.context.died(t.weight, t.bytes);
-        return false;
+    /** Dead references waiting to be counted, so that the table's lock is taken once per batch. */
+    private static final Tracker.Ref[] batch = new Tracker.Ref[1024];
+
+    /**
+     * Counts r and every reference already queued behind it; says whether
+     * the sentinel was among them (a collection happened).
+     */
+    private static boolean drain(Reference<?> r) {
+        boolean collected = false;
+        int n = 0;
+        for (; r != null; r = Tracker.QUEUE.poll()) {
+            if (r == sentinel) {
+                collected = true;
+                continue;
+            }
+            Tracker.Ref t = (Tracker.Ref) r;
+            t.context.died(t.weight, t.bytes);
+            batch[n++] = t;
+            if (n == batch.length) {
+                Tracker.REFS.remove(batch, n);
+                n = 0;
+            }
+        }
+        Tracker.REFS.remove(batch, n);
+        return collected;
     }
 
     /**
@@ -94,7 +112,7 @@ final class Sampler implements Runnable {
     private static void sample() throws InterruptedException {
         long end = System.nanoTime() + 300_000_000L;
         for (Reference<?> r; System.nanoTime() < end && (r = Tracker.QUEUE.remove(20)) != null; ) {
-            dequeued(r);
+            drain(r);
         }
         sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
         synchronized (Report.class) { // not while a report reads the histories

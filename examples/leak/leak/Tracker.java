@@ -226,18 +226,27 @@ public final class Tracker {
             return true;
         }
 
-        synchronized void remove(Ref r) {
-            slots[r.slot] = null;
-            free[nfree++] = r.slot;
+        /** Frees the slots of the first n of dead, and forgets them there. */
+        synchronized void remove(Ref[] dead, int n) {
+            for (int i = 0; i < n; i++) {
+                slots[dead[i].slot] = null;
+                free[nfree++] = dead[i].slot;
+                dead[i] = null;
+            }
         }
 
+        // size and added read without the lock: they only steer the
+        // sampling rate, and a sampler taking the lock every 100 ms against
+        // allocating threads that take it at every tracked object could
+        // wait behind them for long.
+
         /** Tracked objects not yet found collected. */
-        synchronized int size() {
+        int size() {
             return used - nfree;
         }
 
         /** References added in all. */
-        synchronized long added() {
+        long added() {
             return added;
         }
 
