@@ -44,6 +44,17 @@ func TestNamesExist(t *testing.T) {
 			t.Errorf("%s.%s%s: access %#x, want public static", r.Owner, r.Name, r.Desc, found.Access)
 		}
 	}
+	// In application mode BIB.ready is a constant (final, with a
+	// ConstantValue): the JIT folds the guard's read and branch away.
+	bib, err := classfile.Parse(BIB, classes[BIB])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range bib.Fields {
+		if bib.MemberName(f) == BIBReady.Name && (f.Access&classfile.AccFinal == 0 || bib.Attr(f.Attributes, "ConstantValue") == nil) {
+			t.Errorf("%s.%s: access %#x, no ConstantValue or not final: not a constant", BIB, BIBReady.Name, f.Access)
+		}
+	}
 	// Proceed's members sister classes call or implement (not public
 	// static): they exist.
 	c, err := classfile.Parse(Proceed, classes[Proceed])
