@@ -41,6 +41,7 @@ var runFlags struct {
 	ltwInfo  string
 	ltwWait  time.Duration
 	patches  bool
+	appCDS   bool
 	// jvmOptions are JVM options a tool's runs take (not a flag of weft
 	// run: e.g. weft profile's, for the JIT).
 	jvmOptions []string
@@ -115,6 +116,7 @@ func init() {
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&runFlags.loadTime, "load-time", true, "weave the classes the JVM defines at run time too (docs/ltw.md)")
 	f.BoolVar(&runFlags.patches, "patches", false, "run the stock JDK with the woven modules as --patch-module patches, not a woven runtime image")
+	addAppCDSFlag(f)
 	f.StringVar(&runFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file")
 	f.DurationVar(&runFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class at load time may take; past it the class is defined unwoven and reported")
 	f.StringVar(&runFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
@@ -261,6 +263,14 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		say("load-time weaving: %s", lt.path)
 	}
 
+	// The application's class data sharing archive, on the image.
+	var archive *appArchive
+	if imageDir != "" && !tool && fl.appCDS {
+		if archive = newAppArchive(imageDir, javaArgs, outs); archive != nil {
+			jvmOpts = append(jvmOpts, archive.runOptions(say)...)
+		}
+	}
+
 	// Run the command on both.
 	var cmdArgs []string
 	if imageDir != "" {
@@ -276,6 +286,9 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
 	code := runJava(launcher, cmdArgs, env)
+	if archive != nil {
+		archive.finish(code)
+	}
 	if lt != nil {
 		if err := reportLoadTime(os.Stderr, lt.stop(), fl.ltwFile); err != nil {
 			fmt.Fprintln(os.Stderr, "weft:", err)
@@ -486,15 +499,11 @@ func cached(dir string, make func() error) (*jdk.Summary, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
 	}
-	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	unlock, err := lockFile(dir + ".lock")
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return nil, err
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer unlock()
 	done := filepath.Join(dir, ".complete")
 	if _, err := os.Stat(done); errors.Is(err, fs.ErrNotExist) {
 		os.RemoveAll(dir) // a run that died half way
@@ -515,6 +524,23 @@ func cached(dir string, make func() error) (*jdk.Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// lockFile takes an exclusive lock on the file (created if need be) and
+// returns its release.
+func lockFile(name string) (func(), error) {
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
 
 // weaveApp weaves the class path entries into outs (entry → output), with

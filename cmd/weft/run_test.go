@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
@@ -16,7 +17,8 @@ import (
 // warned of as ajc does; javac runs on the woven JDK (it used to be given
 // java's @argfile) and its output runs. Both run from the woven runtime
 // image, linked once: java and javac of its bin/; it has both class data
-// sharing archives of the stock JDK.
+// sharing archives of the stock JDK. A program's second run maps the
+// application's archive (appCDS).
 func TestRunLaunchers(t *testing.T) {
 	adv := countAdvice(t)
 	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
@@ -80,5 +82,65 @@ func TestRunLaunchers(t *testing.T) {
 	}
 	if o, _ := jvmtest.Run(t, "-cp", out, "Hello"); o != "hello\n" {
 		t.Errorf("Hello compiled on the woven JDK prints %q", o)
+	}
+
+	appCDS(t, env, adv, app)
+}
+
+// appCDS checks the application's class data sharing archive (appcds.go)
+// on the woven image of env's cache: a program's first run lists its
+// classes, the second makes the archive and maps it, its classes (the
+// jar's and the advice's) loaded from it; --app-cds=false maps none; an
+// archive made stale by a newer woven jar is replaced. The output is the
+// same each time.
+func appCDS(t *testing.T, env []string, adv, classes string) {
+	jar := filepath.Join(t.TempDir(), "hello.jar")
+	jvmtest.Jar(t, classes, jar, "")
+	logs := t.TempDir()
+	run := func(name string, flags ...string) (stderr, classLoad string) {
+		t.Helper()
+		log := filepath.Join(logs, name)
+		args := append(append([]string{"run", "-a", countWeft, "--modules", "java.base", "--advice-cp", adv}, flags...),
+			"--", jvmtest.Java(t), "-Dcount.quiet=1", "-Xlog:class+load:file="+log, "-cp", jar, "Hello")
+		stdout, stderr, code := weft(t, env, args...)
+		b, err := os.ReadFile(log)
+		if code != 0 || stdout != "hello\n" || err != nil {
+			t.Fatalf("%s: exit %d, stdout %q, stderr:\n%s(%v)", name, code, stdout, stderr, err)
+		}
+		return stderr, string(b)
+	}
+	shared := func(classLoad, class string) bool {
+		return strings.Contains(classLoad, " "+class+" source: shared objects file")
+	}
+	making := "weft: making the application's class data sharing archive "
+
+	if stderr, cl := run("first", "-v"); strings.Contains(stderr, making) || shared(cl, "Hello") {
+		t.Errorf("the first run made or mapped an archive: stderr:\n%s", stderr)
+	}
+	stderr, cl := run("second", "-v")
+	if !strings.Contains(stderr, making) || !shared(cl, "Hello") || !shared(cl, "count.Counter") {
+		t.Errorf("the second run: Hello and count.Counter not from the application's archive; stderr:\n%s", stderr)
+	}
+	if _, cl := run("off", "--app-cds=false"); shared(cl, "Hello") {
+		t.Errorf("--app-cds=false: Hello from a shared archive")
+	}
+	if _, cl := run("third"); !shared(cl, "Hello") {
+		t.Errorf("the third run: Hello not from the application's archive")
+	}
+
+	// A newer woven jar: the archive is stale, replaced by a class list.
+	woven, _ := filepath.Glob(filepath.Join(env[0][len("WEFT_CACHE="):], "app-*", "*-hello.jar"))
+	if len(woven) != 1 {
+		t.Fatalf("woven copies of hello.jar: %v", woven)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(woven[0], later, later); err != nil {
+		t.Fatal(err)
+	}
+	if stderr, cl := run("stale", "-v"); strings.Contains(stderr, making) || shared(cl, "Hello") {
+		t.Errorf("a stale archive was used: stderr:\n%s", stderr)
+	}
+	if stderr, cl := run("remade", "-v"); !strings.Contains(stderr, making) || !shared(cl, "Hello") {
+		t.Errorf("the archive was not made again: stderr:\n%s", stderr)
 	}
 }

@@ -83,6 +83,7 @@ func addWovenRunFlags(f *pflag.FlagSet, modules *string, defaultModules, what st
 	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&runFlags.loadTime, "load-time", true, what+" the classes the JVM defines at run time too (docs/ltw.md)")
 	f.BoolVar(&runFlags.patches, "patches", false, "run the stock JDK with --patch-module patches, not a woven runtime image")
+	addAppCDSFlag(f)
 	f.SetInterspersed(false)
 }
 
