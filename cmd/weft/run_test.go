@@ -124,9 +124,6 @@ func appCDS(t *testing.T, env []string, adv, classes string) {
 	if _, cl := run("off", "--app-cds=false"); shared(cl, "Hello") {
 		t.Errorf("--app-cds=false: Hello from a shared archive")
 	}
-	if _, cl := run("third"); !shared(cl, "Hello") {
-		t.Errorf("the third run: Hello not from the application's archive")
-	}
 
 	// A newer woven jar: the archive is stale, replaced by a class list.
 	woven, _ := filepath.Glob(filepath.Join(env[0][len("WEFT_CACHE="):], "app-*", "*-hello.jar"))
