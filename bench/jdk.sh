@@ -9,9 +9,15 @@
 #   3. javac on 120 files: stock, the JDK woven with the counting aspect and
 #      with advice that does nothing (bench/testdata/nop.weft): the
 #      difference between the last two is the advice's own work;
-#   4. fib(30) (bench/testdata/Work.java, best round of 30): unwoven, with a
-#      raw unguarded static call of the counter at every entry in the
-#      source, woven with the counting advice (bench/testdata/work.weft).
+#   4. fib(30) (bench/testdata/Work.java, best round of 30, the thread's
+#      CPU time): unwoven, with a raw unguarded static call of the counter
+#      at every entry in the source, woven with the counting advice
+#      (bench/testdata/work.weft);
+#   5. the application's class data sharing archive: weft run on the image
+#      (all modules, counting) with --app-cds=false and by default, hello
+#      world from a jar and javac compiling it (java -cp JAR
+#      com.sun.tools.javac.Main: jdk.compiler's classes, about 3,600
+#      classes loaded).
 # Each run command is timed RUNS times (after one run that fills the
 # caches); the best wall and CPU (user + sys) times are kept. Ratios are
 # CPU ratios where the machine is shared (less sensitive to load).
@@ -94,7 +100,7 @@ fib() { # CLASSPATH: the best round time of fib(30) in µs, best of RUNS runs
   local b=999999999
   for _ in $(seq 1 "$RUNS"); do
     local ns
-    ns=$(java $Q -cp "$1" work.Work fib 30 | awk '{print int($2/1000)}')
+    ns=$(java $Q -cp "$1" work.Work fib 30 cpu | awk '{print int($2/1000)}')
     ((ns < b)) && b=$ns
   done
   echo "$b"
@@ -102,11 +108,26 @@ fib() { # CLASSPATH: the best round time of fib(30) in µs, best of RUNS runs
 f_p=$(fib "$W/plain")
 f_r=$(fib "$W/raw:$W/adv")
 f_w=$(fib "$W/woven:$W/adv")
-printf 'fib(30), best round (µs): unwoven %6d   raw static call %6d (%s)   woven, counting %6d (%s)\n' \
+printf 'fib(30), best round (µs of CPU): unwoven %6d   raw static call %6d (%s)   woven, counting %6d (%s)\n' \
   "$f_p" "$f_r" "$(ratio "$f_p" "$f_r")" "$f_w" "$(ratio "$f_p" "$f_w")"
 if [ -n "${BEFORE:-}" ]; then
   "$BEFORE" weave -q -a $T/work.weft --advice-cp "$W/adv" -o "$W/woven-before" "$W/plain"
   f_b=$(fib "$W/woven-before:$W/adv")
   printf 'fib(30), woven by %s: %6d (%s)\n' "$BEFORE" "$f_b" "$(ratio "$f_p" "$f_b")"
 fi
+
+# 5. The application's class data sharing archive (weft run, cmd/weft/appcds.go).
+(cd "$W/hello" && jar cf "$W/hello.jar" Hello.class)
+mkdir -p "$W/jout"
+RUN="$W/weft run $COUNT"
+HELLO="-- java $Q -cp $W/hello.jar Hello"
+JAVAC1="-- java $Q -cp $W/hello.jar com.sun.tools.javac.Main -d $W/jout $W/hello/Hello.java"
+$RUN $HELLO >/dev/null 2>&1 # weaves and links the image, lists the classes
+$RUN $JAVAC1 >/dev/null 2>&1
+read -r h0_w h0_c < <(best $RUN --app-cds=false $HELLO)
+read -r h1_w h1_c < <(best $RUN $HELLO) # its first run makes the archive
+read -r j0_w j0_c < <(best $RUN --app-cds=false $JAVAC1)
+read -r j1_w j1_c < <(best $RUN $JAVAC1)
+printf 'weft run on the image, the application'"'"'s CDS archive (wall / cpu ms): hello without %5d / %5d   with %5d / %5d (%s cpu)   javac Hello.java without %5d / %5d   with %5d / %5d (%s cpu)\n' \
+  "$h0_w" "$h0_c" "$h1_w" "$h1_c" "$(ratio "$h0_c" "$h1_c")" "$j0_w" "$j0_c" "$j1_w" "$j1_c" "$(ratio "$j0_c" "$j1_c")"
 uptime
