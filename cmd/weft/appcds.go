@@ -103,13 +103,15 @@ func cdsOptions(javaArgs []string) (opts []string, main string, ok bool) {
 		switch {
 		case a == "-jar" && i+1 < len(javaArgs):
 			return opts, "-jar " + javaArgs[i+1], true // the rest are the program's
+		case strings.HasPrefix(a, "@"):
+			return nil, "", false // options weft does not see
 		case !strings.HasPrefix(a, "-"):
 			return opts, a, true
 		case a == "-m" || a == "--module" || strings.HasPrefix(a, "--module") || a == "-p" ||
 			strings.HasPrefix(a, "--upgrade-module-path") || strings.HasPrefix(a, "--patch-module") ||
 			strings.HasPrefix(a, "--limit-modules") || strings.HasPrefix(a, "-Xbootclasspath") ||
 			strings.HasPrefix(a, "-Xshare") || strings.HasPrefix(a, "-javaagent") || strings.HasPrefix(a, "-agent") ||
-			strings.HasPrefix(a, "-XX:Flags=") || strings.HasPrefix(a, "-XX:VMOptionsFile=") || strings.HasPrefix(a, "@"):
+			strings.HasPrefix(a, "-XX:Flags=") || strings.HasPrefix(a, "-XX:VMOptionsFile="):
 			return nil, "", false
 		case strings.HasPrefix(a, "-XX:") && (strings.Contains(a, "Shared") || strings.Contains(a, "ArchiveClasses") ||
 			strings.Contains(a, "DumpLoadedClassList")):

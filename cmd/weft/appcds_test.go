@@ -1,0 +1,38 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCDSOptions checks which java commands get the application's class
+// data sharing archive, and the options and program it is keyed by.
+func TestCDSOptions(t *testing.T) {
+	tests := []struct {
+		args       []string
+		opts       []string
+		main       string
+		archivable bool
+	}{
+		{[]string{"-cp", "a.jar", "Main", "-Xshare:off"}, nil, "Main", true}, // the program's arguments are its own
+		{[]string{"-Xmx64g", "-Xlog:class+load", "-XX:+UseSerialGC", "-Dx=1", "-ea", "-cp", "a.jar:b", "Main"},
+			[]string{"-Xmx64g", "-XX:+UseSerialGC"}, "Main", true},
+		{[]string{"-Xss1m", "-jar", "app.jar", "x"}, []string{"-Xss1m"}, "-jar app.jar", true},
+		{[]string{"--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", "a.jar", "Main"}, nil, "Main", true},
+		{[]string{"-version"}, nil, "", false},
+		{[]string{"-Xshare:off", "-cp", "a.jar", "Main"}, nil, "", false},
+		{[]string{"-XX:SharedArchiveFile=my.jsa", "Main"}, nil, "", false},
+		{[]string{"-XX:ArchiveClassesAtExit=my.jsa", "Main"}, nil, "", false},
+		{[]string{"-Xbootclasspath/a:x.jar", "Main"}, nil, "", false},
+		{[]string{"-javaagent:agent.jar", "Main"}, nil, "", false},
+		{[]string{"-p", "mods", "-m", "m/p.Main"}, nil, "", false},
+		{[]string{"--module-path=mods", "Main"}, nil, "", false},
+		{[]string{"@argfile", "Main"}, nil, "", false},
+	}
+	for _, tt := range tests {
+		opts, main, ok := cdsOptions(tt.args)
+		if ok != tt.archivable || main != tt.main || !slices.Equal(opts, tt.opts) {
+			t.Errorf("cdsOptions(%q) = %q, %q, %v; want %q, %q, %v", tt.args, opts, main, ok, tt.opts, tt.main, tt.archivable)
+		}
+	}
+}
