@@ -7,12 +7,10 @@ import (
 	"syscall"
 )
 
-// rawConn is a Unix socket served with blocking system calls on the
-// serving goroutine's thread, outside Go's network poller. Through the
-// poller, a request woke the poller's thread, which handed the goroutine
-// over (often waking sysmon as well), and the JVM's read of each response
-// woke it once more: an edge-triggered "writable" event for a goroutine
-// that waits for nothing. A blocking read is woken once, by the request.
+// rawConn is a Unix socket written with blocking system calls, outside
+// Go's network poller: the connection a JVM reads its responses on
+// (Server.split). In the poller, the JVM's read of each response woke the
+// poller's thread with an edge-triggered "writable" event, for nobody.
 type rawConn struct {
 	fd int
 
@@ -23,7 +21,7 @@ type rawConn struct {
 // newRawConn takes over c's socket (a *net.UnixConn): its descriptor is
 // duplicated (close-on-exec), made blocking, and c closed, which takes
 // the socket out of the poller. Any other connection is returned as is.
-func newRawConn(c net.Conn) io.ReadWriteCloser {
+func newRawConn(c net.Conn) io.WriteCloser {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return c
@@ -52,24 +50,6 @@ func newRawConn(c net.Conn) io.ReadWriteCloser {
 	return &rawConn{fd: fd}
 }
 
-// Read reads what has arrived, blocking until something has; 0 bytes
-// (the peer closed, or Shutdown) is io.EOF.
-func (c *rawConn) Read(b []byte) (int, error) {
-	for {
-		n, err := syscall.Read(c.fd, b)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		if n == 0 && len(b) > 0 {
-			return 0, io.EOF
-		}
-		return n, nil
-	}
-}
-
 // Write writes all of b.
 func (c *rawConn) Write(b []byte) (int, error) {
 	done := 0
@@ -86,9 +66,10 @@ func (c *rawConn) Write(b []byte) (int, error) {
 	return done, nil
 }
 
-// Shutdown ends the connection both ways, waking a Read blocked on it; any
-// goroutine may call it. (Closing the descriptor would not wake the Read,
-// and its number could be reused while the Read still names it.)
+// Shutdown ends the connection both ways, waking a Write blocked on it
+// (the JVM reads no more); any goroutine may call it. (Closing the
+// descriptor would not wake the Write, and its number could be reused
+// while the Write still names it.)
 func (c *rawConn) Shutdown() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -97,7 +78,7 @@ func (c *rawConn) Shutdown() {
 	}
 }
 
-// Close closes the descriptor: only the goroutine that reads c calls it,
+// Close closes the descriptor: only the goroutine that writes c calls it,
 // once it no longer does.
 func (c *rawConn) Close() error {
 	c.mu.Lock()
@@ -107,14 +88,4 @@ func (c *rawConn) Close() error {
 	}
 	c.closed = true
 	return syscall.Close(c.fd)
-}
-
-// shutdown wakes whatever blocks reading or writing c (a rawConn or a
-// net.Conn).
-func shutdown(c io.ReadWriteCloser) {
-	if r, ok := c.(*rawConn); ok {
-		r.Shutdown()
-		return
-	}
-	c.Close()
 }

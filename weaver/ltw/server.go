@@ -200,12 +200,11 @@ func (s *Server) Summary() Summary {
 
 // serveConn serves c, which s.wg counts, until it closes.
 func (s *Server) serveConn(c net.Conn) {
-	rc := newRawConn(c)
-	cn := &conn{in: rc, r: bufio.NewReaderSize(rc, 64<<10), out: rc}
+	cn := &conn{in: c, r: bufio.NewReaderSize(c, 64<<10), out: c}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		rc.Close()
+		c.Close()
 		s.wg.Done()
 		return
 	}
@@ -216,15 +215,16 @@ func (s *Server) serveConn(c net.Conn) {
 
 // conn is a connection being served. Its requests come in on in; its
 // responses and queries go out on in too, or, once the JVM asked for it
-// (a Split request), on a second connection, reply: a connection used
+// (a Split request), on a second connection, reply, written with blocking
+// system calls outside Go's network poller (rawConn): a connection used
 // both ways woke each side's thread twice a round trip, once for the data
 // and once when the other side's read made room to write again.
 type conn struct {
-	in    io.ReadWriteCloser
+	in    net.Conn
 	r     *bufio.Reader
-	out   io.Writer          // in or reply
-	reply io.ReadWriteCloser // nil until split
-	buf   []byte             // the response being written
+	out   io.Writer      // in or reply
+	reply io.WriteCloser // nil until split
+	buf   []byte         // the response being written
 }
 
 // Write writes to the connection responses go out on.
@@ -232,9 +232,9 @@ func (cn *conn) Write(b []byte) (int, error) { return cn.out.Write(b) }
 
 // shutdown wakes whatever blocks on cn (Server.Close).
 func (cn *conn) shutdown() {
-	shutdown(cn.in)
-	if cn.reply != nil {
-		shutdown(cn.reply)
+	cn.in.Close()
+	if r, ok := cn.reply.(*rawConn); ok {
+		r.Shutdown()
 	}
 }
 
@@ -369,12 +369,13 @@ func (s *Server) split(cn *conn) error {
 	}
 	select {
 	case r := <-ch:
-		cn.reply, cn.out = r.in, r.in
+		cn.reply = newRawConn(r.in)
+		cn.out = cn.reply
 		return nil
 	case <-s.done:
 		select {
 		case r := <-ch: // handed over as the server closed
-			r.close()
+			r.in.Close()
 		default:
 		}
 		return errors.New("server closed")
