@@ -19,7 +19,8 @@ import (
 // once, and calls Item.value once in each; then once more in a loader of
 // its own through jdk.internal.misc.Unsafe.defineClass (the package
 // exported to it by the command line); then it defines a class named as
-// sister classes are.
+// sister classes are, a class that looks woven ahead of time (Pre), and
+// calls Text.value once.
 const manySrc = `import java.net.*;
 import java.util.concurrent.atomic.AtomicInteger;
 public class Many {
@@ -49,6 +50,9 @@ public class Many {
             new URLClassLoader(new URL[0], null), null);
         sum.addAndGet((Integer) c.getMethod("value", int.class).invoke(null, 40));
         new URLClassLoader(new URL[]{u}, null).loadClass("Item$weft$jp");
+        new URLClassLoader(new URL[]{u}, null).loadClass("Pre");
+        c = new URLClassLoader(new URL[]{u}, null).loadClass("Text");
+        sum.addAndGet((Integer) c.getMethod("value", int.class).invoke(null, 1));
         System.out.println("sum " + sum);
     }
 }
@@ -60,6 +64,21 @@ const itemSrc = `public class Item { public static int value(int i) { return 3 *
 // sisterSrc is a class named as weft names sister classes: weft never
 // weaves one, so the JVM does not ask.
 const sisterSrc = `public class Item$weft$jp { }
+`
+
+// preSrc names weft's guard class (a CONSTANT_Class weft/rt/Weft) as a
+// class woven ahead of time does: the JVM does not ask about it (it is
+// defined, never linked: the stub weftSrc stands in for the guard at
+// compile time only).
+const preSrc = `public class Pre { static Object guard() { return weft.rt.Weft.class; } }
+`
+
+const weftSrc = `package weft.rt; public class Weft { }
+`
+
+// textSrc has weft's guard class's name as a string, not as a class: the
+// JVM asks about it and it is woven.
+const textSrc = `public class Text { public static int value(int i) { return "weft/rt/Weft".length() + i; } }
 `
 
 // logSrc counts advice calls and prints the count at exit.
@@ -76,7 +95,7 @@ public final class Log {
 type itemOnly struct{ adv *advice.Advice }
 
 func (m itemOnly) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
-	if s.Kind != advice.MethodExecution || s.Within != "Item" {
+	if s.Kind != advice.MethodExecution || s.Within != "Item" && s.Within != "Text" {
 		return nil
 	}
 	return []advice.Applied{{Advice: m.adv, Verdict: advice.Always}}
@@ -85,7 +104,9 @@ func (m itemOnly) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 // TestJVMConcurrentAndClosed runs a JVM whose java.base has the hook (and
 // nothing else woven) against a server, under -Xverify:all: 4 threads
 // defining Item in 40 loaders at once, then Unsafe.defineClass once more,
-// get every definition woven (41 advice calls, exactly); then, with the
+// get every definition woven (41 advice calls, exactly), and Text too (the
+// JVM's test for classes woven ahead of time, which it does not send,
+// keeps back no other class; Pre is not sent); then, with the
 // server closed after its fifth woven class, the program still completes
 // with the same output and the JVM says once where load-time weaving
 // stopped.
@@ -101,7 +122,8 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 		Weaver: noWeaving{}, Runtime: rt, BootAppend: []string{adv}, Jars: true}); err != nil {
 		t.Fatal(err)
 	}
-	app := jvmtest.Compile(t, map[string]string{"Many.java": manySrc, "Item.java": itemSrc, "Item$weft$jp.java": sisterSrc})
+	app := jvmtest.Compile(t, map[string]string{"Many.java": manySrc, "Item.java": itemSrc, "Item$weft$jp.java": sisterSrc,
+		"Pre.java": preSrc, "weft/rt/Weft.java": weftSrc, "Text.java": textSrc})
 	unsafe := []string{"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"}
 	want, _ := jvmtest.Run(t, append(unsafe, "-cp", app, "Many")...)
 
@@ -118,7 +140,7 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 			Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
 		s := NewServer(weaver.New(itemOnly{a}, []*advice.Advice{a}, weaver.Options{Hierarchy: h}), h)
 		s.Skip = func(name string) bool { // sees every class asked about
-			if strings.HasSuffix(name, weaver.SisterSuffix) {
+			if strings.HasSuffix(name, weaver.SisterSuffix) || name == "Pre" {
 				t.Errorf("the JVM asked about %s", name)
 			}
 			return false
@@ -150,7 +172,7 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 	}
 
 	stdout, stderr, sum := run(0)
-	if stdout != want || want != "sum 2460\n" || !strings.Contains(stderr, "hits 41\n") || sum.Woven != 41 || sum.UnwovenCount != 0 {
+	if stdout != want || want != "sum 2473\n" || !strings.Contains(stderr, "hits 42\n") || sum.Woven != 42 || sum.UnwovenCount != 0 {
 		t.Errorf("concurrent: stdout %q (want %q), %s, stderr:\n%s", stdout, want, sum, stderr)
 	}
 	t.Logf("concurrent: %s", sum)
@@ -166,7 +188,7 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 	// The server closes as the fifth class's result is seen, before its
 	// answer (and maybe others being woven at once) is written: some of
 	// the five may reach the JVM unwoven, but not all of them can.
-	if stdout != want || stopped != 1 || hits < 1 || hits >= 41 {
+	if stdout != want || stopped != 1 || hits < 1 || hits >= 42 {
 		t.Errorf("closed after 5: stdout %q (want %q), %d stop lines, %d hits, stderr:\n%s", stdout, want, stopped, hits, stderr)
 	}
 }

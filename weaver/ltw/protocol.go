@@ -15,6 +15,7 @@ import (
 //	          StatusWoven: u32 n, class[n], u8 count, count × (u16 n, binary name[n], u32 m, class[m])
 //	          StatusError: u16 n, message[n]
 //	          StatusQuery: u16 n, binary name[n]
+//	          StatusToken: u16 n, token[n]
 //
 // A StatusQuery asks the JVM for a class's bytes in the middle of a
 // request: the JVM answers with a request of kind Answer, then reads the
@@ -38,6 +39,13 @@ const (
 	// for, Class its bytes as the defining loader finds them (its
 	// resource), empty if it has none.
 	Answer Kind = 3
+	// Split asks for the responses to come on a second connection: the
+	// server answers StatusToken, which the second connection's first
+	// request, of kind Reply, names. A connection's first request only.
+	Split Kind = 4
+	// Reply: this connection carries the responses of the one that got
+	// the token Name (Split). It sends nothing more.
+	Reply Kind = 5
 )
 
 func (k Kind) String() string {
@@ -50,6 +58,10 @@ func (k Kind) String() string {
 		return "lookup"
 	case Answer:
 		return "answer"
+	case Split:
+		return "split"
+	case Reply:
+		return "reply"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -62,6 +74,7 @@ const (
 	StatusWoven     Status = 1 // define Extra, then Class
 	StatusError     Status = 2 // define the original bytes; Message says why
 	StatusQuery     Status = 3 // not an answer: send the bytes of class Query (a request of kind Answer)
+	StatusToken     Status = 4 // to a Split request: Message is the token the Reply connection names
 )
 
 // MaxFrame bounds a frame's length: a class file the JVM accepts is far
@@ -87,7 +100,7 @@ type Response struct {
 	Status  Status
 	Class   []byte  // StatusWoven
 	Extra   []Extra // StatusWoven, at most 255
-	Message string  // StatusError
+	Message string  // StatusError; StatusToken: the token
 	Query   string  // StatusQuery: the binary name of the class asked for
 }
 
@@ -110,7 +123,7 @@ func ParseRequest(b []byte) (*Request, error) {
 		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
 	}
 	req := &Request{Kind: Kind(b[0])}
-	if req.Kind > Answer {
+	if req.Kind > Reply {
 		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
 	}
 	n := int(binary.BigEndian.Uint16(b[1:]))
@@ -152,7 +165,7 @@ func AppendResponse(b []byte, resp *Response) ([]byte, error) {
 			b = binary.BigEndian.AppendUint32(b, uint32(len(x.Class)))
 			b = append(b, x.Class...)
 		}
-	case StatusError, StatusQuery:
+	case StatusError, StatusQuery, StatusToken:
 		msg := cut(resp.Message)
 		if resp.Status == StatusQuery {
 			msg = cut(resp.Query)
@@ -190,7 +203,7 @@ func ParseResponse(b []byte) (*Response, error) {
 			name := string(d.bytes(int(d.u16())))
 			resp.Extra = append(resp.Extra, Extra{Name: name, Class: d.bytes(int(d.u32()))})
 		}
-	case StatusError:
+	case StatusError, StatusToken:
 		resp.Message = string(d.bytes(int(d.u16())))
 	case StatusQuery:
 		resp.Query = string(d.bytes(int(d.u16())))

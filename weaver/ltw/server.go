@@ -7,8 +7,11 @@ package ltw
 
 import (
 	"bufio"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -86,18 +89,21 @@ type Server struct {
 
 	hidden atomic.Int64 // numbers the sisters of hidden classes without a Cache
 
-	mu     sync.Mutex
-	sum    Summary
-	served map[string]bool // the Cache keys of hidden classes answered
-	conns  map[net.Conn]bool
-	closed bool
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	sum     Summary
+	served  map[string]bool // the Cache keys of hidden classes answered
+	conns   map[*conn]bool
+	pending map[string]chan *conn // connections waiting for their reply connection, by token
+	closed  bool
+	done    chan struct{} // closed by Close
+	wg      sync.WaitGroup
 }
 
 // NewServer returns a server weaving with w, whose hierarchy must be h
 // (the classes the JVM defines are added to it).
 func NewServer(w *weaver.Weaver, h *Hierarchy) *Server {
-	return &Server{w: w, h: h, conns: map[net.Conn]bool{}, served: map[string]bool{}}
+	return &Server{w: w, h: h, conns: map[*conn]bool{}, served: map[string]bool{},
+		pending: map[string]chan *conn{}, done: make(chan struct{})}
 }
 
 // Listen creates a directory only the user can read (under dir, "" for
@@ -161,7 +167,6 @@ func (s *Server) Serve(ln net.Listener) error {
 			c.Close()
 			return nil
 		}
-		s.conns[c] = true
 		s.wg.Add(1)
 		s.mu.Unlock()
 		go s.serveConn(c)
@@ -172,9 +177,12 @@ func (s *Server) Serve(ln net.Listener) error {
 // unwoven) and waits for their goroutines. The caller closes the listener.
 func (s *Server) Close() {
 	s.mu.Lock()
-	s.closed = true
+	if !s.closed {
+		s.closed = true
+		close(s.done)
+	}
 	for c := range s.conns {
-		c.Close()
+		c.shutdown()
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
@@ -190,15 +198,52 @@ func (s *Server) Summary() Summary {
 	return sum
 }
 
+// serveConn serves c, which s.wg counts, until it closes.
 func (s *Server) serveConn(c net.Conn) {
-	s.serveFrom(&conn{Conn: c, r: bufio.NewReaderSize(c, 64<<10)})
+	cn := &conn{in: c, r: bufio.NewReaderSize(c, 64<<10), out: c}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		c.Close()
+		s.wg.Done()
+		return
+	}
+	s.conns[cn] = true
+	s.mu.Unlock()
+	s.serveFrom(cn)
 }
 
-// conn is a connection being served.
+// conn is a connection being served. Its requests come in on in; its
+// responses and queries go out on in too, or, once the JVM asked for it
+// (a Split request), on a second connection, reply, written with blocking
+// system calls outside Go's network poller (rawConn): a connection used
+// both ways woke each side's thread twice a round trip, once for the data
+// and once when the other side's read made room to write again.
 type conn struct {
-	net.Conn
-	r   *bufio.Reader
-	out []byte // the response being written
+	in    net.Conn
+	r     *bufio.Reader
+	out   io.Writer      // in or reply
+	reply io.WriteCloser // nil until split
+	buf   []byte         // the response being written
+}
+
+// Write writes to the connection responses go out on.
+func (cn *conn) Write(b []byte) (int, error) { return cn.out.Write(b) }
+
+// shutdown wakes whatever blocks on cn (Server.Close).
+func (cn *conn) shutdown() {
+	cn.in.Close()
+	if r, ok := cn.reply.(*rawConn); ok {
+		r.Shutdown()
+	}
+}
+
+// close closes cn's connections (their serving goroutine, done with them).
+func (cn *conn) close() {
+	cn.in.Close()
+	if cn.reply != nil {
+		cn.reply.Close()
+	}
 }
 
 // race decides who answers a request whose weaving is timed: the
@@ -233,14 +278,27 @@ func (s *Server) serveFrom(cn *conn) {
 		}
 		defer s.wg.Done()
 		s.mu.Lock()
-		delete(s.conns, cn.Conn)
+		delete(s.conns, cn)
 		s.mu.Unlock()
-		cn.Close()
+		cn.close()
 	}()
-	for {
+	for first := true; ; first = false {
 		req, err := ReadRequest(cn.r)
 		if err != nil {
 			return // EOF, or a malformed frame: the JVM defines the class unwoven
+		}
+		switch req.Kind {
+		case Split:
+			if !first || cn.reply != nil || s.split(cn) != nil {
+				return
+			}
+			continue
+		case Reply:
+			if first && s.reply(cn, req.Name) {
+				handedOver = true // cn is the other connection's now
+				s.wg.Done()
+			}
+			return
 		}
 		start := time.Now()
 		failed := false
@@ -276,13 +334,69 @@ func (s *Server) serveFrom(cn *conn) {
 // answer writes resp to cn, in one write, and counts the time since start.
 func (s *Server) answer(cn *conn, resp *Response, start time.Time) error {
 	var err error
-	if cn.out, err = AppendResponse(cn.out[:0], resp); err != nil {
-		cn.out, _ = AppendResponse(cn.out[:0], &Response{Status: StatusError, Message: err.Error()})
+	if cn.buf, err = AppendResponse(cn.buf[:0], resp); err != nil {
+		cn.buf, _ = AppendResponse(cn.buf[:0], &Response{Status: StatusError, Message: err.Error()})
 	}
 	d := time.Since(start).Seconds()
 	s.count(func(sum *Summary) { sum.Seconds += d })
-	_, err = cn.Write(cn.out)
+	_, err = cn.Write(cn.buf)
 	return err
+}
+
+// splitWait bounds the wait for the reply connection after a Split.
+const splitWait = 10 * time.Second
+
+// split answers a Split request on cn with a token (StatusToken) and
+// waits for the JVM's second connection to name it (a Reply request):
+// from then on cn's responses go out on that connection.
+func (s *Server) split(cn *conn) error {
+	var t [16]byte
+	if _, err := rand.Read(t[:]); err != nil {
+		return err
+	}
+	token := hex.EncodeToString(t[:])
+	ch := make(chan *conn, 1)
+	s.mu.Lock()
+	s.pending[token] = ch
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, token)
+		s.mu.Unlock()
+	}()
+	if err := s.answer(cn, &Response{Status: StatusToken, Message: token}, time.Now()); err != nil {
+		return err
+	}
+	select {
+	case r := <-ch:
+		cn.reply = newRawConn(r.in)
+		cn.out = cn.reply
+		return nil
+	case <-s.done:
+		select {
+		case r := <-ch: // handed over as the server closed
+			r.in.Close()
+		default:
+		}
+		return errors.New("server closed")
+	case <-time.After(splitWait):
+		return fmt.Errorf("no reply connection within %v", splitWait)
+	}
+}
+
+// reply hands r, a connection whose first request is Reply, to the
+// connection that asked for it (token), and reports whether it did.
+func (s *Server) reply(r *conn, token string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := s.pending[token]
+	if ch == nil || s.closed {
+		return false
+	}
+	delete(s.pending, token)
+	delete(s.conns, r) // shut down with the connection it replies for
+	ch <- r
+	return true
 }
 
 // Weave answers one request, with no way to ask the JVM back and no

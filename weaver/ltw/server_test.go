@@ -304,3 +304,49 @@ func FuzzReadResponse(f *testing.F) {
 		ReadResponse(bytes.NewReader(b))
 	})
 }
+
+// TestSplitConnection: after a Split request, the responses of a
+// connection come on the second connection that names its token (as the
+// JVM's client does); a Reply naming no token is closed.
+func TestSplitConnection(t *testing.T) {
+	s, _ := newTestServer(t, "")
+	ln, path, err := Listen(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	defer func() { ln.Close(); s.Close() }()
+	dial := func() net.Conn {
+		t.Helper()
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+
+	stray := dial()
+	stray.Write(AppendRequest(nil, &Request{Kind: Reply, Name: "no such token"}))
+	if _, err := ReadResponse(stray); err == nil {
+		t.Error("a reply connection naming no token got a response")
+	}
+
+	a := dial()
+	a.Write(AppendRequest(nil, &Request{Kind: Split}))
+	tok, err := ReadResponse(a)
+	if err != nil || tok.Status != StatusToken || tok.Message == "" {
+		t.Fatalf("split: %+v, %v", tok, err)
+	}
+	b := dial()
+	b.Write(AppendRequest(nil, &Request{Kind: Reply, Name: tok.Message}))
+	a.Write(AppendRequest(nil, &Request{Kind: Normal, Name: "p.Plugin", Class: compiled(t, "p/Plugin")}))
+	resp, err := ReadResponse(b)
+	if err != nil || resp.Status != StatusWoven {
+		t.Fatalf("response on the reply connection: %+v, %v", resp, err)
+	}
+	a.Close()
+	if _, err := ReadResponse(b); err == nil {
+		t.Error("the reply connection stayed open after its request connection closed")
+	}
+}

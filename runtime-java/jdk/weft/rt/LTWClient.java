@@ -32,19 +32,28 @@ final class LTWClient {
      */
     private static final int INITIAL = 64 << 10, KEEP = 4 << 20;
 
-    /** Request kinds beyond LTW's: the answer to a query. */
-    private static final int ANSWER = 3;
+    /**
+     * Request kinds beyond LTW's: the answer to a query; split (asks for
+     * the responses on a second connection) and reply (that connection's
+     * only request, naming the token split got).
+     */
+    private static final int ANSWER = 3, SPLIT = 4, REPLY = 5;
     /** Response statuses. */
-    private static final int WOVEN = 1, QUERY = 3;
+    private static final int WOVEN = 1, QUERY = 3, TOKEN = 4;
 
     /**
      * A connection and its buffer, direct so the channel reads and writes
      * it without a copy: a request is assembled in it and written at once,
      * a response read into it in as few reads as the kernel allows (one,
-     * usually), then copied out.
+     * usually), then copied out. Requests go out on ch, responses come
+     * back on back: on one socket used both ways, each side's read of the
+     * other's frame woke the other side's thread, blocked in its own read,
+     * for nothing (the kernel wakes a socket's readers when its sent bytes
+     * are consumed), twice a round trip.
      */
     private static final class Conn {
         final SocketChannel ch;
+        SocketChannel back;
         ByteBuffer buf = ByteBuffer.allocateDirect(INITIAL);
 
         Conn(SocketChannel ch) {
@@ -72,13 +81,13 @@ final class LTWClient {
     private static final String SISTER = "$weft$jp";
 
     static Object[] weave(ClassLoader loader, int kind, String name, byte[] b, int off, int len) {
-        if (PATH == null || broken || name != null && name.endsWith(SISTER)) {
+        if (PATH == null || broken || name != null && name.endsWith(SISTER) || wovenAlready(b, off, len)) {
             return null;
         }
         Conn c = null;
         try {
             c = take();
-            send(c, kind, name, b, off, len);
+            send(c, c.ch, kind, name, b, off, len);
             Object[] r = receive(c, loader);
             give(c);
             return r;
@@ -87,6 +96,90 @@ final class LTWClient {
             fail(name, e);
             return null;
         }
+    }
+
+    /** weft's guard class (rtjava.Weft), as a class file names it. */
+    private static final byte[] WEFT = {'w', 'e', 'f', 't', '/', 'r', 't', '/', 'W', 'e', 'f', 't'};
+
+    /**
+     * Whether the class file's constant pool names weft's guard class: a
+     * class woven ahead of time, which weft answers unchanged
+     * (weaver.alreadyWoven: a CONSTANT_Class of that name), so it is not
+     * sent. Anything this does not read to the end of the constant pool is
+     * sent, as is every other class: it never keeps back a class weft
+     * would weave.
+     */
+    static boolean wovenAlready(byte[] b, int off, int len) {
+        try {
+            int end = off + len, p = off + 10;
+            if (len < 10 || p > b.length || end > b.length) {
+                return false;
+            }
+            int count = u2(b, off + 8);
+            int[] utf8 = new int[count]; // offset of each Utf8 entry, 0 for others
+            int[] classes = new int[count];
+            int nclasses = 0;
+            for (int i = 1; i < count; i++) {
+                if (p >= end) {
+                    return false;
+                }
+                int tag = b[p] & 0xff;
+                switch (tag) {
+                    case 1: // Utf8
+                        utf8[i] = p;
+                        p += 3 + u2(b, p + 1);
+                        break;
+                    case 7: // Class
+                        classes[nclasses++] = u2(b, p + 1);
+                        p += 3;
+                        break;
+                    case 8: case 16: case 19: case 20: // String, MethodType, Module, Package
+                        p += 3;
+                        break;
+                    case 15: // MethodHandle
+                        p += 4;
+                        break;
+                    case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
+                        p += 5;
+                        break;
+                    case 5: case 6: // Long, Double: two entries
+                        p += 9;
+                        i++;
+                        break;
+                    default:
+                        return false;
+                }
+            }
+            if (p > end) {
+                return false;
+            }
+            for (int k = 0; k < nclasses; k++) {
+                int n = classes[k];
+                if (n > 0 && n < count && utf8[n] != 0 && named(b, utf8[n])) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static int u2(byte[] b, int p) {
+        return (b[p] & 0xff) << 8 | b[p + 1] & 0xff;
+    }
+
+    /** Whether the Utf8 entry at p is WEFT. */
+    private static boolean named(byte[] b, int p) {
+        if (u2(b, p + 1) != WEFT.length) {
+            return false;
+        }
+        for (int i = 0; i < WEFT.length; i++) {
+            if (b[p + 3 + i] != WEFT[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static void rejected(String name, Throwable e) {
@@ -117,6 +210,25 @@ final class LTWClient {
                 return c;
             }
         }
+        Conn c = new Conn(connect());
+        try {
+            send(c, c.ch, SPLIT, null, null, 0, 0);
+            ByteBuffer r = readFrame(c, c.ch);
+            if (r.get() != TOKEN) {
+                throw new IOException("no token for a reply connection");
+            }
+            byte[] token = new byte[r.getShort() & 0xffff];
+            r.get(token);
+            c.back = connect();
+            send(c, c.back, REPLY, new String(token, StandardCharsets.ISO_8859_1), null, 0, 0);
+            return c;
+        } catch (IOException | RuntimeException e) {
+            close(c);
+            throw e;
+        }
+    }
+
+    private static SocketChannel connect() throws IOException {
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             ch.connect(UnixDomainSocketAddress.of(PATH));
@@ -124,7 +236,7 @@ final class LTWClient {
             ch.close();
             throw e;
         }
-        return new Conn(ch);
+        return ch;
     }
 
     private static void give(Conn c) {
@@ -139,8 +251,15 @@ final class LTWClient {
 
     private static void close(Conn c) {
         if (c != null) {
+            close(c.ch);
+            close(c.back);
+        }
+    }
+
+    private static void close(SocketChannel ch) {
+        if (ch != null) {
             try {
-                c.ch.close();
+                ch.close();
             } catch (IOException ignored) {
                 // closing a broken connection
             }
@@ -149,9 +268,9 @@ final class LTWClient {
 
     /**
      * Request: u32 length, u8 kind, u16 name length, name (UTF-8), class
-     * bytes; one write.
+     * bytes (b may be null if len is 0); one write, on ch.
      */
-    private static void send(Conn c, int kind, String name, byte[] b, int off, int len) throws IOException {
+    private static void send(Conn c, SocketChannel ch, int kind, String name, byte[] b, int off, int len) throws IOException {
         int n = name == null ? 0 : name.length();
         byte[] utf8 = null;
         for (int i = 0; i < n && utf8 == null; i++) {
@@ -175,9 +294,12 @@ final class LTWClient {
                 out.put((byte) name.charAt(i));
             }
         }
-        out.put(b, off, len).flip();
+        if (len > 0) {
+            out.put(b, off, len);
+        }
+        out.flip();
         while (out.hasRemaining()) {
-            c.ch.write(out);
+            ch.write(out);
         }
     }
 
@@ -193,7 +315,7 @@ final class LTWClient {
         ByteBuffer r;
         int status;
         while (true) {
-            r = readFrame(c);
+            r = readFrame(c, c.back);
             status = r.get();
             if (status != QUERY) {
                 break;
@@ -202,7 +324,7 @@ final class LTWClient {
             r.get(q);
             String name = new String(q, StandardCharsets.UTF_8);
             byte[] b = resource(loader, name);
-            send(c, ANSWER, name, b, 0, b.length);
+            send(c, c.ch, ANSWER, name, b, 0, b.length);
         }
         if (status != WOVEN) {
             return null;
@@ -231,10 +353,10 @@ final class LTWClient {
      * limited to its end. The server sends nothing before it is asked, so
      * a read never reaches into the next frame.
      */
-    private static ByteBuffer readFrame(Conn c) throws IOException {
+    private static ByteBuffer readFrame(Conn c, SocketChannel ch) throws IOException {
         ByteBuffer r = c.buffer(INITIAL);
         while (r.position() < 4) {
-            read(c, r);
+            read(ch, r);
         }
         int n = r.getInt(0);
         if (n < 1 || n > MAX_RESPONSE) {
@@ -252,13 +374,13 @@ final class LTWClient {
         }
         r.limit(4 + n);
         while (r.hasRemaining()) {
-            read(c, r);
+            read(ch, r);
         }
         return r.position(4);
     }
 
-    private static void read(Conn c, ByteBuffer b) throws IOException {
-        if (c.ch.read(b) < 0) {
+    private static void read(SocketChannel ch, ByteBuffer b) throws IOException {
+        if (ch.read(b) < 0) {
             throw new IOException("weft closed the channel");
         }
     }
