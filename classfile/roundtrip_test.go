@@ -2,6 +2,7 @@ package classfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -31,10 +32,17 @@ func rewriteClass(name string, b []byte) ([]byte, error) {
 
 // roundTripSource rewrites every class of src on all cores and compares
 // each with its original bytes. It fails the test naming the classes that
-// differ (up to ten, and how many) and returns the class count.
-func roundTripSource(t *testing.T, src Source) int {
+// differ (up to ten, and how many) and returns the class count. each, if
+// not nil, is called with every class's bytes on the test's goroutine, in
+// the source's order, before the class is rewritten: other checks of every
+// class share the one read.
+func roundTripSource(t *testing.T, src Source, each func(e ClassEntry, b []byte) error) int {
 	t.Helper()
-	entries := make(chan ClassEntry, 64)
+	type class struct {
+		e ClassEntry
+		b []byte
+	}
+	classes := make(chan class, 64)
 	var (
 		mu    sync.Mutex
 		n     int
@@ -45,19 +53,31 @@ func roundTripSource(t *testing.T, src Source) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for e := range entries {
-				msg := roundTripEntry(e)
+			for c := range classes {
+				msg := roundTripClassBytes(c.e, c.b)
 				mu.Lock()
 				n++
 				if msg != "" {
-					fails = append(fails, path.Join(e.Module, e.Path)+": "+msg)
+					fails = append(fails, path.Join(c.e.Module, c.e.Path)+": "+msg)
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	err := src.Walk(func(e ClassEntry) error { entries <- e; return nil })
-	close(entries)
+	err := src.Walk(func(e ClassEntry) error {
+		b, err := e.Read()
+		if err != nil {
+			return fmt.Errorf("%s/%s: %v", e.Module, e.Path, err)
+		}
+		if each != nil {
+			if err := each(e, b); err != nil {
+				return err
+			}
+		}
+		classes <- class{e, b}
+		return nil
+	})
+	close(classes)
 	wg.Wait()
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
@@ -70,13 +90,9 @@ func roundTripSource(t *testing.T, src Source) int {
 	return n
 }
 
-// roundTripEntry rewrites one class and says how its bytes differ from
-// the original, or returns "".
-func roundTripEntry(e ClassEntry) string {
-	b, err := e.Read()
-	if err != nil {
-		return err.Error()
-	}
+// roundTripClassBytes rewrites one class and says how its bytes differ
+// from the original b, or returns "".
+func roundTripClassBytes(e ClassEntry, b []byte) string {
 	out, err := rewriteClass(e.Path, b)
 	if err != nil {
 		return err.Error()
@@ -126,21 +142,43 @@ func codeAttrNames(c *Class, info []byte) []string {
 	return names
 }
 
-// TestRoundTripJDK rewrites every class of every module of the local
-// JDK's image as `weft classfile rewrite jdk:` does and compares each with
-// the image's bytes: all must be identical.
-func TestRoundTripJDK(t *testing.T) {
+// TestJDKEveryClass reads every class of every module of the local JDK's
+// image once and checks three things of each (one walk, not one per
+// check):
+//   - rewritten as `weft classfile rewrite jdk:` does, its bytes are the
+//     image's (all must be identical);
+//   - every modelled attribute decodes and re-encodes to the same bytes
+//     (attrRoundTrip), and every attribute the JDK holds is seen;
+//   - Dump lists it without failing or showing a malformed part (not in
+//     -short mode).
+func TestJDKEveryClass(t *testing.T) {
 	src, err := OpenJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	start := time.Now()
-	n := roundTripSource(t, src)
+	attrs := newAttrRoundTrip(t)
+	var listing bytes.Buffer
+	n := roundTripSource(t, src, func(e ClassEntry, b []byte) error {
+		c, err := Parse(e.Module+"/"+e.Path, b)
+		if err != nil {
+			return err
+		}
+		attrs.check(c)
+		if !testing.Short() {
+			dumpCheck(t, &listing, e, c)
+		}
+		if t.Failed() {
+			return errors.New("stopping at the first failing class")
+		}
+		return nil
+	})
 	t.Logf("%d classes of %d modules rewritten byte-identically in %v", n, len(src.Modules()), time.Since(start))
 	if n <= 20000 {
 		t.Fatalf("only %d classes in the JDK image: is it complete?", n)
 	}
+	attrs.report(n)
 }
 
 // TestRoundTripJars does the same for every jar in /usr/share/java
@@ -164,7 +202,7 @@ func TestRoundTripJars(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := roundTripSource(t, src)
+		n := roundTripSource(t, src, nil)
 		src.Close()
 		if strings.Contains(real, "guava") || strings.Contains(real, "commons-lang3") {
 			if n < 100 {

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,7 +51,7 @@ func TestAroundAgainstAspectJ(t *testing.T) {
 
 	// ajc, while weft weaves (ajc takes most of the test's time).
 	ajOut := t.TempDir()
-	cmd := exec.Command(ajcPath, "-1.8", "-inpath", app, "-Xjoinpoints:arrayconstruction",
+	cmd := ajcCommand(t, "-1.8", "-inpath", app, "-Xjoinpoints:arrayconstruction",
 		"-cp", aspectjrt, "-d", ajOut, filepath.Join(aroundFolder, "Around.aj"))
 	ajc := make(chan error, 1)
 	var ajcOut []byte

@@ -66,7 +66,7 @@ func TestCflowAgainstAspectJ(t *testing.T) {
 				return
 			}
 		}
-		cmd := exec.Command(ajcPath, "-1.8", "-showWeaveInfo", "-cp", aspectjrt, "-outjar", ajOut, "-sourceroots", srcDir)
+		cmd := ajcCommand(t, "-1.8", "-showWeaveInfo", "-cp", aspectjrt, "-outjar", ajOut, "-sourceroots", srcDir)
 		cmd.Env = append(os.Environ(), "JAVA_HOME="+javaHome)
 		info, err := cmd.CombinedOutput()
 		if err != nil {

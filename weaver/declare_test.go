@@ -2,7 +2,6 @@ package weaver
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -139,7 +138,7 @@ func TestDeclareAgainstAspectJ(t *testing.T) {
 	if err := os.WriteFile(aj, []byte(declareAJ), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(ajcPath, "-1.8", "-inpath", dir, "-cp", aspectjrt, "-d", t.TempDir(), aj).CombinedOutput()
+	out, err := ajcCommand(t, "-1.8", "-inpath", dir, "-cp", aspectjrt, "-d", t.TempDir(), aj).CombinedOutput()
 	if err == nil {
 		t.Errorf("ajc succeeded despite a declare error:\n%s", out)
 	}

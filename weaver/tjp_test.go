@@ -2,7 +2,6 @@ package weaver
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,7 +42,7 @@ func TestJoinPointAgainstAspectJ(t *testing.T) {
 	ajAdv := jvmtest.Compile(t, map[string]string{"tjpadv/Print.java": strings.ReplaceAll(print, "PKG", "org.aspectj.lang")},
 		"--release", "8", "-cp", aspectjrt)
 	ajOut := t.TempDir()
-	cmd := exec.Command(ajcPath, "-1.8", "-inpath", app, "-Xjoinpoints:arrayconstruction",
+	cmd := ajcCommand(t, "-1.8", "-inpath", app, "-Xjoinpoints:arrayconstruction",
 		"-cp", aspectjrt+sep+ajAdv, "-d", ajOut, filepath.Join(tjpFolder, "Tjp.aj"))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("ajc: %v\n%s", err, b)

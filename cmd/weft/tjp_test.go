@@ -170,12 +170,14 @@ func TestJDKJoinPoint(t *testing.T) {
 	}
 
 	// javac $(cat DIR/weft.jargs): every execution makes a
-	// JoinPoint, and the classes are those of the stock javac.
+	// JoinPoint, and the classes are those of the stock javac. (One small
+	// source: javac's start alone runs millions of join points; Main.java,
+	// collections and generics, nearly doubled them.)
 	jargs, err := os.ReadFile(filepath.Join(dir, "weft.jargs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs := []string{writeFile(t, "Main.java", tjpMain), writeFile(t, "Hello.java", helloSrc)}
+	srcs := []string{writeFile(t, "Hello.java", helloSrc)}
 	stock, woven := t.TempDir(), t.TempDir()
 	if b, err := exec.Command(jvmtest.Javac(t), append([]string{"-d", stock}, srcs...)...).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, b)
@@ -190,11 +192,9 @@ func TestJDKJoinPoint(t *testing.T) {
 		t.Fatalf("javac on the woven JDK: %v\n%s", err, b)
 	}
 	t.Logf("%s", regexp.MustCompile(`(?m)^annotations: .*$`).Find(b))
-	for _, c := range []string{"Main.class", "Hello.class"} {
-		x, err1 := os.ReadFile(filepath.Join(stock, c))
-		y, err2 := os.ReadFile(filepath.Join(woven, c))
-		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
-			t.Errorf("%s: javac on the woven JDK made other bytes (%v, %v)", c, err1, err2)
-		}
+	x, err1 := os.ReadFile(filepath.Join(stock, "Hello.class"))
+	y, err2 := os.ReadFile(filepath.Join(woven, "Hello.class"))
+	if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+		t.Errorf("Hello.class: javac on the woven JDK made other bytes (%v, %v)", err1, err2)
 	}
 }
