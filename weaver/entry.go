@@ -59,7 +59,7 @@ func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done 
 // weaving without advice on calls, fields or handlers and without
 // declarations (whose reports must follow the decoding path's order).
 func (cw *classWeaver) entryOnly(m *classfile.Member) bool {
-	if cw.checkOnly || cw.w.opts.decodeAll || !cw.anyAdvice() || cw.w.declKinds != 0 || cw.shadowKinds()&insnKinds != 0 ||
+	if cw.checkOnly || cw.w.opts.decodeAll || cw.w.declKinds != 0 || cw.shadowKinds()&insnKinds != 0 ||
 		m.Access&(classfile.AccBridge|classfile.AccAbstract|classfile.AccNative) != 0 {
 		return false
 	}
