@@ -16,18 +16,43 @@ var encodeGen atomic.Uint64
 // 16-bit reach into the inverted branch over a goto_w. With opts.Frames it
 // then recomputes MaxStack, MaxLocals and Frames (see frames.go).
 func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
-	name := memberName{c, m} // for errors only: formatted when one occurs
-	if opts.Frames && opts.Hierarchy == nil {
-		return fmt.Errorf("%s: computing frames needs a class hierarchy", name)
-	}
-	ls := layouts.Get().(*layoutScratch)
-	defer layouts.Put(ls)
-	offs, end, rewrote, err := code.layout(name, ls)
+	info, err := code.assemble(c, m, opts)
 	if err != nil {
 		return err
 	}
+	if a := c.Attr(m.Attributes, "Code"); a != nil {
+		a.Info = info
+		return nil
+	}
+	m.Attributes = append(m.Attributes, Attribute{Name: c.Pool.AddUtf8("Code"), Info: info})
+	return nil
+}
+
+// assemble is Encode without writing m: it returns the Code attribute's
+// bytes. m gives the method's descriptor and access, for frames and errors.
+func (code *Code) assemble(c *Class, m *Member, opts EncodeOptions) ([]byte, error) {
+	ls := layouts.Get().(*layoutScratch)
+	defer layouts.Put(ls)
+	offs, end, err := code.place(c, m, opts, ls)
+	if err != nil {
+		return nil, err
+	}
+	return code.emit(c, m, offs, end), nil
+}
+
+// place lays the code out and, with opts.Frames, computes its frames
+// (Encode's work up to writing the bytes). The offsets are in ls.
+func (code *Code) place(c *Class, m *Member, opts EncodeOptions, ls *layoutScratch) (offs []int, end int, err error) {
+	name := memberName{c, m} // for errors only: formatted when one occurs
+	if opts.Frames && opts.Hierarchy == nil {
+		return nil, 0, fmt.Errorf("%s: computing frames needs a class hierarchy", name)
+	}
+	offs, end, rewrote, err := code.layout(name, ls)
+	if err != nil {
+		return nil, 0, err
+	}
 	if rewrote && !opts.Frames && c.Major >= 50 && len(code.Frames) > 0 {
-		return fmt.Errorf("%s: a branch was rewritten to goto_w: the frames must be recomputed (EncodeOptions.Frames)", name)
+		return nil, 0, fmt.Errorf("%s: a branch was rewritten to goto_w: the frames must be recomputed (EncodeOptions.Frames)", name)
 	}
 	if opts.Frames {
 		// Frame computation may rewrite dead code and insert labels; lay
@@ -35,27 +60,21 @@ func (code *Code) Encode(c *Class, m *Member, opts EncodeOptions) error {
 		for try := 0; ; try++ {
 			before := code.Insns
 			if err := computeFrames(c, m, code, opts.Hierarchy); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				return nil, 0, fmt.Errorf("%s: %w", name, err)
 			}
 			if len(code.Insns) == len(before) && (len(before) == 0 || &code.Insns[0] == &before[0]) {
 				break // the instructions are unchanged: so is the layout
 			}
 			offs, end, rewrote, err = code.layout(name, ls)
 			if err != nil {
-				return err
+				return nil, 0, err
 			}
 			if !rewrote || try == 3 {
 				break
 			}
 		}
 	}
-	info := code.emit(c, m, offs, end)
-	if a := c.Attr(m.Attributes, "Code"); a != nil {
-		a.Info = info
-		return nil
-	}
-	m.Attributes = append(m.Attributes, Attribute{Name: c.Pool.AddUtf8("Code"), Info: info})
-	return nil
+	return offs, end, nil
 }
 
 // ReencodeCode decodes every method body of c into the code model and
@@ -284,6 +303,29 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 	b = be16(b, code.MaxStack)
 	b = be16(b, code.MaxLocals)
 	b = be32(b, uint32(end))
+	b = code.appendBytecode(b, p, offs)
+
+	var handlers []Handler
+	for _, h := range code.Handlers {
+		if h.Start.Offset < h.End.Offset {
+			handlers = append(handlers, h)
+		}
+	}
+	b = be16(b, uint16(len(handlers)))
+	for _, h := range handlers {
+		b = be16(b, uint16(h.Start.Offset))
+		b = be16(b, uint16(h.End.Offset))
+		b = be16(b, uint16(h.Handler.Offset))
+		b = be16(b, h.CatchType)
+	}
+
+	return code.appendAttributes(b, c, m, end)
+}
+
+// appendBytecode appends the laid-out instructions (offs are their
+// offsets) to b, which must be at a multiple of 4 bytes from the start of
+// the code for switch padding, as at offset 8 of a Code attribute.
+func (code *Code) appendBytecode(b []byte, p *Pool, offs []int) []byte {
 	for i := range code.Insns {
 		in := &code.Insns[i]
 		off := offs[i]
@@ -380,22 +422,7 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 			b = append(b, byte(op))
 		}
 	}
-
-	var handlers []Handler
-	for _, h := range code.Handlers {
-		if h.Start.Offset < h.End.Offset {
-			handlers = append(handlers, h)
-		}
-	}
-	b = be16(b, uint16(len(handlers)))
-	for _, h := range handlers {
-		b = be16(b, uint16(h.Start.Offset))
-		b = be16(b, uint16(h.End.Offset))
-		b = be16(b, uint16(h.Handler.Offset))
-		b = be16(b, h.CatchType)
-	}
-
-	return code.appendAttributes(b, c, m, end)
+	return b
 }
 
 // appendAttributes appends the Code attribute's attributes: those the

@@ -40,9 +40,10 @@ public class LinkAll {
 // would — guarded prints at every entry and before every return (join
 // points with the return value on the stack, code before super() in
 // constructors) and a catch-all handler around every body but
-// constructors' — recomputes the frames, writes the classes into a
-// directory patched over java.base, and has the JVM link (and so verify,
-// with -Xverify:all) every class. The output must match that of the
+// constructors' — recomputes the frames, then puts a guard-like prologue
+// before each re-framed body with PrependCode (which keeps the body's
+// frames), writes the classes into a directory patched over java.base,
+// and has the JVM link (and so verify, with -Xverify:all) every class. The output must match that of the
 // unmodified JDK: same classes linked, no VerifyError. (Frames recomputed
 // without edits are verified for every module by e2e's
 // TestRewriteJDKVerifies.)
@@ -66,7 +67,7 @@ func javaBaseVerifies(t *testing.T, prog string) {
 	h := NewHierarchy(all)
 	patch := t.TempDir()
 	var names []string
-	methods := 0
+	methods, prepended := 0, 0
 	err = base.Walk(func(e ClassEntry) error {
 		if strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
@@ -98,6 +99,16 @@ func javaBaseVerifies(t *testing.T, prog string) {
 				continue
 			}
 			methods++
+			// And a prologue before the re-framed body, kept as it is.
+			if c.MemberName(m) != "finalize" {
+				ok, err := prependToken(c, m, h)
+				if err != nil {
+					t.Errorf("%s: %v", e.Path, err)
+				}
+				if ok {
+					prepended++
+				}
+			}
 		}
 		p := filepath.Join(patch, filepath.FromSlash(e.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -116,7 +127,8 @@ func javaBaseVerifies(t *testing.T, prog string) {
 	}
 	want, _ := jvmtest.Run(t, "-Xverify:all", "-cp", prog, "LinkAll", list)
 	got, _ := jvmtest.Run(t, "--patch-module", "java.base="+patch, "-Xverify:all", "-cp", prog, "LinkAll", list)
-	t.Logf("%d classes, %d methods re-framed; unmodified: %s", len(names), methods, lastLine(want))
+	t.Logf("%d classes, %d methods re-framed, %d with a prologue before (PrependCode); unmodified: %s",
+		len(names), methods, prepended, lastLine(want))
 	canary(t, base, prog)
 	if got != want {
 		wantLines := map[string]bool{}

@@ -18,7 +18,8 @@ var codeFuzzClasses = []string{
 // must not panic, and its errors must be *FormatError naming the class and
 // method with an offset inside the attribute; code it accepts must encode
 // (without frame recomputation) without panicking and, if Encode accepts
-// it, decode again to the same instructions.
+// it, decode again to the same instructions. PrependCode must not panic
+// on it either, and what it keeps must decode.
 func FuzzDecodeCode(f *testing.F) {
 	src := jdkSource(f)
 	var classes [][]byte
@@ -56,6 +57,16 @@ func FuzzDecodeCode(f *testing.F) {
 		m.Attributes = attrs
 		where := c.Name() + "." + c.MemberName(m) + c.MemberDesc(m)
 
+		// PrependCode must not panic, whatever the attribute; what it
+		// accepts must decode if the original did.
+		pc, err := Parse("", b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm := pc.Methods[int(mi)%len(pc.Methods)]
+		pm.Attributes = append([]Attribute(nil), attrs...)
+		kept, _ := prependToken(pc, pm, testHierarchy)
+
 		code, err := DecodeCode(c, m)
 		if err != nil {
 			var fe *FormatError
@@ -72,6 +83,11 @@ func FuzzDecodeCode(f *testing.F) {
 		}
 		if code == nil {
 			t.Fatalf("%s: DecodeCode found no Code attribute", where)
+		}
+		if kept {
+			if _, err := DecodeCode(pc, pm); err != nil {
+				t.Fatalf("%s: decoding the code PrependCode kept: %v", where, err)
+			}
 		}
 		var ops []Insn
 		for _, in := range code.Insns {

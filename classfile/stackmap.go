@@ -33,66 +33,23 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 	n := r.count(1)
 	frames := make([]Frame, 0, n)
 	locals := InitialLocals(d.c, d.member)
+	vtype := func(r *reader) VType { return readVType(r, d.c.Pool, d.validLabel) }
 	off := -1
 	for i := 0; i < n && r.err == nil; i++ {
 		at := r.off
-		typ := int(r.u1())
-		var delta int
-		var stack []VType
-		form := formShortest
-		switch {
-		case typ < 64:
-			delta = typ
-		case typ < 128:
-			delta = typ - 64
-			stack = []VType{d.vtype(r)}
-		case typ < 247:
-			r.off = at
-			return nil, r.fail("reserved frame type %d", typ)
-		case typ == 247:
-			delta = int(r.u2())
-			stack = []VType{d.vtype(r)}
-			form = formSame1Extended
-		case typ < 251: // chop
-			delta = int(r.u2())
-			k := 251 - typ
-			if k > len(locals) {
-				r.off = at
-				return nil, r.fail("chop_frame removes %d of %d locals", k, len(locals))
-			}
-			locals = locals[: len(locals)-k : len(locals)-k]
-		case typ == 251:
-			delta = int(r.u2())
-			form = formSameExtended
-		case typ < 255: // append
-			delta = int(r.u2())
-			for k := typ - 251; k > 0; k-- {
-				locals = append(locals, d.vtype(r))
-			}
-		default: // full
-			delta = int(r.u2())
-			form = formFull
-			nl := r.count(1)
-			locals = make([]VType, nl)
-			for j := range locals {
-				locals[j] = d.vtype(r)
-			}
-			ns := r.count(1)
-			stack = make([]VType, ns)
-			for j := range stack {
-				stack[j] = d.vtype(r)
-			}
-		}
+		delta, f := readFrame(r, locals, vtype)
 		if r.err != nil {
 			break
 		}
+		locals = f.Locals
 		off += delta + 1
 		l := d.validLabel(off)
 		if l == nil || off >= d.codeLen {
 			r.off = at
 			return nil, r.fail("frame %d at offset %d is not at an instruction", i, off)
 		}
-		frames = append(frames, Frame{At: l, Locals: locals, Stack: stack, form: form})
+		f.At = l
+		frames = append(frames, f)
 	}
 	if r.err == nil && r.off != len(r.b) {
 		return nil, r.fail("%d bytes of trailing data", len(r.b)-r.off)
@@ -100,20 +57,77 @@ func (d *codeDecoder) decodeStackMap(r *reader) ([]Frame, error) {
 	return frames, r.err
 }
 
-func (d *codeDecoder) vtype(r *reader) VType {
+// readFrame reads one StackMapTable entry, whose previous frame had the
+// given locals, and returns its offset delta and the frame, without At.
+// vtype reads one verification type. Errors are left in r.
+func readFrame(r *reader, locals []VType, vtype func(*reader) VType) (delta int, f Frame) {
+	at := r.off
+	typ := int(r.u1())
+	var stack []VType
+	form := formShortest
+	switch {
+	case typ < 64:
+		delta = typ
+	case typ < 128:
+		delta = typ - 64
+		stack = []VType{vtype(r)}
+	case typ < 247:
+		r.off = at
+		r.fail("reserved frame type %d", typ)
+	case typ == 247:
+		delta = int(r.u2())
+		stack = []VType{vtype(r)}
+		form = formSame1Extended
+	case typ < 251: // chop
+		delta = int(r.u2())
+		k := 251 - typ
+		if k > len(locals) {
+			r.off = at
+			r.fail("chop_frame removes %d of %d locals", k, len(locals))
+			break
+		}
+		locals = locals[: len(locals)-k : len(locals)-k]
+	case typ == 251:
+		delta = int(r.u2())
+		form = formSameExtended
+	case typ < 255: // append
+		delta = int(r.u2())
+		for k := typ - 251; k > 0; k-- {
+			locals = append(locals, vtype(r))
+		}
+	default: // full
+		delta = int(r.u2())
+		form = formFull
+		nl := r.count(1)
+		locals = make([]VType, nl)
+		for j := range locals {
+			locals[j] = vtype(r)
+		}
+		ns := r.count(1)
+		stack = make([]VType, ns)
+		for j := range stack {
+			stack[j] = vtype(r)
+		}
+	}
+	return delta, Frame{Locals: locals, Stack: stack, form: form}
+}
+
+// readVType reads a verification type; label gives the label of a `new`
+// instruction's offset (nil: not an instruction).
+func readVType(r *reader, p *Pool, label func(off int) *Label) VType {
 	t := VType{Kind: r.u1()}
 	switch t.Kind {
 	case VTop, VInteger, VFloat, VDouble, VLong, VNull, VUninitializedThis:
 	case VObject:
 		i := r.u2()
-		t.Class = d.c.Pool.ClassName(i)
+		t.Class = p.ClassName(i)
 		if t.Class == "" && r.err == nil {
 			r.off -= 2
 			r.fail("verification type names constant %d, not a class", i)
 		}
 	case VUninitialized:
 		off := int(r.u2())
-		t.New = d.validLabel(off)
+		t.New = label(off)
 		if t.New == nil && r.err == nil {
 			r.off -= 2
 			r.fail("uninitialized(%d) is not at an instruction", off)
@@ -123,6 +137,77 @@ func (d *codeDecoder) vtype(r *reader) VType {
 		r.fail("unknown verification type tag %d", t.Kind)
 	}
 	return t
+}
+
+// uninitializedOffsets calls f with the position in b of the `new` offset
+// of each uninitialized type in the n StackMapTable entries that make up
+// b. It reports false if b is not n well-formed entries.
+func uninitializedOffsets(b []byte, n int, f func(at int)) bool {
+	p := 0
+	vtypes := func(k int) bool {
+		for ; k > 0; k-- {
+			if p >= len(b) {
+				return false
+			}
+			tag := b[p]
+			p++
+			switch {
+			case tag == VObject:
+				p += 2
+			case tag == VUninitialized:
+				if p+2 > len(b) {
+					return false
+				}
+				f(p)
+				p += 2
+			case tag > VUninitialized:
+				return false
+			}
+		}
+		return p <= len(b)
+	}
+	count := func() int {
+		if p+2 > len(b) {
+			return -1
+		}
+		p += 2
+		return int(b[p-2])<<8 | int(b[p-1])
+	}
+	for i := 0; i < n; i++ {
+		if p >= len(b) {
+			return false
+		}
+		typ := int(b[p])
+		p++
+		ok := true
+		switch {
+		case typ < 64:
+		case typ < 128:
+			ok = vtypes(1)
+		case typ < 247:
+			return false
+		case typ == 247:
+			p += 2
+			ok = vtypes(1)
+		case typ < 252: // chop, same_frame_extended
+			p += 2
+		case typ < 255: // append
+			p += 2
+			ok = vtypes(typ - 251)
+		default: // full
+			p += 2
+			nl := count()
+			ok = nl >= 0 && vtypes(nl)
+			if ok {
+				ns := count()
+				ok = ns >= 0 && vtypes(ns)
+			}
+		}
+		if !ok || p > len(b) {
+			return false
+		}
+	}
+	return p == len(b)
 }
 
 // appendStackMap appends frames (whose labels have offsets) to b as a

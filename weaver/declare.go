@@ -105,7 +105,7 @@ func (w *Weaver) Check(name string, data []byte) (out []Declared, err error) {
 		if err != nil || code == nil || m.Access&classfile.AccBridge != 0 || cw.anyAdvice() && hasSubroutines(code) {
 			continue // as weaveMethod: no join points, or left unwoven
 		}
-		cw.findShadows(m, code)
+		cw.findShadows(m, code, firstLine(code))
 	}
 	return cw.declared, nil
 }

@@ -81,6 +81,18 @@
 // keep their Code attribute byte for byte. A method whose woven form would
 // exceed the JVM's 64 KB limit is left unwoven with a warning naming it.
 //
+// Where the only advice a weaving can apply at a method is at its
+// execution (no call, field or handler shadows, no declarations), the
+// method is matched from its header and line table without decoding its
+// body, and one with nothing advised is not decoded at all; a method
+// other than a constructor with before advice only is then its guard and
+// advice calls in front of its body kept byte for byte, tables moved and
+// StackMapTable frames kept (entry.go, classfile.PrependCode): the same
+// code as in place, without decoding, re-encoding and computing the frames
+// of the whole method. The decoding path does the rest (constructors,
+// whose advice follows the super(...) call; switches the guard would
+// misalign).
+//
 // # Sister classes
 //
 // Each advice call in woven code is one invokestatic of a helper in the

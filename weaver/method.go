@@ -79,6 +79,14 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	c := cw.c
 	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
 	where := memberWhere{cw.name, mname, mdesc} // formatted in warnings only
+	shadows, done, err := cw.weaveEntry(m)
+	switch {
+	case err != nil:
+		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
+	case done:
+		cw.record(shadows, infos)
+		return len(shadows) > 0, ""
+	}
 	code, err := classfile.DecodeCode(c, m)
 	if err != nil {
 		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
@@ -92,14 +100,13 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		// The copy would need its own subroutines; such old code is rare.
 		return false, fmt.Sprintf("%s: left unwoven: jsr/ret subroutines are not supported", where)
 	}
-	shadows := cw.findShadows(m, code)
+	if shadows == nil {
+		shadows = cw.findShadows(m, code, firstLine(code))
+	}
 	if len(shadows) == 0 {
 		return false, ""
 	}
-	for _, s := range shadows {
-		s.id = cw.ids
-		cw.ids++
-	}
+	cw.number(shadows)
 	saved := append([]classfile.Attribute(nil), m.Attributes...)
 	e := &emitter{cw: cw, m: m, code: code, static: m.Access&classfile.AccStatic != 0,
 		ctor: mname == "<init>", desc: mdesc}
@@ -107,11 +114,7 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		m.Attributes = saved
 		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
-	opts := classfile.EncodeOptions{Frames: true, Hierarchy: cw.w.opts.Hierarchy}
-	if opts.Hierarchy == nil {
-		opts.Hierarchy = noHierarchy{}
-	}
-	err = code.Encode(c, m, opts)
+	err = code.Encode(c, m, classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy()})
 	putInsns(code.Insns) // the woven body is written: its list is free
 	code.Insns = nil
 	if err != nil {
@@ -125,6 +128,20 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 			return false, fmt.Sprintf("%s: left unwoven: the woven method would be %d bytes, over the 64 KB limit", where, n)
 		}
 	}
+	cw.record(shadows, infos)
+	return true, ""
+}
+
+// number gives the shadows of a method the class's next join point ids.
+func (cw *classWeaver) number(shadows []*shadow) {
+	for _, s := range shadows {
+		s.id = cw.ids
+		cw.ids++
+	}
+}
+
+// record appends the advised shadows of a woven method to infos.
+func (cw *classWeaver) record(shadows []*shadow, infos *[]WeaveInfo) {
 	for _, s := range shadows {
 		for _, a := range s.applied {
 			if a.Advice.Cflow != nil {
@@ -134,7 +151,6 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 				File: cw.file, Line: s.line, ID: s.id, Advice: a.Advice, Residue: a.Verdict == advice.Maybe})
 		}
 	}
-	return true, ""
 }
 
 // memberWhere formats as "Class.nameDesc", the prefix of warnings.
@@ -152,8 +168,10 @@ func (noHierarchy) Lookup(name string) (*classfile.ClassInfo, error) {
 }
 
 // findShadows lists the shadows of m's body that some advice matches, in
-// code order (the execution shadow first).
-func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []*shadow {
+// code order (the execution shadow first). firstLine is the line of the
+// body's first instruction. code may be nil where only the execution
+// shadow can match (entryOnly).
+func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code, firstLine int) []*shadow {
 	c, h := cw.c, cw.w.opts.Hierarchy
 	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
 	self := advice.Member{Owner: cw.name, Name: mname, Desc: mdesc, Access: m.Access,
@@ -161,7 +179,6 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	static := m.Access&classfile.AccStatic != 0
 	ctor := mname == "<init>"
 	kinds := cw.shadowKinds()
-	lineAt := newLineTable(code.Lines)
 	var out []*shadow
 	// A constructor's execution shadow is placed after the loop below:
 	// its declarations wait for its line (ctorDecl), in the place of the
@@ -190,20 +207,6 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 			out = append(out, m)
 		}
 	}
-	firstLine := 0
-	for _, in := range code.Insns {
-		if in.Op == classfile.OpLabel {
-			if l, ok := lineAt.at(in.Label); ok {
-				firstLine = l
-				break
-			}
-		} else {
-			break
-		}
-	}
-	if firstLine == 0 && len(code.Lines) > 0 {
-		firstLine = int(code.Lines[0].Line)
-	}
 	// Like ajc, synthetic methods (lambda bodies, accessors) have
 	// execution join points, bridge methods do not.
 	if mname != "<clinit>" && m.Access&classfile.AccBridge == 0 {
@@ -222,7 +225,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 	}
 	// (Pre)initialization shadows need the loop's super(...) call.
 	initKinds := ctor && kinds&(1<<advice.Initialization|1<<advice.PreInitialization) != 0
-	if !initKinds && kinds&(1<<advice.MethodCall|1<<advice.ConstructorCall|1<<advice.ArrayConstruction|1<<advice.FieldGet|1<<advice.FieldSet|1<<advice.ExceptionHandler) == 0 {
+	if !initKinds && kinds&insnKinds == 0 {
 		// No advice matches a shadow in the body: at most the execution
 		// shadow, whose placement in a constructor needs the loop below
 		// to find the super(...)/this(...) call.
@@ -230,6 +233,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 			return out
 		}
 	}
+	lineAt := newLineTable(code.Lines)
 	var exec *shadow
 	if len(out) > 0 {
 		exec = out[0]
@@ -336,6 +340,32 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code) []
 		cw.declared = append(cw.declared, rest...)
 	}
 	return out
+}
+
+// insnKinds are the kinds of shadows at an instruction of a body (or at a
+// handler): finding them takes the decoded code.
+const insnKinds = 1<<advice.MethodCall | 1<<advice.ConstructorCall | 1<<advice.ArrayConstruction |
+	1<<advice.FieldGet | 1<<advice.FieldSet | 1<<advice.ExceptionHandler
+
+// firstLine returns the line of the body's first instruction: the line
+// of the label placed before it, else (or if that is 0) the first line
+// entry's, else 0.
+func firstLine(code *classfile.Code) int {
+	lineAt := newLineTable(code.Lines)
+	line := 0
+	for _, in := range code.Insns {
+		if in.Op != classfile.OpLabel {
+			break
+		}
+		if l, ok := lineAt.at(in.Label); ok {
+			line = l
+			break
+		}
+	}
+	if line == 0 && len(code.Lines) > 0 {
+		line = int(code.Lines[0].Line)
+	}
+	return line
 }
 
 // lineTable maps the labels of a just decoded Code to the source line

@@ -37,6 +37,10 @@ type Options struct {
 	// are ignored), e.g. the JDK exclusion list. desc is the method
 	// descriptor.
 	Exclude func(class, method, desc string) bool
+
+	// decodeAll makes every method take the decoding path (weaveMethod),
+	// none weaveEntry's shortcut: tests compare the two.
+	decodeAll bool
 }
 
 // WeaveInfo describes one advised shadow: one line of --weave-info.

@@ -1,0 +1,366 @@
+package classfile
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// tokenPrologue is a prologue shaped like the weaver's guard: a value
+// from one of two branches stored in a new local (slot), then a guarded
+// print skipped when it is null. Its frames need the merged value on the
+// stack and then in the new local.
+func tokenPrologue(p *Pool, slot uint16, msg string) []Insn {
+	slow, got, skip := NewLabel(), NewLabel(), NewLabel()
+	insns := []Insn{
+		{Op: OpIconst0}, {Op: OpIfeq, Label: slow},
+		{Op: OpAconstNull}, {Op: OpGoto, Label: got},
+		{Op: OpLabel, Label: slow}, {Op: OpLdc, Index: p.AddString("weft")},
+		{Op: OpLabel, Label: got}, {Op: OpAstore, Index: slot},
+		{Op: OpAload, Index: slot}, {Op: OpIfnull, Label: skip},
+	}
+	insns = append(insns, guardedPrintInsns(p, msg)...)
+	return append(insns, Insn{Op: OpLabel, Label: skip})
+}
+
+// prependToken puts tokenPrologue before m's body, its local past the
+// body's.
+func prependToken(c *Class, m *Member, h Hierarchy) (bool, error) {
+	return PrependCode(c, m, h, func(maxLocals uint16) []Insn {
+		slot := max(int(maxLocals), ArgSlots(c.MemberDesc(m))+1)
+		return tokenPrologue(c.Pool, uint16(slot), "> "+c.MemberName(m))
+	})
+}
+
+// TestPrependCodeKeepsBody puts a prologue before every method of a
+// quarter of java.base's classes and checks, against decoding and the
+// full frame computation, that the body is kept: the same instructions,
+// handlers, line and local variable entries, moved past the prologue; the
+// body's StackMapTable frames as they were; the prologue's frames those
+// the full computation finds for the whole method; and the full
+// computation's state at each of the body's frames the one it finds in
+// the original method, plus the prologue's local. Declining is only for
+// switches the prologue would misalign.
+func TestPrependCodeKeepsBody(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	all, err := OpenJDK(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	base, err := OpenJDK(home, "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	h := NewHierarchy(all)
+	var classes, methods, kept, declined int
+	fails := 0
+	fail := func(format string, args ...any) {
+		if fails++; fails <= 10 {
+			t.Errorf(format, args...)
+		}
+	}
+	err = base.Walk(func(e ClassEntry) error {
+		if classes++; classes%4 != 0 || strings.HasSuffix(e.Path, "module-info.class") {
+			return nil
+		}
+		data, err := e.Read()
+		if err != nil {
+			return err
+		}
+		orig, err := Parse(e.Path, data)
+		if err != nil {
+			return err
+		}
+		c, err := Parse(e.Path, data)
+		if err != nil {
+			return err
+		}
+		for i, m := range c.Methods {
+			om := orig.Methods[i]
+			code0, err := DecodeCode(orig, om)
+			if err != nil || code0 == nil {
+				continue
+			}
+			where := e.Path + " " + c.MemberName(m) + c.MemberDesc(m)
+			methods++
+			ok, err := prependToken(c, m, h)
+			if err != nil {
+				return fmt.Errorf("%s: %v", where, err)
+			}
+			if !ok {
+				declined++
+				if !hasSwitch(code0) {
+					fail("%s: declined without a switch", where)
+				}
+				continue
+			}
+			kept++
+			if msg := compareKept(orig, om, code0, c, m, h); msg != "" {
+				fail("%s: %s", where, msg)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d methods of %d classes: %d prologues put before the kept body, %d declined", methods, classes/4, kept, declined)
+	if kept < 10000 || declined > kept/10 {
+		t.Errorf("kept %d, declined %d: want most bodies kept", kept, declined)
+	}
+}
+
+func hasSwitch(code *Code) bool {
+	for _, in := range code.Insns {
+		if in.Op == OpTableswitch || in.Op == OpLookupswitch {
+			return true
+		}
+	}
+	return false
+}
+
+// compareKept compares m of c, a prologue put before its body, with om of
+// orig, its original (code0 decoded); it says how they differ, or "".
+func compareKept(orig *Class, om *Member, code0 *Code, c *Class, m *Member, h Hierarchy) string {
+	code1, err := DecodeCode(c, m)
+	if err != nil {
+		return "decoding the result: " + err.Error()
+	}
+	// The prologue's instructions come first; shift is where the body
+	// starts: the offset of the body's first instruction.
+	body0 := insnsOnly(code0.Insns)
+	all1 := insnsOnly(code1.Insns)
+	n := len(all1) - len(body0)
+	if n <= 0 {
+		return fmt.Sprintf("%d instructions, the body alone had %d", len(all1), len(body0))
+	}
+	shift := all1[n].off
+	for k, in := range body0 {
+		if got := all1[n+k]; !sameInsn(in, got, shift) {
+			return fmt.Sprintf("body instruction %d: %s became %s", k, OpNames[in.insn.Op], OpNames[got.insn.Op])
+		}
+	}
+	if len(code1.Handlers) != len(code0.Handlers) {
+		return fmt.Sprintf("%d handlers, want %d", len(code1.Handlers), len(code0.Handlers))
+	}
+	for k, x := range code0.Handlers {
+		y := code1.Handlers[k]
+		if y.Start.Offset != x.Start.Offset+shift || y.End.Offset != x.End.Offset+shift ||
+			y.Handler.Offset != x.Handler.Offset+shift || y.CatchType != x.CatchType {
+			return fmt.Sprintf("handler %d moved wrong", k)
+		}
+	}
+	if len(code1.Lines) != len(code0.Lines) || len(code1.Locals) != len(code0.Locals) || len(code1.LocalTypes) != len(code0.LocalTypes) {
+		return "line or local variable entries lost"
+	}
+	for k, x := range code0.Lines {
+		if y := code1.Lines[k]; y.Start.Offset != x.Start.Offset+shift || y.Line != x.Line {
+			return fmt.Sprintf("line entry %d moved wrong", k)
+		}
+	}
+	for k, x := range append(code0.Locals, code0.LocalTypes...) {
+		y := append(code1.Locals, code1.LocalTypes...)[k]
+		if y.Start.Offset != x.Start.Offset+shift || y.End.Offset != x.End.Offset+shift || y.Slot != x.Slot || y.Name != x.Name {
+			return fmt.Sprintf("local variable entry %d moved wrong", k)
+		}
+	}
+	// Frames: the body's as they were; the prologue's as the full
+	// computation over the whole method finds them.
+	full1 := recomputed(c, m, h)
+	full0 := recomputed(orig, om, h)
+	if full1 == nil || full0 == nil {
+		return "the full frame computation failed"
+	}
+	kept := map[int]Frame{}
+	for _, f := range code0.Frames {
+		kept[f.At.Offset+shift] = f
+	}
+	for _, f := range code1.Frames {
+		off := f.At.Offset
+		if x, ok := kept[off]; ok {
+			if !sameFrame(x, f, shift) {
+				return fmt.Sprintf("body frame at %d changed: %s, was %s", off, frameString(f), frameString(x))
+			}
+			delete(kept, off)
+			continue
+		}
+		if off > shift {
+			return fmt.Sprintf("a frame at %d, in the body, that it did not have", off)
+		}
+		if r, ok := full1[off]; !ok || !sameFrame(r, f, 0) {
+			return fmt.Sprintf("prologue frame at %d is %s, the full computation's %s", off, frameString(f), frameString(r))
+		}
+	}
+	if len(kept) > 0 {
+		return fmt.Sprintf("%d body frames lost", len(kept))
+	}
+	// The full computation's state at each body frame is the one it finds
+	// in the original, plus the prologue's local.
+	for off, r0 := range full0 {
+		r1, ok := full1[off+shift]
+		if !ok {
+			return fmt.Sprintf("the full computation has no frame at body offset %d", off)
+		}
+		r1.Locals = r1.Locals[:min(len(r1.Locals), len(r0.Locals))]
+		if !sameFrame(r0, r1, shift) {
+			return fmt.Sprintf("the full computation's state at body offset %d is %s, was %s", off, frameString(r1), frameString(r0))
+		}
+	}
+	return ""
+}
+
+// recomputed returns the frames the full computation finds for m's code,
+// by offset, on a copy of the class; nil on error.
+func recomputed(c *Class, m *Member, h Hierarchy) map[int]Frame {
+	cp, err := Parse("copy", c.Bytes())
+	if err != nil {
+		return nil
+	}
+	var cm *Member
+	for _, x := range cp.Methods {
+		if cp.MemberName(x) == c.MemberName(m) && cp.MemberDesc(x) == c.MemberDesc(m) {
+			cm = x
+		}
+	}
+	code, err := DecodeCode(cp, cm)
+	if err != nil || code.Encode(cp, cm, EncodeOptions{Frames: true, Hierarchy: h}) != nil {
+		return nil
+	}
+	out := map[int]Frame{}
+	for _, f := range code.Frames {
+		out[f.At.Offset] = f
+	}
+	return out
+}
+
+type placedInsn struct {
+	insn Insn
+	off  int
+}
+
+// insnsOnly lists the instructions of a decoded body with their offsets.
+func insnsOnly(insns []Insn) []placedInsn {
+	var out []placedInsn
+	off := 0
+	for _, in := range insns {
+		if in.Op == OpLabel {
+			off = in.Label.Offset
+			continue
+		}
+		out = append(out, placedInsn{in, off})
+	}
+	return out
+}
+
+// sameInsn reports whether y is x moved by shift bytes.
+func sameInsn(x, y placedInsn, shift int) bool {
+	a, b := x.insn, y.insn
+	if y.off != x.off+shift || a.Op != b.Op || a.Index != b.Index || a.Const != b.Const ||
+		(a.Label == nil) != (b.Label == nil) || (a.Switch == nil) != (b.Switch == nil) {
+		return false
+	}
+	if a.Label != nil && b.Label.Offset != a.Label.Offset+shift {
+		return false
+	}
+	if a.Switch != nil {
+		if b.Switch.Default.Offset != a.Switch.Default.Offset+shift || len(a.Switch.Targets) != len(b.Switch.Targets) {
+			return false
+		}
+		for k, t := range a.Switch.Targets {
+			if b.Switch.Targets[k].Offset != t.Offset+shift {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sameFrame reports whether y is x with its offsets moved by shift.
+func sameFrame(x, y Frame, shift int) bool {
+	same := func(a, b []VType) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for k := range a {
+			if a[k].Kind != b[k].Kind || a[k].Class != b[k].Class ||
+				a[k].Kind == VUninitialized && b[k].New.Offset != a[k].New.Offset+shift {
+				return false
+			}
+		}
+		return true
+	}
+	return same(x.Locals, y.Locals) && same(x.Stack, y.Stack)
+}
+
+func frameString(f Frame) string {
+	var ls, ss []string
+	for _, v := range f.Locals {
+		ls = append(ls, vtString(v))
+	}
+	for _, v := range f.Stack {
+		ss = append(ss, vtString(v))
+	}
+	return "[" + strings.Join(ls, " ") + "] [" + strings.Join(ss, " ") + "]"
+}
+
+// TestPrependCodeDeclines checks the bodies PrependCode leaves to the
+// decoding path, unchanged: a switch the prologue would misalign, jsr/ret
+// subroutines; and that a prologue writing the body's locals is refused.
+func TestPrependCodeDeclines(t *testing.T) {
+	c := newTestClass("A", "java/lang/Object", 61)
+	l0, l1 := NewLabel(), NewLabel()
+	sw := encodeTest(t, c, AccStatic, "sw", "(I)I", []Insn{
+		idx(OpIload, 0),
+		{Op: OpTableswitch, Switch: &Switch{Default: l1, Low: 0, High: 0, Targets: []*Label{l0}}},
+		lbl(l0), op(OpIconst1), op(OpIreturn),
+		lbl(l1), op(OpIconst0), op(OpIreturn),
+	})
+	_ = sw
+	m := c.Methods[0]
+	before := append([]byte(nil), c.Attr(m.Attributes, "Code").Info...)
+	pro := func(n int) func(uint16) []Insn {
+		return func(uint16) []Insn {
+			insns := []Insn{}
+			for range n {
+				insns = append(insns, op(OpNop))
+			}
+			return insns
+		}
+	}
+	for n := 1; n <= 4; n++ {
+		ok, err := PrependCode(c, m, testHierarchy, pro(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != (n == 4) {
+			t.Errorf("a prologue of %d bytes before a switch: kept %v, want %v", n, ok, n == 4)
+		}
+		if !ok && string(c.Attr(m.Attributes, "Code").Info) != string(before) {
+			t.Errorf("declined with %d bytes, but the method changed", n)
+		}
+	}
+
+	old := newTestClass("B", "java/lang/Object", 49)
+	sub, after := NewLabel(), NewLabel()
+	encodeTest(t, old, AccStatic, "f", "()V", []Insn{
+		jmp(OpJsr, sub), jmp(OpGoto, after),
+		lbl(sub), idx(OpAstore, 0), idx(OpRet, 0),
+		lbl(after), op(OpReturn),
+	})
+	if ok, err := PrependCode(old, old.Methods[0], testHierarchy, pro(1)); ok || err != nil {
+		t.Errorf("jsr/ret: kept %v, error %v; want declined", ok, err)
+	}
+
+	c2 := newTestClass("C", "java/lang/Object", 61)
+	encodeTest(t, c2, AccStatic, "g", "(I)V", []Insn{op(OpReturn)})
+	_, err := PrependCode(c2, c2.Methods[0], testHierarchy, func(uint16) []Insn {
+		return []Insn{op(OpIconst0), idx(OpIstore, 0)}
+	})
+	if err == nil || !strings.Contains(err.Error(), "writes local 0") {
+		t.Errorf("a prologue storing to a parameter: error %v", err)
+	}
+}

@@ -1,0 +1,91 @@
+package weaver
+
+import (
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+)
+
+// weaveEntry weaves method m without decoding its body where that is
+// possible: when the only shadow advice can match there is m's execution
+// (no advice on calls, fields or handlers, no declarations), it is matched
+// from m's header and line table alone; with nothing to weave, m is done,
+// and with before advice only, the guard and the advice calls (what
+// emitInPlace puts before the body) are put before the body's unchanged
+// bytes by classfile.PrependCode. done says m is done (woven if shadows
+// is not empty); otherwise shadows, if not nil, are m's shadows, not yet
+// numbered, for the decoding path to weave.
+func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done bool, err error) {
+	c := cw.c
+	if !cw.entryOnly(m) {
+		return nil, false, nil
+	}
+	line, ok := classfile.EntryLine(c, m)
+	if !ok {
+		return nil, false, nil
+	}
+	shadows = cw.findShadows(m, nil, line)
+	if len(shadows) == 0 {
+		return nil, true, nil
+	}
+	if !beforeOnly(shadows) {
+		return shadows, false, nil
+	}
+	ids := cw.ids
+	cw.number(shadows)
+	var e *emitter
+	done, err = classfile.PrependCode(c, m, cw.hierarchy(), func(maxLocals uint16) []classfile.Insn {
+		e = &emitter{cw: cw, m: m, code: &classfile.Code{MaxLocals: maxLocals},
+			static: m.Access&classfile.AccStatic != 0, desc: c.MemberDesc(m)}
+		e.reserveLocals()
+		e.out = getInsns(32)
+		e.inPlace = true
+		e.takeToken()
+		e.execBefore(shadows[0])
+		return e.out
+	})
+	if e != nil {
+		putInsns(e.out)
+	}
+	if !done {
+		// The decoding path numbers them again, from the same id.
+		cw.ids = ids
+	}
+	return shadows, done, err
+}
+
+// entryOnly reports whether the only shadow of m any advice can match is
+// its execution, so that its body need not be decoded to find it:
+// methods other than constructors, static initializers and bridges, in a
+// weaving without advice on calls, fields or handlers and without
+// declarations (whose reports must follow the decoding path's order).
+func (cw *classWeaver) entryOnly(m *classfile.Member) bool {
+	if cw.checkOnly || cw.w.opts.decodeAll || cw.w.declKinds != 0 || cw.shadowKinds()&insnKinds != 0 ||
+		m.Access&(classfile.AccBridge|classfile.AccAbstract|classfile.AccNative) != 0 {
+		return false
+	}
+	name := cw.c.MemberName(m)
+	return name != "<init>" && name != "<clinit>"
+}
+
+// beforeOnly reports whether shadows are one method execution whose advice
+// all runs before it (weaveEntry's case: a guard and advice calls ahead
+// of the body, nothing inside it).
+func beforeOnly(shadows []*shadow) bool {
+	if len(shadows) != 1 || shadows[0].Kind != advice.MethodExecution {
+		return false
+	}
+	for _, a := range shadows[0].applied {
+		if a.Advice.Kind != advice.Before || a.Advice.Cflow != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// hierarchy is the hierarchy frames are computed with.
+func (cw *classWeaver) hierarchy() classfile.Hierarchy {
+	if h := cw.w.opts.Hierarchy; h != nil {
+		return h
+	}
+	return noHierarchy{}
+}
