@@ -8,8 +8,10 @@
 #   the profiler's aspect woven the same way with advice that does nothing
 #   (enter, exit, object and array empty, not inlined as weft profile
 #   has them): the floor the woven shape alone costs.
-# With BASE, a git revision, the profiler of that revision's weft too, in
-# the same run (its rows marked BASE): before and after, side by side.
+# With BASE, a git revision or a source tree, the profiler of that weft
+# too, in the same run (its rows marked BASE): before and after, side by
+# side. (A source tree, built where it is, gives the same weft binary from
+# one run to the next, so WEFT_BENCH_CACHE keeps its woven JDKs.)
 # Each row is the best of RUNS runs of the whole command (weft's own work
 # included: serving load-time weaving, writing the profile and its flame
 # graph), after one run that fills the caches. WEFT_BENCH_CACHE names a
@@ -24,9 +26,13 @@ export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 
 go build -o "$W/weft" ./cmd/weft
 if [ -n "$BASE" ]; then
-  mkdir "$W/base"
-  git archive "$BASE" | tar -x -C "$W/base"
-  (cd "$W/base" && go build -o "$W/weft-base" ./cmd/weft)
+  src=$BASE
+  if [ ! -d "$BASE" ]; then
+    src=$W/base
+    mkdir "$src"
+    git archive "$BASE" | tar -x -C "$src"
+  fi
+  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
 fi
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
