@@ -114,14 +114,17 @@
 // one per shadow: that is what the JIT compiles. The token lets the helper
 // set and clear the flag without looking the thread up again (the flag was
 // clear when the guard passed, and every begin/end pair restores it).
-// jp(int) switches over calls of methods pK, each an ldc of a dynamic
+// jp(int) reads the static part from a table of those loaded so far; on a
+// miss it switches over calls of methods pK, each an ldc of a dynamic
 // constant (bootstrap weft.rt.JoinPointStaticPart.make), so a static part
-// is created the first time advice runs at its shadow. Advice passing
+// is created the first time advice runs at its shadow, and jp stays small
+// enough for the JIT to inline into every helper. Advice passing
 // thisJoinPoint gets this, the target and every argument, and its helper
 // makes the weft.rt.JoinPoint from them (tjp.go). BASE, the class's first join point
 // id, is known only to the sister class (see Prepare/FinishAt). The sister
-// class has no fields and no <clinit>; it is first touched only by woven
-// code that passed the guard, i.e. after bootstrap. The woven class's own
+// class has no <clinit>, and no fields but that table (and an around
+// closure's); it is first touched only by woven code that passed the
+// guard, i.e. after bootstrap. The woven class's own
 // fields and <clinit> are unchanged; the sister class is in the same
 // package (same loader and runtime package) and has version 55 (dynamic
 // constants) whatever the woven class's version. A class whose woven form

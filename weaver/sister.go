@@ -20,11 +20,13 @@ import (
 // whose advice call has the same shape (advice, value types, residue): the
 // woven code passes the shadow's class-relative id as an int argument, and
 // the helper adds the class's base id or, for a static part, calls the
-// sister's jp(int) method, a switch over ldc of dynamic constants. Fewer
+// sister's jp(int) method, a table of the static parts loaded so far,
+// filled through a switch over ldc of dynamic constants. Fewer
 // helper methods means less for the JIT to compile: one per shadow doubled
 // the methods C1 compiled on a woven JDK. Nothing in it initializes until woven code first calls
 // a helper, which happens only after bootstrap (BIB) and outside bypassed
-// code (DIB); the class itself has no fields and no <clinit>.
+// code (DIB); the class itself has no <clinit>, and its one static field,
+// the table of static parts, is filled inside the helpers' bypass.
 type sister struct {
 	name    string
 	mu      sync.Mutex
@@ -290,10 +292,17 @@ type sisterGen struct {
 	annots     map[string]uint16
 }
 
-// The sister method returning a static part by relative join point id.
+// The sister methods returning a static part by relative join point id:
+// jp, which helpers call, reads the parts the class has loaded so far;
+// jpMiss loads one through the switch method jpSwitch.
 const (
-	partsMethod = "jp"
-	partsDesc   = "(I)" + rtjava.JoinPointStaticPartDesc
+	partsMethod  = "jp"
+	partsDesc    = "(I)" + rtjava.JoinPointStaticPartDesc
+	missMethod   = "jpMiss"
+	switchMethod = "jpSwitch"
+	// partsField holds the parts loaded so far, by relative id.
+	partsField     = "parts"
+	partsFieldDesc = "[" + rtjava.JoinPointStaticPartDesc
 	// partsShift splits the ids into groups of 4096, one switch method
 	// each, so no method nears 64 KB (about 12 bytes per static part).
 	partsShift = 12
@@ -302,24 +311,40 @@ const (
 // partsMethods adds to c the methods returning the static parts by
 // relative id:
 //
+//	private static JoinPointStaticPart[] parts;
 //	static JoinPointStaticPart jp(int id) {
+//	    JoinPointStaticPart[] t = parts; JoinPointStaticPart p;
+//	    if (t != null && (p = t[id]) != null) return p;
+//	    return jpMiss(id);
+//	}
+//	static JoinPointStaticPart jpMiss(int id) {
+//	    if (parts == null) parts = new JoinPointStaticPart[maxID + 1];
+//	    return parts[id] = jpSwitch(id);
+//	}
+//	static JoinPointStaticPart jpSwitch(int id) {
 //	    switch (id) { case k: return pk(); ... }
 //	    return null;
 //	}
 //	static JoinPointStaticPart pk() { return ldc <static part k>; }
 //
-// Helpers call jp with the id their caller passed; once a helper is inlined
-// into woven code the id is a constant and the JIT folds the switch. With
-// more than one group of ids, jp switches on id>>partsShift to methods
-// jp0, jp1, ... shaped like the above.
+// jp is small enough for C1 and C2 to inline into every helper, so an
+// advice call passing a static part costs two loads, not a call of a
+// switch over every static part of the class: a large class's switch was
+// not inlined, and it stayed interpreted until C2 compiled it, as C1 gives
+// up on a method inlining an unresolved ldc (below). Threads racing to
+// fill the table store the same objects (a dynamic constant resolves to
+// one), whose fields are final. With more than one group of ids, jpSwitch
+// switches on id>>partsShift to methods jpSwitch0, jpSwitch1, ... shaped
+// like the above.
 //
 // Each ldc has a method of its own because C2 does not compile a method
 // holding an ldc of a dynamic constant not resolved yet ("cannot parse
 // method"): a switch over the ldc of every static part of the class, most
 // never run, stayed interpreted, and each advice call passing a static
 // part cost ~100 times a compiled one. A pk runs before C2 can inline it,
-// its ldc resolved then. (C1 still gives up on jp while some pk is
-// unresolved, as it inlines every small callee: jp waits for C2.)
+// its ldc resolved then. (C1 still gives up on jpSwitch while some pk is
+// unresolved, as it inlines every small callee: jpSwitch, called once per
+// static part, waits for C2.)
 func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 	ids := make([]int32, 0, len(parts))
 	for id := range parts {
@@ -340,6 +365,14 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 		g.c.Methods = append(g.c.Methods, m)
 		return code.Encode(g.c, m, classfile.EncodeOptions{})
 	}
+	g.c.Fields = append(g.c.Fields, &classfile.Member{Access: classfile.AccPrivate | classfile.AccStatic | classfile.AccSynthetic,
+		Name: p.AddUtf8(partsField), Desc: p.AddUtf8(partsFieldDesc)})
+	if err := add(partsMethod, g.cachedPartCode()); err != nil {
+		return err
+	}
+	if err := add(missMethod, g.missCode(ids[len(ids)-1]+1)); err != nil {
+		return err
+	}
 	for _, id := range ids {
 		if err := g.partMethod(parts[id]); err != nil {
 			return err
@@ -349,12 +382,12 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 		g.invoke(classfile.OpInvokestatic, g.sister, partName(id), partDesc)
 	}
 	if len(groups) == 1 {
-		return add(partsMethod, g.switchCode(ids, callPart))
+		return add(switchMethod, g.switchCode(ids, callPart))
 	}
 	keys := make([]int32, len(groups))
 	for k, grp := range groups {
 		keys[k] = grp[0] >> partsShift
-		if err := add(fmt.Sprintf("%s%d", partsMethod, k), g.switchCode(grp, callPart)); err != nil {
+		if err := add(fmt.Sprintf("%s%d", switchMethod, k), g.switchCode(grp, callPart)); err != nil {
 			return err
 		}
 	}
@@ -364,13 +397,71 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 	}
 	top := g.switchCode(keys, func(key int32) {
 		g.idx(classfile.OpIload, 0)
-		g.invoke(classfile.OpInvokestatic, g.sister, fmt.Sprintf("%s%d", partsMethod, sub[key]), partsDesc)
+		g.invoke(classfile.OpInvokestatic, g.sister, fmt.Sprintf("%s%d", switchMethod, sub[key]), partsDesc)
 	})
 	// The top method switches on id>>partsShift.
 	top.Insns = append([]classfile.Insn{{Op: classfile.OpIload, Index: 0},
 		{Op: classfile.OpBipush, Const: partsShift}, {Op: classfile.OpIshr}}, top.Insns[1:]...)
 	top.MaxStack = 2
-	return add(partsMethod, top)
+	return add(switchMethod, top)
+}
+
+// cachedPartCode builds jp: the part from the table, else jpMiss(id).
+func (g *sisterGen) cachedPartCode() *classfile.Code {
+	p := g.c.Pool
+	field := p.AddFieldref(g.sister, partsField, partsFieldDesc)
+	miss := classfile.NewLabel()
+	code := &classfile.Code{MaxStack: 2, MaxLocals: 2,
+		Frames: []classfile.Frame{{At: miss, Locals: []classfile.VType{{Kind: classfile.VInteger}}}}}
+	g.insns = nil
+	g.idx(classfile.OpGetstatic, field)
+	g.idx(classfile.OpAstore, 1)
+	g.idx(classfile.OpAload, 1)
+	g.add(classfile.Insn{Op: classfile.OpIfnull, Label: miss})
+	g.idx(classfile.OpAload, 1)
+	g.idx(classfile.OpIload, 0)
+	g.op(classfile.OpAaload)
+	g.idx(classfile.OpAstore, 1)
+	g.idx(classfile.OpAload, 1)
+	g.add(classfile.Insn{Op: classfile.OpIfnull, Label: miss})
+	g.idx(classfile.OpAload, 1)
+	g.op(classfile.OpAreturn)
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: miss})
+	g.idx(classfile.OpIload, 0)
+	g.invoke(classfile.OpInvokestatic, g.sister, missMethod, partsDesc)
+	g.op(classfile.OpAreturn)
+	code.Insns = g.insns
+	return code
+}
+
+// missCode builds jpMiss: loads part id through jpSwitch into the table,
+// made first (n entries) if none.
+func (g *sisterGen) missCode(n int32) *classfile.Code {
+	p := g.c.Pool
+	field := p.AddFieldref(g.sister, partsField, partsFieldDesc)
+	table := []classfile.VType{{Kind: classfile.VInteger}, {Kind: classfile.VObject, Class: partsFieldDesc}}
+	have := classfile.NewLabel()
+	code := &classfile.Code{MaxStack: 4, MaxLocals: 2, Frames: []classfile.Frame{{At: have, Locals: table}}}
+	g.insns = nil
+	g.idx(classfile.OpGetstatic, field)
+	g.idx(classfile.OpAstore, 1)
+	g.idx(classfile.OpAload, 1)
+	g.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: have})
+	g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddInt(n)})
+	g.idx(classfile.OpAnewarray, p.AddClass(rtjava.JoinPointStaticPartDesc[1:len(rtjava.JoinPointStaticPartDesc)-1]))
+	g.op(classfile.OpDup)
+	g.idx(classfile.OpPutstatic, field)
+	g.idx(classfile.OpAstore, 1)
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: have})
+	g.idx(classfile.OpAload, 1)
+	g.idx(classfile.OpIload, 0)
+	g.idx(classfile.OpIload, 0)
+	g.invoke(classfile.OpInvokestatic, g.sister, switchMethod, partsDesc)
+	g.op(classfile.OpDupX2) // table, id, part -> part, table, id, part
+	g.op(classfile.OpAastore)
+	g.op(classfile.OpAreturn)
+	code.Insns = g.insns
+	return code
 }
 
 // The sister method loading one static part, by relative id.
