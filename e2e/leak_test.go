@@ -21,7 +21,8 @@ import (
 // (churn, and the JDK's StringBuilder and String) either way. Then it
 // checks that objects it dropped are collected, the tracker on or off:
 // 1000 objects it only holds weakly must all be cleared. -Dpause=0 drops
-// the pauses between rounds, which only a sampler needs (the stock runs).
+// the collections and pauses between rounds, which only a sampler needs
+// (the stock runs).
 const leakySrc = `import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +58,8 @@ public class Leaky {
         long sum = 0, pause = Long.getLong("pause", 200);
         for (int r = 0; r < 10; r++) {
             sum += serve(10000, leak);
-            Thread.sleep(pause); // a quiet moment: the tracker samples after the round's collections
+            if (pause > 0) System.gc(); // a collection then a quiet moment, as a server's idle time:
+            Thread.sleep(pause);        // the tracker samples after it, however busy the machine
         }
         int kept = probes.size();
         for (int i = 0; i < 20 && kept > 0; i++) {
