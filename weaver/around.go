@@ -287,11 +287,7 @@ func (cw *classWeaver) shadowMethod(e *emitter, s *shadow, vals []hparam, inner 
 // encodeAroundMethod writes a join point method's code and adds it to the
 // class.
 func (cw *classWeaver) encodeAroundMethod(m *classfile.Member, code *classfile.Code) {
-	opts := classfile.EncodeOptions{Frames: true, Hierarchy: cw.w.opts.Hierarchy}
-	if opts.Hierarchy == nil {
-		opts.Hierarchy = noHierarchy{}
-	}
-	if err := code.Encode(cw.c, m, opts); err != nil {
+	if err := code.Encode(cw.c, m, classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy()}); err != nil {
 		panic(err) // recovered by weave: the class is copied unchanged
 	}
 	cw.c.Methods = append(cw.c.Methods, m)
