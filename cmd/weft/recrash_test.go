@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 public class Main {
@@ -36,10 +37,12 @@ public class Main {
         Thread parse = new Thread(Main::parse, "parse");
         parse.start();
         parse.join();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Workers workers = new Workers();
+        ExecutorService pool = Executors.newFixedThreadPool(2, workers);
         pool.execute(Main::pooled);
         pool.shutdown();
         pool.awaitTermination(1, TimeUnit.MINUTES);
+        workers.join(); // the pool terminates before its worker reports its exception
         try {
             System.out.println("port " + Config.port("http:80x"));
         } catch (NumberFormatException e) {
@@ -67,6 +70,22 @@ public class Main {
     static void pooled() {
         Inventory inv = new Inventory(new ArrayList<>(List.of("a", "b")));
         System.out.println("item " + inv.item(5));
+    }
+
+    // The pool's threads, as the default factory names them, kept to be joined.
+    static class Workers implements ThreadFactory {
+        private final ThreadFactory names = Executors.defaultThreadFactory();
+        private final List<Thread> made = new ArrayList<>();
+
+        public synchronized Thread newThread(Runnable r) {
+            Thread t = names.newThread(r);
+            made.add(t);
+            return t;
+        }
+
+        synchronized void join() throws InterruptedException {
+            for (Thread t : made) t.join();
+        }
     }
 }
 `,
