@@ -52,6 +52,9 @@ type Cache struct {
 	hidden  block      // numbers of hidden classes' sisters
 	idBase  int64
 	counter string // the counter file
+
+	snapOnce sync.Once
+	snap     *indexSnapshot // the index the JVMs get (index.go)
 }
 
 // block is a range [next, end) of numbers reserved for this process.
@@ -71,6 +74,10 @@ const idBlock = 256
 // least (the first id after the woven JDK's and class path's). Close
 // flushes the writes.
 func OpenCache(dir string, idBase int32) (*Cache, error) {
+	dir, err := filepath.Abs(dir) // the JVMs open its packs by name (index.go)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

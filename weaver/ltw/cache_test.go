@@ -3,12 +3,16 @@ package ltw
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/weaver"
 )
@@ -211,4 +215,131 @@ func TestCachePacks(t *testing.T) {
 		t.Errorf("%d packs after opening over %d, want them merged into 1", n, maxPacks+1)
 	}
 	check("after the merge", func(i int) bool { return i != 1 }, 6+maxPacks)
+}
+
+// TestCacheIndex: a JVM that asks for the Cache's index gets every answer
+// of an earlier run by its key, each record in its pack holding the very
+// answer the round trip gives (woven, sister and unchanged alike); the
+// classes it reports answered from the index are counted as from cache
+// with their --weave-info lines, and no weave request is needed for them;
+// a hidden class the index lists is woven afresh when sent (the index's
+// answer was the JVM's to use once); a connection's Hits come in before
+// it ends (Drain).
+func TestCacheIndex(t *testing.T) {
+	dir := t.TempDir()
+	plugin := compiled(t, "p/Plugin")
+	normal := &Request{Kind: Normal, Name: "p.Plugin", Class: plugin}
+	hidden := &Request{Kind: Hidden, Name: "p.Plugin", Class: plugin}
+
+	first, _ := newTestServer(t, "")
+	c, err := OpenCache(dir, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Cache = c
+	var firstInfo string
+	first.OnInfo = func(lines string) { firstInfo += lines }
+	woven := first.Weave(normal)
+	hiddenWoven := first.Weave(hidden)
+	already := &Request{Kind: Normal, Name: "p.Plugin", Class: woven.Class}
+	if first.Weave(already).Status != StatusUnchanged || woven.Status != StatusWoven || hiddenWoven.Status != StatusWoven {
+		t.Fatalf("first run: %s", first.Summary())
+	}
+	c.Close()
+
+	s, _ := newTestServer(t, "")
+	if s.Cache, err = OpenCache(dir, 1000); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Cache.Close()
+	var info strings.Builder
+	var mu sync.Mutex
+	s.OnInfo = func(lines string) { mu.Lock(); info.WriteString(lines); mu.Unlock() }
+	ln, path, err := Listen(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	defer func() { ln.Close(); s.Close() }()
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.Write(AppendRequest(nil, &Request{Kind: Index}))
+	resp, err := ReadResponse(conn)
+	if err != nil || resp.Status != StatusIndex {
+		t.Fatalf("index: %+v, %v", resp, err)
+	}
+	x, err := ParseIndex(resp.Index)
+	if err != nil || len(x.Entries) != 3 {
+		t.Fatalf("index of %d entries, want 3: %v", len(x.Entries), err)
+	}
+	var hits []byte
+	for _, want := range []struct {
+		req  *Request
+		resp *Response
+	}{{normal, woven}, {hidden, hiddenWoven}, {already, &Response{Status: StatusUnchanged}}} {
+		key := s.Cache.Key(want.req)
+		i := slices.IndexFunc(x.Entries, func(e IndexEntry) bool { return hex.EncodeToString(e.Key[:]) == key })
+		if i < 0 {
+			t.Fatalf("the index lacks the %s request's key", want.req.Kind)
+		}
+		e := x.Entries[i]
+		f, err := os.Open(x.Packs[e.Pack])
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry, err := (packed{f: f, off: e.Off, n: int(e.N)}).entry(key)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseResponse(entry[4 : 4+binary.BigEndian.Uint32(entry)])
+		a, _ := AppendResponse(nil, got)
+		b, _ := AppendResponse(nil, want.resp)
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s request: the index's record is not the round trip's answer (%v)", want.req.Kind, err)
+		}
+		v := uint32(i)
+		if got.Status == StatusWoven {
+			v |= HitWoven
+		}
+		hits = binary.BigEndian.AppendUint32(hits, v)
+	}
+	hits = binary.BigEndian.AppendUint32(hits, 99) // no such entry: ignored
+	conn.Write(AppendRequest(nil, &Request{Kind: Hits, Class: hits}))
+	// Defined again in this run: woven afresh, a sister of its own.
+	conn.Write(AppendRequest(nil, hidden))
+	again, err := ReadResponse(conn)
+	if err != nil || again.Status != StatusWoven || again.Extra[0].Name == hiddenWoven.Extra[0].Name {
+		t.Errorf("the hidden class defined again: %+v, %v", again, err)
+	}
+	conn.Close()
+	ln.Close()
+	s.Drain(5 * time.Second)
+	sum := s.Summary()
+	if sum.InJVM != 3 || sum.FromCache != 2 || sum.Unchanged != 1 || sum.Woven != 1 || sum.Requests != 1 {
+		t.Errorf("summary %s: %+v", sum, sum)
+	}
+	if !strings.Contains(info.String(), firstInfo[:len(firstInfo)/2]) {
+		t.Errorf("weave info of the hits %q lacks the first run's %q", info.String(), firstInfo)
+	}
+}
+
+// FuzzParseIndex: the index parser never panics, and what it accepts it
+// writes back byte for byte.
+func FuzzParseIndex(f *testing.F) {
+	f.Add((&CacheIndex{Packs: []string{"/a.pack"}, Entries: []IndexEntry{{Pack: 0, Off: 16, N: 9}}}).Append(nil))
+	f.Add((&CacheIndex{}).Append(nil))
+	f.Add([]byte{0, 1, 0, 0, 0, 0, 0, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		x, err := ParseIndex(b)
+		if err != nil {
+			return
+		}
+		if out := x.Append(nil); !bytes.Equal(out, b) {
+			t.Errorf("round trip: %x -> %x", b, out)
+		}
+	})
 }

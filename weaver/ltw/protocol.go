@@ -16,6 +16,7 @@ import (
 //	          StatusError: u16 n, message[n]
 //	          StatusQuery: u16 n, binary name[n]
 //	          StatusToken: u16 n, token[n]
+//	          StatusIndex: the cache's index (index.go)
 //
 // A StatusQuery asks the JVM for a class's bytes in the middle of a
 // request: the JVM answers with a request of kind Answer, then reads the
@@ -46,6 +47,12 @@ const (
 	// Reply: this connection carries the responses of the one that got
 	// the token Name (Split). It sends nothing more.
 	Reply Kind = 5
+	// Index asks for the Cache's index (StatusIndex): the JVM answers the
+	// classes it lists itself, from the Cache's packs.
+	Index Kind = 6
+	// Hits reports classes the JVM answered from the index: Class holds
+	// their u32 numbers in it. It gets no response.
+	Hits Kind = 7
 )
 
 func (k Kind) String() string {
@@ -62,6 +69,10 @@ func (k Kind) String() string {
 		return "split"
 	case Reply:
 		return "reply"
+	case Index:
+		return "index"
+	case Hits:
+		return "hits"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -75,6 +86,7 @@ const (
 	StatusError     Status = 2 // define the original bytes; Message says why
 	StatusQuery     Status = 3 // not an answer: send the bytes of class Query (a request of kind Answer)
 	StatusToken     Status = 4 // to a Split request: Message is the token the Reply connection names
+	StatusIndex     Status = 5 // to an Index request: Index is the Cache's index, encoded (index.go)
 )
 
 // MaxFrame bounds a frame's length: a class file the JVM accepts is far
@@ -102,6 +114,7 @@ type Response struct {
 	Extra   []Extra // StatusWoven, at most 255
 	Message string  // StatusError; StatusToken: the token
 	Query   string  // StatusQuery: the binary name of the class asked for
+	Index   []byte  // StatusIndex: the encoded index, the rest of the frame
 }
 
 // ErrFrame wraps every malformed frame.
@@ -123,7 +136,7 @@ func ParseRequest(b []byte) (*Request, error) {
 		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
 	}
 	req := &Request{Kind: Kind(b[0])}
-	if req.Kind > Reply {
+	if req.Kind > Hits {
 		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
 	}
 	n := int(binary.BigEndian.Uint16(b[1:]))
@@ -172,6 +185,8 @@ func AppendResponse(b []byte, resp *Response) ([]byte, error) {
 		}
 		b = binary.BigEndian.AppendUint16(b, uint16(len(msg)))
 		b = append(b, msg...)
+	case StatusIndex:
+		b = append(b, resp.Index...)
 	}
 	if len(b)-start-4 > MaxFrame {
 		return nil, fmt.Errorf("response of %d bytes exceeds %d", len(b)-start-4, MaxFrame)
@@ -207,6 +222,8 @@ func ParseResponse(b []byte) (*Response, error) {
 		resp.Message = string(d.bytes(int(d.u16())))
 	case StatusQuery:
 		resp.Query = string(d.bytes(int(d.u16())))
+	case StatusIndex:
+		resp.Index = d.bytes(len(d.b))
 	default:
 		return nil, fmt.Errorf("%w: unknown status %d", ErrFrame, resp.Status)
 	}

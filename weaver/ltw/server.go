@@ -8,6 +8,7 @@ package ltw
 import (
 	"bufio"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -45,6 +46,11 @@ type Summary struct {
 	Skipped int `json:"skipped"`
 	// Asked counts the supertypes asked of the JVM (learnSupertypes).
 	Asked int `json:"asked"`
+	// InJVM counts the classes the JVM answered itself from the Cache's
+	// index (index.go), also counted in FromCache or Unchanged.
+	InJVM int `json:"inJVM"`
+	// Requests counts the classes the JVM asked to be woven (round trips).
+	Requests int `json:"requests"`
 	// Seconds is the time spent answering requests (all connections
 	// summed), from the request read to the response built.
 	Seconds float64 `json:"seconds"`
@@ -59,8 +65,12 @@ func (s Summary) String() string {
 	if s.Skipped > 0 {
 		skipped = fmt.Sprintf(", %d of JDK modules not woven ahead of time", s.Skipped)
 	}
-	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s (%.1f ms serving)",
-		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, skipped, 1000*s.Seconds)
+	inJVM := ""
+	if s.InJVM > 0 {
+		inJVM = fmt.Sprintf(", %d answered in the JVM from the cache", s.InJVM)
+	}
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s%s (%.1f ms serving)",
+		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, skipped, inJVM, 1000*s.Seconds)
 }
 
 // Server answers weave requests. It is safe for concurrent use: each
@@ -88,6 +98,9 @@ type Server struct {
 	OnInfo func(lines string)
 
 	hidden atomic.Int64 // numbers the sisters of hidden classes without a Cache
+	// indexSent is set once a JVM got the Cache's index: a hidden class
+	// it lists is the JVM's to answer once, and is woven afresh when sent.
+	indexSent atomic.Bool
 
 	mu      sync.Mutex
 	sum     Summary
@@ -299,7 +312,16 @@ func (s *Server) serveFrom(cn *conn) {
 				s.wg.Done()
 			}
 			return
+		case Index:
+			if s.answer(cn, s.indexResponse(), time.Now()) != nil {
+				return
+			}
+			continue
+		case Hits:
+			s.hits(req.Class)
+			continue
 		}
+		s.count(func(sum *Summary) { sum.Requests++ })
 		start := time.Now()
 		failed := false
 		ask := connAsker(cn, cn.r)
@@ -493,10 +515,16 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response) {
 // firstDefinition reports whether the class may be answered from the
 // Cache: not a hidden class whose bytes were answered before in this run
 // (a hidden class's name is defined many times, and each definition needs
-// a sister of its own).
+// a sister of its own), nor one the JVM got in the Cache's index (its
+// first definition is the JVM's to answer).
 func (s *Server) firstDefinition(req *Request, key string) bool {
 	if req.Kind != Hidden {
 		return true
+	}
+	if s.indexSent.Load() {
+		if _, ok := s.Cache.snapshot().has[key]; ok {
+			return false
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -505,6 +533,66 @@ func (s *Server) firstDefinition(req *Request, key string) bool {
 	}
 	s.served[key] = true
 	return true
+}
+
+// indexResponse answers an Index request: the Cache's index, empty
+// without a Cache.
+func (s *Server) indexResponse() *Response {
+	if s.Cache == nil {
+		return &Response{Status: StatusIndex, Index: (&CacheIndex{}).Append(nil)}
+	}
+	snap := s.Cache.snapshot()
+	s.indexSent.Store(true)
+	return &Response{Status: StatusIndex, Index: snap.enc}
+}
+
+// hits counts the classes a Hits request reports, answered by the JVM
+// from the index: u32 entry numbers, HitWoven set for a woven class,
+// whose --weave-info lines are read from the Cache. Numbers the index
+// does not have are ignored.
+func (s *Server) hits(b []byte) {
+	if s.Cache == nil || !s.indexSent.Load() {
+		return
+	}
+	snap := s.Cache.snapshot()
+	woven, unchanged := 0, 0
+	for ; len(b) >= 4; b = b[4:] {
+		v := binary.BigEndian.Uint32(b)
+		i := int(v &^ HitWoven)
+		if i >= len(snap.keys) {
+			continue
+		}
+		if v&HitWoven == 0 {
+			unchanged++
+			continue
+		}
+		woven++
+		if s.OnInfo != nil {
+			if _, lines, ok := s.Cache.Get(snap.keys[i]); ok && lines != "" {
+				s.OnInfo(lines)
+			}
+		}
+	}
+	s.count(func(sum *Summary) {
+		sum.FromCache += woven
+		sum.Unchanged += unchanged
+		sum.InJVM += woven + unchanged
+	})
+}
+
+// Drain waits until every connection has ended (its JVM exited) or d has
+// passed: the last Hits requests of a JVM that exited are read before
+// Close.
+func (s *Server) Drain(d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // errLate is a weaving the timer answered before it ended.
