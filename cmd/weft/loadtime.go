@@ -39,6 +39,11 @@ func readNextID(dir string) (int32, error) {
 	return int32(n), err
 }
 
+// drainWait bounds the wait, once the JVM exited, for its connections to
+// end: their last frames report the classes it answered from the cache's
+// index (ltw.Server.Drain).
+const drainWait = 2 * time.Second
+
 // loadTime is the load-time weaving server of one weft run.
 type loadTime struct {
 	srv   *ltw.Server

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -314,7 +315,25 @@ func TestRunLoadTime(t *testing.T) {
 		!slices.Equal(lines, againLines) {
 		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
 	}
-	t.Logf("%s", again)
+	// ... answered in the JVM from the cache's index: no class from the
+	// cache came by round trip.
+	if again.InJVM == 0 || again.InJVM != again.FromCache+again.Unchanged {
+		t.Errorf("second run: %d classes answered in the JVM, want every one from the cache (%d woven, %d unchanged); %d requests",
+			again.InJVM, again.FromCache, again.Unchanged, again.Requests)
+	}
+	t.Logf("%s; %d requests", again, again.Requests)
+
+	// A corrupt cache: every other record of its packs has a byte changed.
+	// The JVM reads those records, finds their checksum wrong and asks
+	// weft, which weaves them again: the same output, counts and weave info.
+	corrupted := corruptPacks(t, env)
+	stderr, third, thirdLines := runLTW()
+	if !strings.Contains(stderr, "count: 9 hits at 5 join points\n") || strings.Contains(stderr, "refused") ||
+		third.Woven == 0 || third.InJVM == 0 || third.Woven+third.FromCache != sum.Woven+sum.FromCache || !slices.Equal(lines, thirdLines) {
+		t.Errorf("corrupt cache (%d records changed): %s, %d in the JVM, weave info the same: %v; stderr:\n%s", corrupted, third,
+			third.InJVM, slices.Equal(lines, thirdLines), stderr)
+	}
+	t.Logf("corrupt cache (%d records changed): %s", corrupted, third)
 
 	serveTwoJVMs(t, env, aspect, adv, app, woven, pluginJar, layer)
 
@@ -336,6 +355,34 @@ func TestRunLoadTime(t *testing.T) {
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") || strings.Contains(stderr, "tjp ") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
+}
+
+// corruptPacks changes a byte in the entry of every other record of the
+// load-time cache's packs (weaver/ltw pack.go) in env's cache, and returns
+// how many it changed.
+func corruptPacks(t *testing.T, env []string) int {
+	t.Helper()
+	packs, _ := filepath.Glob(filepath.Join(strings.TrimPrefix(env[0], "WEFT_CACHE="), "ltw-*", "*.pack"))
+	const magic, head = len("weft-ltw-pack 1\n"), 4 + 4 + 32
+	changed := 0
+	for _, p := range packs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, off := 0, magic; off+head <= len(b); i++ {
+			n := int(binary.BigEndian.Uint32(b[off:]))
+			if i%2 == 0 && off+head+n <= len(b) {
+				b[off+head+n/2] ^= 0x5a
+				changed++
+			}
+			off += head + n
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return changed
 }
 
 // serveTwoJVMs runs weft serve (on the woven java.base of env's cache) and

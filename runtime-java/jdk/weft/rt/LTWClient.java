@@ -38,8 +38,16 @@ final class LTWClient {
      * only request, naming the token split got).
      */
     private static final int ANSWER = 3, SPLIT = 4, REPLY = 5;
+    /**
+     * Request kinds for the cache's index (asked once, on the first
+     * connection) and the report of the classes answered from it (no
+     * response).
+     */
+    private static final int INDEX = 6, HITS = 7;
     /** Response statuses. */
-    private static final int WOVEN = 1, QUERY = 3, TOKEN = 4;
+    private static final int WOVEN = 1, QUERY = 3, TOKEN = 4, INDEXED = 5;
+    /** Set once the index was asked for. */
+    private static boolean indexAsked;
 
     /**
      * A connection and its buffer, direct so the channel reads and writes
@@ -84,9 +92,23 @@ final class LTWClient {
         if (PATH == null || broken || name != null && name.endsWith(SISTER) || wovenAlready(b, off, len)) {
             return null;
         }
+        LTWCache x = LTWCache.index();
+        if (x != null) {
+            Object a = x.answer(kind, name, b, off, len);
+            if (a != LTWCache.MISS) {
+                return (Object[]) a;
+            }
+        }
         Conn c = null;
         try {
             c = take();
+            if (x == null && (x = LTWCache.index()) != null) { // this connection brought the index
+                Object a = x.answer(kind, name, b, off, len);
+                if (a != LTWCache.MISS) {
+                    give(c);
+                    return (Object[]) a;
+                }
+            }
             send(c, c.ch, kind, name, b, off, len);
             Object[] r = receive(c, loader);
             give(c);
@@ -221,6 +243,18 @@ final class LTWClient {
             r.get(token);
             c.back = connect();
             send(c, c.back, REPLY, new String(token, StandardCharsets.ISO_8859_1), null, 0, 0);
+            boolean ask;
+            synchronized (POOL) {
+                ask = !indexAsked;
+                indexAsked = true;
+            }
+            if (ask) {
+                send(c, c.ch, INDEX, null, null, 0, 0);
+                r = readFrame(c, c.back);
+                if (r.get() == INDEXED) {
+                    LTWCache.load(r);
+                }
+            }
             return c;
         } catch (IOException | RuntimeException e) {
             close(c);
@@ -267,8 +301,41 @@ final class LTWClient {
     }
 
     /**
+     * Reports classes answered from the cache's index (LTWCache): a Hits
+     * request, which gets no response. A fault loses the report (weft's
+     * summary then misses those classes).
+     */
+    static void report(int[] hits) {
+        if (PATH == null || broken) {
+            return;
+        }
+        Conn c = null;
+        try {
+            c = take();
+            ByteBuffer out = c.buffer(4 + 3 + 4 * hits.length);
+            putHits(out, hits);
+            out.flip();
+            while (out.hasRemaining()) {
+                c.ch.write(out);
+            }
+            give(c);
+        } catch (Throwable e) {
+            close(c);
+        }
+    }
+
+    private static void putHits(ByteBuffer out, int[] hits) {
+        out.putInt(3 + 4 * hits.length).put((byte) HITS).putShort((short) 0);
+        for (int h : hits) {
+            out.putInt(h);
+        }
+    }
+
+    /**
      * Request: u32 length, u8 kind, u16 name length, name (UTF-8), class
-     * bytes (b may be null if len is 0); one write, on ch.
+     * bytes (b may be null if len is 0); one write, on ch. A class's
+     * request carries, before it in the same write, the classes answered
+     * from the cache's index not reported yet (a Hits request).
      */
     private static void send(Conn c, SocketChannel ch, int kind, String name, byte[] b, int off, int len) throws IOException {
         int n = name == null ? 0 : name.length();
@@ -285,7 +352,12 @@ final class LTWClient {
             n = 0;
             utf8 = null;
         }
-        ByteBuffer out = c.buffer(4 + 1 + 2 + n + len);
+        int[] hits = kind <= LTW.LOOKUP ? LTWCache.takeHits() : null;
+        int h = hits == null ? 0 : 4 + 3 + 4 * hits.length;
+        ByteBuffer out = c.buffer(h + 4 + 1 + 2 + n + len);
+        if (hits != null) {
+            putHits(out, hits);
+        }
         out.putInt(1 + 2 + n + len).put((byte) kind).putShort((short) n);
         if (utf8 != null) {
             out.put(utf8);
