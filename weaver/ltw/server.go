@@ -335,7 +335,7 @@ func (s *Server) serveFrom(cn *conn) {
 			s.answer(cn, &Response{Status: StatusError, Message: msg}, start)
 			go s.serveFrom(cn)
 		}
-		resp := s.weave(req, func(name string) ([]byte, error) {
+		resp, after := s.weave(req, func(name string) ([]byte, error) {
 			b, err := ask(name)
 			failed = failed || err != nil
 			return b, err
@@ -347,7 +347,11 @@ func (s *Server) serveFrom(cn *conn) {
 		if failed {
 			return // the channel broke mid-request
 		}
-		if err := s.answer(cn, resp, start); err != nil {
+		err = s.answer(cn, resp, start)
+		if after != nil {
+			after()
+		}
+		if err != nil {
 			return
 		}
 	}
@@ -424,43 +428,51 @@ func (s *Server) reply(r *conn, token string) bool {
 // Weave answers one request, with no way to ask the JVM back and no
 // Timeout (which applies to requests over a connection); a panic in the
 // weaver becomes an error response.
-func (s *Server) Weave(req *Request) *Response { return s.weave(req, nil, nil) }
+func (s *Server) Weave(req *Request) *Response {
+	resp, after := s.weave(req, nil, nil)
+	if after != nil {
+		after()
+	}
+	return resp
+}
 
 // weave answers one request, asking the JVM for the supertypes it does
 // not know through ask (if not nil). If r is not nil, the weaving itself
 // is timed by s.Timeout: if r's timer answers first, the answer returned
-// is to be dropped (and is not counted).
-func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response) {
+// is to be dropped (and is not counted). after, if not nil, is to be
+// called once the answer is sent: it caches a woven answer and hands out
+// its --weave-info lines, work the JVM need not wait for.
+func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after func()) {
 	name := "" // the class's internal name once known
 	defer func() {
 		if p := recover(); p != nil {
 			if r != nil && !r.won() {
-				resp = nil // the timer answered, and reported the class
+				resp, after = nil, nil // the timer answered, and reported the class
 				return
 			}
 			msg := fmt.Sprintf("weaver panic: %v", p)
 			s.unwoven(req, name, msg)
-			resp = &Response{Status: StatusError, Message: msg}
+			resp, after = &Response{Status: StatusError, Message: msg}, nil
 		}
 	}()
 	if req.Kind == Answer {
 		err := fmt.Errorf("%w: an answer to no query", ErrFrame)
 		s.unwoven(req, name, err.Error())
-		return &Response{Status: StatusError, Message: err.Error()}
+		return &Response{Status: StatusError, Message: err.Error()}, nil
 	}
 	info, err := s.h.Add(req.Name, req.Class)
 	if err != nil {
 		s.unwoven(req, name, err.Error())
-		return &Response{Status: StatusError, Message: err.Error()}
+		return &Response{Status: StatusError, Message: err.Error()}, nil
 	}
 	name = info.Name
 	if why := unweavable(name); why != "" {
 		s.unwoven(req, name, why)
-		return &Response{Status: StatusUnchanged}
+		return &Response{Status: StatusUnchanged}, nil
 	}
 	if s.Skip != nil && s.Skip(name) {
 		s.count(func(sum *Summary) { sum.Skipped++ })
-		return &Response{Status: StatusUnchanged}
+		return &Response{Status: StatusUnchanged}, nil
 	}
 	key := ""
 	if s.Cache != nil {
@@ -479,22 +491,22 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response) {
 			if s.OnInfo != nil && lines != "" {
 				s.OnInfo(lines)
 			}
-			return resp
+			return resp, nil
 		}
 	}
 	if ask != nil {
 		if err := s.learnSupertypes(info, ask); err != nil {
 			s.unwoven(req, name, err.Error())
-			return &Response{Status: StatusError, Message: err.Error()}
+			return &Response{Status: StatusError, Message: err.Error()}, nil
 		}
 	}
-	resp, lines, err := s.weaveInTime(req, name, r)
+	resp, res, err := s.weaveInTime(req, name, r)
 	if errors.Is(err, errLate) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
 		s.unwoven(req, name, err.Error())
-		return &Response{Status: StatusError, Message: err.Error()}
+		return &Response{Status: StatusError, Message: err.Error()}, nil
 	}
 	s.count(func(sum *Summary) {
 		if resp.Status == StatusWoven {
@@ -503,13 +515,18 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response) {
 			sum.Unchanged++
 		}
 	})
-	if cacheable {
-		s.Cache.Put(key, resp, lines)
+	if !cacheable && s.OnInfo == nil {
+		return resp, nil
 	}
-	if s.OnInfo != nil && lines != "" {
-		s.OnInfo(lines)
+	return resp, func() {
+		lines := infoLines(res)
+		if cacheable {
+			s.Cache.Put(key, resp, lines)
+		}
+		if s.OnInfo != nil && lines != "" {
+			s.OnInfo(lines)
+		}
 	}
-	return resp
 }
 
 // firstDefinition reports whether the class may be answered from the
@@ -601,36 +618,36 @@ var errLate = errors.New("answered by the timer")
 // weaveInTime is weaveClass on this goroutine, raced by a timer of
 // s.Timeout if r is not nil: a weaving that ends after the timer answered
 // returns errLate.
-func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, string, error) {
+func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, *weaver.Result, error) {
 	if s.Timeout <= 0 || r == nil {
 		return s.weaveClass(req, name)
 	}
 	t := time.AfterFunc(s.Timeout, r.expire)
 	defer t.Stop()
-	resp, lines, err := s.weaveClass(req, name)
+	resp, res, err := s.weaveClass(req, name)
 	if !r.won() {
-		return nil, "", errLate
+		return nil, nil, errLate
 	}
-	return resp, lines, err
+	return resp, res, err
 }
 
-// weaveClass weaves the class named name (internal) and returns the answer and
-// its --weave-info lines.
-func (s *Server) weaveClass(req *Request, name string) (*Response, string, error) {
+// weaveClass weaves the class named name (internal) and returns the answer and,
+// if woven, the weaver's result.
+func (s *Server) weaveClass(req *Request, name string) (*Response, *weaver.Result, error) {
 	sister := ""
 	if req.Kind == Hidden {
 		n := s.hidden.Add(1)
 		if s.Cache != nil {
 			var err error
 			if n, err = s.Cache.NextHidden(); err != nil {
-				return nil, "", err
+				return nil, nil, err
 			}
 		}
 		sister = name + "$" + strconv.FormatInt(n, 10) + weaver.SisterSuffix
 	}
 	p, err := s.w.PrepareWithSister(name, req.Class, sister)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	var base int32
 	if s.Cache != nil {
@@ -642,11 +659,11 @@ func (s *Server) weaveClass(req *Request, name string) (*Response, string, error
 		err = s.w.FinishAt(p, base)
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	res := p.Result
 	if res.Class == nil {
-		return &Response{Status: StatusUnchanged}, "", nil
+		return &Response{Status: StatusUnchanged}, nil, nil
 	}
 	if s.OnResult != nil {
 		s.OnResult(res)
@@ -655,14 +672,20 @@ func (s *Server) weaveClass(req *Request, name string) (*Response, string, error
 	for n, b := range res.Extra {
 		resp.Extra = append(resp.Extra, Extra{Name: strings.ReplaceAll(n, "/", "."), Class: b})
 	}
-	var info strings.Builder
-	if s.Cache != nil || s.OnInfo != nil {
-		for i := range res.Shadows {
-			info.WriteString(res.Shadows[i].String())
-			info.WriteByte('\n')
-		}
+	return resp, res, nil
+}
+
+// infoLines is res's --weave-info text ("" for none).
+func infoLines(res *weaver.Result) string {
+	if res == nil {
+		return ""
 	}
-	return resp, info.String(), nil
+	var info strings.Builder
+	for i := range res.Shadows {
+		info.WriteString(res.Shadows[i].String())
+		info.WriteByte('\n')
+	}
+	return info.String()
 }
 
 func (s *Server) count(f func(*Summary)) {

@@ -28,7 +28,7 @@ func (m everyExecution) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.
 	return []advice.Applied{{Advice: m.adv, Verdict: advice.Always}}
 }
 
-func newTestServer(t *testing.T, panicOn string) (*Server, *Hierarchy) {
+func newTestServer(t testing.TB, panicOn string) (*Server, *Hierarchy) {
 	t.Helper()
 	return newTestServerWith(t, func(m advice.Matcher) advice.Matcher {
 		if panicOn != "" {
@@ -39,7 +39,7 @@ func newTestServer(t *testing.T, panicOn string) (*Server, *Hierarchy) {
 }
 
 // newTestServerWith is newTestServer with the matcher wrapped.
-func newTestServerWith(t *testing.T, wrap func(advice.Matcher) advice.Matcher) (*Server, *Hierarchy) {
+func newTestServerWith(t testing.TB, wrap func(advice.Matcher) advice.Matcher) (*Server, *Hierarchy) {
 	t.Helper()
 	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
