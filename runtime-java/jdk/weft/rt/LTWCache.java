@@ -128,7 +128,9 @@ final class LTWCache {
                     return;
                 }
             }
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            // The JDK's own provider: not one the program installed first,
+            // whose code would then run inside the hook.
+            MessageDigest sha = MessageDigest.getInstance("SHA-256", "SUN");
             LTWCache x = new LTWCache(packs, keys, pack, off, len, sha);
             // Each path once: hashing, a record read and checked (CRC32C,
             // the answer's copies), the hits' report at exit. An empty
