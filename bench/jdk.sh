@@ -23,9 +23,12 @@
 # CPU ratios where the machine is shared (less sensitive to load).
 # BEFORE=path/to/weft (a weft binary, e.g. built from an older commit) adds
 # the javac and fib rows for JDKs and classes woven by it.
+# ONLY=fib runs only what rows 3 and 4 need (the steady-state overhead).
 # Usage: bash bench/jdk.sh [RUNS]   (from the repository root; JDK 17, Go, Debian's aspectj)
 set -euo pipefail
 RUNS=${1:-3}
+ALL=true
+[ "${ONLY:-}" = fib ] && ALL=false
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
@@ -46,8 +49,9 @@ timed() { # LABEL COMMAND...: prints the command's wall time, CPU and peak RSS
 }
 COUNT="-a examples/count/count.weft --advice-cp $W/adv"
 timed 'weft jdk, all modules' "$W/weft" jdk -q $COUNT -o "$W/jdk"
-timed 'weft jdk --image, all modules (+ jlink, CDS)' "$W/weft" jdk -q $COUNT --image "$W/img"
+$ALL && timed 'weft jdk --image, all modules (+ jlink, CDS)' "$W/weft" jdk -q $COUNT --image "$W/img"
 "$W/weft" jdk -q -a bench/testdata/nop.weft --advice-cp "$W/adv" -o "$W/jdk-nop"
+if $ALL; then
 GUAVA=/usr/share/java/guava.jar
 timed 'weft weave guava' "$W/weft" weave -q $COUNT -o "$W/guava-weft/g.jar" "$GUAVA"
 cat >"$W/CountAll.aj" <<'AJ'
@@ -59,21 +63,24 @@ public aspect CountAll {
 AJ
 JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
   -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
+fi
 if [ -n "${BEFORE:-}" ]; then
   "$BEFORE" jdk -q $COUNT -o "$W/jdk-before"
 fi
 
 # 2. Hello world.
+Q=-Dcount.quiet=1
+if $ALL; then
 mkdir -p "$W/hello"
 printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' >"$W/hello/Hello.java"
 javac -d "$W/hello" "$W/hello/Hello.java"
-Q=-Dcount.quiet=1
 read -r s_w s_c < <(best java -cp "$W/hello" Hello)
 read -r n_w n_c < <(best java -Xshare:off -cp "$W/hello" Hello)
 read -r w_w w_c < <(best java @"$W/jdk/weft.args" $Q -cp "$W/hello" Hello)
 read -r i_w i_c < <(best "$W/img/bin/java" $Q -cp "$W/hello" Hello)
 printf 'hello world (wall / cpu ms): stock %5d / %5d   stock without CDS %5d / %5d   woven, patches %5d / %5d   woven, image %5d / %5d   image %s wall, %s cpu\n' \
   "$s_w" "$s_c" "$n_w" "$n_c" "$w_w" "$w_c" "$i_w" "$i_c" "$(ratio "$s_w" "$i_w")" "$(ratio "$s_c" "$i_c")"
+fi
 
 # 3. javac, 120 generated classes with generics, lambdas, streams.
 javac_workload "$W/src"
@@ -117,6 +124,7 @@ if [ -n "${BEFORE:-}" ]; then
 fi
 
 # 5. The application's class data sharing archive (weft run, cmd/weft/appcds.go).
+if $ALL; then
 (cd "$W/hello" && jar cf "$W/hello.jar" Hello.class)
 mkdir -p "$W/jout"
 RUN="$W/weft run $COUNT"
@@ -130,4 +138,5 @@ read -r j0_w j0_c < <(best $RUN --app-cds=false $JAVAC1)
 read -r j1_w j1_c < <(best $RUN $JAVAC1)
 printf 'weft run on the image, the application'"'"'s CDS archive (wall / cpu ms): hello without %5d / %5d   with %5d / %5d (%s cpu)   javac Hello.java without %5d / %5d   with %5d / %5d (%s cpu)\n' \
   "$h0_w" "$h0_c" "$h1_w" "$h1_c" "$(ratio "$h0_c" "$h1_c")" "$j0_w" "$j0_c" "$j1_w" "$j1_c" "$(ratio "$j0_c" "$j1_c")"
+fi
 uptime

@@ -407,7 +407,7 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 	adv.Method = advice.Method{Owner: ownerName, Name: mname, Desc: "(" + strings.Join(valueDescs, "") + ")" + ret}
 	b.params = valueDescs
 	if h != nil {
-		m, params, ok := c.bindMethod(h, call, ownerName, mname, valueDescs, ret, ad)
+		m, params, ok := c.bindMethod(h, call, ownerName, mname, valueDescs, ret, ad, adv)
 		if !ok {
 			return nil
 		}
@@ -420,8 +420,8 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 }
 
 // bindMethod finds the static advice method the call names whose
-// parameters accept the values passed.
-func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name string, values []string, ret string, ad *AdviceDecl) (advice.Method, []string, bool) {
+// parameters accept the values passed, and says in adv whether it is leaf.
+func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name string, values []string, ret string, ad *AdviceDecl, adv *advice.Advice) (advice.Method, []string, bool) {
 	cl, err := c.classes.class(owner)
 	for o := owner; err != nil && strings.Contains(o, "/"); {
 		// a nested class written with dots: a.b.Outer.Inner
@@ -471,6 +471,7 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 		}
 		why = append(why, notCallable(cl, m, owner)...)
 		if len(why) == 0 {
+			adv.Leaf = leaf(cl, m)
 			return advice.Method{Owner: owner, Name: name, Desc: desc}, params, true
 		}
 		found = append(found, desc+" ("+strings.Join(why, ", ")+")")

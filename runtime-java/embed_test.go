@@ -53,6 +53,14 @@ public class T {
         return seen[0];
     }
     public static void main(String[] a) throws Exception {
+        // The first thread to find its flag clear holds the shared slot
+        // (its token is the thread itself) until it sets its flag.
+        Object first = DIB.token(), again = DIB.token();
+        DIB.begin(again);
+        boolean bypassed = DIB.token() == null && DIB.get();
+        DIB.end(again);
+        System.out.println("slot " + (again == Thread.currentThread()) + " " + (first != again) + " bypassed " + bypassed +
+            " after " + (DIB.token() != null && DIB.token() != Thread.currentThread()));
         System.out.println("bypass " + Weft.bypass() + " inherit " + childSees(true) + " " + childSees(false));
         AtomicInteger bad = new AtomicInteger();
         Thread[] ts = new Thread[600];
@@ -64,7 +72,14 @@ public class T {
                     if (old) bad.incrementAndGet();
                     DIB.set(mine);
                     if (DIB.get() != mine) bad.incrementAndGet();
+                    if ((DIB.token() == null) != mine) bad.incrementAndGet();
                     DIB.set(false);
+                    Object t = DIB.token(); // some thread may hold the shared clear slot
+                    if (t == null || DIB.token() == null) bad.incrementAndGet();
+                    Object init = DIB.enterInit();
+                    if (init == null || DIB.token() != null || DIB.enterInit() != null) bad.incrementAndGet();
+                    DIB.exitInit(init);
+                    if (DIB.token() == null || !DIB.owns(DIB.token())) bad.incrementAndGet();
                 }
             });
         }
@@ -75,7 +90,7 @@ public class T {
 }`
 	dir := jvmtest.Compile(t, src)
 	out, _ := jvmtest.Run(t, "-cp", dir, "T")
-	if out != "bypass false inherit true false\nbad 0\n" {
+	if out != "slot true true bypassed true after true\nbypass false inherit true false\nbad 0\n" {
 		t.Errorf("output:\n%s", out)
 	}
 }

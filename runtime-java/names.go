@@ -65,6 +65,12 @@ var (
 	DIBToken    = Ref{Owner: DIB, Name: "token", Desc: "()Ljava/lang/Object;"}
 	DIBBegin    = Ref{Owner: DIB, Name: "begin", Desc: "(Ljava/lang/Object;)V"}
 	DIBEnd      = Ref{Owner: DIB, Name: "end", Desc: "(Ljava/lang/Object;)V"}
+	// DIBLeafDirect says whether helpers call leaf advice without the
+	// flag (true only in application mode); DIBEnterInit and DIBExitInit
+	// bracket a sister's initialization of leaf advice classes.
+	DIBLeafDirect = Ref{Owner: DIB, Name: "leafDirect", Desc: "Z", Field: true}
+	DIBEnterInit  = Ref{Owner: DIB, Name: "enterInit", Desc: "()Ljava/lang/Object;"}
+	DIBExitInit   = Ref{Owner: DIB, Name: "exitInit", Desc: "(Ljava/lang/Object;)V"}
 	// JoinPointStaticPartMake is the bootstrap method of the dynamic
 	// constants that load a join point's static part: (lookup, name, type,
 	// id, kind, declaring type, name, signature, within, file, line,
@@ -92,7 +98,7 @@ var (
 
 // Refs lists every member above.
 func Refs() []Ref {
-	return append([]Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, JoinPointStaticPartMake, JoinPointMake,
+	return append([]Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, DIBLeafDirect, DIBEnterInit, DIBExitInit, JoinPointStaticPartMake, JoinPointMake,
 		ProceedArity, ProceedNoTarget, CflowEnter, CflowExit, CflowIn, CflowPush, CflowPop, CflowGet}, ConversionRefs()...)
 }
 

@@ -121,10 +121,13 @@
 // enough for the JIT to inline into every helper. Advice passing
 // thisJoinPoint gets this, the target and every argument, and its helper
 // makes the weft.rt.JoinPoint from them (tjp.go). BASE, the class's first join point
-// id, is known only to the sister class (see Prepare/FinishAt). The sister
-// class has no <clinit>, and no fields but that table (and an around
-// closure's); it is first touched only by woven code that passed the
-// guard, i.e. after bootstrap. The woven class's own
+// id, is known only to the sister class (see Prepare/FinishAt). Leaf
+// advice (advice.Advice.Leaf) in an application weaving is called
+// without begin/end when the runtime's constant DIB.leafDirect says so
+// (leaf.go); then the sister's <clinit> initializes its class in a
+// bypass. The sister class has no other <clinit>, and no fields but that
+// table (and an around closure's); it is first touched only by woven code
+// that passed the guard, i.e. after bootstrap. The woven class's own
 // fields and <clinit> are unchanged; the sister class is in the same
 // package (same loader and runtime package) and has version 55 (dynamic
 // constants) whatever the woven class's version. A class whose woven form
@@ -140,7 +143,8 @@
 //
 // # Modes
 //
-// Woven code is identical for application and JDK weaving: it reaches the
+// Woven code is identical for application and JDK weaving (but for leaf
+// helpers, made only for applications): it reaches the
 // bypass flags only through weft.rt (BIB.ready, Weft.enter, DIB.token,
 // DIB.begin, DIB.end), which the application runtime implements
 // with a ThreadLocal and the JDK runtime (weaver/jdk) with a field of

@@ -861,7 +861,8 @@ func exitCheck(a advice.Applied) string {
 // callHelper emits the call of the sister-class helper that runs advice a
 // at ctx's shadow: it pushes the dynamic values the helper takes.
 func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
-	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue}
+	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue,
+		leaf: e.cw.w.opts.Mode == App}
 	e.collectParams(spec, ctx, a)
 	skip := e.skipIfBypassed()
 	e.pushHelperArgs(ctx, spec)

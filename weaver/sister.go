@@ -25,7 +25,8 @@ import (
 // helper methods means less for the JIT to compile: one per shadow doubled
 // the methods C1 compiled on a woven JDK. Nothing in it initializes until woven code first calls
 // a helper, which happens only after bootstrap (BIB) and outside bypassed
-// code (DIB); the class itself has no <clinit>, and its one static field,
+// code (DIB); the class itself has no <clinit> but the one initializing
+// leaf advice classes in a bypass (leaf.go), and its one static field,
 // the table of static parts, is filled inside the helpers' bypass.
 type sister struct {
 	name    string
@@ -70,6 +71,7 @@ type helperSpec struct {
 	dims      int  // number of dimension arguments (ArrayDims), else 0
 	tjp       bool // an advice value is thisJoinPoint (tjp.go)
 	tjpArgs   int  // the number of arguments thisJoinPoint holds
+	leaf      bool // leaf advice may be called directly (leaf.go): an application weaving
 
 	name, desc string
 }
@@ -257,6 +259,11 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(g.leafOrder) > 0 {
+		if err := g.leafInit(); err != nil {
+			return nil, err
+		}
+	}
 	if len(g.bsms) > 0 {
 		b := binary.BigEndian.AppendUint16(nil, uint16(len(g.bsms)))
 		for k, args := range g.bsms {
@@ -290,6 +297,10 @@ type sisterGen struct {
 	// (annotation_sister.go).
 	bsmHandles []uint16
 	annots     map[string]uint16
+	// leafOrder lists the classes of the leaf advice helpers call
+	// directly, which the static initializer initializes (leaf.go).
+	leafOwners map[string]bool
+	leafOrder  []string
 }
 
 // The sister methods returning a static part by relative join point id:
@@ -559,6 +570,9 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		hg.cflowHelper()
 		hg.code.Insns = g.insns
 		return hg.code
+	}
+	if hg.leafDirect() {
+		hg.directCall()
 	}
 	if hasIf(h.residue) {
 		hg.beginBypass() // if() methods run bypassed, as advice does

@@ -17,6 +17,13 @@ package weft.rt;
 public final class DIB {
     private DIB() {}
 
+    /**
+     * Whether sister helpers call leaf advice without setting the flag:
+     * never in a woven JDK, where the exceptions the JVM constructs for
+     * such advice, and the class loaders resolving it, run woven code.
+     */
+    public static final boolean leafDirect = false;
+
     /** Returns the current thread's flag. */
     public static boolean get() {
         return Thread.currentThread().weft$dib;
@@ -58,5 +65,26 @@ public final class DIB {
     /** Reports whether token is the current thread's (see {@link #token}). */
     public static boolean owns(Object token) {
         return token == Thread.currentThread();
+    }
+
+    /**
+     * Sets the current thread's flag for a short bypass (the application
+     * runtime's API): null if it was set already, else the token for
+     * {@link #exitInit}.
+     */
+    public static Object enterInit() {
+        Thread t = Thread.currentThread();
+        if (t.weft$dib) {
+            return null;
+        }
+        t.weft$dib = true;
+        return t;
+    }
+
+    /** Ends {@link #enterInit}'s bypass. */
+    public static void exitInit(Object token) {
+        if (token != null) {
+            ((Thread) token).weft$dib = false;
+        }
     }
 }

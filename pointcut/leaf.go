@@ -1,0 +1,83 @@
+package pointcut
+
+import (
+	"github.com/weft-aop/weft/classfile"
+)
+
+// leaf reports whether advice method m of class c is leaf advice
+// (advice.Advice.Leaf): its code, and that of the methods of c it calls,
+// transitively, run no code of another class and resolve no other class.
+// Allowed are arithmetic, locals, branches, returns, primitive arrays,
+// constants that resolve nothing (numbers, strings), the fields of c,
+// invokestatic of methods c declares, monitors and throwing what it has;
+// anything that may run or resolve another class (invoke* of other
+// classes or of instances, new, object arrays, casts, class and
+// method-handle constants, catch types) makes it not leaf. Exceptions the
+// JVM throws for it (bounds, null, division) are made by their JDK
+// constructors: not woven in application mode, the only mode that calls
+// leaf advice directly (weaver/leaf.go). c's static initializer is not
+// looked at: the sister class runs it in a bypass before the first call.
+func leaf(c *classfile.Class, m *classfile.Member) bool {
+	seen := map[*classfile.Member]bool{}
+	var walk func(m *classfile.Member) bool
+	walk = func(m *classfile.Member) bool {
+		if seen[m] {
+			return true
+		}
+		seen[m] = true
+		if m.Access&(classfile.AccNative|classfile.AccAbstract) != 0 {
+			return false
+		}
+		code, err := classfile.DecodeCode(c, m)
+		if err != nil || code == nil {
+			return false
+		}
+		for _, h := range code.Handlers {
+			if h.CatchType != 0 {
+				return false
+			}
+		}
+		self := c.Pool.ClassName(c.This)
+		for _, in := range code.Insns {
+			switch op := in.Op; {
+			case op == classfile.OpLabel:
+			case op == classfile.OpLdc || op == classfile.OpLdcW || op == classfile.OpLdc2W:
+				switch c.Pool.Tag(in.Index) {
+				case classfile.TagInteger, classfile.TagFloat, classfile.TagLong, classfile.TagDouble, classfile.TagString:
+				default:
+					return false
+				}
+			case op < classfile.OpLdc || op > classfile.OpLdc2W && op <= classfile.OpReturn:
+				// constants, locals, arrays, stack, arithmetic, branches, returns
+			case op >= classfile.OpGetstatic && op <= classfile.OpPutfield:
+				if owner, _, _ := c.Pool.MemberRef(in.Index); owner != self {
+					return false
+				}
+			case op == classfile.OpInvokestatic:
+				owner, name, desc := c.Pool.MemberRef(in.Index)
+				callee := declared(c, name, desc)
+				if owner != self || callee == nil || callee.Access&classfile.AccStatic == 0 || !walk(callee) {
+					return false
+				}
+			case op == classfile.OpNewarray, op == classfile.OpArraylength, op == classfile.OpAthrow,
+				op == classfile.OpMonitorenter, op == classfile.OpMonitorexit,
+				op == classfile.OpIfnull, op == classfile.OpIfnonnull:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return walk(m)
+}
+
+// declared returns the method of c with that name and descriptor, nil if
+// c declares none.
+func declared(c *classfile.Class, name, desc string) *classfile.Member {
+	for _, m := range c.Methods {
+		if c.MemberName(m) == name && c.MemberDesc(m) == desc {
+			return m
+		}
+	}
+	return nil
+}

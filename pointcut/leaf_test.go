@@ -1,0 +1,61 @@
+package pointcut
+
+import (
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// TestLeafAdvice: advice whose code reaches only its own class (its
+// fields, primitive arrays, its own static methods, strings) is leaf;
+// calling or allocating anything else, casting or loading a class
+// constant is not. The class's static initializer does not count.
+func TestLeafAdvice(t *testing.T) {
+	dir := jvmtest.Compile(t, map[string]string{
+		"lf/A.java": `package lf;
+public class A {
+    static final long[] HITS = new long[16];
+    static String last;
+    static { Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println(HITS[0]))); }
+    public static void hit(int id) { HITS[id < 16 ? id : 15]++; }
+    public static void viaOwn(int id) { bump(id); last = "x"; }
+    static void bump(int id) { synchronized (HITS) { HITS[id & 15] += id / 3; } }
+    public static void recursive(int id) { if (id > 0) recursive(id - 1); }
+    public static void prints(int id) { System.out.println(id); }
+    public static void allocates(int id) { last = String.valueOf(id); }
+    public static void newObject(int id) { Object o = new Object(); }
+    public static void objectArray(int id) { Object[] o = new Object[id]; }
+    public static void classConstant(int id) { Class<?> c = A.class; }
+    public static void casts(Object o) { String s = (String) o; }
+    public static void virtual(Object o) { o.hashCode(); }
+    public static void catches(int id) { try { hit(id); } catch (RuntimeException e) { } }
+}
+`,
+	})
+	for _, tt := range []struct {
+		call string
+		leaf bool
+	}{
+		{"lf.A.hit(joinPointId)", true},
+		{"lf.A.viaOwn(joinPointId)", true},
+		{"lf.A.recursive(joinPointId)", true},
+		{"lf.A.prints(joinPointId)", false},
+		{"lf.A.allocates(joinPointId)", false},
+		{"lf.A.newObject(joinPointId)", false},
+		{"lf.A.objectArray(joinPointId)", false},
+		{"lf.A.classConstant(joinPointId)", false},
+		{"lf.A.casts(thisJoinPointStaticPart)", false},
+		{"lf.A.virtual(thisJoinPointStaticPart)", false},
+		{"lf.A.catches(joinPointId)", false},
+	} {
+		src := `before(): execution(* *(..)) { ` + tt.call + `; }`
+		p, err := resolveCP(t, dir, src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := p.Advice()[0].Leaf; got != tt.leaf {
+			t.Errorf("%s: leaf %v, want %v", tt.call, got, tt.leaf)
+		}
+	}
+}
