@@ -30,58 +30,99 @@ import "fmt"
 // over the JVM's 64 KB limit, or bytes it cannot read (DecodeCode reports
 // those). The caller then decodes and encodes the whole method.
 func PrependCode(c *Class, m *Member, h Hierarchy, prologue func(maxLocals uint16) []Insn) (bool, error) {
+	return InsertCode(c, m, h, 0, func(maxLocals uint16) (entry, at []Insn) { return prologue(maxLocals), nil })
+}
+
+// InsertCode is PrependCode with a second place to insert at: of the two
+// instruction lists prologue returns, entry goes before the body and at
+// before the body's instruction at offset split (after the code before
+// it; at split 0, after entry). A constructor's advice follows its
+// super(...) or this(...) call (SuperCallEnd): the code before split is
+// then decoded and analysed with the inserted code, and kept byte for
+// byte too (InsertCode declines if encoding it again changes it). Labels
+// at split are those of the instruction after at: branches and table
+// entries there skip it.
+//
+// Besides PrependCode's cases, it declines where the code before split
+// would not be a prefix the rest only falls out of: a branch between it
+// and the rest, either way, an exception handler starting before split,
+// or a frame of the rest naming a `new` before split.
+func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLocals uint16) (entry, at []Insn)) (bool, error) {
 	a := c.Attr(m.Attributes, "Code")
 	if a == nil {
 		return false, nil
 	}
 	body, ok := readRawCode(c, a.Info)
-	if !ok || c.Major < 50 && body.stackMap >= 0 {
+	if !ok || c.Major < 50 && body.stackMap >= 0 || split < 0 || split >= len(body.code) {
 		return false, nil
 	}
-	pro := prologue(body.maxLocals)
+	var prefix []Insn
+	if split > 0 {
+		if prefix, ok = body.prefix(c, m, split); !ok {
+			return false, nil
+		}
+	}
+	entry, at := prologue(body.maxLocals)
 	params := ArgSlots(c.MemberDesc(m))
 	if m.Access&AccStatic == 0 {
 		params++
 	}
-	if err := checkPrologue(pro, max(int(body.maxLocals), params)); err != nil {
+	base := max(int(body.maxLocals), params)
+	if err := checkPrologue(entry, base); err != nil {
+		return false, fmt.Errorf("%s: %w", memberName{c, m}, err)
+	}
+	if err := checkPrologue(at, base); err != nil {
 		return false, fmt.Errorf("%s: %w", memberName{c, m}, err)
 	}
 
-	// pro, then END: goto END.
-	end := NewLabel()
-	syn := &Code{Insns: make([]Insn, 0, len(pro)+2)}
-	syn.Insns = append(append(syn.Insns, pro...), Insn{Op: OpLabel, Label: end}, Insn{Op: OpGoto, Label: end})
+	// entry, BEGIN: prefix, at, END: goto END.
+	begin, end := NewLabel(), NewLabel()
+	syn := &Code{Insns: make([]Insn, 0, len(entry)+len(prefix)+len(at)+3)}
+	syn.Insns = append(syn.Insns, entry...)
+	syn.Insns = append(syn.Insns, Insn{Op: OpLabel, Label: begin})
+	syn.Insns = append(syn.Insns, prefix...)
+	syn.Insns = append(append(syn.Insns, at...), Insn{Op: OpLabel, Label: end}, Insn{Op: OpGoto, Label: end})
 	ls := layouts.Get().(*layoutScratch)
 	defer layouts.Put(ls)
 	offs, _, err := syn.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls)
 	if err != nil {
 		return false, err
 	}
-	shift := end.Offset
-	if body.hasSwitch && shift%4 != 0 || shift+len(body.code) > MaxCodeLength {
+	// Offsets before split move by lead, the others by shift.
+	lead, shift := begin.Offset, end.Offset-split
+	if body.hasSwitch && shift%4 != 0 || end.Offset+len(body.code)-split > MaxCodeLength {
 		return false, nil
+	}
+	move := func(off int) int {
+		if off < split {
+			return off + lead
+		}
+		return off + shift
 	}
 	var frames stackMapParts
 	if c.Major >= 50 {
-		if frames, ok = prependFrames(c, m, syn.Frames, body, shift); !ok {
+		if frames, ok = insertFrames(c, m, syn.Frames, body, split, end.Offset, move); !ok {
 			return false, nil
 		}
 	}
 
-	size := 8 + shift + len(body.code) + 2 + len(body.handlers) + 2 + len(frames.head) + len(frames.rest) + 6
+	size := 8 + end.Offset + len(body.code) - split + 2 + len(body.handlers) + 2 + len(frames.head) + len(frames.rest) + 6
 	for _, at := range body.attrs {
 		size += 6 + len(at.Info)
 	}
 	out := make([]byte, 0, size)
 	out = be16(out, max(body.maxStack, syn.MaxStack))
 	out = be16(out, max(body.maxLocals, syn.MaxLocals))
-	out = be32(out, uint32(shift+len(body.code)))
-	out = syn.appendBytecode(out, c.Pool, offs)[:8+shift] // without END's goto
-	out = append(out, body.code...)
+	out = be32(out, uint32(end.Offset+len(body.code)-split))
+	out = syn.appendBytecode(out, c.Pool, offs)[:8+end.Offset] // without END's goto
+	if string(out[8+lead:8+lead+split]) != string(body.code[:split]) {
+		return false, nil // the prefix encoded again differs: its offsets would not move by lead
+	}
+	out = append(out, body.code[split:]...)
 	out = be16(out, uint16(len(body.handlers)/8))
-	at := len(out)
+	at0 := len(out)
 	out = append(out, body.handlers...)
-	for p := at; p < len(out); p += 8 {
+	for p := at0; p < len(out); p += 8 {
 		moveOffset(out[p:], shift)
 		moveOffset(out[p+2:], shift)
 		moveOffset(out[p+4:], shift)
@@ -102,9 +143,9 @@ func PrependCode(c *Class, m *Member, h Hierarchy, prologue func(maxLocals uint1
 		out = append(out, attr.Info...)
 		switch attr.Name {
 		case body.lines:
-			moveStarts(out[at:], 4, shift)
+			moveStarts(out[at:], 4, move)
 		case body.locals, body.localTypes:
-			moveStarts(out[at:], 10, shift)
+			moveRanges(out[at:], move)
 		}
 	}
 	if frames.head != nil && body.stackMap < 0 {
@@ -189,53 +230,206 @@ func readRawCode(c *Class, info []byte) (rawCode, bool) {
 // for invalid code and for jsr/ret.
 func (body *rawCode) walk() bool {
 	bc := body.code
-	s4 := func(i int) int64 {
-		return int64(int32(uint32(bc[i])<<24 | uint32(bc[i+1])<<16 | uint32(bc[i+2])<<8 | uint32(bc[i+3])))
-	}
 	for pc := 0; pc < len(bc); {
-		op := bc[pc]
-		size := opSize[op]
-		switch op {
+		switch bc[pc] {
 		case OpJsr, OpJsrW, OpRet:
 			return false
-		case OpWide:
-			if pc+1 >= len(bc) {
-				return false
-			}
-			switch w := bc[pc+1]; {
-			case w == OpIinc:
-				size = 6
-			case w >= OpIload && w <= OpAload, w >= OpIstore && w <= OpAstore:
-				size = 4
-			default:
-				return false
-			}
 		case OpTableswitch, OpLookupswitch:
 			body.hasSwitch = true
-			p := (pc + 4) &^ 3
-			if p+12 > len(bc) {
-				return false
-			}
-			if op == OpTableswitch {
-				k := s4(p+8) - s4(p+4) + 1
-				if k <= 0 || int64(p+12)+4*k > int64(len(bc)) {
-					return false
-				}
-				size = p + 12 + 4*int(k) - pc
-			} else {
-				k := s4(p + 4)
-				if k < 0 || int64(p+8)+8*k > int64(len(bc)) {
-					return false
-				}
-				size = p + 8 + 8*int(k) - pc
-			}
 		}
-		if size == 0 || pc+size > len(bc) {
+		size := rawInsnSize(bc, pc)
+		if size == 0 {
 			return false
 		}
 		pc += size
 	}
 	return true
+}
+
+// rawInsnSize returns the size of the instruction at bc[pc], 0 if it is
+// invalid or runs past the end of bc.
+func rawInsnSize(bc []byte, pc int) int {
+	op := bc[pc]
+	size := opSize[op]
+	switch op {
+	case OpWide:
+		if pc+1 >= len(bc) {
+			return 0
+		}
+		switch w := bc[pc+1]; {
+		case w == OpIinc:
+			size = 6
+		case w >= OpIload && w <= OpAload, w >= OpIstore && w <= OpAstore:
+			size = 4
+		default:
+			return 0
+		}
+	case OpTableswitch, OpLookupswitch:
+		p := (pc + 4) &^ 3
+		if p+12 > len(bc) {
+			return 0
+		}
+		if op == OpTableswitch {
+			k := int32At(bc[p+8:]) - int32At(bc[p+4:]) + 1
+			if k <= 0 || int64(p+12)+4*k > int64(len(bc)) {
+				return 0
+			}
+			size = p + 12 + 4*int(k) - pc
+		} else {
+			k := int32At(bc[p+4:])
+			if k < 0 || int64(p+8)+8*k > int64(len(bc)) {
+				return 0
+			}
+			size = p + 8 + 8*int(k) - pc
+		}
+	}
+	if size == 0 || pc+size > len(bc) {
+		return 0
+	}
+	return size
+}
+
+func int32At(b []byte) int64 {
+	return int64(int32(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])))
+}
+
+// branchTargets calls f with each branch target of the instruction of the
+// given size at bc[pc] (none for other instructions).
+func branchTargets(bc []byte, pc, size int, f func(target int)) {
+	switch op := bc[pc]; {
+	case op >= OpIfeq && op <= OpJsr, op == OpIfnull, op == OpIfnonnull:
+		f(pc + int(int16(u16(bc[pc+1:]))))
+	case op == OpGotoW, op == OpJsrW:
+		f(pc + int(int32At(bc[pc+1:])))
+	case op == OpTableswitch, op == OpLookupswitch:
+		p := (pc + 4) &^ 3
+		f(pc + int(int32At(bc[p:])))
+		step := 4
+		if op == OpLookupswitch {
+			step = 8
+		}
+		for q := p + 12; q < pc+size; q += step {
+			f(pc + int(int32At(bc[q:])))
+		}
+	}
+}
+
+// prefix decodes the code before split for InsertCode's analysis; false
+// if a branch or an exception handler crosses split (or starts before
+// it), or if split is not where an instruction starts.
+func (body *rawCode) prefix(c *Class, m *Member, split int) ([]Insn, bool) {
+	bc := body.code
+	pc := 0
+	for pc < split {
+		pc += rawInsnSize(bc, pc) // the body is walked: sizes are valid
+	}
+	if pc != split {
+		return nil, false
+	}
+	for ; pc < len(bc); pc += rawInsnSize(bc, pc) {
+		back := false
+		branchTargets(bc, pc, rawInsnSize(bc, pc), func(t int) { back = back || t < split })
+		if back {
+			return nil, false
+		}
+	}
+	for p := 0; p < len(body.handlers); p += 8 {
+		if int(u16(body.handlers[p:])) < split || int(u16(body.handlers[p+4:])) < split {
+			return nil, false
+		}
+	}
+	d := &codeDecoder{r: &reader{b: bc[:split]}, c: c, member: m, decodeScratch: scratchPool.Get().(*decodeScratch)}
+	defer scratchPool.Put(d.decodeScratch)
+	d.reset(split)
+	insns, offs, err := d.decodeInsns(bc[:split], 0)
+	defer clear(d.insns) // drop references into the result
+	if err != nil || d.label(split) != nil {
+		return nil, false
+	}
+	out := make([]Insn, 0, len(insns)+d.nlabels)
+	for i, in := range insns {
+		if l := d.label(offs[i]); l != nil {
+			out = append(out, Insn{Op: OpLabel, Label: l})
+		}
+		out = append(out, in)
+	}
+	return out, true
+}
+
+// SuperCallEnd returns the offset just past constructor m's super(...) or
+// this(...) call, where its execution starts: the first invokespecial of
+// an <init> method that no `new` before it is waiting for. ok is false if
+// m has no such call (java/lang/Object's constructor) or its code cannot
+// be read.
+func SuperCallEnd(c *Class, m *Member) (end int, ok bool) {
+	a := c.Attr(m.Attributes, "Code")
+	if a == nil || len(a.Info) < 8 {
+		return 0, false
+	}
+	n := int(u16(a.Info[4:]))<<16 | int(u16(a.Info[6:]))
+	if n > len(a.Info)-8 {
+		return 0, false
+	}
+	bc := a.Info[8 : 8+n]
+	news := 0
+	for pc := 0; pc < len(bc); {
+		size := rawInsnSize(bc, pc)
+		switch {
+		case size == 0:
+			return 0, false
+		case bc[pc] == OpNew:
+			news++
+		case bc[pc] == OpInvokespecial:
+			if _, name, _ := c.Pool.MemberRef(u16(bc[pc+1:])); name == "<init>" {
+				if news == 0 {
+					return pc + size, true
+				}
+				news--
+			}
+		}
+		pc += size
+	}
+	return 0, false
+}
+
+// LineAt returns the line of the first LineNumberTable entry (the
+// tables in order) at offset off of m's code; ok is false if there is
+// none.
+func LineAt(c *Class, m *Member, off int) (line int, ok bool) {
+	line, ok, _ = lineAt(c, m, off)
+	return line, ok
+}
+
+// lineAt is LineAt; entries says whether m's code has line entries at
+// all, and it reports ok false for a malformed Code attribute.
+func lineAt(c *Class, m *Member, off int) (line int, ok, entries bool) {
+	a := c.Attr(m.Attributes, "Code")
+	if a == nil {
+		return 0, false, false
+	}
+	r := &reader{b: a.Info}
+	r.u2()
+	r.u2()
+	r.bytes(int(r.u4()))
+	r.bytes(8 * r.count(8))
+	na := r.count(6)
+	for i := 0; i < na && r.err == nil; i++ {
+		name := r.u2()
+		info := r.bytes(int(r.u4()))
+		if r.err != nil || c.Pool.Utf8(name) != "LineNumberTable" {
+			continue
+		}
+		if !tableOf(info, 4) {
+			return 0, false, false
+		}
+		for p := 2; p < len(info); p += 4 {
+			if int(u16(info[p:])) == off {
+				return int(u16(info[p+2:])), true, true
+			}
+			entries = true
+		}
+	}
+	return 0, false, entries && r.err == nil
 }
 
 // checkPrologue checks PrependCode's contract: pro stores to no local
@@ -270,46 +464,68 @@ func (sm stackMapParts) append(b []byte, shift int) []byte {
 	return b
 }
 
-// prependFrames returns the StackMapTable of the body after the prologue
-// shift bytes long: the prologue's frames (computed, the last where the
-// body starts), then the body's, the first written again relative to the
-// prologue's last (or standing for it, at the same offset), the others
-// kept.
-func prependFrames(c *Class, m *Member, computed []Frame, body rawCode, shift int) (stackMapParts, bool) {
+// insertFrames returns the StackMapTable of the code InsertCode makes:
+// the frames computed over the inserted code and the prefix (the last
+// at end, where the rest of the body starts), then the body's frames past
+// split, the first written again relative to the computed last (or
+// standing for it, at the same offset), the others kept. move maps the
+// body's offsets to the result's.
+func insertFrames(c *Class, m *Member, computed []Frame, body rawCode, split, end int, move func(int) int) (stackMapParts, bool) {
 	var sm stackMapParts
 	frames := make([]Frame, 0, len(computed)+1)
 	var last *Frame
 	for i := range computed {
 		switch f := &computed[i]; {
-		case f.At.Offset == shift: // at END, or another label placed there
+		case f.At.Offset == end: // at END, or another label placed there
 			last = f
-		case f.At.Offset < shift:
+		case f.At.Offset < end:
 			frames = append(frames, *f)
 		}
 	}
 	if last == nil || len(last.Stack) != 0 {
-		return sm, false // pro must fall into the body with an empty stack
+		return sm, false // the inserted code must fall into the body with an empty stack
 	}
 	initial := InitialLocals(c, m)
 	first := Frame{At: &Label{Offset: -1}}
 	if body.stackMap >= 0 {
 		r := &reader{b: body.attrs[body.stackMap].Info, name: "StackMapTable"}
-		if n := r.count(1); n > 0 {
-			moved := func(off int) *Label { return &Label{Offset: off + shift} }
-			var delta int
-			delta, first = readFrame(r, initial, func(r *reader) VType { return readVType(r, c.Pool, moved) })
-			if r.err != nil || delta >= len(body.code) {
+		moved := func(off int) *Label { return &Label{Offset: move(off)} }
+		vtype := func(r *reader) VType { return readVType(r, c.Pool, moved) }
+		n := r.count(1)
+		locals, off := initial, -1
+		// The frames before split are the computed ones.
+		for n > 0 && r.err == nil {
+			delta, f := readFrame(r, locals, vtype)
+			n--
+			off += delta + 1
+			if r.err != nil || off >= len(body.code) {
 				return sm, false
 			}
-			first.At = &Label{Offset: delta + shift}
-			sm.rest, sm.more = r.b[r.off:], n-1
-			fits := true
-			if !uninitializedOffsets(sm.rest, sm.more, func(p int) { fits = fits && int(u16(sm.rest[p:]))+shift <= 0xFFFF }) || !fits {
+			locals = f.Locals
+			if off >= split {
+				first = f
+				first.At = &Label{Offset: off + end - split}
+				break
+			}
+		}
+		if r.err != nil {
+			return sm, false
+		}
+		sm.rest, sm.more = r.b[r.off:], n
+		fits := true
+		if !uninitializedOffsets(sm.rest, sm.more, func(p int) {
+			at := int(u16(sm.rest[p:]))
+			fits = fits && at >= split && at+end-split <= 0xFFFF
+		}) || !fits {
+			return sm, false
+		}
+		for _, t := range append(first.Locals, first.Stack...) {
+			if t.Kind == VUninitialized && t.New.Offset > 0xFFFF {
 				return sm, false
 			}
 		}
 	}
-	if first.At.Offset != shift {
+	if first.At.Offset != end {
 		frames = append(frames, *last)
 	}
 	if first.At.Offset >= 0 {
@@ -330,13 +546,26 @@ func tableOf(b []byte, size int) bool {
 	return len(b) >= 2 && len(b) == 2+size*int(u16(b))
 }
 
-// moveStarts adds shift to the code offset that starts each entry (of
-// size bytes) of the table b, in place.
-func moveStarts(b []byte, size, shift int) {
+// moveStarts moves the code offset that starts each entry (of size
+// bytes) of the table b, in place.
+func moveStarts(b []byte, size int, move func(int) int) {
 	for p := 2; p+size <= len(b); p += size {
-		moveOffset(b[p:], shift)
+		setU16(b[p:], move(int(u16(b[p:]))))
 	}
 }
+
+// moveRanges moves the start and the end of each entry of a local
+// variable table b, in place.
+func moveRanges(b []byte, move func(int) int) {
+	for p := 2; p+10 <= len(b); p += 10 {
+		start, length := int(u16(b[p:])), int(u16(b[p+2:]))
+		from, to := move(start), move(start+length)
+		setU16(b[p:], from)
+		setU16(b[p+2:], to-from)
+	}
+}
+
+func setU16(b []byte, v int) { b[0], b[1] = byte(v>>8), byte(v) }
 
 // moveOffset adds shift to the u2 code offset at b.
 func moveOffset(b []byte, shift int) {
