@@ -75,16 +75,12 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 		return false, fmt.Errorf("%s: %w", memberName{c, m}, err)
 	}
 
-	// entry, BEGIN: prefix, at, END: goto END.
-	begin, end := NewLabel(), NewLabel()
-	syn := &Code{Insns: make([]Insn, 0, len(entry)+len(prefix)+len(at)+3)}
-	syn.Insns = append(syn.Insns, entry...)
-	syn.Insns = append(syn.Insns, Insn{Op: OpLabel, Label: begin})
-	syn.Insns = append(syn.Insns, prefix...)
-	syn.Insns = append(append(syn.Insns, at...), Insn{Op: OpLabel, Label: end}, Insn{Op: OpGoto, Label: end})
+	syn, begin, end := insertionCode(entry, prefix, at)
 	ls := layouts.Get().(*layoutScratch)
 	defer layouts.Put(ls)
-	offs, _, err := syn.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls)
+	qs := quickScratches.Get().(*quickScratch)
+	defer quickScratches.Put(qs)
+	offs, err := syn.placeInsertion(c, m, h, ls, qs)
 	if err != nil {
 		return false, err
 	}
@@ -154,6 +150,34 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 	}
 	a.Info = out
 	return true, nil
+}
+
+// insertionCode returns the code InsertCode analyses: entry, BEGIN:
+// prefix, at, END: goto END.
+func insertionCode(entry, prefix, at []Insn) (syn *Code, begin, end *Label) {
+	begin, end = NewLabel(), NewLabel()
+	syn = &Code{Insns: make([]Insn, 0, len(entry)+len(prefix)+len(at)+3)}
+	syn.Insns = append(syn.Insns, entry...)
+	syn.Insns = append(syn.Insns, Insn{Op: OpLabel, Label: begin})
+	syn.Insns = append(syn.Insns, prefix...)
+	syn.Insns = append(append(syn.Insns, at...), Insn{Op: OpLabel, Label: end}, Insn{Op: OpGoto, Label: end})
+	return syn, begin, end
+}
+
+// placeInsertion lays out InsertCode's code and computes its frames, max
+// stack and max locals: by quickFrames where it can (the frames then live
+// in qs), else by the general analysis (place).
+func (syn *Code) placeInsertion(c *Class, m *Member, h Hierarchy, ls *layoutScratch, qs *quickScratch) ([]int, error) {
+	offs, _, rewrote, err := syn.layout(memberName{c, m}, ls)
+	if err != nil {
+		return nil, err
+	}
+	if frames, maxStack, maxLocals, ok := quickFrames(c, m, syn, qs); ok && !rewrote && maxStack <= 0xFFFF && maxLocals <= 0xFFFF {
+		syn.Frames, syn.MaxStack, syn.MaxLocals = frames, uint16(maxStack), uint16(maxLocals)
+		return offs, nil
+	}
+	offs, _, err = syn.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls)
+	return offs, err
 }
 
 // rawCode is a Code attribute read without decoding its instructions.

@@ -413,3 +413,111 @@ func TestPrependCodeDeclines(t *testing.T) {
 		t.Errorf("a prologue storing to a parameter: error %v", err)
 	}
 }
+
+// TestQuickFramesMatchAnalysis runs quickFrames and the general analysis
+// over the code InsertCode analyses for tokenPrologue in every method of
+// a quarter of java.base's classes (in constructors, split after the
+// super(...) call): where quickFrames answers, it answers the same frames,
+// max stack and max locals, and it answers for most.
+func TestQuickFramesMatchAnalysis(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	all, err := OpenJDK(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	base, err := OpenJDK(home, "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	h := NewHierarchy(all)
+	classes, methods, quick := 0, 0, 0
+	fails := 0
+	ls := new(layoutScratch)
+	err = base.Walk(func(e ClassEntry) error {
+		if classes++; classes%4 != 1 || strings.HasSuffix(e.Path, "module-info.class") {
+			return nil
+		}
+		data, err := e.Read()
+		if err != nil {
+			return err
+		}
+		c, err := Parse(e.Path, data)
+		if err != nil {
+			return err
+		}
+		for _, m := range c.Methods {
+			a := c.Attr(m.Attributes, "Code")
+			if a == nil {
+				continue
+			}
+			body, ok := readRawCode(c, a.Info)
+			if !ok {
+				continue
+			}
+			split := 0
+			var prefix []Insn
+			if c.MemberName(m) == "<init>" {
+				if split, ok = SuperCallEnd(c, m); !ok {
+					continue
+				}
+				if prefix, ok = body.prefix(c, m, split); !ok {
+					continue
+				}
+			}
+			slot := max(int(body.maxLocals), ArgSlots(c.MemberDesc(m))+1)
+			syn := func() *Code {
+				pro := tokenPrologue(c.Pool, uint16(slot), "> "+c.MemberName(m))
+				code, _, _ := insertionCode(pro[:8], prefix, pro[8:])
+				return code
+			}
+			methods++
+			q := syn()
+			if _, _, _, err := q.layout(memberName{c, m}, ls); err != nil {
+				return err
+			}
+			frames, maxStack, maxLocals, ok := quickFrames(c, m, q, new(quickScratch))
+			if !ok {
+				continue
+			}
+			quick++
+			f := syn()
+			if _, _, err := f.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls); err != nil {
+				return err
+			}
+			where := e.Path + " " + c.MemberName(m) + c.MemberDesc(m)
+			byOff := map[int]Frame{}
+			for _, fr := range frames {
+				byOff[fr.At.Offset] = fr
+			}
+			differ := len(byOff) != len(f.Frames) || maxStack != int(f.MaxStack) || maxLocals != int(f.MaxLocals)
+			for _, want := range f.Frames {
+				got, ok := byOff[want.At.Offset]
+				differ = differ || !ok || !sameFrame(want, got, nil)
+			}
+			if differ {
+				if fails++; fails <= 10 {
+					t.Errorf("%s: quick frames %v (stack %d, locals %d), the analysis's %v (%d, %d)", where,
+						frameStrings(frames), maxStack, maxLocals, frameStrings(f.Frames), f.MaxStack, f.MaxLocals)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d methods: quickFrames answered for %d", methods, quick)
+	if quick < methods*9/10 {
+		t.Errorf("quickFrames answered for %d of %d methods: want most", quick, methods)
+	}
+}
+
+func frameStrings(frames []Frame) []string {
+	var out []string
+	for _, f := range frames {
+		out = append(out, fmt.Sprintf("%d:%s", f.At.Offset, frameString(f)))
+	}
+	return out
+}
