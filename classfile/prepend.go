@@ -24,11 +24,14 @@ import "fmt"
 // and the offsets of `new` instructions in uninitialized types move with
 // the code.
 //
-// It returns false, leaving m unchanged, where the body cannot be kept byte
-// for byte: a switch whose padding would change, jsr/ret subroutines
-// (whose frames are not computed), type annotations on the code, a result
-// over the JVM's 64 KB limit, or bytes it cannot read (DecodeCode reports
-// those). The caller then decodes and encodes the whole method.
+// A body with a switch gets nops after pro, so that the switch's padding
+// stays the same.
+//
+// It returns false, leaving m unchanged, where the body cannot be kept
+// byte for byte: jsr/ret subroutines (whose frames are not computed), type
+// annotations on the code, a result over the JVM's 64 KB limit, or bytes
+// it cannot read (DecodeCode reports those). The caller then decodes and
+// encodes the whole method.
 func PrependCode(c *Class, m *Member, h Hierarchy, prologue func(maxLocals uint16) []Insn) (bool, error) {
 	return InsertCode(c, m, h, 0, func(maxLocals uint16) (entry, at []Insn) { return prologue(maxLocals), nil })
 }
@@ -83,6 +86,17 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 	offs, err := syn.placeInsertion(c, m, h, ls, qs)
 	if err != nil {
 		return false, err
+	}
+	if pad := (end.Offset - split) % 4; body.hasSwitch && pad != 0 {
+		// A switch keeps its padding where the code after split moves by
+		// a multiple of 4 bytes: nops make up the rest.
+		for ; pad < 4; pad++ {
+			at = append(at, Insn{Op: OpNop})
+		}
+		syn, begin, end = insertionCode(entry, prefix, at)
+		if offs, err = syn.placeInsertion(c, m, h, ls, qs); err != nil {
+			return false, err
+		}
 	}
 	// Offsets before split move by lead, the others by shift.
 	lead, shift := begin.Offset, end.Offset-split

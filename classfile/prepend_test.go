@@ -56,8 +56,8 @@ func prependToken(c *Class, m *Member, h Hierarchy) (ok bool, split, entry int, 
 // body's StackMapTable frames as they were; the prologue's frames those
 // the full computation finds for the whole method; and the full
 // computation's state at each of the body's frames the one it finds in
-// the original method, plus the prologue's local. Declining is only for
-// switches the prologue would misalign.
+// the original method, plus the prologue's local. None is declined but
+// java/lang/Object's constructor (no super(...) call to split at).
 func TestPrependCodeKeepsBody(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	all, err := OpenJDK(home)
@@ -108,8 +108,8 @@ func TestPrependCodeKeepsBody(t *testing.T) {
 			}
 			if !ok {
 				declined++
-				if !hasSwitch(code0) && (split > 0 || c.MemberName(m) != "<init>" || c.Name() != "java/lang/Object") {
-					fail("%s: declined without a switch", where)
+				if c.MemberName(m) != "<init>" || c.Name() != "java/lang/Object" {
+					fail("%s: declined", where)
 				}
 				continue
 			}
@@ -127,18 +127,9 @@ func TestPrependCodeKeepsBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d methods of %d classes: %d prologues put before the kept body (%d split after super(...)), %d declined", methods, classes/4, kept, ctors, declined)
-	if kept < 10000 || ctors < 1000 || declined > kept/10 {
-		t.Errorf("kept %d, declined %d: want most bodies kept", kept, declined)
+	if kept < 10000 || ctors < 1000 {
+		t.Errorf("kept %d (%d constructors), declined %d: want every body kept", kept, ctors, declined)
 	}
-}
-
-func hasSwitch(code *Code) bool {
-	for _, in := range code.Insns {
-		if in.Op == OpTableswitch || in.Op == OpLookupswitch {
-			return true
-		}
-	}
-	return false
 }
 
 // compareKept compares m of c, code inserted into its body, with om of
@@ -233,7 +224,11 @@ func compareKept(orig *Class, om *Member, code0 *Code, c *Class, m *Member, h Hi
 		if off > split+shift {
 			return fmt.Sprintf("a frame at %d, in the body, that it did not have", off)
 		}
-		if r, ok := full1[off]; !ok || !sameFrame(r, f, nil) {
+		r, ok := full1[off]
+		if !ok && off == split+shift {
+			continue // where the body starts after nops: no jump there, the JVM checks it (TestFramesJavaBaseVerifies)
+		}
+		if !ok || !sameFrame(r, f, nil) {
 			return fmt.Sprintf("inserted code's frame at %d is %s, the full computation's %s", off, frameString(f), frameString(r))
 		}
 	}
@@ -356,9 +351,10 @@ func frameString(f Frame) string {
 	return "[" + strings.Join(ls, " ") + "] [" + strings.Join(ss, " ") + "]"
 }
 
-// TestPrependCodeDeclines checks the bodies PrependCode leaves to the
-// decoding path, unchanged: a switch the prologue would misalign, jsr/ret
-// subroutines; and that a prologue writing the body's locals is refused.
+// TestPrependCodeDeclines checks that a switch gets the nops that keep
+// its padding, the bodies PrependCode leaves to the decoding path,
+// unchanged: jsr/ret subroutines; and that a prologue writing the body's
+// locals is refused.
 func TestPrependCodeDeclines(t *testing.T) {
 	c := newTestClass("A", "java/lang/Object", 61)
 	l0, l1 := NewLabel(), NewLabel()
@@ -381,15 +377,16 @@ func TestPrependCodeDeclines(t *testing.T) {
 		}
 	}
 	for n := 1; n <= 4; n++ {
+		// A copy: each prologue goes before the original body.
+		a := c.Attr(m.Attributes, "Code")
+		a.Info = append([]byte(nil), before...)
 		ok, err := PrependCode(c, m, testHierarchy, pro(n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok != (n == 4) {
-			t.Errorf("a prologue of %d bytes before a switch: kept %v, want %v", n, ok, n == 4)
-		}
-		if !ok && string(c.Attr(m.Attributes, "Code").Info) != string(before) {
-			t.Errorf("declined with %d bytes, but the method changed", n)
+		// The switch keeps its padding: nops make the prologue 4 bytes.
+		if info := c.Attr(m.Attributes, "Code").Info; !ok || len(info) < 8 || int(u16(info[6:])) != int(u16(before[6:]))+4 {
+			t.Errorf("a prologue of %d bytes before a switch: kept %v, code of %d bytes, want %d", n, ok, u16(info[6:]), u16(before[6:])+4)
 		}
 	}
 

@@ -158,22 +158,23 @@ func sameMethods(name string, fb, sb []byte) (methods, identical, ctors int, err
 
 // shape formats a decoded body independently of its encoding: the
 // instructions with their operands (constants by value), branch targets,
-// handlers and line entries as instruction indexes.
+// handlers and line entries as instruction indexes; nops left out (the
+// shortcut adds some where a switch's padding needs them).
 func shape(c *classfile.Class, code *classfile.Code) string {
 	at := map[*classfile.Label]int{}
 	n := 0
 	for _, in := range code.Insns {
 		if in.Op == classfile.OpLabel {
 			at[in.Label] = n
-		} else {
+		} else if in.Op != classfile.OpNop {
 			n++
 		}
 	}
 	var b strings.Builder
 	target := func(l *classfile.Label) string { return fmt.Sprintf("@%d", at[l]) }
 	for _, in := range code.Insns {
-		if in.Op == classfile.OpLabel {
-			continue
+		if in.Op == classfile.OpLabel || in.Op == classfile.OpNop {
+			continue // nops: the shortcut's keep a switch's padding
 		}
 		fmt.Fprintf(&b, "%s %d %s", classfile.OpNames[in.Op], in.Const, operand(c, in))
 		if in.Label != nil {
