@@ -78,11 +78,11 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 		return false, fmt.Errorf("%s: %w", memberName{c, m}, err)
 	}
 
-	syn, begin, end := insertionCode(entry, prefix, at)
 	ls := layouts.Get().(*layoutScratch)
 	defer layouts.Put(ls)
 	qs := quickScratches.Get().(*quickScratch)
 	defer quickScratches.Put(qs)
+	syn, begin, end := qs.insertionCode(entry, prefix, at)
 	offs, err := syn.placeInsertion(c, m, h, ls, qs)
 	if err != nil {
 		return false, err
@@ -93,7 +93,7 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 		for ; pad < 4; pad++ {
 			at = append(at, Insn{Op: OpNop})
 		}
-		syn, begin, end = insertionCode(entry, prefix, at)
+		syn, begin, end = qs.insertionCode(entry, prefix, at)
 		if offs, err = syn.placeInsertion(c, m, h, ls, qs); err != nil {
 			return false, err
 		}
@@ -111,7 +111,7 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 	}
 	var frames stackMapParts
 	if c.Major >= 50 {
-		if frames, ok = insertFrames(c, m, syn.Frames, body, split, end.Offset, move); !ok {
+		if frames, ok = insertFrames(c, m, syn.Frames, body, split, end.Offset, move, qs); !ok {
 			return false, nil
 		}
 	}
@@ -167,10 +167,14 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 }
 
 // insertionCode returns the code InsertCode analyses: entry, BEGIN:
-// prefix, at, END: goto END.
-func insertionCode(entry, prefix, at []Insn) (syn *Code, begin, end *Label) {
-	begin, end = NewLabel(), NewLabel()
-	syn = &Code{Insns: make([]Insn, 0, len(entry)+len(prefix)+len(at)+3)}
+// prefix, at, END: goto END; in qs, which InsertCode keeps until it is
+// done.
+func (qs *quickScratch) insertionCode(entry, prefix, at []Insn) (syn *Code, begin, end *Label) {
+	qs.begin, qs.end = Label{Offset: -1}, Label{Offset: -1}
+	begin, end = &qs.begin, &qs.end
+	qs.syn = Code{Insns: qs.insns[:0]}
+	syn = &qs.syn
+	defer func() { qs.insns = syn.Insns }()
 	syn.Insns = append(syn.Insns, entry...)
 	syn.Insns = append(syn.Insns, Insn{Op: OpLabel, Label: begin})
 	syn.Insns = append(syn.Insns, prefix...)
@@ -508,9 +512,10 @@ func (sm stackMapParts) append(b []byte, shift int) []byte {
 // split, the first written again relative to the computed last (or
 // standing for it, at the same offset), the others kept. move maps the
 // body's offsets to the result's.
-func insertFrames(c *Class, m *Member, computed []Frame, body rawCode, split, end int, move func(int) int) (stackMapParts, bool) {
+func insertFrames(c *Class, m *Member, computed []Frame, body rawCode, split, end int, move func(int) int, qs *quickScratch) (stackMapParts, bool) {
 	var sm stackMapParts
-	frames := make([]Frame, 0, len(computed)+1)
+	frames := qs.merged[:0]
+	defer func() { qs.merged = frames[:0] }()
 	var last *Frame
 	for i := range computed {
 		switch f := &computed[i]; {
@@ -523,7 +528,8 @@ func insertFrames(c *Class, m *Member, computed []Frame, body rawCode, split, en
 	if last == nil || len(last.Stack) != 0 {
 		return sm, false // the inserted code must fall into the body with an empty stack
 	}
-	initial := InitialLocals(c, m)
+	qs.initial = appendInitialLocals(qs.initial[:0], c, m)
+	initial := qs.initial
 	first := Frame{At: &Label{Offset: -1}}
 	if body.stackMap >= 0 {
 		r := &reader{b: body.attrs[body.stackMap].Info, name: "StackMapTable"}

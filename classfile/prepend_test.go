@@ -466,7 +466,7 @@ func TestQuickFramesMatchAnalysis(t *testing.T) {
 			slot := max(int(body.maxLocals), ArgSlots(c.MemberDesc(m))+1)
 			syn := func() *Code {
 				pro := tokenPrologue(c.Pool, uint16(slot), "> "+c.MemberName(m))
-				code, _, _ := insertionCode(pro[:8], prefix, pro[8:])
+				code, _, _ := new(quickScratch).insertionCode(pro[:8], prefix, pro[8:])
 				return code
 			}
 			methods++

@@ -83,6 +83,14 @@ type quickScratch struct {
 	state   quickState
 	frames  []Frame
 	types   []VType // the frames' locals and stacks
+
+	// InsertCode's: its code, the labels it places, its frames and the
+	// method's initial locals.
+	syn        Code
+	insns      []Insn
+	begin, end Label
+	merged     []Frame
+	initial    []VType
 }
 
 var quickScratches = sync.Pool{New: func() any { return new(quickScratch) }}
