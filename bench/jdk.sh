@@ -22,8 +22,12 @@
 # caches); the best wall and CPU (user + sys) times are kept. Ratios are
 # CPU ratios where the machine is shared (less sensitive to load).
 # BEFORE=path/to/weft (a weft binary, e.g. built from an older commit) adds
-# the javac and fib rows for JDKs and classes woven by it.
+# the javac and fib rows for JDKs and classes woven by it, and with
+# ONLY=weave its weave rows.
 # ONLY=fib runs only what rows 3 and 4 need (the steady-state overhead).
+# ONLY=weave runs part 1's weave rows only (weft jdk -o and weft weave
+# guava, RUNS times each, alternating with BEFORE's, the least CPU shown;
+# ajc once).
 # Usage: bash bench/jdk.sh [RUNS]   (from the repository root; JDK 17, Go, Debian's aspectj)
 set -euo pipefail
 RUNS=${1:-3}
@@ -48,12 +52,7 @@ timed() { # LABEL COMMAND...: prints the command's wall time, CPU and peak RSS
   printf '%-44s %6.2f s wall, %6.2f CPU-s, %5d MB peak RSS\n' "$label" "$e" "$(echo "$u $s" | awk '{print $1+$2}')" $((m / 1024))
 }
 COUNT="-a examples/count/count.weft --advice-cp $W/adv"
-timed 'weft jdk, all modules' "$W/weft" jdk -q $COUNT -o "$W/jdk"
-$ALL && timed 'weft jdk --image, all modules (+ jlink, CDS)' "$W/weft" jdk -q $COUNT --image "$W/img"
-"$W/weft" jdk -q -a bench/testdata/nop.weft --advice-cp "$W/adv" -o "$W/jdk-nop"
-if $ALL; then
 GUAVA=/usr/share/java/guava.jar
-timed 'weft weave guava' "$W/weft" weave -q $COUNT -o "$W/guava-weft/g.jar" "$GUAVA"
 cat >"$W/CountAll.aj" <<'AJ'
 public aspect CountAll {
     before(): (execution(* *(..)) || execution(new(..))) && !within(CountAll) {
@@ -61,8 +60,44 @@ public aspect CountAll {
     }
 }
 AJ
-JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
-  -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
+if [ "${ONLY:-}" = weave ]; then
+  # Each weave RUNS times, this build's and BEFORE's alternating; shown:
+  # the run with the least CPU of each.
+  for _ in $(seq 1 "$RUNS"); do
+    for b in "$W/weft" ${BEFORE:-}; do
+      tag=""
+      [ "$b" != "$W/weft" ] && tag=" ($(basename "$b"))"
+      rm -rf "$W/o"
+      timed "weft jdk, all modules$tag" "$b" jdk -q $COUNT -o "$W/o/jdk"
+      timed "weft weave guava$tag" "$b" weave -q $COUNT -o "$W/o/g.jar" "$GUAVA"
+    done
+  done >"$W/rows"
+  declare -A best cpu
+  labels=()
+  while IFS= read -r row; do
+    label=${row:0:44}
+    c=$(sed -E 's/.* ([0-9.]+) CPU-s.*/\1/' <<<"$row")
+    if [ -z "${best[$label]:-}" ]; then
+      labels+=("$label")
+    elif awk "BEGIN { exit !($c >= ${cpu[$label]}) }"; then
+      continue
+    fi
+    best[$label]=$row
+    cpu[$label]=$c
+  done <"$W/rows"
+  for label in "${labels[@]}"; do echo "${best[$label]}"; done
+  JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
+    -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
+  uptime
+  exit 0
+fi
+timed 'weft jdk, all modules' "$W/weft" jdk -q $COUNT -o "$W/jdk"
+$ALL && timed 'weft jdk --image, all modules (+ jlink, CDS)' "$W/weft" jdk -q $COUNT --image "$W/img"
+"$W/weft" jdk -q -a bench/testdata/nop.weft --advice-cp "$W/adv" -o "$W/jdk-nop"
+if $ALL; then
+  timed 'weft weave guava' "$W/weft" weave -q $COUNT -o "$W/guava-weft/g.jar" "$GUAVA"
+  JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
+    -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
 fi
 if [ -n "${BEFORE:-}" ]; then
   "$BEFORE" jdk -q $COUNT -o "$W/jdk-before"

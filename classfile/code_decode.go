@@ -105,6 +105,20 @@ func (d *codeDecoder) validLabel(off int) *Label {
 	return d.labelAt(off)
 }
 
+// reset readies the scratch tables for code of n bytes.
+func (d *codeDecoder) reset(n int) {
+	d.codeLen = n
+	d.gen++
+	if d.gen == 0 { // wrapped: old stamps could collide
+		d.slots = nil
+		d.gen = 1
+	}
+	if cap(d.slots) < d.codeLen+1 {
+		d.slots = make([]offsetSlot, d.codeLen+1, d.codeLen+1+d.codeLen/4)
+	}
+	d.slots = d.slots[:d.codeLen+1]
+}
+
 func (d *codeDecoder) decode() error {
 	r := d.r
 	code := &Code{MaxStack: r.u2(), MaxLocals: r.u2()}
@@ -118,16 +132,7 @@ func (d *codeDecoder) decode() error {
 	if r.err != nil {
 		return r.err
 	}
-	d.codeLen = len(bc)
-	d.gen++
-	if d.gen == 0 { // wrapped: old stamps could collide
-		d.slots = nil
-		d.gen = 1
-	}
-	if cap(d.slots) < d.codeLen+1 {
-		d.slots = make([]offsetSlot, d.codeLen+1, d.codeLen+1+d.codeLen/4)
-	}
-	d.slots = d.slots[:d.codeLen+1]
+	d.reset(len(bc))
 	insns, offs, err := d.decodeInsns(bc, bcStart)
 	if err != nil {
 		return err

@@ -101,7 +101,7 @@ func javaBaseVerifies(t *testing.T, prog string) {
 			methods++
 			// And a prologue before the re-framed body, kept as it is.
 			if c.MemberName(m) != "finalize" {
-				ok, err := prependToken(c, m, h)
+				ok, _, _, err := prependToken(c, m, h)
 				if err != nil {
 					t.Errorf("%s: %v", e.Path, err)
 				}

@@ -65,7 +65,7 @@ func FuzzDecodeCode(f *testing.F) {
 		}
 		pm := pc.Methods[int(mi)%len(pc.Methods)]
 		pm.Attributes = append([]Attribute(nil), attrs...)
-		kept, _ := prependToken(pc, pm, testHierarchy)
+		kept, _, _, _ := prependToken(pc, pm, testHierarchy)
 
 		code, err := DecodeCode(c, m)
 		if err != nil {

@@ -2,7 +2,8 @@ package classfile
 
 import "fmt"
 
-// This file inserts code before a method body without decoding the body.
+// This file inserts code into a method body without decoding the body:
+// before it, and in a constructor also after its super(...) call.
 // Weaving a method's entry (a guard and before advice) is then a copy of
 // the body's bytes: no decoding, encoding or frame computation over the
 // whole method, which was most of the cost of weaving the JDK.
@@ -24,64 +25,115 @@ import "fmt"
 // and the offsets of `new` instructions in uninitialized types move with
 // the code.
 //
-// It returns false, leaving m unchanged, where the body cannot be kept byte
-// for byte: a switch whose padding would change, jsr/ret subroutines
-// (whose frames are not computed), type annotations on the code, a result
-// over the JVM's 64 KB limit, or bytes it cannot read (DecodeCode reports
-// those). The caller then decodes and encodes the whole method.
+// A body with a switch gets nops after pro, so that the switch's padding
+// stays the same.
+//
+// It returns false, leaving m unchanged, where the body cannot be kept
+// byte for byte: jsr/ret subroutines (whose frames are not computed), type
+// annotations on the code, a result over the JVM's 64 KB limit, or bytes
+// it cannot read (DecodeCode reports those). The caller then decodes and
+// encodes the whole method.
 func PrependCode(c *Class, m *Member, h Hierarchy, prologue func(maxLocals uint16) []Insn) (bool, error) {
+	return InsertCode(c, m, h, 0, func(maxLocals uint16) (entry, at []Insn) { return prologue(maxLocals), nil })
+}
+
+// InsertCode is PrependCode with a second place to insert at: of the two
+// instruction lists prologue returns, entry goes before the body and at
+// before the body's instruction at offset split (after the code before
+// it; at split 0, after entry). A constructor's advice follows its
+// super(...) or this(...) call (SuperCallEnd): the code before split is
+// then decoded and analysed with the inserted code, and kept byte for
+// byte too (InsertCode declines if encoding it again changes it). Labels
+// at split are those of the instruction after at: branches and table
+// entries there skip it.
+//
+// Besides PrependCode's cases, it declines where the code before split
+// would not be a prefix the rest only falls out of: a branch between it
+// and the rest, either way, an exception handler starting before split,
+// or a frame of the rest naming a `new` before split.
+func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLocals uint16) (entry, at []Insn)) (bool, error) {
 	a := c.Attr(m.Attributes, "Code")
 	if a == nil {
 		return false, nil
 	}
 	body, ok := readRawCode(c, a.Info)
-	if !ok || c.Major < 50 && body.stackMap >= 0 {
+	if !ok || c.Major < 50 && body.stackMap >= 0 || split < 0 || split >= len(body.code) {
 		return false, nil
 	}
-	pro := prologue(body.maxLocals)
+	var prefix []Insn
+	if split > 0 {
+		if prefix, ok = body.prefix(c, m, split); !ok {
+			return false, nil
+		}
+	}
+	entry, at := prologue(body.maxLocals)
 	params := ArgSlots(c.MemberDesc(m))
 	if m.Access&AccStatic == 0 {
 		params++
 	}
-	if err := checkPrologue(pro, max(int(body.maxLocals), params)); err != nil {
+	base := max(int(body.maxLocals), params)
+	if err := checkPrologue(entry, base); err != nil {
+		return false, fmt.Errorf("%s: %w", memberName{c, m}, err)
+	}
+	if err := checkPrologue(at, base); err != nil {
 		return false, fmt.Errorf("%s: %w", memberName{c, m}, err)
 	}
 
-	// pro, then END: goto END.
-	end := NewLabel()
-	syn := &Code{Insns: make([]Insn, 0, len(pro)+2)}
-	syn.Insns = append(append(syn.Insns, pro...), Insn{Op: OpLabel, Label: end}, Insn{Op: OpGoto, Label: end})
 	ls := layouts.Get().(*layoutScratch)
 	defer layouts.Put(ls)
-	offs, _, err := syn.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls)
+	qs := quickScratches.Get().(*quickScratch)
+	defer quickScratches.Put(qs)
+	syn, begin, end := qs.insertionCode(entry, prefix, at)
+	offs, err := syn.placeInsertion(c, m, h, ls, qs)
 	if err != nil {
 		return false, err
 	}
-	shift := end.Offset
-	if body.hasSwitch && shift%4 != 0 || shift+len(body.code) > MaxCodeLength {
+	if pad := (end.Offset - split) % 4; body.hasSwitch && pad != 0 {
+		// A switch keeps its padding where the code after split moves by
+		// a multiple of 4 bytes: nops make up the rest.
+		for ; pad < 4; pad++ {
+			at = append(at, Insn{Op: OpNop})
+		}
+		syn, begin, end = qs.insertionCode(entry, prefix, at)
+		if offs, err = syn.placeInsertion(c, m, h, ls, qs); err != nil {
+			return false, err
+		}
+	}
+	// Offsets before split move by lead, the others by shift.
+	lead, shift := begin.Offset, end.Offset-split
+	if body.hasSwitch && shift%4 != 0 || end.Offset+len(body.code)-split > MaxCodeLength {
 		return false, nil
+	}
+	move := func(off int) int {
+		if off < split {
+			return off + lead
+		}
+		return off + shift
 	}
 	var frames stackMapParts
 	if c.Major >= 50 {
-		if frames, ok = prependFrames(c, m, syn.Frames, body, shift); !ok {
+		if frames, ok = insertFrames(c, m, syn.Frames, body, split, end.Offset, move, qs); !ok {
 			return false, nil
 		}
 	}
 
-	size := 8 + shift + len(body.code) + 2 + len(body.handlers) + 2 + len(frames.head) + len(frames.rest) + 6
+	size := 8 + end.Offset + len(body.code) - split + 2 + len(body.handlers) + 2 + len(frames.head) + len(frames.rest) + 6
 	for _, at := range body.attrs {
 		size += 6 + len(at.Info)
 	}
 	out := make([]byte, 0, size)
 	out = be16(out, max(body.maxStack, syn.MaxStack))
 	out = be16(out, max(body.maxLocals, syn.MaxLocals))
-	out = be32(out, uint32(shift+len(body.code)))
-	out = syn.appendBytecode(out, c.Pool, offs)[:8+shift] // without END's goto
-	out = append(out, body.code...)
+	out = be32(out, uint32(end.Offset+len(body.code)-split))
+	out = syn.appendBytecode(out, c.Pool, offs)[:8+end.Offset] // without END's goto
+	if string(out[8+lead:8+lead+split]) != string(body.code[:split]) {
+		return false, nil // the prefix encoded again differs: its offsets would not move by lead
+	}
+	out = append(out, body.code[split:]...)
 	out = be16(out, uint16(len(body.handlers)/8))
-	at := len(out)
+	at0 := len(out)
 	out = append(out, body.handlers...)
-	for p := at; p < len(out); p += 8 {
+	for p := at0; p < len(out); p += 8 {
 		moveOffset(out[p:], shift)
 		moveOffset(out[p+2:], shift)
 		moveOffset(out[p+4:], shift)
@@ -102,9 +154,9 @@ func PrependCode(c *Class, m *Member, h Hierarchy, prologue func(maxLocals uint1
 		out = append(out, attr.Info...)
 		switch attr.Name {
 		case body.lines:
-			moveStarts(out[at:], 4, shift)
+			moveStarts(out[at:], 4, move)
 		case body.locals, body.localTypes:
-			moveStarts(out[at:], 10, shift)
+			moveRanges(out[at:], move)
 		}
 	}
 	if frames.head != nil && body.stackMap < 0 {
@@ -115,127 +167,36 @@ func PrependCode(c *Class, m *Member, h Hierarchy, prologue func(maxLocals uint1
 	return true, nil
 }
 
-// rawCode is a Code attribute read without decoding its instructions.
-type rawCode struct {
-	maxStack, maxLocals uint16
-	code                []byte
-	handlers            []byte // exception table entries, 8 bytes each
-	attrs               []Attribute
-	hasSwitch           bool
-	stackMap            int // index in attrs of the StackMapTable, -1 if none
-	// Utf8 indexes of the names of the tables whose entries start at a
-	// code offset (0: none).
-	lines, locals, localTypes uint16
+// insertionCode returns the code InsertCode analyses: entry, BEGIN:
+// prefix, at, END: goto END; in qs, which InsertCode keeps until it is
+// done.
+func (qs *quickScratch) insertionCode(entry, prefix, at []Insn) (syn *Code, begin, end *Label) {
+	qs.begin, qs.end = Label{Offset: -1}, Label{Offset: -1}
+	begin, end = &qs.begin, &qs.end
+	qs.syn = Code{Insns: qs.insns[:0]}
+	syn = &qs.syn
+	defer func() { qs.insns = syn.Insns }()
+	syn.Insns = append(syn.Insns, entry...)
+	syn.Insns = append(syn.Insns, Insn{Op: OpLabel, Label: begin})
+	syn.Insns = append(syn.Insns, prefix...)
+	syn.Insns = append(append(syn.Insns, at...), Insn{Op: OpLabel, Label: end}, Insn{Op: OpGoto, Label: end})
+	return syn, begin, end
 }
 
-// readRawCode reads a Code attribute and walks its instructions; false if
-// it is malformed, has jsr/ret, type annotations or more than one
-// StackMapTable.
-func readRawCode(c *Class, info []byte) (rawCode, bool) {
-	body := rawCode{stackMap: -1}
-	r := &reader{b: info}
-	body.maxStack, body.maxLocals = r.u2(), r.u2()
-	n := int(r.u4())
-	if r.err != nil || n == 0 || n > MaxCodeLength {
-		return body, false
+// placeInsertion lays out InsertCode's code and computes its frames, max
+// stack and max locals: by quickFrames where it can (the frames then live
+// in qs), else by the general analysis (place).
+func (syn *Code) placeInsertion(c *Class, m *Member, h Hierarchy, ls *layoutScratch, qs *quickScratch) ([]int, error) {
+	offs, _, rewrote, err := syn.layout(memberName{c, m}, ls)
+	if err != nil {
+		return nil, err
 	}
-	body.code = r.bytes(n)
-	nh := r.count(8)
-	body.handlers = r.bytes(8 * nh)
-	na := r.count(6)
-	if r.err != nil || !body.walk() {
-		return body, false
+	if frames, maxStack, maxLocals, ok := quickFrames(c, m, syn, qs); ok && !rewrote && maxStack <= 0xFFFF && maxLocals <= 0xFFFF {
+		syn.Frames, syn.MaxStack, syn.MaxLocals = frames, uint16(maxStack), uint16(maxLocals)
+		return offs, nil
 	}
-	body.attrs = make([]Attribute, 0, na)
-	for i := 0; i < na && r.err == nil; i++ {
-		name := r.u2()
-		size := r.u4()
-		if r.err != nil || uint64(size) > uint64(len(r.b)-r.off) {
-			return body, false
-		}
-		body.attrs = append(body.attrs, Attribute{Name: name, Info: r.bytes(int(size))})
-		switch c.Pool.Utf8(name) {
-		case "StackMapTable":
-			if body.stackMap >= 0 {
-				return body, false
-			}
-			body.stackMap = i
-		case "LineNumberTable":
-			body.lines = name
-		case "LocalVariableTable":
-			body.locals = name
-		case "LocalVariableTypeTable":
-			body.localTypes = name
-		case "RuntimeVisibleTypeAnnotations", "RuntimeInvisibleTypeAnnotations":
-			return body, false
-		}
-	}
-	for _, at := range body.attrs {
-		ok := true
-		switch at.Name {
-		case body.lines:
-			ok = tableOf(at.Info, 4)
-		case body.locals, body.localTypes:
-			ok = tableOf(at.Info, 10)
-		}
-		if !ok {
-			return body, false
-		}
-	}
-	return body, r.err == nil && r.off == len(r.b)
-}
-
-// walk checks the instructions' sizes, notes switches, and reports false
-// for invalid code and for jsr/ret.
-func (body *rawCode) walk() bool {
-	bc := body.code
-	s4 := func(i int) int64 {
-		return int64(int32(uint32(bc[i])<<24 | uint32(bc[i+1])<<16 | uint32(bc[i+2])<<8 | uint32(bc[i+3])))
-	}
-	for pc := 0; pc < len(bc); {
-		op := bc[pc]
-		size := opSize[op]
-		switch op {
-		case OpJsr, OpJsrW, OpRet:
-			return false
-		case OpWide:
-			if pc+1 >= len(bc) {
-				return false
-			}
-			switch w := bc[pc+1]; {
-			case w == OpIinc:
-				size = 6
-			case w >= OpIload && w <= OpAload, w >= OpIstore && w <= OpAstore:
-				size = 4
-			default:
-				return false
-			}
-		case OpTableswitch, OpLookupswitch:
-			body.hasSwitch = true
-			p := (pc + 4) &^ 3
-			if p+12 > len(bc) {
-				return false
-			}
-			if op == OpTableswitch {
-				k := s4(p+8) - s4(p+4) + 1
-				if k <= 0 || int64(p+12)+4*k > int64(len(bc)) {
-					return false
-				}
-				size = p + 12 + 4*int(k) - pc
-			} else {
-				k := s4(p + 4)
-				if k < 0 || int64(p+8)+8*k > int64(len(bc)) {
-					return false
-				}
-				size = p + 8 + 8*int(k) - pc
-			}
-		}
-		if size == 0 || pc+size > len(bc) {
-			return false
-		}
-		pc += size
-	}
-	return true
+	offs, _, err = syn.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls)
+	return offs, err
 }
 
 // checkPrologue checks PrependCode's contract: pro stores to no local
@@ -270,46 +231,70 @@ func (sm stackMapParts) append(b []byte, shift int) []byte {
 	return b
 }
 
-// prependFrames returns the StackMapTable of the body after the prologue
-// shift bytes long: the prologue's frames (computed, the last where the
-// body starts), then the body's, the first written again relative to the
-// prologue's last (or standing for it, at the same offset), the others
-// kept.
-func prependFrames(c *Class, m *Member, computed []Frame, body rawCode, shift int) (stackMapParts, bool) {
+// insertFrames returns the StackMapTable of the code InsertCode makes:
+// the frames computed over the inserted code and the prefix (the last
+// at end, where the rest of the body starts), then the body's frames past
+// split, the first written again relative to the computed last (or
+// standing for it, at the same offset), the others kept. move maps the
+// body's offsets to the result's.
+func insertFrames(c *Class, m *Member, computed []Frame, body rawCode, split, end int, move func(int) int, qs *quickScratch) (stackMapParts, bool) {
 	var sm stackMapParts
-	frames := make([]Frame, 0, len(computed)+1)
+	frames := qs.merged[:0]
+	defer func() { qs.merged = frames[:0] }()
 	var last *Frame
 	for i := range computed {
 		switch f := &computed[i]; {
-		case f.At.Offset == shift: // at END, or another label placed there
+		case f.At.Offset == end: // at END, or another label placed there
 			last = f
-		case f.At.Offset < shift:
+		case f.At.Offset < end:
 			frames = append(frames, *f)
 		}
 	}
 	if last == nil || len(last.Stack) != 0 {
-		return sm, false // pro must fall into the body with an empty stack
+		return sm, false // the inserted code must fall into the body with an empty stack
 	}
-	initial := InitialLocals(c, m)
+	qs.initial = appendInitialLocals(qs.initial[:0], c, m)
+	initial := qs.initial
 	first := Frame{At: &Label{Offset: -1}}
 	if body.stackMap >= 0 {
 		r := &reader{b: body.attrs[body.stackMap].Info, name: "StackMapTable"}
-		if n := r.count(1); n > 0 {
-			moved := func(off int) *Label { return &Label{Offset: off + shift} }
-			var delta int
-			delta, first = readFrame(r, initial, func(r *reader) VType { return readVType(r, c.Pool, moved) })
-			if r.err != nil || delta >= len(body.code) {
+		moved := func(off int) *Label { return &Label{Offset: move(off)} }
+		vtype := func(r *reader) VType { return readVType(r, c.Pool, moved) }
+		n := r.count(1)
+		locals, off := initial, -1
+		// The frames before split are the computed ones.
+		for n > 0 && r.err == nil {
+			delta, f := readFrame(r, locals, vtype)
+			n--
+			off += delta + 1
+			if r.err != nil || off >= len(body.code) {
 				return sm, false
 			}
-			first.At = &Label{Offset: delta + shift}
-			sm.rest, sm.more = r.b[r.off:], n-1
-			fits := true
-			if !uninitializedOffsets(sm.rest, sm.more, func(p int) { fits = fits && int(u16(sm.rest[p:]))+shift <= 0xFFFF }) || !fits {
+			locals = f.Locals
+			if off >= split {
+				first = f
+				first.At = &Label{Offset: off + end - split}
+				break
+			}
+		}
+		if r.err != nil {
+			return sm, false
+		}
+		sm.rest, sm.more = r.b[r.off:], n
+		fits := true
+		if !uninitializedOffsets(sm.rest, sm.more, func(p int) {
+			at := int(u16(sm.rest[p:]))
+			fits = fits && at >= split && at+end-split <= 0xFFFF
+		}) || !fits {
+			return sm, false
+		}
+		for _, t := range append(first.Locals, first.Stack...) {
+			if t.Kind == VUninitialized && t.New.Offset > 0xFFFF {
 				return sm, false
 			}
 		}
 	}
-	if first.At.Offset != shift {
+	if first.At.Offset != end {
 		frames = append(frames, *last)
 	}
 	if first.At.Offset >= 0 {
@@ -324,63 +309,29 @@ func prependFrames(c *Class, m *Member, computed []Frame, body rawCode, shift in
 	return sm, true
 }
 
-// tableOf reports whether b is a u2 count followed by that many entries
-// of size bytes.
-func tableOf(b []byte, size int) bool {
-	return len(b) >= 2 && len(b) == 2+size*int(u16(b))
-}
-
-// moveStarts adds shift to the code offset that starts each entry (of
-// size bytes) of the table b, in place.
-func moveStarts(b []byte, size, shift int) {
+// moveStarts moves the code offset that starts each entry (of size
+// bytes) of the table b, in place.
+func moveStarts(b []byte, size int, move func(int) int) {
 	for p := 2; p+size <= len(b); p += size {
-		moveOffset(b[p:], shift)
+		setU16(b[p:], move(int(u16(b[p:]))))
 	}
 }
+
+// moveRanges moves the start and the end of each entry of a local
+// variable table b, in place.
+func moveRanges(b []byte, move func(int) int) {
+	for p := 2; p+10 <= len(b); p += 10 {
+		start, length := int(u16(b[p:])), int(u16(b[p+2:]))
+		from, to := move(start), move(start+length)
+		setU16(b[p:], from)
+		setU16(b[p+2:], to-from)
+	}
+}
+
+func setU16(b []byte, v int) { b[0], b[1] = byte(v>>8), byte(v) }
 
 // moveOffset adds shift to the u2 code offset at b.
 func moveOffset(b []byte, shift int) {
 	v := u16(b) + uint16(shift)
 	b[0], b[1] = byte(v>>8), byte(v)
-}
-
-func u16(b []byte) uint16 { return uint16(b[0])<<8 | uint16(b[1]) }
-
-// EntryLine returns the source line of the first instruction of m's body
-// without decoding it: the line of the first LineNumberTable entry at
-// offset 0 (the tables in order), or 0 if the body has no line entries.
-// ok is false if m has no Code attribute, if its line entries all start
-// past offset 0 or the one there says line 0 (callers then take the first
-// valid entry, which takes decoding to find), or if the attribute is
-// malformed.
-func EntryLine(c *Class, m *Member) (line int, ok bool) {
-	a := c.Attr(m.Attributes, "Code")
-	if a == nil {
-		return 0, false
-	}
-	r := &reader{b: a.Info}
-	r.u2()
-	r.u2()
-	r.bytes(int(r.u4()))
-	r.bytes(8 * r.count(8))
-	na := r.count(6)
-	entries := false
-	for i := 0; i < na && r.err == nil; i++ {
-		name := r.u2()
-		info := r.bytes(int(r.u4()))
-		if r.err != nil || c.Pool.Utf8(name) != "LineNumberTable" {
-			continue
-		}
-		if !tableOf(info, 4) {
-			return 0, false
-		}
-		for p := 2; p < len(info); p += 4 {
-			if u16(info[p:]) == 0 {
-				line = int(u16(info[p+2:]))
-				return line, line != 0
-			}
-			entries = true
-		}
-	}
-	return 0, r.err == nil && !entries
 }

@@ -9,8 +9,12 @@ import "slices"
 // `this` (uninitializedThis in a constructor other than Object's) and the
 // parameters, one entry per value.
 func InitialLocals(c *Class, m *Member) []VType {
+	return appendInitialLocals(make([]VType, 0, 8), c, m)
+}
+
+// appendInitialLocals appends InitialLocals(c, m) to locals.
+func appendInitialLocals(locals []VType, c *Class, m *Member) []VType {
 	desc := c.MemberDesc(m)
-	locals := make([]VType, 0, 8)
 	if m.Access&AccStatic == 0 {
 		if c.MemberName(m) == "<init>" && c.Name() != "java/lang/Object" {
 			locals = append(locals, VType{Kind: VUninitializedThis})

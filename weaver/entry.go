@@ -10,10 +10,11 @@ import (
 // (no advice on calls, fields or handlers, no declarations), it is matched
 // from m's header and line table alone; with nothing to weave, m is done,
 // and with before advice only, the guard and the advice calls (what
-// emitInPlace puts before the body) are put before the body's unchanged
-// bytes by classfile.PrependCode. done says m is done (woven if shadows
-// is not empty); otherwise shadows, if not nil, are m's shadows, not yet
-// numbered, for the decoding path to weave.
+// emitInPlace puts before the body; in a constructor, the guard before it
+// and the advice calls after its super(...) or this(...) call) are put
+// into the body's unchanged bytes by classfile.InsertCode. done says m is
+// done (woven if shadows is not empty); otherwise shadows, if not nil, are
+// m's shadows, not yet numbered, for the decoding path to weave.
 func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done bool, err error) {
 	c := cw.c
 	if !cw.entryOnly(m) {
@@ -23,25 +24,46 @@ func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done 
 	if !ok {
 		return nil, false, nil
 	}
+	ctor := c.MemberName(m) == "<init>"
+	split := 0
+	if ctor {
+		// Its execution starts after the super(...) or this(...) call,
+		// at that point's line, if one starts there (findShadows).
+		if split, ok = classfile.SuperCallEnd(c, m); !ok {
+			return nil, false, nil
+		}
+		if l, ok := classfile.LineAt(c, m, split); ok {
+			line = l
+		}
+	}
 	shadows = cw.findShadows(m, nil, line)
 	if len(shadows) == 0 {
 		return nil, true, nil
 	}
 	if !beforeOnly(shadows) {
+		if ctor {
+			return nil, false, nil // its shadow's placement is the decoding path's
+		}
 		return shadows, false, nil
 	}
 	ids := cw.ids
 	cw.number(shadows)
 	var e *emitter
-	done, err = classfile.PrependCode(c, m, cw.hierarchy(), func(maxLocals uint16) []classfile.Insn {
+	done, err = classfile.InsertCode(c, m, cw.hierarchy(), split, func(maxLocals uint16) (entry, at []classfile.Insn) {
 		e = &emitter{cw: cw, m: m, code: &classfile.Code{MaxLocals: maxLocals},
-			static: m.Access&classfile.AccStatic != 0, desc: c.MemberDesc(m)}
+			static: m.Access&classfile.AccStatic != 0, ctor: ctor, desc: c.MemberDesc(m)}
 		e.reserveLocals()
 		e.out = getInsns(32)
 		e.inPlace = true
 		e.takeToken()
+		if ctor {
+			entry, e.out = e.out, getInsns(32)
+		}
 		e.execBefore(shadows[0])
-		return e.out
+		if ctor {
+			return entry, e.out
+		}
+		return e.out, nil
 	})
 	if e != nil {
 		putInsns(e.out)
@@ -49,29 +71,40 @@ func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done 
 	if !done {
 		// The decoding path numbers them again, from the same id.
 		cw.ids = ids
+		if ctor {
+			return nil, false, err
+		}
 	}
 	return shadows, done, err
 }
 
 // entryOnly reports whether the only shadow of m any advice can match is
-// its execution, so that its body need not be decoded to find it:
-// methods other than constructors, static initializers and bridges, in a
+// its execution, so that its body need not be decoded to find it: in a
 // weaving without advice on calls, fields or handlers and without
-// declarations (whose reports must follow the decoding path's order).
+// declarations (whose reports must follow the decoding path's order),
+// methods other than bridges, constructors if no advice is on their
+// (pre)initialization, and static initializers if none is on theirs
+// (they then have no shadow at all).
 func (cw *classWeaver) entryOnly(m *classfile.Member) bool {
-	if cw.checkOnly || cw.w.opts.decodeAll || cw.w.declKinds != 0 || cw.shadowKinds()&insnKinds != 0 ||
+	kinds := cw.shadowKinds()
+	if cw.checkOnly || cw.w.opts.decodeAll || cw.w.declKinds != 0 || kinds&insnKinds != 0 ||
 		m.Access&(classfile.AccBridge|classfile.AccAbstract|classfile.AccNative) != 0 {
 		return false
 	}
-	name := cw.c.MemberName(m)
-	return name != "<init>" && name != "<clinit>"
+	switch cw.c.MemberName(m) {
+	case "<clinit>":
+		return !kinds.Has(advice.StaticInitialization)
+	case "<init>":
+		return kinds&(1<<advice.Initialization|1<<advice.PreInitialization) == 0
+	}
+	return true
 }
 
-// beforeOnly reports whether shadows are one method execution whose advice
-// all runs before it (weaveEntry's case: a guard and advice calls ahead
-// of the body, nothing inside it).
+// beforeOnly reports whether shadows are one method or constructor
+// execution whose advice all runs before it (weaveEntry's case: a guard
+// and advice calls ahead of the body, nothing inside it).
 func beforeOnly(shadows []*shadow) bool {
-	if len(shadows) != 1 || shadows[0].Kind != advice.MethodExecution {
+	if len(shadows) != 1 || shadows[0].Kind != advice.MethodExecution && shadows[0].Kind != advice.ConstructorExecution {
 		return false
 	}
 	for _, a := range shadows[0].applied {

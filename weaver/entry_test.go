@@ -72,7 +72,7 @@ func TestEntryShortcutMatchesDecoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sj.Close()
-	methods, identical := 0, 0
+	methods, identical, ctors := 0, 0, 0
 	err = sj.Walk(func(e classfile.ClassEntry) error {
 		name := strings.TrimSuffix(e.Path, ".class")
 		sb, err := e.Read()
@@ -89,15 +89,21 @@ func TestEntryShortcutMatchesDecoding(t *testing.T) {
 		if strings.HasSuffix(name, SisterSuffix) {
 			return fmt.Errorf("sister class %s differs", name)
 		}
-		n, same, err := sameMethods(name, fb, sb)
+		n, same, kept, err := sameMethods(name, fb, sb)
 		methods += n
 		identical += same
+		ctors += kept
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d classes, %d methods woven; of the methods of classes whose bytes differ, %d of %d identical", fast.Woven, fast.MethodsWoven, identical, methods)
+	t.Logf("%d classes, %d methods woven; of the methods of classes whose bytes differ, %d of %d identical, %d constructors not", fast.Woven, fast.MethodsWoven, identical, methods, ctors)
+	if ctors < 500 {
+		// Had constructors taken the decoding path both times, their
+		// bytes would be the same.
+		t.Errorf("only %d constructors differ from the decoding path's: the shortcut does not keep their bodies", ctors)
+	}
 
 	link := jvmtest.Compile(t, map[string]string{"Link.java": string(must(os.ReadFile("testdata/guava/Link.java")))})
 	out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", fastJar+string(filepath.ListSeparator)+link, "Link", fastJar)
@@ -109,29 +115,30 @@ func TestEntryShortcutMatchesDecoding(t *testing.T) {
 // sameMethods compares the methods of two weavings of a class: the same
 // instructions (branch targets as instruction indexes), exception handlers
 // and line numbers. It returns how many methods it compared and how many
-// were byte for byte the same.
-func sameMethods(name string, fb, sb []byte) (methods, identical int, err error) {
+// were byte for byte the same, and how many constructors were not (kept
+// by the shortcut: javac's frames and forms).
+func sameMethods(name string, fb, sb []byte) (methods, identical, ctors int, err error) {
 	fc, err := classfile.Parse(name, fb)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	sc, err := classfile.Parse(name, sb)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if len(fc.Methods) != len(sc.Methods) {
-		return 0, 0, fmt.Errorf("%s: %d methods, decoding %d", name, len(fc.Methods), len(sc.Methods))
+		return 0, 0, 0, fmt.Errorf("%s: %d methods, decoding %d", name, len(fc.Methods), len(sc.Methods))
 	}
 	for i, fm := range fc.Methods {
 		sm := sc.Methods[i]
 		where := name + "." + fc.MemberName(fm) + fc.MemberDesc(fm)
 		fcode, err := classfile.DecodeCode(fc, fm)
 		if err != nil {
-			return 0, 0, fmt.Errorf("%s: %v", where, err)
+			return 0, 0, 0, fmt.Errorf("%s: %v", where, err)
 		}
 		scode, err := classfile.DecodeCode(sc, sm)
 		if err != nil {
-			return 0, 0, fmt.Errorf("%s: %v", where, err)
+			return 0, 0, 0, fmt.Errorf("%s: %v", where, err)
 		}
 		if fcode == nil || scode == nil {
 			continue
@@ -139,32 +146,35 @@ func sameMethods(name string, fb, sb []byte) (methods, identical int, err error)
 		methods++
 		if string(fc.Attr(fm.Attributes, "Code").Info) == string(sc.Attr(sm.Attributes, "Code").Info) {
 			identical++
+		} else if fc.MemberName(fm) == "<init>" {
+			ctors++
 		}
 		if f, s := shape(fc, fcode), shape(sc, scode); f != s {
-			return 0, 0, fmt.Errorf("%s: woven code differs:\n%s\ndecoding:\n%s", where, f, s)
+			return 0, 0, 0, fmt.Errorf("%s: woven code differs:\n%s\ndecoding:\n%s", where, f, s)
 		}
 	}
-	return methods, identical, nil
+	return methods, identical, ctors, nil
 }
 
 // shape formats a decoded body independently of its encoding: the
 // instructions with their operands (constants by value), branch targets,
-// handlers and line entries as instruction indexes.
+// handlers and line entries as instruction indexes; nops left out (the
+// shortcut adds some where a switch's padding needs them).
 func shape(c *classfile.Class, code *classfile.Code) string {
 	at := map[*classfile.Label]int{}
 	n := 0
 	for _, in := range code.Insns {
 		if in.Op == classfile.OpLabel {
 			at[in.Label] = n
-		} else {
+		} else if in.Op != classfile.OpNop {
 			n++
 		}
 	}
 	var b strings.Builder
 	target := func(l *classfile.Label) string { return fmt.Sprintf("@%d", at[l]) }
 	for _, in := range code.Insns {
-		if in.Op == classfile.OpLabel {
-			continue
+		if in.Op == classfile.OpLabel || in.Op == classfile.OpNop {
+			continue // nops: the shortcut's keep a switch's padding
 		}
 		fmt.Fprintf(&b, "%s %d %s", classfile.OpNames[in.Op], in.Const, operand(c, in))
 		if in.Label != nil {

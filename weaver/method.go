@@ -79,6 +79,11 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	c := cw.c
 	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
 	where := memberWhere{cw.name, mname, mdesc} // formatted in warnings only
+	if m.Access&classfile.AccBridge != 0 {
+		// Like ajc, no join points at all in bridge methods (they are the
+		// compiler's, not the program's).
+		return false, ""
+	}
 	shadows, done, err := cw.weaveEntry(m)
 	switch {
 	case err != nil:
@@ -91,9 +96,7 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	if err != nil {
 		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
-	if code == nil || m.Access&classfile.AccBridge != 0 {
-		// Like ajc, no join points at all in bridge methods (they are the
-		// compiler's, not the program's).
+	if code == nil {
 		return false, ""
 	}
 	if cw.anyAdvice() && hasSubroutines(code) {
@@ -170,7 +173,8 @@ func (noHierarchy) Lookup(name string) (*classfile.ClassInfo, error) {
 // findShadows lists the shadows of m's body that some advice matches, in
 // code order (the execution shadow first). firstLine is the line of the
 // body's first instruction. code may be nil where only the execution
-// shadow can match (entryOnly).
+// shadow can match (entryOnly): a constructor's is then left to the
+// caller to place, firstLine the line where it starts.
 func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code, firstLine int) []*shadow {
 	c, h := cw.c, cw.w.opts.Hierarchy
 	mname, mdesc := c.MemberName(m), c.MemberDesc(m)
@@ -229,8 +233,8 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code, fi
 		// No advice matches a shadow in the body: at most the execution
 		// shadow, whose placement in a constructor needs the loop below
 		// to find the super(...)/this(...) call.
-		if len(out) == 0 && ctorDecl == nil || !ctor {
-			return out
+		if len(out) == 0 && ctorDecl == nil || !ctor || code == nil {
+			return out // without code (weaveEntry), the caller places it
 		}
 	}
 	lineAt := newLineTable(code.Lines)

@@ -35,7 +35,11 @@ static methods of your own Java class. Start with:
 }
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	err := rootCmd.Execute()
+	if perr := stopProfile(); err == nil {
+		err = perr
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "weft:", err)
 		os.Exit(1)
 	}
