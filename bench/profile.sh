@@ -14,8 +14,8 @@
 # one run to the next, so WEFT_BENCH_CACHE keeps its woven JDKs.)
 # ROWS (environment) chooses the rows after stock, by name, default
 # "count empty calls time"; "jit" adds calls + allocations under each
-# policy of weft profile --jit (stock, c1; with --no-time the default is
-# delayed), and
+# other policy of weft profile --jit (stock, delayed; with --no-time the
+# default is c1), and
 # "long" a longer workload, javac compiling the 120 files LONG times
 # (default 8) in one JVM, stock and with weft profile --no-time under
 # each --jit policy: a short run's win must not be a long run's loss.
@@ -59,10 +59,8 @@ public final class Profiler {
 JAVA
 javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/profile/Profiler.java"
 # As weft profile runs the JVM (cmd/weft/profile.go: profilerJVMOptions and
-# jitPolicies: --no-time runs get delayed).
-NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::*
-  -J-XX:Tier4InvocationThreshold=50000 -J-XX:Tier4MinInvocationThreshold=6000
-  -J-XX:Tier4CompileThreshold=150000 -J-XX:Tier4BackEdgeThreshold=400000)
+# jitPolicies: --no-time runs get c1).
+NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::* -J-XX:TieredStopAtLevel=1)
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
 . bench/common.sh
@@ -99,7 +97,7 @@ fi
 has empty && { read -r w c < <(best "$W/weft" "${EMPTY[@]}"); row 'profile aspect, empty advice' "$w" "$c"; }
 has calls && { read -r w c < <(best "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}"); row 'profile: calls + allocs' "$w" "$c"; }
 if has jit; then
-  for j in stock c1; do
+  for j in stock delayed; do
     read -r w c < <(best "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}")
     row "  the same, --jit $j" "$w" "$c"
   done
@@ -108,7 +106,7 @@ has time && { read -r w c < <(best "$W/weft" profile --top 0 -o "$W/p2" -- "${JA
 if has long; then
   read -r s_w s_c < <(best java "${LONGJAVA[@]}")
   printf '%-32s %7d  %7d\n' "long: stock, $LONG rounds" "$s_w" "$s_c"
-  for j in delayed stock c1; do
+  for j in c1 delayed stock; do
     read -r w c < <(best "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p3" -- java "${LONGJAVA[@]}")
     row "long: calls + allocs, --jit $j" "$w" "$c"
   done
