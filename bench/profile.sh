@@ -14,8 +14,8 @@
 # one run to the next, so WEFT_BENCH_CACHE keeps its woven JDKs.)
 # ROWS (environment) chooses the rows after stock, by name, default
 # "count empty calls time"; "jit" adds calls + allocations under each
-# other policy of weft profile --jit (stock, delayed; with --no-time the
-# default is c1), and
+# other policy of weft profile --jit (stock, delayed; the default is
+# c1), and
 # "long" a longer workload, javac compiling the 120 files LONG times
 # (default 8) in one JVM, stock and with weft profile --no-time under
 # each --jit policy: a short run's win must not be a long run's loss.
@@ -59,7 +59,7 @@ public final class Profiler {
 JAVA
 javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/profile/Profiler.java"
 # As weft profile runs the JVM (cmd/weft/profile.go: profilerJVMOptions and
-# jitPolicies: --no-time runs get c1).
+# jitPolicies: the default, c1).
 NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::* -J-XX:TieredStopAtLevel=1)
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
