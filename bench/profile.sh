@@ -12,14 +12,24 @@
 # too, in the same run (its rows marked BASE): before and after, side by
 # side. (A source tree, built where it is, gives the same weft binary from
 # one run to the next, so WEFT_BENCH_CACHE keeps its woven JDKs.)
+# ROWS (environment) chooses the rows after stock, by name, default
+# "count empty calls time"; "jit" adds calls + allocations under each
+# other policy of weft profile --jit (stock, delayed; the default is
+# c1), and
+# "long" a longer workload, javac compiling the 120 files LONG times
+# (default 8) in one JVM, stock and with weft profile --no-time under
+# each --jit policy: a short run's win must not be a long run's loss.
 # Each row is the best of RUNS runs of the whole command (weft's own work
 # included: serving load-time weaving, writing the profile and its flame
 # graph), after one run that fills the caches. WEFT_BENCH_CACHE names a
 # cache directory to keep between runs (the woven JDKs take minutes each).
-# Usage: bash bench/profile.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
+# Usage: [ROWS="calls jit long"] [LONG=N] bash bench/profile.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
 set -euo pipefail
 RUNS=${1:-3}
 BASE=${2:-}
+ROWS=${ROWS:-count empty calls time}
+LONG=${LONG:-8}
+has() { [[ " $ROWS " == *" $1 "* ]]; }
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
@@ -48,8 +58,9 @@ public final class Profiler {
 }
 JAVA
 javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/profile/Profiler.java"
-# As weft profile runs the JVM (cmd/weft/profile.go: profilerJVMOptions).
-NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::*)
+# As weft profile runs the JVM (cmd/weft/profile.go: profilerJVMOptions and
+# jitPolicies: the default, c1).
+NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::* -J-XX:TieredStopAtLevel=1)
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
 . bench/common.sh
@@ -57,27 +68,48 @@ javac_workload "$W/src"
 uptime
 JAVAC=(javac -d "$W/out" "$W"/src/gen/*.java)
 EMPTY=(run -a examples/profile/profile.weft --advice-cp "$W/empty-adv" -- javac "${NOINLINE[@]}" -d "$W/out" "$W"/src/gen/*.java)
-read -r s_w s_c < <(best "${JAVAC[@]}")
-read -r c_w c_c < <(best "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}")
-if [ -n "$BASE" ]; then
-  read -r be_w be_c < <(best "$W/weft-base" "${EMPTY[@]}")
-  read -r bn_w bn_c < <(best "$W/weft-base" profile --no-time --top 0 -o "$W/b1" -- "${JAVAC[@]}")
-  read -r bt_w bt_c < <(best "$W/weft-base" profile --top 0 -o "$W/b2" -- "${JAVAC[@]}")
-fi
-read -r e_w e_c < <(best "$W/weft" "${EMPTY[@]}")
-read -r n_w n_c < <(best "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}")
-read -r t_w t_c < <(best "$W/weft" profile --top 0 -o "$W/p2" -- "${JAVAC[@]}")
+# The long workload: javac's API called LONG times in one JVM.
+mkdir -p "$W/long"
+cat > "$W/long/Rounds.java" <<'JAVA'
+public class Rounds {
+    public static void main(String[] a) {
+        String[] args = java.util.Arrays.copyOfRange(a, 1, a.length);
+        for (int i = Integer.parseInt(a[0]); i > 0; i--)
+            if (javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, args) != 0) System.exit(1);
+    }
+}
+JAVA
+javac -d "$W/long" "$W/long/Rounds.java"
+LONGJAVA=(-cp "$W/long" Rounds "$LONG" -d "$W/out" "$W"/src/gen/*.java)
 row() { printf '%-32s %7d  %7d   %s %s\n' "$1" "$2" "$3" "$(ratio "$s_w" "$2")" "$(ratio "$s_c" "$3")"; }
+read -r s_w s_c < <(best "${JAVAC[@]}")
 printf 'javac, 120 files                 wall ms   cpu ms   vs stock (wall, cpu)\n'
 printf '%-32s %7d  %7d\n' stock "$s_w" "$s_c"
-row 'counting aspect everywhere' "$c_w" "$c_c"
-if [ -n "$BASE" ]; then
-  row "BASE $BASE: empty advice" "$be_w" "$be_c"
-  row "BASE $BASE: calls + allocs" "$bn_w" "$bn_c"
-  row "BASE $BASE: + wall time" "$bt_w" "$bt_c"
+if has count; then
+  read -r w c < <(best "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}")
+  row 'counting aspect everywhere' "$w" "$c"
 fi
-row 'profile aspect, empty advice' "$e_w" "$e_c"
-row 'profile: calls + allocs' "$n_w" "$n_c"
-row 'profile: + wall time' "$t_w" "$t_c"
+if [ -n "$BASE" ]; then
+  has empty && { read -r w c < <(best "$W/weft-base" "${EMPTY[@]}"); row "BASE $BASE: empty advice" "$w" "$c"; }
+  has calls && { read -r w c < <(best "$W/weft-base" profile --no-time --top 0 -o "$W/b1" -- "${JAVAC[@]}"); row "BASE $BASE: calls + allocs" "$w" "$c"; }
+  has time && { read -r w c < <(best "$W/weft-base" profile --top 0 -o "$W/b2" -- "${JAVAC[@]}"); row "BASE $BASE: + wall time" "$w" "$c"; }
+fi
+has empty && { read -r w c < <(best "$W/weft" "${EMPTY[@]}"); row 'profile aspect, empty advice' "$w" "$c"; }
+has calls && { read -r w c < <(best "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}"); row 'profile: calls + allocs' "$w" "$c"; }
+if has jit; then
+  for j in stock delayed; do
+    read -r w c < <(best "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}")
+    row "  the same, --jit $j" "$w" "$c"
+  done
+fi
+has time && { read -r w c < <(best "$W/weft" profile --top 0 -o "$W/p2" -- "${JAVAC[@]}"); row 'profile: + wall time' "$w" "$c"; }
+if has long; then
+  read -r s_w s_c < <(best java "${LONGJAVA[@]}")
+  printf '%-32s %7d  %7d\n' "long: stock, $LONG rounds" "$s_w" "$s_c"
+  for j in c1 delayed stock; do
+    read -r w c < <(best "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p3" -- java "${LONGJAVA[@]}")
+    row "long: calls + allocs, --jit $j" "$w" "$c"
+  done
+fi
 uptime
-cat "$W/p2/summary.txt"
+cat "$W"/p[12]/summary.txt 2>/dev/null || true

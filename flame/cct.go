@@ -2,11 +2,13 @@ package flame
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The calling-context format weft's profiler writes: the tree itself, each
@@ -35,21 +37,23 @@ func ReadCCT(r io.Reader, name string) (*Profile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
-	next := func() (string, bool) {
+	// Lines are read as bytes, the contexts' fields split in place: a
+	// javac profile has a million of them.
+	next := func() ([]byte, bool) {
 		if !sc.Scan() {
-			return "", false
+			return nil, false
 		}
 		line++
-		return strings.TrimRight(sc.Text(), "\r"), true
+		return bytes.TrimRight(sc.Bytes(), "\r"), true
 	}
 	fail := func(format string, args ...any) (*Profile, error) {
 		return nil, fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
-	if h, ok := next(); !ok || h != cctHeader {
+	if h, ok := next(); !ok || string(h) != cctHeader {
 		return fail("not a weft calling-context file (want the first line %q)", cctHeader)
 	}
 	m, ok := next()
-	metrics := strings.Fields(m)
+	metrics := strings.Fields(string(m))
 	if !ok || len(metrics) < 2 || metrics[0] != "metrics" || len(metrics) > maxMetrics+1 {
 		return fail("want `metrics NAME...` (1 to %d names)", maxMetrics)
 	}
@@ -57,32 +61,33 @@ func ReadCCT(r io.Reader, name string) (*Profile, error) {
 	nm := len(p.Metrics)
 	nodes := []*Node{p.Root}
 	var frames []string
+	var f [][]byte
 	for {
 		text, ok := next()
 		if !ok {
 			break
 		}
 		switch {
-		case text == "":
-		case strings.HasPrefix(text, "f "):
-			frames = append(frames, text[2:])
-		case strings.HasPrefix(text, "n "):
-			f := strings.Fields(text[2:])
+		case len(text) == 0:
+		case bytes.HasPrefix(text, []byte("f ")):
+			frames = append(frames, string(text[2:]))
+		case bytes.HasPrefix(text, []byte("n ")):
+			f = fields(f[:0], text[2:])
 			if len(f) != 2+nm {
 				return fail("want `n PARENT FRAME` and %d values, found %d fields", nm, len(f))
 			}
-			parent, err1 := strconv.Atoi(f[0])
-			frame, err2 := strconv.Atoi(f[1])
+			parent, err1 := strconv.Atoi(string(f[0]))
+			frame, err2 := strconv.Atoi(string(f[1]))
 			if err1 != nil || parent < 0 || parent >= len(nodes) {
 				return fail("parent %q is not a context defined before", f[0])
 			}
 			if err2 != nil || frame < 0 || frame >= len(frames) {
 				return fail("frame %q is not a frame defined before", f[1])
 			}
-			n := nodes[parent].child(frames[frame], nm)
+			n := nodes[parent].child(frames[frame], nm, &p.arena)
 			for i, s := range f[2:] {
-				v, err := strconv.ParseFloat(s, 64)
-				if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+				v, ok := parseValue(s)
+				if !ok {
 					return fail("the value %q is not a non-negative number", s)
 				}
 				n.Self[i] += v
@@ -97,6 +102,62 @@ func ReadCCT(r io.Reader, name string) (*Profile, error) {
 	}
 	p.sumTotals()
 	return p, nil
+}
+
+// fields appends the fields of b, separated by white space, to f, as
+// strings.Fields splits them.
+func fields(f [][]byte, b []byte) [][]byte {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			for _, s := range bytes.Fields(b) {
+				f = append(f, s)
+			}
+			return f
+		}
+	}
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && asciiSpace(b[i]) {
+			i++
+		}
+		j := i
+		for j < len(b) && !asciiSpace(b[j]) {
+			j++
+		}
+		if i < j {
+			f = append(f, b[i:j])
+		}
+		b = b[j:]
+	}
+	return f
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// parseValue parses a non-negative, finite number; most are integers,
+// read without strconv.
+func parseValue(s []byte) (float64, bool) {
+	if len(s) > 0 && len(s) <= 15 {
+		var v uint64
+		digits := true
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				digits = false
+				break
+			}
+			v = 10*v + uint64(c-'0')
+		}
+		if digits {
+			return float64(v), true
+		}
+	}
+	v, err := strconv.ParseFloat(string(s), 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
 }
 
 // sumTotals sets every context's totals to its self values plus its

@@ -1,56 +1,145 @@
 package flame
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 )
 
 // WriteHTML writes p as a self-contained interactive flame graph, drawn
 // top-down (an icicle: the root on top, so deep profiles start where they
 // are read), each context as wide as its total of the chosen metric; click a frame to zoom to it, search frames by substring, hover
 // for every metric of a context. The page loads nothing from the network.
+//
+// The page's data is JSON, {"metrics": [...], "frames": [...], "root":
+// NODE}, each NODE [frame index, selfs, children...]: each frame name once
+// and the totals left to the page, compact for profiles of many contexts.
+// It is written as it is walked, not built as values for encoding/json: a
+// javac profile has a million contexts (dataWriter).
 func WriteHTML(w io.Writer, p *Profile, title string) error {
-	frames := map[string]int{}
-	var names []string
-	root := encodeNode(p.Root, frames, &names)
-	data, err := json.Marshal(struct {
-		Metrics []string `json:"metrics"`
-		Frames  []string `json:"frames"`
-		Root    any      `json:"root"`
-	}{p.Metrics, names, root})
+	head, tail, err := htmlParts(title)
 	if err != nil {
 		return err
 	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.WriteString(head)
+	if err := writeData(bw, p); err != nil {
+		return err
+	}
+	bw.WriteString(tail)
+	return bw.Flush()
+}
+
+// dataMark stands for the data in the page's template: the page is the
+// template's output split around it.
+const dataMark = "WEFT_FLAME_DATA"
+
+// htmlParts returns the page before and after its data.
+func htmlParts(title string) (head, tail string, err error) {
 	var buf bytes.Buffer
 	err = htmlPage.Execute(&buf, struct {
 		Title string
 		Data  template.JS
-	}{title, template.JS(data)}) // json.Marshal escapes <, > and &: safe in a script element
+	}{title, template.JS(dataMark)})
+	if err != nil {
+		return "", "", err
+	}
+	head, tail, _ = strings.Cut(buf.String(), dataMark)
+	return head, tail, nil
+}
+
+// writeData writes the page's data: frame indexes in preorder, the first
+// context of a name numbering it. Names and metrics go through
+// encoding/json (it escapes <, > and &: safe in a script element); the
+// numbers are formatted as it formats them.
+func writeData(w *bufio.Writer, p *Profile) error {
+	frames := map[string]int{}
+	var names []string
+	var number func(n *Node)
+	number = func(n *Node) {
+		if _, ok := frames[n.Name]; !ok {
+			frames[n.Name] = len(names)
+			names = append(names, n.Name)
+		}
+		for _, c := range n.Children {
+			number(c)
+		}
+	}
+	number(p.Root)
+	metrics, err := json.Marshal(p.Metrics)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	frameNames, err := json.Marshal(names)
+	if err != nil {
+		return err
+	}
+	w.WriteString(`{"metrics":`)
+	w.Write(metrics)
+	w.WriteString(`,"frames":`)
+	w.Write(frameNames)
+	w.WriteString(`,"root":`)
+	d := dataWriter{w: w, frames: frames}
+	d.node(p.Root)
+	w.WriteByte('}')
+	return d.err
 }
 
-// encodeNode gives a node as [frame index, selfs, children...], each
-// frame name once in names and the totals left to the page: compact for
-// profiles of many contexts.
-func encodeNode(n *Node, frames map[string]int, names *[]string) []any {
-	f, ok := frames[n.Name]
-	if !ok {
-		f = len(*names)
-		frames[n.Name] = f
-		*names = append(*names, n.Name)
+// dataWriter writes contexts as [frame index, selfs, children...].
+type dataWriter struct {
+	w      *bufio.Writer
+	frames map[string]int
+	buf    []byte
+	err    error
+}
+
+func (d *dataWriter) node(n *Node) {
+	b := append(d.buf[:0], '[')
+	b = strconv.AppendInt(b, int64(d.frames[n.Name]), 10)
+	b = append(b, ",["...)
+	for i, v := range n.Self {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			d.err = fmt.Errorf("flame: %s: the value %v cannot be written", n.Name, v)
+			v = 0
+		}
+		b = appendNumber(b, v)
 	}
-	out := make([]any, 2, 2+len(n.Children))
-	out[0], out[1] = f, n.Self
+	b = append(b, ']')
+	d.w.Write(b)
+	d.buf = b
 	for _, c := range n.Children {
-		out = append(out, encodeNode(c, frames, names))
+		d.w.WriteByte(',')
+		d.node(c)
 	}
-	return out
+	d.w.WriteByte(']')
+}
+
+// appendNumber formats v as encoding/json does a float64: integers as
+// integers, exponents only below 1e-6 and from 1e21, without a leading
+// zero in a negative exponent.
+func appendNumber(b []byte, v float64) []byte {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 && !math.Signbit(v) {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	format := byte('f')
+	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b
 }
 
 var htmlPage = template.Must(template.New("flame").Parse(`<!DOCTYPE html>

@@ -6,6 +6,32 @@ import "sort"
 type Profile struct {
 	Metrics []string // metric names, e.g. "calls", "objects"; Node values are indexed alike
 	Root    *Node    // the synthetic root ("all"); its children are the stacks' first frames
+	arena   arena
+}
+
+// arena hands out nodes and their values from blocks, fewer allocations
+// (and objects for the collector) than one each: a javac profile has a
+// million contexts.
+type arena struct {
+	nodes  []Node
+	values []float64
+}
+
+const arenaBlock = 4096
+
+func (a *arena) node(name string, metrics int) *Node {
+	if len(a.nodes) == 0 {
+		a.nodes = make([]Node, arenaBlock)
+	}
+	if len(a.values) < 2*metrics {
+		a.values = make([]float64, 2*metrics*arenaBlock)
+	}
+	n := &a.nodes[0]
+	a.nodes = a.nodes[1:]
+	v := a.values[: 2*metrics : 2*metrics] // one block for both
+	a.values = a.values[2*metrics:]
+	*n = Node{Name: name, Self: v[:metrics:metrics], Total: v[metrics:]}
+	return n
 }
 
 // Node is one calling context: a frame under its parent's context.
@@ -19,12 +45,9 @@ type Node struct {
 
 // New returns an empty profile with the given metrics.
 func New(metrics ...string) *Profile {
-	return &Profile{Metrics: metrics, Root: newNode("all", len(metrics))}
-}
-
-func newNode(name string, metrics int) *Node {
-	v := make([]float64, 2*metrics) // one allocation for both
-	return &Node{Name: name, Self: v[:metrics:metrics], Total: v[metrics:]}
+	p := &Profile{Metrics: metrics}
+	p.Root = p.arena.node("all", len(metrics))
+	return p
 }
 
 // indexFrom is the number of children from which a node indexes them by
@@ -32,8 +55,8 @@ func newNode(name string, metrics int) *Node {
 // their own (a javac profile has a million contexts).
 const indexFrom = 16
 
-// child returns n's child named name, adding it if needed.
-func (n *Node) child(name string, metrics int) *Node {
+// child returns n's child named name, adding it (from a) if needed.
+func (n *Node) child(name string, metrics int, a *arena) *Node {
 	if n.index != nil {
 		if c, ok := n.index[name]; ok {
 			return c
@@ -45,7 +68,7 @@ func (n *Node) child(name string, metrics int) *Node {
 			}
 		}
 	}
-	c := newNode(name, metrics)
+	c := a.node(name, metrics)
 	n.Children = append(n.Children, c)
 	switch {
 	case n.index != nil:
@@ -64,7 +87,7 @@ func (p *Profile) Add(stack []string, m int, v float64) {
 	n := p.Root
 	n.Total[m] += v
 	for _, f := range stack {
-		n = n.child(f, len(p.Metrics))
+		n = n.child(f, len(p.Metrics), &p.arena)
 		n.Total[m] += v
 	}
 	n.Self[m] += v

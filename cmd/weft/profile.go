@@ -28,6 +28,7 @@ var profileFlags struct {
 	aspects    []string // woven with the profiler
 	adviceCP   string
 	modules    string
+	jit        string
 }
 
 var profileCmd = &cobra.Command{
@@ -79,12 +80,17 @@ func init() {
 	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
 	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
 	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
+	f.StringVar(&profileFlags.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
 	addWovenRunFlags(f, &profileFlags.modules, "all", "profile")
 	rootCmd.AddCommand(profileCmd)
 }
 
 func runProfile(cmd *cobra.Command, args []string) error {
 	fl := &profileFlags
+	jit, ok := jitPolicies[fl.jit]
+	if !ok {
+		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
+	}
 	home, err := jdkHome(runFlags.javaHome)
 	if err != nil {
 		return err
@@ -108,7 +114,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	runFlags.jvmOptions = profilerJVMOptions
+	runFlags.jvmOptions = append(append([]string(nil), profilerJVMOptions...), jit...)
 	code, err := runTool(cmd, args, aspect, adv, fl.aspects, fl.adviceCP, fl.modules, env)
 	if err != nil {
 		return err
@@ -131,6 +137,21 @@ var profiler = tool{name: "profile", aspect: profile.Aspect(), sources: profile.
 // more than the calls (docs/profile.md: javac, 40 against 49 CPU-s).
 // "quiet" keeps the JVM from printing the command on the program's output.
 var profilerJVMOptions = []string{"-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,profile.Profiler::*"}
+
+// jitPolicies are the JIT options of --jit, given before the program's own
+// (an option the program gives again wins). The woven JDK has much more
+// code to compile, and C2 compiling it is the largest cost of a short run
+// (docs/profile.md, "The JIT policy"): "c1", the default, stops at C1
+// (javac compiling 120 files, calls and allocations: 15.7 against 30.8
+// CPU-s; the same in one JVM 12 times: 123 against 148; the time
+// calibration measures C1's code then), "delayed" raises C2's thresholds
+// tenfold, so that C2 compiles only what stays hot.
+var jitPolicies = map[string][]string{
+	"delayed": {"-XX:Tier4InvocationThreshold=50000", "-XX:Tier4MinInvocationThreshold=6000",
+		"-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000"},
+	"c1":    {"-XX:TieredStopAtLevel=1"},
+	"stock": nil,
+}
 
 // calibrationIDBase starts the join point ids of the calibration class,
 // far above those of the JDK and the program (the ids only need to be

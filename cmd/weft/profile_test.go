@@ -46,12 +46,13 @@ const snapSrc = `public class Snap {
 }`
 
 // TestProfileSnapshotsAndCounts: --period writes the profile while the
-// program runs (the program sees it); --no-time counts without a clock.
+// program runs (the program sees it); --no-time counts without a clock;
+// the default JIT policy is C1's, and an unknown policy is an error.
 func TestProfileSnapshotsAndCounts(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Snap.java": snapSrc})
 	out := filepath.Join(t.TempDir(), "prof")
 	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--patches", "-o", out, "--no-time", "--period", "0.2",
-		"--modules", "java.base", "--", "java", "-cp", app, "Snap")
+		"-v", "--modules", "java.base", "--", "java", "-cp", app, "Snap")
 	if code != 0 || stdout != "snapshot while running: true\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -61,6 +62,12 @@ func TestProfileSnapshotsAndCounts(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "weft: profile in "+out) {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, " -XX:TieredStopAtLevel=1 ") {
+		t.Errorf("the JVM's command line (-v) has no -XX:TieredStopAtLevel=1:\n%s", stderr)
+	}
+	if _, stderr, code := weft(t, nil, "profile", "--jit", "fast", "--", "java", "-version"); code == 0 || !strings.Contains(stderr, `--jit "fast": want c1, delayed or stock`) {
+		t.Errorf("--jit fast: exit %d, stderr:\n%s", code, stderr)
 	}
 }
 
