@@ -54,21 +54,11 @@ func TestFramesJavaBaseVerifies(t *testing.T) {
 
 func javaBaseVerifies(t *testing.T, prog string) {
 	home := jvmtest.JavaHome(t)
-	all, err := OpenJDK(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer all.Close()
-	base, err := OpenJDK(home, "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
-	h := NewHierarchy(all)
+	base, h := openJavaBase(t, home)
 	patch := t.TempDir()
 	var names []string
 	methods, prepended := 0, 0
-	err = base.Walk(func(e ClassEntry) error {
+	err := base.Walk(func(e ClassEntry) error {
 		if strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}
@@ -939,4 +929,21 @@ func TestFramesLdcKinds(t *testing.T) {
 	if code.MaxStack != 14 { // 13 slots of constants, then the iload
 		t.Errorf("max stack %d, want 14", code.MaxStack)
 	}
+}
+
+// openJavaBase opens home's java.base and a hierarchy over all its
+// modules, both closed when t ends.
+func openJavaBase(t *testing.T, home string) (*ImageSource, *SourceHierarchy) {
+	t.Helper()
+	all, err := OpenJDK(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { all.Close() })
+	base, err := OpenJDK(home, "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { base.Close() })
+	return base, NewHierarchy(all)
 }

@@ -60,17 +60,7 @@ func prependToken(c *Class, m *Member, h Hierarchy) (ok bool, split, entry int, 
 // java/lang/Object's constructor (no super(...) call to split at).
 func TestPrependCodeKeepsBody(t *testing.T) {
 	home := jvmtest.JavaHome(t)
-	all, err := OpenJDK(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer all.Close()
-	base, err := OpenJDK(home, "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
-	h := NewHierarchy(all)
+	base, h := openJavaBase(t, home)
 	var classes, methods, kept, ctors, declined int
 	fails := 0
 	fail := func(format string, args ...any) {
@@ -78,7 +68,7 @@ func TestPrependCodeKeepsBody(t *testing.T) {
 			t.Errorf(format, args...)
 		}
 	}
-	err = base.Walk(func(e ClassEntry) error {
+	err := base.Walk(func(e ClassEntry) error {
 		if classes++; classes%4 != 0 || strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}
@@ -418,21 +408,11 @@ func TestPrependCodeDeclines(t *testing.T) {
 // max stack and max locals, and it answers for most.
 func TestQuickFramesMatchAnalysis(t *testing.T) {
 	home := jvmtest.JavaHome(t)
-	all, err := OpenJDK(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer all.Close()
-	base, err := OpenJDK(home, "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer base.Close()
-	h := NewHierarchy(all)
+	base, h := openJavaBase(t, home)
 	classes, methods, quick := 0, 0, 0
 	fails := 0
 	ls := new(layoutScratch)
-	err = base.Walk(func(e ClassEntry) error {
+	err := base.Walk(func(e ClassEntry) error {
 		if classes++; classes%4 != 1 || strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}

@@ -246,41 +246,16 @@ func SuperCallEnd(c *Class, m *Member) (end int, ok bool) {
 // tables in order) at offset off of m's code; ok is false if there is
 // none or a table is malformed.
 func LineAt(c *Class, m *Member, off int) (line int, ok bool) {
-	a := c.Attr(m.Attributes, "Code")
-	if a == nil {
-		return 0, false
-	}
-	r := &reader{b: a.Info}
-	r.u2()
-	r.u2()
-	r.bytes(int(r.u4()))
-	r.bytes(8 * r.count(8))
-	na := r.count(6)
-	for i := 0; i < na && r.err == nil; i++ {
-		name := r.u2()
-		info := r.bytes(int(r.u4()))
-		if r.err != nil || c.Pool.Utf8(name) != "LineNumberTable" {
-			continue
+	found := false
+	valid := eachLineEntry(c, m, func(pc, l int) bool {
+		if pc == off {
+			line, found = l, true
+			return false
 		}
-		if !tableOf(info, 4) {
-			return 0, false
-		}
-		for p := 2; p < len(info); p += 4 {
-			if int(u16(info[p:])) == off {
-				return int(u16(info[p+2:])), true
-			}
-		}
-	}
-	return 0, false
+		return true
+	})
+	return line, valid && found
 }
-
-// tableOf reports whether b is a u2 count followed by that many entries
-// of size bytes.
-func tableOf(b []byte, size int) bool {
-	return len(b) >= 2 && len(b) == 2+size*int(u16(b))
-}
-
-func u16(b []byte) uint16 { return uint16(b[0])<<8 | uint16(b[1]) }
 
 // EntryLine returns the source line of the first instruction of m's body
 // without decoding it: the line of the first LineNumberTable entry at
@@ -290,9 +265,32 @@ func u16(b []byte) uint16 { return uint16(b[0])<<8 | uint16(b[1]) }
 // valid entry, which takes decoding to find), or if the attribute is
 // malformed.
 func EntryLine(c *Class, m *Member) (line int, ok bool) {
+	entries, atZero := false, false
+	valid := eachLineEntry(c, m, func(pc, l int) bool {
+		if pc == 0 {
+			line, atZero = l, true
+			return false
+		}
+		entries = true
+		return true
+	})
+	switch {
+	case !valid:
+		return 0, false
+	case atZero:
+		return line, line != 0
+	}
+	return 0, !entries
+}
+
+// eachLineEntry calls visit with each LineNumberTable entry of m's Code
+// attribute, the tables in order, until visit returns false. It reports
+// false if m has no Code attribute or the attribute or a table is
+// malformed (a malformed table after visit stopped is not seen).
+func eachLineEntry(c *Class, m *Member, visit func(pc, line int) bool) bool {
 	a := c.Attr(m.Attributes, "Code")
 	if a == nil {
-		return 0, false
+		return false
 	}
 	r := &reader{b: a.Info}
 	r.u2()
@@ -300,7 +298,6 @@ func EntryLine(c *Class, m *Member) (line int, ok bool) {
 	r.bytes(int(r.u4()))
 	r.bytes(8 * r.count(8))
 	na := r.count(6)
-	entries := false
 	for i := 0; i < na && r.err == nil; i++ {
 		name := r.u2()
 		info := r.bytes(int(r.u4()))
@@ -308,15 +305,21 @@ func EntryLine(c *Class, m *Member) (line int, ok bool) {
 			continue
 		}
 		if !tableOf(info, 4) {
-			return 0, false
+			return false
 		}
 		for p := 2; p < len(info); p += 4 {
-			if u16(info[p:]) == 0 {
-				line = int(u16(info[p+2:]))
-				return line, line != 0
+			if !visit(int(u16(info[p:])), int(u16(info[p+2:]))) {
+				return true
 			}
-			entries = true
 		}
 	}
-	return 0, r.err == nil && !entries
+	return r.err == nil
 }
+
+// tableOf reports whether b is a u2 count followed by that many entries
+// of size bytes.
+func tableOf(b []byte, size int) bool {
+	return len(b) >= 2 && len(b) == 2+size*int(u16(b))
+}
+
+func u16(b []byte) uint16 { return uint16(b[0])<<8 | uint16(b[1]) }
