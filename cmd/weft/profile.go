@@ -57,6 +57,11 @@ compensation cannot remove.
 
 The command may be java or another launcher of the JDK (javac, jshell...).
 
+The JVM runs with C1 only by default (--jit c1): compiling the woven JDK
+with C2 costs more CPU than its code saves on most runs. Counts are exact
+under every policy; for long runs where wall time matters, --jit delayed
+(C2 for what stays hot) or --jit stock (docs/profile.md has the figures).
+
 Examples:
 
   weft profile -- java -cp app.jar Main
