@@ -55,7 +55,7 @@ func leaf(c *classfile.Class, m *classfile.Member) bool {
 				}
 			case op == classfile.OpInvokestatic:
 				owner, name, desc := c.Pool.MemberRef(in.Index)
-				callee := declared(c, name, desc)
+				callee := c.FindMethod(name, desc)
 				if owner != self || callee == nil || callee.Access&classfile.AccStatic == 0 || !walk(callee) {
 					return false
 				}
@@ -69,15 +69,4 @@ func leaf(c *classfile.Class, m *classfile.Member) bool {
 		return true
 	}
 	return walk(m)
-}
-
-// declared returns the method of c with that name and descriptor, nil if
-// c declares none.
-func declared(c *classfile.Class, name, desc string) *classfile.Member {
-	for _, m := range c.Methods {
-		if c.MemberName(m) == name && c.MemberDesc(m) == desc {
-			return m
-		}
-	}
-	return nil
 }
