@@ -1,6 +1,8 @@
 package weaver
 
 import (
+	"slices"
+
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -76,11 +78,7 @@ func (hg *helperGen) directCall() {
 	g.op(classfile.OpReturn)
 	hg.label(full)
 	hg.frame(full, nil)
-	if g.leafOwners == nil {
-		g.leafOwners = map[string]bool{}
-	}
-	if !g.leafOwners[a.Method.Owner] {
-		g.leafOwners[a.Method.Owner] = true
+	if !slices.Contains(g.leafOrder, a.Method.Owner) {
 		g.leafOrder = append(g.leafOrder, a.Method.Owner)
 	}
 }

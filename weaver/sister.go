@@ -299,8 +299,7 @@ type sisterGen struct {
 	annots     map[string]uint16
 	// leafOrder lists the classes of the leaf advice helpers call
 	// directly, which the static initializer initializes (leaf.go).
-	leafOwners map[string]bool
-	leafOrder  []string
+	leafOrder []string
 }
 
 // The sister methods returning a static part by relative join point id:
