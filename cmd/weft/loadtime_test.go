@@ -59,6 +59,8 @@ public class Main {
         System.out.println("square " + sq.getClass().getMethod("area").invoke(sq) + " " + sq.getClass().getMethod("size").invoke(sq));
         Object sc = l.loadClass("plugin.Scale").getConstructor().newInstance();
         System.out.println("scale " + sc.getClass().getMethod("scale", int.class).invoke(sc, 5));
+        Object g = l.loadClass("plugin.Gauge").getConstructor().newInstance();
+        System.out.println(g.getClass().getMethod("run").invoke(g));
         Supplier<String> s = () -> "lambda";
         System.out.println(s.get());
         Task t = (Task) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Task.class},
@@ -94,6 +96,40 @@ public class Plugin {
 public class Scale {
     public int scale(int x) { return 3 * x; }
 }
+`
+	// ltwGaugeSrc is a plugin class for the rest of the language at load
+	// time: annotated (Mark at run time, Quiet in the class file only), with
+	// an instance field read and written, a catch block and constructors.
+	ltwGaugeSrc = `package plugin;
+import ltwtest.Mark;
+import ltwtest.Quiet;
+@Mark("gauge")
+public class Gauge {
+    int level;
+    public String run() {
+        int a = fill(3);
+        int b = drain("x") + drain("7");
+        return "gauge " + a + " " + b + " " + same(this) + " " + level;
+    }
+    @Mark("fill") int fill(int n) {
+        for (int i = 0; i < n; i++) level += i;
+        return level;
+    }
+    @Quiet int drain(String s) {
+        try { return Integer.parseInt(s); } catch (NumberFormatException e) { return -1; }
+    }
+    boolean same(@Mark("p") Object o) { return o == this; }
+}
+`
+	// ltwMarkSrc are the annotation types of ltwGaugeSrc, with the advice
+	// (on the boot class path, so the plugin's loader sees them).
+	ltwMarkSrc = `package ltwtest;
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+public @interface Mark { String value(); }
+`
+	ltwQuietSrc = `package ltwtest;
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS)
+public @interface Quiet {}
 `
 	// ltwTenfoldSrc is around advice that proceeds with a new argument and
 	// changes the result.
@@ -141,6 +177,22 @@ public final class Seen {
     public static void exec(JoinPointStaticPart jp) {
         System.err.println("seen " + jp.getDeclaringTypeName() + "." + jp.getName());
     }
+    // note prints what advice of the plugin's Gauge saw: "ltw WHAT VALUE".
+    static void note(String what, Object v) { System.err.println("ltw " + what + " " + v); }
+    public static void set(int v, Object target) { note("set", v + (target.getClass().getName().equals("plugin.Gauge") ? "" : " ?")); }
+    public static void getInFill(int v) { note("get in fill", v); }
+    public static void belowRun(JoinPointStaticPart jp) { note("below run", jp.getName()); }
+    public static void caught(NumberFormatException e) { note("handler", e.getMessage()); }
+    public static void kind(JoinPointStaticPart jp) { note("kind", jp.getKind()); }
+    public static boolean big(int n) { return n > 2; }
+    public static void ifBig(int n) { note("if", n); }
+    public static void annotation(Mark m, JoinPointStaticPart jp) { note("@annotation", m.value() + " " + jp.getName()); }
+    public static void quiet(JoinPointStaticPart jp) { note("class-retention", jp.getName()); }
+    public static void atThis(Mark m, JoinPointStaticPart jp) { note("@this", m.value() + " " + jp.getName()); }
+    public static void atTarget(JoinPointStaticPart jp) { note("@target", jp.getName()); }
+    public static void atArgs(Mark m, JoinPointStaticPart jp) { note("@args", m.value() + " " + jp.getName()); }
+    public static void parameter(JoinPointStaticPart jp) { note("parameter", jp.getName()); }
+    public static int doubled(weft.rt.Proceed p) throws Throwable { return 2 * (Integer) p.proceed(); }
     public static void tjp(JoinPoint jp) {
         Object o = jp.getThis();
         System.err.println("tjp " + jp.getStaticPart().getDeclaringTypeName() + "." + jp.getSignature().getName()
@@ -177,6 +229,45 @@ public final class Seen {
     before(): execution(* plugin.Figure+.area()) || execution(* plugin.Measurable+.size()) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
+    before(int v, Object g): set(int plugin.Gauge.level) && args(v) && target(g) {
+        ltwtest.Seen.set(v, g);
+    }
+    after() returning(int v): get(int plugin.Gauge.level) && cflow(execution(* plugin.Gauge.fill(int))) {
+        ltwtest.Seen.getInFill(v);
+    }
+    int around(): get(int plugin.Gauge.level) && withincode(* plugin.Gauge.run()) {
+        ltwtest.Seen.doubled(proceed);
+    }
+    before(): execution(* *(..)) && cflowbelow(execution(* plugin.Gauge.run())) && within(plugin..*) {
+        ltwtest.Seen.belowRun(thisJoinPointStaticPart);
+    }
+    before(NumberFormatException e): handler(NumberFormatException) && args(e) && within(plugin..*) {
+        ltwtest.Seen.caught(e);
+    }
+    before(): staticinitialization(plugin.Gauge) || preinitialization(plugin.Gauge.new()) || initialization(plugin.Gauge.new()) {
+        ltwtest.Seen.kind(thisJoinPointStaticPart);
+    }
+    before(int n): execution(* plugin.Gauge.fill(int)) && args(n) && if(ltwtest.Seen.big(n)) {
+        ltwtest.Seen.ifBig(n);
+    }
+    before(ltwtest.Mark m): execution(* *(..)) && @annotation(m) && within(plugin..*) {
+        ltwtest.Seen.annotation(m, thisJoinPointStaticPart);
+    }
+    before(): execution(@ltwtest.Quiet * *(..)) {
+        ltwtest.Seen.quiet(thisJoinPointStaticPart);
+    }
+    before(ltwtest.Mark m): execution(* *(..)) && within(@ltwtest.Mark plugin.*) && @this(m) {
+        ltwtest.Seen.atThis(m, thisJoinPointStaticPart);
+    }
+    before(): call(* *(..)) && @target(ltwtest.Mark) && within(plugin..*) {
+        ltwtest.Seen.atTarget(thisJoinPointStaticPart);
+    }
+    before(ltwtest.Mark m): call(* *(..)) && @args(m) && within(plugin..*) {
+        ltwtest.Seen.atArgs(m, thisJoinPointStaticPart);
+    }
+    before(): execution(* plugin..*.*(@ltwtest.Mark (*))) {
+        ltwtest.Seen.parameter(thisJoinPointStaticPart);
+    }
 }
 `
 )
@@ -211,7 +302,13 @@ public class A {
 // the corrupt class fails as on a stock JVM and weft names it, the
 // --weave-info file has the plugin's lines, and the output is the stock
 // one. A second run gets every woven class from the cross-run cache and
-// counts the same. weft serve serves two JVMs of it at once. A module-path
+// counts the same. The rest of the language reaches a plugin class
+// (Gauge) at load time, each line of its advice counted exactly: set with
+// args and target, get after returning inside a cflow, around at a get
+// changing the value read, cflowbelow, a handler binding the exception,
+// static initialization, (pre)initialization, if(), @annotation binding, a
+// class-retention annotation, @this, @target, @args, within an annotated
+// type and a parameter's annotation. weft serve serves two JVMs of it at once. A module-path
 // application's executions are counted exactly. With --load-time=false
 // nothing of it is advised.
 func TestRunLoadTime(t *testing.T) {
@@ -229,21 +326,23 @@ func TestRunLoadTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc,
-		"ltwtest/Tenfold.java": ltwTenfoldSrc}, "-cp", rtJar)
+		"ltwtest/Tenfold.java": ltwTenfoldSrc, "ltwtest/Mark.java": ltwMarkSrc,
+		"ltwtest/Quiet.java": ltwQuietSrc}, "-cp", rtJar)
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
 	pluginJar := filepath.Join(t.TempDir(), "plugin.jar")
 	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc, "plugin/Square.java": ltwShapesSrc,
-		"plugin/Scale.java": ltwScaleSrc}), pluginJar, "")
+		"plugin/Scale.java": ltwScaleSrc, "plugin/Gauge.java": ltwGaugeSrc}, "-cp", adv), pluginJar, "")
 	layer := jvmtest.CompileModules(t, ltwLayerSrcs)
 	aspect := writeFile(t, "plugins.weft", ltwWeft)
 	report := filepath.Join(t.TempDir(), "ltw.json")
 	env := []string{newCache(t)}
 
 	want, _ := jvmtest.Run(t, "-cp", app, "app.Main", pluginJar, layer)
-	// Woven, scale(5) is 10 * scale(6).
-	woven := strings.Replace(want, "scale 15\n", "scale 180\n", 1)
-	if woven == want {
-		t.Fatalf("the stock run printed no %q:\n%s", "scale 15", want)
+	// Woven, scale(5) is 10 * scale(6), and Gauge.run reads its level
+	// (3) doubled.
+	woven := strings.Replace(strings.Replace(want, "scale 15\n", "scale 180\n", 1), "gauge 3 6 true 3\n", "gauge 3 6 true 6\n", 1)
+	if woven == want || !strings.Contains(woven, "gauge 3 6 true 6\n") {
+		t.Fatalf("the stock run printed no %q or %q:\n%s", "scale 15", "gauge 3 6 true 3", want)
 	}
 	info := filepath.Join(t.TempDir(), "info.txt")
 	runLTW := func() (stderr string, sum ltw.Summary, lines []string) {
@@ -269,10 +368,10 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	stderr, sum, lines := runLTW()
 	for _, w := range []string{
-		"count: 9 hits at 5 join points\n", // work, step, area, size and scale
-		"seen app.Main$$Lambda$",           // the lambda proxy's get()
-		"seen app.$Proxy",                  // the Proxy class's go()
-		"seen plugin.Square.area",          // through a supertype weft asked the JVM for
+		ltwCount,                  // work, step, area, size, scale and Gauge's run, fill, drain, same
+		"seen app.Main$$Lambda$",  // the lambda proxy's get()
+		"seen app.$Proxy",         // the Proxy class's go()
+		"seen plugin.Square.area", // through a supertype weft asked the JVM for
 		"seen plugin.Square.size",
 		"weft: warning: Bad (normal class) left unwoven: Bad: ",
 		"left unwoven: a reflection accessor the JDK generates",
@@ -286,6 +385,29 @@ func TestRunLoadTime(t *testing.T) {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
+	}
+	// plugin.Gauge, counted by hand: each line of the advice (Seen.note)
+	// as often as it must appear.
+	for w, n := range map[string]int{
+		"set 0": 1, "set 1": 1, "set 3": 1, // level += i for i < 3: set (args, target)
+		"get in fill 0": 2, "get in fill 1": 1, "get in fill 3": 1, // level's gets in fill (cflow)
+		"below run fill": 1, "below run drain": 2, "below run same": 1, // cflowbelow(execution(run()))
+		`handler For input string: "x"`: 1,
+		"kind staticinitialization":     1, "kind preinitialization": 1, "kind initialization": 1,
+		"if 3":                  1, // if(big(n)) at fill(3)
+		"@annotation fill fill": 1,
+		"class-retention drain": 2, // @Quiet drain
+		"@this gauge run":       1, "@this gauge fill": 1, "@this gauge drain": 2, "@this gauge same": 1,
+		"@target fill": 1, "@target drain": 2, "@target same": 1, // calls on this in run()
+		"@args gauge same": 1, // same(this)
+		"parameter same":   1, // same(@Mark("p") Object o)
+	} {
+		if got := strings.Count(stderr, "ltw "+w+"\n"); got != n {
+			t.Errorf("stderr has %d times %q, want %d", got, "ltw "+w, n)
+		}
+	}
+	if n := strings.Count(stderr, "ltw "); n != 30 {
+		t.Errorf("stderr has %d lines of Gauge's advice, want 30:\n%s", n, stderr)
 	}
 	// Two layers: each of their classes (a lambda proxy in ma included)
 	// woven and reaching the advice once.
@@ -311,7 +433,7 @@ func TestRunLoadTime(t *testing.T) {
 
 	// Again: every class comes from the cross-run cache, woven the same.
 	stderr, again, againLines := runLTW()
-	if !strings.Contains(stderr, "count: 9 hits at 5 join points\n") || again.Woven != 0 || again.FromCache != sum.Woven+sum.FromCache ||
+	if !strings.Contains(stderr, ltwCount) || again.Woven != 0 || again.FromCache != sum.Woven+sum.FromCache ||
 		!slices.Equal(lines, againLines) {
 		t.Errorf("second run: %s (first: %s), weave info the same: %v; stderr:\n%s", again, sum, slices.Equal(lines, againLines), stderr)
 	}
@@ -328,7 +450,7 @@ func TestRunLoadTime(t *testing.T) {
 	// weft, which weaves them again: the same output, counts and weave info.
 	corrupted := corruptPacks(t, env)
 	stderr, third, thirdLines := runLTW()
-	if !strings.Contains(stderr, "count: 9 hits at 5 join points\n") || strings.Contains(stderr, "refused") ||
+	if !strings.Contains(stderr, ltwCount) || strings.Contains(stderr, "refused") ||
 		third.Woven == 0 || third.InJVM == 0 || third.Woven+third.FromCache != sum.Woven+sum.FromCache || !slices.Equal(lines, thirdLines) {
 		t.Errorf("corrupt cache (%d records changed): %s, %d in the JVM, weave info the same: %v; stderr:\n%s", corrupted, third,
 			third.InJVM, slices.Equal(lines, thirdLines), stderr)
@@ -351,11 +473,16 @@ func TestRunLoadTime(t *testing.T) {
 	// Without load-time weaving: nothing defined at run time is advised.
 	stdout, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches",
 		"--Xlint", "ignore", "--load-time=false", "--", jvmtest.Java(t), "-cp", app, "app.Main", pluginJar, layer)
-	if code != 0 || stdout != want || strings.Contains(stderr, "count: 9 hits") ||
+	if code != 0 || stdout != want || strings.Contains(stderr, "count: 14 hits") || strings.Contains(stderr, "ltw ") ||
 		strings.Contains(stderr, "seen app.Main$$Lambda$") || strings.Contains(stderr, "seen app.$Proxy") || strings.Contains(stderr, "tjp ") {
 		t.Errorf("--load-time=false: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// ltwCount is what count.Counter prints of the plugin's executions: work
+// once, step five times, area, size and scale once, Gauge's run, fill and
+// same once, drain twice.
+const ltwCount = "count: 14 hits at 9 join points\n"
 
 // corruptPacks changes a byte in the entry of every other record of the
 // load-time cache's packs (weaver/ltw pack.go) in env's cache, and returns
@@ -428,7 +555,7 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, want string, mai
 	}
 	wg.Wait()
 	for i, o := range outs {
-		if o.stdout != want || !strings.Contains(o.stderr, "count: 9 hits at 5 join points\n") ||
+		if o.stdout != want || !strings.Contains(o.stderr, ltwCount) ||
 			!strings.Contains(o.stderr, "seen plugin.Square.area") {
 			t.Errorf("JVM %d under weft serve: stdout %q, want %q; stderr:\n%s", i, o.stdout, want, o.stderr)
 		}

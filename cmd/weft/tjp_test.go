@@ -48,6 +48,12 @@ const tjpWeft = `aspect Tjp {
     before(): execution(@Deprecated(forRemoval=true, since="17") * *(..)) { tjp.Log.removal(); }
     before(Deprecated d): execution(* *(..)) && @annotation(d) { tjp.Log.deprecated(d); }
     before(): call(* *(..)) && @within(FunctionalInterface) { tjp.Log.functional(); }
+    before(Deprecated d): execution(* java.util.Obs*.*(..)) && @this(d) { tjp.Log.atThis(d, thisJoinPointStaticPart); }
+    before(Deprecated d): call(* *(..)) && @target(d) && within(java.util.Obs*) { tjp.Log.atTarget(d, thisJoinPointStaticPart); }
+    before(Deprecated d): execution(* java.util.Objects.requireNonNullElse(..)) && @args(d, *) { tjp.Log.atArgs(d, thisJoinPointStaticPart); }
+    before(Deprecated d): execution(* java.lang.Character.*(..)) && @annotation(d) { tjp.Log.atAnnotation(d, thisJoinPointStaticPart); }
+    before(): execution(* (@Deprecated java.util.*).*(..)) { tjp.Log.deprecatedType(thisJoinPointStaticPart); }
+    before(): execution(* *(..)) && within(@jdk.internal.javac.PreviewFeature *) { tjp.Log.preview(thisJoinPointStaticPart); }
 }
 `
 
@@ -55,6 +61,7 @@ const tjpWeft = `aspect Tjp {
 // itself adds to lists all the time.
 const tjpLog = `package tjp;
 import weft.rt.JoinPoint;
+import weft.rt.JoinPointStaticPart;
 public class Log {
     public static void jp(JoinPoint jp) {
         Object[] args = jp.getArgs();
@@ -96,6 +103,20 @@ public class Log {
     public static void functional() { annotated[4]++; }
     public static void deprecated(Deprecated d) { if (d.forRemoval()) annotated[3]++; }
 
+    // exactly counted in Main's run: annotations of values' classes
+    // bound at run time (@this, @target, @args), a method's bound
+    // (@annotation), a declaring type's (annotation type pattern) and a
+    // class-retention one (within(@PreviewFeature *))
+    public static void atThis(Deprecated d, JoinPointStaticPart jp) { annotated("@this", d, jp); }
+    public static void atTarget(Deprecated d, JoinPointStaticPart jp) { annotated("@target", d, jp); }
+    public static void atArgs(Deprecated d, JoinPointStaticPart jp) { annotated("@args", d, jp); }
+    public static void atAnnotation(Deprecated d, JoinPointStaticPart jp) { annotated("@annotation", d, jp); }
+    public static void deprecatedType(JoinPointStaticPart jp) { annotated("type", null, jp); }
+    public static void preview(JoinPointStaticPart jp) { annotated("class-retention", null, jp); }
+    static void annotated(String what, Deprecated d, JoinPointStaticPart jp) {
+        System.out.println(what + (d == null ? "" : " since " + d.since()) + " " + jp.getDeclaringTypeName() + "." + jp.getName());
+    }
+
     static long hits, args, inPut, belowPutVal;
     public static void count(JoinPoint jp) {
         if (hits++ == 0) {
@@ -112,14 +133,30 @@ public class Log {
 }
 `
 
-const tjpMain = `import java.util.*;
+const tjpMain = `import java.lang.invoke.*;
+import java.util.*;
 public class Main {
-    public static void main(String[] a) {
+    @SuppressWarnings("deprecation")
+    public static void main(String[] a) throws Throwable {
         List<Object> l = new ArrayList<>(12345);
         l.add("tjp");
         l.add(0, "tjp");
         System.out.println(Integer.toHexString(0xcafe) + " " + Objects.toString("tjp") + " " + l);
         new HashMap<Object, Object>().put("cflow-key", 1);
+        // Annotated: Observable (Deprecated), Character.isJavaLetter
+        // (Deprecated), SwitchBootstraps (PreviewFeature, class retention).
+        Observable o = new Observable();
+        o.addObserver((x, y) -> {});
+        o.notifyObservers();
+        if (o.countObservers() != 1 || Objects.requireNonNullElse(o, "else") != o || !Character.isJavaLetter('a')) {
+            throw new AssertionError();
+        }
+        CallSite cs = (CallSite) Class.forName("java.lang.runtime.SwitchBootstraps")
+            .getMethod("typeSwitch", MethodHandles.Lookup.class, String.class, MethodType.class, Object[].class)
+            .invoke(null, MethodHandles.lookup(), "x", MethodType.methodType(int.class, Object.class, int.class), new Object[]{String.class, Integer.class});
+        if ((int) cs.getTarget().invokeExact((Object) 7, 0) != 1) {
+            throw new AssertionError();
+        }
     }
 }
 `
@@ -134,7 +171,11 @@ public class Main {
 // same classes as on the stock JDK. The cflow advice sees the innermost
 // put's key (the program's marker) and counts in javac, and so does advice
 // selected by annotations (runtime and JDK-internal ones, a value
-// pattern, a bound annotation): each runs in javac, where it must.
+// pattern, a bound annotation): each runs in javac, where it must. In the
+// program, advice selected by @this, @target, @args, @annotation (each
+// binding Deprecated), an annotated declaring type and a class-retention
+// annotation (PreviewFeature) runs exactly at the join points counted by
+// hand.
 func TestJDKJoinPoint(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	classes, err := rtjava.Build(home, "")
@@ -163,7 +204,27 @@ func TestJDKJoinPoint(t *testing.T) {
 		"execution(String java.lang.Integer.toHexString(int)) | execution(Integer.toHexString(..)) | execution(public static java.lang.String java.lang.Integer.toHexString(int)) | toHexString method-execution this=null target=null args=[51966] in Integer.java",
 		"call(String java.lang.String.valueOf(Object)) | call(String.valueOf(..)) | call(public static java.lang.String java.lang.String.valueOf(java.lang.Object)) | valueOf method-call this=null target=null args=[tjp] in Objects.java",
 		strings.TrimSuffix(plain, "\n"),
-		"hashCode of cflow-key in put(cflow-key)\n",
+		"hashCode of cflow-key in put(cflow-key)",
+		// Observable's executions (@this, its type), the call in
+		// notifyObservers() of notifyObservers(null) (@target),
+		// requireNonNullElse(o, "else") (@args), isJavaLetter
+		// (@annotation) and SwitchBootstraps: typeSwitch with two labels,
+		// one switch.
+		"@this since 9 java.util.Observable.addObserver",
+		"type java.util.Observable.addObserver",
+		"@this since 9 java.util.Observable.notifyObservers",
+		"type java.util.Observable.notifyObservers",
+		"@target since 9 java.util.Observable.notifyObservers",
+		"@this since 9 java.util.Observable.notifyObservers",
+		"type java.util.Observable.notifyObservers",
+		"@this since 9 java.util.Observable.countObservers",
+		"type java.util.Observable.countObservers",
+		"@args since 9 java.util.Objects.requireNonNullElse",
+		"@annotation since 1.1 java.lang.Character.isJavaLetter",
+		"class-retention java.lang.runtime.SwitchBootstraps.typeSwitch",
+		"class-retention java.lang.runtime.SwitchBootstraps.verifyLabel",
+		"class-retention java.lang.runtime.SwitchBootstraps.verifyLabel",
+		"class-retention java.lang.runtime.SwitchBootstraps.doTypeSwitch\n",
 	}, "\n")
 	if out != want {
 		t.Errorf("woven JDK output:\n%s\nwant:\n%s", out, want)
