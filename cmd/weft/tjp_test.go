@@ -54,6 +54,12 @@ const tjpWeft = `aspect Tjp {
     before(Deprecated d): execution(* java.lang.Character.*(..)) && @annotation(d) { tjp.Log.atAnnotation(d, thisJoinPointStaticPart); }
     before(): execution(* (@Deprecated java.util.*).*(..)) { tjp.Log.deprecatedType(thisJoinPointStaticPart); }
     before(): execution(* *(..)) && within(@jdk.internal.javac.PreviewFeature *) { tjp.Log.preview(thisJoinPointStaticPart); }
+    before(Object k): execution(* java.util.HashMap.put(..)) && args(k, ..) && if(tjp.Log.marked(k)) { tjp.Log.ifMarked(k); }
+    before(IllegalArgumentException e): handler(IllegalArgumentException) && args(e) && within(java.lang.Integer) { tjp.Log.caught(e); }
+    before(): staticinitialization(java.util.Observable) || preinitialization(java.util.Observable.new()) || initialization(java.util.Observable.new()) {
+        tjp.Log.kind(thisJoinPointStaticPart);
+    }
+    boolean around(char c): execution(boolean java.lang.Character.isJavaLetter(char)) && args(c) { tjp.Log.letter(proceed, c); }
 }
 `
 
@@ -113,6 +119,17 @@ public class Log {
     public static void atAnnotation(Deprecated d, JoinPointStaticPart jp) { annotated("@annotation", d, jp); }
     public static void deprecatedType(JoinPointStaticPart jp) { annotated("type", null, jp); }
     public static void preview(JoinPointStaticPart jp) { annotated("class-retention", null, jp); }
+    // if(), a handler in Integer.getInteger(""), Observable's
+    // initialization, around advice proceeding twice with a new argument
+    public static boolean marked(Object k) { return "cflow-key".equals(k); }
+    public static void ifMarked(Object k) { System.out.println("if " + k); }
+    public static void caught(IllegalArgumentException e) { System.out.println("handler " + e.getMessage()); }
+    public static void kind(JoinPointStaticPart jp) { System.out.println(jp.getKind() + " " + jp.getDeclaringTypeName()); }
+    public static boolean letter(weft.rt.Proceed p, char c) throws Throwable {
+        Object one = p.proceed('1'), same = p.proceed();
+        System.out.println("around isJavaLetter(" + c + "): proceed('1') " + one + ", proceed() " + same);
+        return (Boolean) same;
+    }
     static void annotated(String what, Deprecated d, JoinPointStaticPart jp) {
         System.out.println(what + (d == null ? "" : " since " + d.since()) + " " + jp.getDeclaringTypeName() + "." + jp.getName());
     }
@@ -148,7 +165,8 @@ public class Main {
         Observable o = new Observable();
         o.addObserver((x, y) -> {});
         o.notifyObservers();
-        if (o.countObservers() != 1 || Objects.requireNonNullElse(o, "else") != o || !Character.isJavaLetter('a')) {
+        if (o.countObservers() != 1 || Objects.requireNonNullElse(o, "else") != o || !Character.isJavaLetter('a')
+                || Integer.getInteger("") != null) {
             throw new AssertionError();
         }
         CallSite cs = (CallSite) Class.forName("java.lang.runtime.SwitchBootstraps")
@@ -204,7 +222,11 @@ func TestJDKJoinPoint(t *testing.T) {
 		"execution(String java.lang.Integer.toHexString(int)) | execution(Integer.toHexString(..)) | execution(public static java.lang.String java.lang.Integer.toHexString(int)) | toHexString method-execution this=null target=null args=[51966] in Integer.java",
 		"call(String java.lang.String.valueOf(Object)) | call(String.valueOf(..)) | call(public static java.lang.String java.lang.String.valueOf(java.lang.Object)) | valueOf method-call this=null target=null args=[tjp] in Objects.java",
 		strings.TrimSuffix(plain, "\n"),
+		"if cflow-key",
 		"hashCode of cflow-key in put(cflow-key)",
+		"staticinitialization java.util.Observable",
+		"preinitialization java.util.Observable",
+		"initialization java.util.Observable",
 		// Observable's executions (@this, its type), the call in
 		// notifyObservers() of notifyObservers(null) (@target),
 		// requireNonNullElse(o, "else") (@args), isJavaLetter
@@ -221,6 +243,8 @@ func TestJDKJoinPoint(t *testing.T) {
 		"type java.util.Observable.countObservers",
 		"@args since 9 java.util.Objects.requireNonNullElse",
 		"@annotation since 1.1 java.lang.Character.isJavaLetter",
+		"around isJavaLetter(a): proceed('1') false, proceed() true",
+		"handler key can't be empty",
 		"class-retention java.lang.runtime.SwitchBootstraps.typeSwitch",
 		"class-retention java.lang.runtime.SwitchBootstraps.verifyLabel",
 		"class-retention java.lang.runtime.SwitchBootstraps.verifyLabel",
