@@ -17,7 +17,8 @@ import (
 // differ (Sub.take(String) implements Src<String>.take(T), through javac's
 // bridge): each has the signature of the supertype, with the supertype's
 // return type, as in AspectJ (ajc -showWeaveInfo reports the same lines
-// for the same aspect).
+// for the same aspect). A static method of Base called as Sub.s() has
+// Base's signature only (static methods are not overridden), as in ajc.
 func TestSignaturesThroughCovariantOverriding(t *testing.T) {
 	dir := jvmtest.Compile(t, map[string]string{
 		"cov/Base.java": `package cov;
@@ -25,6 +26,7 @@ public class Base {
     public Object get() { return null; }
     public Number num() { return 1; }
     protected Object copy() { return this; }
+    public static int s() { return 1; }
 }`,
 		"cov/Src.java": `package cov;
 public interface Src<T> { T take(T t); }`,
@@ -39,6 +41,7 @@ public class Sub extends cov.Base implements cov.Src<String> {
         s.num();
         s.take("x");
         ((cov.Base) s).get();
+        Sub.s();
     }
 }`,
 		"adv/A.java": `package adv;
@@ -53,6 +56,8 @@ public class A { public static void a() {} }`,
     before(): execution(* cov.Src.take(String)) { adv.A.a(); }
     after() returning: call(Object cov.Base.get()) && within(app..*) { adv.A.a(); }
     after() returning: call(String cov.Base+.get()) && within(app..*) { adv.A.a(); }
+    before(): call(* app.Sub.s()) { adv.A.a(); }
+    before(): call(* cov.Base.s()) { adv.A.a(); }
 }`
 	p := filepath.Join(dir, "app", "Sub.class")
 	data, err := os.ReadFile(p)
@@ -70,6 +75,9 @@ public class A { public static void a() {} }`,
 	}
 	sort.Strings(got)
 	want := []string{
+		// A static method called through a subclass: a call of the
+		// declaring class's method only, named so (ajc: the same).
+		"call int cov.Base.s() line 11",
 		// Base.get() returns Object: its signature Object Base.get() is
 		// Sub.get()'s too; String Base.get() is no signature of it.
 		"call java.lang.Object cov.Base.get() line 8",

@@ -293,6 +293,9 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code, fi
 					continue
 				}
 				staticTarget = in.Op == classfile.OpInvokestatic
+				if staticTarget {
+					owner = cw.staticOwner(owner, name, desc)
+				}
 			}
 			member = advice.Member{Owner: owner, Name: name, Desc: desc}
 		case classfile.OpNewarray, classfile.OpAnewarray, classfile.OpMultianewarray:
@@ -457,4 +460,34 @@ func (cw *classWeaver) filter(s *advice.Shadow, as []advice.Applied) []advice.Ap
 		out = append(out, a)
 	}
 	return cw.aroundApplies(s, out)
+}
+
+// staticOwner returns the class declaring the static method name:desc
+// that an invokestatic naming owner resolves to (JVMS 5.4.3.3: owner, then
+// its superclasses). As in AspectJ, a static method called through a
+// subclass (Sub.s() for a method of Super) is a call of Super.s(): static
+// methods are not overridden, so its join point has that one signature.
+// owner itself when the weaver's hierarchy cannot tell.
+func (cw *classWeaver) staticOwner(owner, name, desc string) string {
+	mh, ok := cw.w.opts.Hierarchy.(advice.MethodHierarchy)
+	if !ok {
+		return owner
+	}
+	for c, depth := owner, 0; c != "" && depth < 256; depth++ {
+		ms, known := mh.DeclaredMethods(c, name)
+		if !known {
+			return owner
+		}
+		for _, m := range ms {
+			if m.Desc == desc {
+				return c
+			}
+		}
+		ci, err := cw.w.opts.Hierarchy.Lookup(c)
+		if err != nil || ci == nil || ci.IsInterface() {
+			return owner
+		}
+		c = ci.Super
+	}
+	return owner
 }
