@@ -18,14 +18,16 @@ type diffAspect struct {
 
 // lang3Aspects are woven into commons-lang3 together, by ajc and by weft:
 // one ajc run (the slowest step of each test) and one exercise run per jar
-// serve TestAgainstAspectJ, TestFieldsAgainstAspectJ and
-// TestKindsAgainstAspectJ, which each compare the lines of their aspect.
+// serve TestAgainstAspectJ, TestFieldsAgainstAspectJ,
+// TestKindsAgainstAspectJ and TestCflowAgainstAspectJOnLang3, which each
+// compare the lines of their aspect.
 // Diff.aj excludes the other aspects' code from its join points, so that
 // each counter counts in the library only, as the weft side does.
 var lang3Aspects = []diffAspect{
 	{"Diff", "Diff.aj", "diff.weft", "Counter"},
 	{"FieldDiff", "FieldDiff.aj", "fielddiff.weft", "FieldCounter"},
 	{"KindsDiff", "KindsDiff.aj", "kindsdiff.weft", "KindsCounter"},
+	{"CflowDiff", "CflowDiff.aj", "cflowdiff.weft", "CflowCounter"},
 }
 
 // lang3Diff is commons-lang3 woven by ajc and by weft with lang3Aspects,

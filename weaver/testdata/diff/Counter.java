@@ -14,6 +14,8 @@ public class Counter {
     public static void d() { N[3].incrementAndGet(); }
     public static void e() { N[4].incrementAndGet(); }
     public static void f(String s) { if (s == null || s.length() >= 0) N[5].incrementAndGet(); }
+    /** if() of CflowDiff. */
+    public static boolean yes(String s) { return s != null && s.length() > 1; }
     public static String report() {
         StringBuilder b = new StringBuilder("counts");
         for (AtomicLong n : N) b.append(' ').append(n.get());

@@ -29,5 +29,6 @@ public class Exercise {
         System.out.println("Counter " + diffadv.Counter.report());
         System.out.println("FieldCounter " + diffadv.FieldCounter.report());
         System.out.println("KindsCounter " + diffadv.KindsCounter.report());
+        System.out.println("CflowCounter " + diffadv.CflowCounter.report());
     }
 }
