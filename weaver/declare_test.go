@@ -1,6 +1,7 @@
 package weaver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -175,7 +176,9 @@ func TestDeclareAgainstAspectJ(t *testing.T) {
 // TestDeclarePrecedenceOnTheJVM runs woven code: at a join point advised
 // by two aspects, before advice of the aspect declare precedence puts
 // first runs first and its after advice last, whatever the order of the
-// aspects on the command line.
+// aspects on the command line. Woven by ajc and by weft, aspects with
+// orders AspectJ defines fully (one set of three per order, each at a join
+// point of its own) run in the same orders.
 func TestDeclarePrecedenceOnTheJVM(t *testing.T) {
 	src := runtimeSources()
 	src["app/Main.java"] = `package app;
@@ -183,19 +186,23 @@ public class Main {
     static void work() { System.out.println("work"); }
     public static void main(String[] a) { work(); }
 }`
-	aspects := func(prec string) string {
-		return `aspect Log {
-    before(): execution(* app.Main.work()) { adv.L.sayLogBefore(); }
-    after(): execution(* app.Main.work()) { adv.L.sayLogAfter(); }
+	// aspects are Log, Security and Timing, named with the suffix sfx, at
+	// the execution of work+sfx; prec is Security's declaration, %[1]s
+	// standing for sfx.
+	aspects := func(prec, sfx string) string {
+		return fmt.Sprintf(`aspect Log%[1]s {
+    before(): execution(* app.Main.work%[1]s()) { adv.L.sayLogBefore(); }
+    after(): execution(* app.Main.work%[1]s()) { adv.L.sayLogAfter(); }
 }
-aspect Security {
-    ` + prec + `
-    before(): execution(* app.Main.work()) { adv.L.saySecBefore(); }
-    after(): execution(* app.Main.work()) { adv.L.saySecAfter(); }
+aspect Security%[1]s {
+    `+prec+`
+    before(): execution(* app.Main.work%[1]s()) { adv.L.saySecBefore(); }
+    after(): execution(* app.Main.work%[1]s()) { adv.L.saySecAfter(); }
 }
-aspect Timing {
-    before(): execution(* app.Main.work()) { adv.L.sayTimeBefore(); }
-}`
+aspect Timing%[1]s {
+    before(): execution(* app.Main.work%[1]s()) { adv.L.sayTimeBefore(); }
+}
+`, sfx)
 	}
 	src["adv/L.java"] = `package adv;
 public class L {
@@ -205,15 +212,16 @@ public class L {
     public static void saySecAfter() { System.out.println("security after"); }
     public static void sayTimeBefore() { System.out.println("timing before"); }
 }`
-	for _, tt := range []struct{ prec, want string }{
+	cases := []struct{ prec, want string }{
 		{"", "log before\nsecurity before\ntiming before\nwork\nsecurity after\nlog after\n"},
-		{"declare precedence: Security, *;", "security before\nlog before\ntiming before\nwork\nlog after\nsecurity after\n"},
-		{"declare precedence: Timing, Log;", "security before\ntiming before\nlog before\nwork\nlog after\nsecurity after\n"},
-		{"declare precedence: *, Log;", "security before\ntiming before\nlog before\nwork\nlog after\nsecurity after\n"},
-	} {
+		{"declare precedence: Security%[1]s, *;", "security before\nlog before\ntiming before\nwork\nlog after\nsecurity after\n"},
+		{"declare precedence: Timing%[1]s, Log%[1]s;", "security before\ntiming before\nlog before\nwork\nlog after\nsecurity after\n"},
+		{"declare precedence: *, Log%[1]s;", "security before\ntiming before\nlog before\nwork\nlog after\nsecurity after\n"},
+	}
+	for _, tt := range cases {
 		dir := jvmtest.Compile(t, src, "-g")
 		h := mustJDKHierarchy(t, dir)
-		prog := resolveText(t, "p.weft", aspects(tt.prec), dir, h)
+		prog := resolveText(t, "p.weft", aspects(tt.prec, ""), dir, h)
 		w := New(prog, prog.Advice(), Options{Hierarchy: h})
 		p := filepath.Join(dir, "app", "Main.class")
 		data, err := os.ReadFile(p)
@@ -236,5 +244,59 @@ public class L {
 		if out != tt.want {
 			t.Errorf("%q: output\n%s\nwant\n%s", tt.prec, out, tt.want)
 		}
+	}
+
+	// ajc and weft, weaving the same aspects with orders AspectJ defines
+	// fully (one set of aspects per order, at a join point of its own;
+	// where an order is partial, as in the cases above, ajc may choose
+	// another), run the advice in the same orders.
+	orders := []string{
+		"declare precedence: Timing%[1]s, Security%[1]s, Log%[1]s;",
+		"declare precedence: Log%[1]s, Timing%[1]s, Security%[1]s;",
+		"declare precedence: Security%[1]s, *; declare precedence: Timing%[1]s, Log%[1]s;",
+		"declare precedence: *, Security%[1]s; declare precedence: Log%[1]s, Timing%[1]s;",
+	}
+	ajSrc := runtimeSources()
+	ajSrc["adv/L.java"] = src["adv/L.java"]
+	var text, main, calls strings.Builder
+	for i, prec := range orders {
+		sfx := itoa(i + 1)
+		text.WriteString(aspects(prec, sfx))
+		fmt.Fprintf(&main, "    static void work%s() { System.out.println(\"work\"); }\n", sfx)
+		fmt.Fprintf(&calls, " System.out.println(\"-- %s\"); work%s();", sfx, sfx)
+	}
+	ajSrc["app/Main.java"] = "package app;\npublic class Main {\n" + main.String() +
+		"    public static void main(String[] a) {" + calls.String() + " }\n}"
+	dir := jvmtest.Compile(t, ajSrc, "-g")
+	ajFile := filepath.Join(t.TempDir(), "Prec.aj")
+	if err := os.WriteFile(ajFile, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ajWoven := t.TempDir()
+	ajcWeave(t, filepath.Join(dir, "app"), ajWoven, dir, []string{ajFile})
+	want, ajErr := jvmtest.Run(t, "-cp", ajWoven+string(filepath.ListSeparator)+dir+string(filepath.ListSeparator)+aspectjrt, "app.Main")
+
+	h := mustJDKHierarchy(t, dir)
+	prog := resolveText(t, "p.weft", text.String(), dir, h)
+	p := filepath.Join(dir, "app", "Main.class")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeaveClass(p, data)
+	if err != nil || res.Class == nil {
+		t.Fatalf("weaving the orders: %v", err)
+	}
+	if err := os.WriteFile(p, res.Class, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for n, b := range res.Extra {
+		if err := os.WriteFile(filepath.Join(dir, n+".class"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "app.Main")
+	if got != want || strings.Count(want, "work\n") != len(orders) || !strings.Contains(want, "-- 2\nlog before\ntiming before\nsecurity before\n") {
+		t.Errorf("woven by weft:\n%s\nby ajc:\n%s\n%s", got, want, ajErr)
 	}
 }
