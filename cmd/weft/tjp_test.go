@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
@@ -179,6 +181,38 @@ public class Main {
 }
 `
 
+// baseLinkerSrc loads and links every class of java.base (as the JDK's
+// own image lists them), printing how many and those that fail to verify.
+const baseLinkerSrc = `import java.net.URI;
+import java.nio.file.*;
+import java.util.*;
+public class Linker {
+    public static void main(String[] args) throws Exception {
+        weft.rt.DIB.set(true); // verification does not need the advice: run it unadvised
+        Path root = FileSystems.getFileSystem(URI.create("jrt:/")).getPath("/modules", "java.base");
+        List<String> names = new ArrayList<>();
+        try (var s = Files.walk(root)) {
+            s.map(p -> root.relativize(p).toString()).filter(r -> r.endsWith(".class") && !r.equals("module-info.class"))
+                .forEach(r -> names.add(r.substring(0, r.length() - 6).replace('/', '.')));
+        }
+        int linked = 0;
+        List<String> bad = new ArrayList<>();
+        for (String name : names) {
+            try {
+                Class<?> c = Class.forName(Object.class.getModule(), name);
+                if (c != null) { c.getDeclaredMethods(); linked++; }
+            } catch (VerifyError | ClassFormatError e) {
+                bad.add(name + ": " + e);
+            } catch (Throwable e) {
+                // not linkable on the stock JDK either
+            }
+        }
+        System.out.println("linked " + linked + " bad " + bad.size());
+        for (String b : bad) System.out.println("BAD " + b);
+    }
+}
+`
+
 // TestJDKJoinPoint weaves java.base with advice passing thisJoinPoint at
 // method and constructor executions and a static call, with advice
 // passing it at every execution, and with around advice that proceeds
@@ -193,7 +227,9 @@ public class Main {
 // program, advice selected by @this, @target, @args, @annotation (each
 // binding Deprecated), an annotated declaring type and a class-retention
 // annotation (PreviewFeature) runs exactly at the join points counted by
-// hand.
+// hand, and so do if(), a handler, Observable's (static) initialization
+// and around advice proceeding twice. Every class of the woven java.base
+// loads and links under -Xverify:all.
 func TestJDKJoinPoint(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	classes, err := rtjava.Build(home, "")
@@ -253,6 +289,18 @@ func TestJDKJoinPoint(t *testing.T) {
 	if out != want {
 		t.Errorf("woven JDK output:\n%s\nwant:\n%s", out, want)
 	}
+
+	// Every class of the woven java.base verifies: a program loads and
+	// links each (Class.forName without initializing, then
+	// getDeclaredMethods) under -Xverify:all.
+	t0 := time.Now()
+	linker := jvmtest.Compile(t, map[string]string{"Linker.java": baseLinkerSrc}, "-cp", rtJar)
+	linked, linkErr := jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(dir, "weft.args"), "-cp", linker+string(filepath.ListSeparator)+adv, "Linker")
+	var n, bad int
+	if _, err := fmt.Sscanf(linked, "linked %d bad %d", &n, &bad); err != nil || bad != 0 || n < 5000 {
+		t.Errorf("linking java.base's classes: %q (%v); stderr:\n%s", linked, err, linkErr)
+	}
+	t.Logf("%s in %v", strings.TrimSpace(strings.SplitN(linked, "\n", 2)[0]), time.Since(t0))
 
 	// javac $(cat DIR/weft.jargs): every execution makes a
 	// JoinPoint, and the classes are those of the stock javac. (One small
