@@ -335,20 +335,16 @@ func newImageSource(img *jimage.Image, only []string) (*ImageSource, error) {
 		s.modules = append([]string(nil), only...)
 		sort.Strings(s.modules)
 	}
-	es, err := img.Entries()
+	// The packages, not every entry: Walk lists those if it is called.
+	pkgs, err := img.Packages()
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range es {
-		if !s.has(e.Module) || !strings.HasSuffix(e.Name, ".class") {
-			continue
-		}
-		pkg := "." // path.Dir, without its allocations: image names are clean
-		if i := strings.LastIndexByte(e.Name, '/'); i >= 0 {
-			pkg = e.Name[:i]
-		}
-		if ms := s.pkgs[pkg]; len(ms) == 0 || ms[len(ms)-1] != e.Module {
-			s.pkgs[pkg] = append(ms, e.Module)
+	for pkg, ms := range pkgs {
+		for _, m := range ms {
+			if s.has(m) {
+				s.pkgs[pkg] = append(s.pkgs[pkg], m)
+			}
 		}
 	}
 	return s, nil

@@ -456,14 +456,88 @@ func (img *Image) Walk(fn func(Entry) error) error {
 // Modules returns the names of the image's modules (those with a
 // module-info.class), sorted.
 func (img *Image) Modules() []string {
-	es, _ := img.Entries()
 	var ms []string
-	for _, e := range es {
-		if e.Name == "module-info.class" && e.Module != "" {
-			ms = append(ms, e.Module)
+	img.scan(func(loc *location) error {
+		if loc[attrModule] != 0 && loc[attrParent] == 0 && img.strIs(loc[attrBase], "module-info") &&
+			img.strIs(loc[attrExtension], "class") {
+			if m, err := img.str(loc[attrModule]); err == nil && m != "" {
+				ms = append(ms, m)
+			}
+		}
+		return nil
+	})
+	slices.Sort(ms)
+	return slices.Compact(ms)
+}
+
+// Packages returns the packages that hold classes (*.class entries), by
+// internal name ("java/lang"; "." for classes outside any package), each
+// with the modules holding classes there, sorted. Unlike Entries, it
+// builds no string per entry and sorts nothing but the modules of each
+// package: a tenth of the cost, for readers that only find classes by
+// name.
+func (img *Image) Packages() (map[string][]string, error) {
+	// Module and parent string offsets, each pair once.
+	pairs := map[uint64]bool{}
+	class := map[uint64]bool{} // extension offset → is "class"
+	err := img.scan(func(loc *location) error {
+		ext := loc[attrExtension]
+		is, ok := class[ext]
+		if !ok {
+			is = img.strIs(ext, "class")
+			class[ext] = is
+		}
+		if is {
+			pairs[loc[attrModule]<<32|loc[attrParent]] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	pkgs := map[string][]string{}
+	for k := range pairs {
+		module, err1 := img.str(k >> 32)
+		pkg, err2 := img.str(k & 0xFFFFFFFF)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		if pkg == "" {
+			pkg = "."
+		}
+		pkgs[pkg] = append(pkgs[pkg], module)
+	}
+	for _, ms := range pkgs {
+		slices.Sort(ms)
+	}
+	return pkgs, nil
+}
+
+// scan calls fn with each location of the index, in table order, and
+// stops at the first error (fn's or a malformed location's).
+func (img *Image) scan(fn func(*location) error) error {
+	img.mu.RLock()
+	defer img.mu.RUnlock()
+	if img.closed {
+		return errClosed
+	}
+	for i := 0; i < int(img.header.TableLength); i++ {
+		loc, err := img.location(img.order.Uint32(img.offs[4*i:]))
+		if err != nil {
+			return err
+		}
+		if err := fn(&loc); err != nil {
+			return err
 		}
 	}
-	return ms
+	return nil
+}
+
+// strIs reports whether the string at off in the strings section is s,
+// without allocating it.
+func (img *Image) strIs(off uint64, s string) bool {
+	end := off + uint64(len(s))
+	return end < uint64(len(img.strs)) && img.strs[end] == 0 && string(img.strs[off:end]) == s
 }
 
 // hashSeed is ImageStringsReader.HASH_MULTIPLIER, the FNV-1 prime, also
