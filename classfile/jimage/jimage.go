@@ -105,6 +105,11 @@ type Image struct {
 	entriesOnce sync.Once
 	entries     []Entry
 	entriesErr  error
+	// Modules and Packages, from one scan of the index.
+	classesOnce sync.Once
+	modules     []string
+	packages    map[string][]string
+	classesErr  error
 	// file identifies an image opened from a file, for entriesCache.
 	file *fileID
 }
@@ -456,18 +461,8 @@ func (img *Image) Walk(fn func(Entry) error) error {
 // Modules returns the names of the image's modules (those with a
 // module-info.class), sorted.
 func (img *Image) Modules() []string {
-	var ms []string
-	img.scan(func(loc *location) error {
-		if loc[attrModule] != 0 && loc[attrParent] == 0 && img.strIs(loc[attrBase], "module-info") &&
-			img.strIs(loc[attrExtension], "class") {
-			if m, err := img.str(loc[attrModule]); err == nil && m != "" {
-				ms = append(ms, m)
-			}
-		}
-		return nil
-	})
-	slices.Sort(ms)
-	return slices.Compact(ms)
+	ms, _, _ := img.classIndex()
+	return ms
 }
 
 // Packages returns the packages that hold classes (*.class entries), by
@@ -475,32 +470,55 @@ func (img *Image) Modules() []string {
 // with the modules holding classes there, sorted. Unlike Entries, it
 // builds no string per entry and sorts nothing but the modules of each
 // package: a tenth of the cost, for readers that only find classes by
-// name.
+// name. Callers must not modify the map.
 func (img *Image) Packages() (map[string][]string, error) {
+	_, pkgs, err := img.classIndex()
+	return pkgs, err
+}
+
+// classIndex returns Modules and Packages, from one scan of the index on
+// first use.
+func (img *Image) classIndex() ([]string, map[string][]string, error) {
+	img.classesOnce.Do(func() {
+		img.mu.RLock()
+		defer img.mu.RUnlock()
+		if img.closed {
+			img.classesErr = errClosed
+			return
+		}
+		img.modules, img.packages, img.classesErr = img.scanClasses()
+	})
+	return img.modules, img.packages, img.classesErr
+}
+
+// scanClasses reads the modules and packages of the classes from the
+// index's locations, in table order.
+func (img *Image) scanClasses() ([]string, map[string][]string, error) {
 	// Module and parent string offsets, each pair once.
 	pairs := map[uint64]bool{}
-	class := map[uint64]bool{} // extension offset → is "class"
-	err := img.scan(func(loc *location) error {
+	var mods []uint64
+	var classExt uint64 // the offset of "class", once seen
+	for i := 0; i < int(img.header.TableLength); i++ {
+		loc, err := img.location(img.order.Uint32(img.offs[4*i:]))
+		if err != nil {
+			return nil, nil, err
+		}
 		ext := loc[attrExtension]
-		is, ok := class[ext]
-		if !ok {
-			is = img.strIs(ext, "class")
-			class[ext] = is
+		if ext == 0 || ext != classExt && !img.strIs(ext, "class") {
+			continue
 		}
-		if is {
-			pairs[loc[attrModule]<<32|loc[attrParent]] = true
+		classExt = ext
+		pairs[loc[attrModule]<<32|loc[attrParent]] = true
+		if loc[attrModule] != 0 && loc[attrParent] == 0 && img.strIs(loc[attrBase], "module-info") {
+			mods = append(mods, loc[attrModule])
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	pkgs := map[string][]string{}
 	for k := range pairs {
 		module, err1 := img.str(k >> 32)
 		pkg, err2 := img.str(k & 0xFFFFFFFF)
 		if err := errors.Join(err1, err2); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if pkg == "" {
 			pkg = "."
@@ -510,27 +528,18 @@ func (img *Image) Packages() (map[string][]string, error) {
 	for _, ms := range pkgs {
 		slices.Sort(ms)
 	}
-	return pkgs, nil
-}
-
-// scan calls fn with each location of the index, in table order, and
-// stops at the first error (fn's or a malformed location's).
-func (img *Image) scan(fn func(*location) error) error {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	if img.closed {
-		return errClosed
-	}
-	for i := 0; i < int(img.header.TableLength); i++ {
-		loc, err := img.location(img.order.Uint32(img.offs[4*i:]))
+	var modules []string
+	for _, off := range mods {
+		m, err := img.str(off)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		if err := fn(&loc); err != nil {
-			return err
+		if m != "" {
+			modules = append(modules, m)
 		}
 	}
-	return nil
+	slices.Sort(modules)
+	return slices.Compact(modules), pkgs, nil
 }
 
 // strIs reports whether the string at off in the strings section is s,
