@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Magic is the first u4 of an image, in the image's byte order.
@@ -91,11 +92,14 @@ type Image struct {
 	mu    sync.RWMutex // write-held by Close only
 	data  []byte       // the whole file; nil after Close
 	unmap func() error
-	// res, for an image opened from a file, reads resources: a pread
-	// into the caller's slice costs less than faulting the mapped pages
-	// in and copying them, and keeps them out of the process's resident
-	// set (weaving the JDK reads every class once).
+	// res is the file of an image opened from a file, mapped in data.
+	// Resources are copied out of the mapping (a pread per resource
+	// cost twice the CPU time: weaving the JDK reads every class once);
+	// copied counts the bytes copied, and every releaseEvery of them the
+	// mapping's pages are dropped from the process's resident set
+	// (release), which they would otherwise grow by the whole image.
 	res    *os.File
+	copied atomic.Int64
 	redir  []byte
 	offs   []byte
 	locs   []byte
@@ -654,14 +658,12 @@ func (img *Image) read(e Entry) ([]byte, error) {
 		return nil, &FormatError{img.path, start, fmt.Sprintf("/%s/%s: content of %d bytes at %d exceeds the file size %d",
 			e.Module, e.Name, size, start, len(img.data))}
 	}
-	var b []byte
+	b := bytes.Clone(img.data[start : start+size])
 	if img.res != nil {
-		b = make([]byte, size)
-		if n, err := img.res.ReadAt(b, int64(start)); n < len(b) {
-			return nil, fmt.Errorf("%s: /%s/%s (content at %d): %w", img.path, e.Module, e.Name, start, err)
+		if n := img.copied.Add(int64(size)); n/releaseEvery != (n-int64(size))/releaseEvery {
+			// Pages other readers are copying from fault in again.
+			release(img.data, img.indexSize)
 		}
-	} else {
-		b = bytes.Clone(img.data[start : start+size])
 	}
 	if e.CompressedSize == 0 {
 		return b, nil
@@ -672,6 +674,10 @@ func (img *Image) read(e Entry) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// releaseEvery is how many bytes copied out of a mapped image release
+// its pages.
+const releaseEvery = 16 << 20
 
 // Compressed resources start with one or more 29-byte headers (magic
 // 0xCAFEFAFA, compressed u8, uncompressed u8, decompressor name u4, u4
