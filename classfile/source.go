@@ -5,16 +5,19 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/weft-aop/weft/classfile/jimage"
+	"github.com/weft-aop/weft/internal/inflate"
 	"github.com/weft-aop/weft/internal/javahome"
 )
 
@@ -265,6 +268,9 @@ func ReadZipEntry(jar string, f *zip.File) ([]byte, error) {
 	if f.UncompressedSize64 > maxClassSize {
 		return nil, fmt.Errorf("%s: %s: entry of %d bytes is too large", jar, f.Name, f.UncompressedSize64)
 	}
+	if b, ok := inflateEntry(f); ok {
+		return b, nil
+	}
 	rc, err := f.Open()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", jar, f.Name, err)
@@ -279,6 +285,37 @@ func ReadZipEntry(jar string, f *zip.File) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// inflateEntry reads a deflated entry of up to 1 MB with package inflate
+// (what most jar entries are: class files): its compressed bytes at once,
+// inflated into a slice of the size the zip directory gives and checked
+// against the directory's CRC-32. It says false for any other entry, and
+// for any error: f.Open then reads the entry and reports the error as it
+// sees it, the same as before this fast path.
+func inflateEntry(f *zip.File) ([]byte, bool) {
+	const limit = 1 << 20
+	if f.Method != zip.Deflate || f.Flags&0x8 != 0 || f.CRC32 == 0 || f.UncompressedSize64 > limit || f.CompressedSize64 > limit {
+		return nil, false // not deflated, a data descriptor, no checksum, or large
+	}
+	r, err := f.OpenRaw()
+	if err != nil {
+		return nil, false
+	}
+	src := rawBufs.Get().(*[]byte)
+	defer rawBufs.Put(src)
+	*src = slices.Grow((*src)[:0], int(f.CompressedSize64))[:f.CompressedSize64]
+	if _, err := io.ReadFull(r, *src); err != nil {
+		return nil, false
+	}
+	b := make([]byte, f.UncompressedSize64)
+	if inflate.Decode(b, *src) != nil || crc32.ChecksumIEEE(b) != f.CRC32 {
+		return nil, false
+	}
+	return b, true
+}
+
+// rawBufs holds buffers for compressed entries (*[]byte).
+var rawBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 func readAllInto(b []byte, r io.Reader) ([]byte, error) {
 	for {
@@ -335,20 +372,16 @@ func newImageSource(img *jimage.Image, only []string) (*ImageSource, error) {
 		s.modules = append([]string(nil), only...)
 		sort.Strings(s.modules)
 	}
-	es, err := img.Entries()
+	// The packages, not every entry: Walk lists those if it is called.
+	pkgs, err := img.Packages()
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range es {
-		if !s.has(e.Module) || !strings.HasSuffix(e.Name, ".class") {
-			continue
-		}
-		pkg := "." // path.Dir, without its allocations: image names are clean
-		if i := strings.LastIndexByte(e.Name, '/'); i >= 0 {
-			pkg = e.Name[:i]
-		}
-		if ms := s.pkgs[pkg]; len(ms) == 0 || ms[len(ms)-1] != e.Module {
-			s.pkgs[pkg] = append(ms, e.Module)
+	for pkg, ms := range pkgs {
+		for _, m := range ms {
+			if s.has(m) {
+				s.pkgs[pkg] = append(s.pkgs[pkg], m)
+			}
 		}
 	}
 	return s, nil

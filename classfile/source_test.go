@@ -3,7 +3,9 @@ package classfile
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"errors"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -307,6 +309,57 @@ func TestReadZipEntryRefusesLargeEntries(t *testing.T) {
 	defer src.Close()
 	if _, err := src.Class("p/Big"); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("Class(p/Big) of %d bytes: error %v, want too large", maxClassSize+1, err)
+	}
+}
+
+// TestReadZipEntryInflates: deflated entries read through inflateEntry
+// are the bytes written; an entry whose data does not match its checksum,
+// or whose size is forged, fails as archive/zip says (inflateEntry hands
+// it over).
+func TestReadZipEntryInflates(t *testing.T) {
+	data := bytes.Repeat([]byte("java/lang/Object (Ljava/lang/String;)V "), 500)
+	var deflated bytes.Buffer
+	fw, _ := flate.NewWriter(&deflated, flate.DefaultCompression)
+	fw.Write(data)
+	fw.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range []struct {
+		name      string
+		crc, size uint32
+	}{
+		{"p/Good.class", crc32.ChecksumIEEE(data), uint32(len(data))},
+		{"p/BadCRC.class", crc32.ChecksumIEEE(data) + 1, uint32(len(data))},
+		{"p/BadSize.class", crc32.ChecksumIEEE(data), uint32(len(data)) - 1},
+	} {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: e.name, Method: zip.Deflate, CRC32: e.crc,
+			CompressedSize64: uint64(deflated.Len()), UncompressedSize64: uint64(e.size)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(deflated.Bytes())
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := inflateEntry(zr.File[0]); !ok || !bytes.Equal(b, data) {
+		t.Fatalf("inflateEntry(p/Good.class): %v, equal %v", ok, bytes.Equal(b, data))
+	}
+	if b, err := ReadZipEntry("t.jar", zr.File[0]); err != nil || !bytes.Equal(b, data) {
+		t.Fatalf("ReadZipEntry(p/Good.class): %v, equal %v", err, bytes.Equal(b, data))
+	}
+	for i, want := range []error{zip.ErrChecksum, zip.ErrFormat} {
+		f := zr.File[i+1]
+		if _, ok := inflateEntry(f); ok {
+			t.Errorf("inflateEntry(%s) succeeded", f.Name)
+		}
+		if _, err := ReadZipEntry("t.jar", f); !errors.Is(err, want) || !strings.Contains(err.Error(), "t.jar: "+f.Name) {
+			t.Errorf("ReadZipEntry(%s): %v, want %v naming the entry", f.Name, err, want)
+		}
 	}
 }
 

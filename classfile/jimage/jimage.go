@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Magic is the first u4 of an image, in the image's byte order.
@@ -91,11 +92,14 @@ type Image struct {
 	mu    sync.RWMutex // write-held by Close only
 	data  []byte       // the whole file; nil after Close
 	unmap func() error
-	// res, for an image opened from a file, reads resources: a pread
-	// into the caller's slice costs less than faulting the mapped pages
-	// in and copying them, and keeps them out of the process's resident
-	// set (weaving the JDK reads every class once).
+	// res is the file of an image opened from a file, mapped in data.
+	// Resources are copied out of the mapping (a pread per resource
+	// cost twice the CPU time: weaving the JDK reads every class once);
+	// copied counts the bytes copied, and every releaseEvery of them the
+	// mapping's pages are dropped from the process's resident set
+	// (release), which they would otherwise grow by the whole image.
 	res    *os.File
+	copied atomic.Int64
 	redir  []byte
 	offs   []byte
 	locs   []byte
@@ -105,6 +109,11 @@ type Image struct {
 	entriesOnce sync.Once
 	entries     []Entry
 	entriesErr  error
+	// Modules and Packages, from one scan of the index.
+	classesOnce sync.Once
+	modules     []string
+	packages    map[string][]string
+	classesErr  error
 	// file identifies an image opened from a file, for entriesCache.
 	file *fileID
 }
@@ -456,14 +465,92 @@ func (img *Image) Walk(fn func(Entry) error) error {
 // Modules returns the names of the image's modules (those with a
 // module-info.class), sorted.
 func (img *Image) Modules() []string {
-	es, _ := img.Entries()
-	var ms []string
-	for _, e := range es {
-		if e.Name == "module-info.class" && e.Module != "" {
-			ms = append(ms, e.Module)
+	ms, _, _ := img.classIndex()
+	return ms
+}
+
+// Packages returns the packages that hold classes (*.class entries), by
+// internal name ("java/lang"; "." for classes outside any package), each
+// with the modules holding classes there, sorted. Unlike Entries, it
+// builds no string per entry and sorts nothing but the modules of each
+// package: a tenth of the cost, for readers that only find classes by
+// name. Callers must not modify the map.
+func (img *Image) Packages() (map[string][]string, error) {
+	_, pkgs, err := img.classIndex()
+	return pkgs, err
+}
+
+// classIndex returns Modules and Packages, from one scan of the index on
+// first use.
+func (img *Image) classIndex() ([]string, map[string][]string, error) {
+	img.classesOnce.Do(func() {
+		img.mu.RLock()
+		defer img.mu.RUnlock()
+		if img.closed {
+			img.classesErr = errClosed
+			return
+		}
+		img.modules, img.packages, img.classesErr = img.scanClasses()
+	})
+	return img.modules, img.packages, img.classesErr
+}
+
+// scanClasses reads the modules and packages of the classes from the
+// index's locations, in table order.
+func (img *Image) scanClasses() ([]string, map[string][]string, error) {
+	// Module and parent string offsets, each pair once.
+	pairs := map[uint64]bool{}
+	var mods []uint64
+	var classExt uint64 // the offset of "class", once seen
+	for i := 0; i < int(img.header.TableLength); i++ {
+		loc, err := img.location(img.order.Uint32(img.offs[4*i:]))
+		if err != nil {
+			return nil, nil, err
+		}
+		ext := loc[attrExtension]
+		if ext == 0 || ext != classExt && !img.strIs(ext, "class") {
+			continue
+		}
+		classExt = ext
+		pairs[loc[attrModule]<<32|loc[attrParent]] = true
+		if loc[attrModule] != 0 && loc[attrParent] == 0 && img.strIs(loc[attrBase], "module-info") {
+			mods = append(mods, loc[attrModule])
 		}
 	}
-	return ms
+	pkgs := map[string][]string{}
+	for k := range pairs {
+		module, err1 := img.str(k >> 32)
+		pkg, err2 := img.str(k & 0xFFFFFFFF)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, nil, err
+		}
+		if pkg == "" {
+			pkg = "."
+		}
+		pkgs[pkg] = append(pkgs[pkg], module)
+	}
+	for _, ms := range pkgs {
+		slices.Sort(ms)
+	}
+	var modules []string
+	for _, off := range mods {
+		m, err := img.str(off)
+		if err != nil {
+			return nil, nil, err
+		}
+		if m != "" {
+			modules = append(modules, m)
+		}
+	}
+	slices.Sort(modules)
+	return slices.Compact(modules), pkgs, nil
+}
+
+// strIs reports whether the string at off in the strings section is s,
+// without allocating it.
+func (img *Image) strIs(off uint64, s string) bool {
+	end := off + uint64(len(s))
+	return end < uint64(len(img.strs)) && img.strs[end] == 0 && string(img.strs[off:end]) == s
 }
 
 // hashSeed is ImageStringsReader.HASH_MULTIPLIER, the FNV-1 prime, also
@@ -571,14 +658,12 @@ func (img *Image) read(e Entry) ([]byte, error) {
 		return nil, &FormatError{img.path, start, fmt.Sprintf("/%s/%s: content of %d bytes at %d exceeds the file size %d",
 			e.Module, e.Name, size, start, len(img.data))}
 	}
-	var b []byte
+	b := bytes.Clone(img.data[start : start+size])
 	if img.res != nil {
-		b = make([]byte, size)
-		if n, err := img.res.ReadAt(b, int64(start)); n < len(b) {
-			return nil, fmt.Errorf("%s: /%s/%s (content at %d): %w", img.path, e.Module, e.Name, start, err)
+		if n := img.copied.Add(int64(size)); n/releaseEvery != (n-int64(size))/releaseEvery {
+			// Pages other readers are copying from fault in again.
+			release(img.data, img.indexSize)
 		}
-	} else {
-		b = bytes.Clone(img.data[start : start+size])
 	}
 	if e.CompressedSize == 0 {
 		return b, nil
@@ -589,6 +674,10 @@ func (img *Image) read(e Entry) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// releaseEvery is how many bytes copied out of a mapped image release
+// its pages.
+const releaseEvery = 16 << 20
 
 // Compressed resources start with one or more 29-byte headers (magic
 // 0xCAFEFAFA, compressed u8, uncompressed u8, decompressor name u4, u4

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,8 +117,35 @@ func TestJDKImage(t *testing.T) {
 		t.Fatalf("Read in the wrong module: %v, want fs.ErrNotExist", err)
 	}
 
-	// Concurrent reads of every class, as the rewrite tool does.
+	// Modules and Packages, which scan the index, agree with Entries.
 	es, _ := img.Entries()
+	var wantMods []string
+	wantPkgs := map[string][]string{}
+	for _, e := range es {
+		if e.Name == "module-info.class" && e.Module != "" {
+			wantMods = append(wantMods, e.Module)
+		}
+		if strings.HasSuffix(e.Name, ".class") {
+			pkg := path.Dir(e.Name)
+			if ms := wantPkgs[pkg]; len(ms) == 0 || ms[len(ms)-1] != e.Module {
+				wantPkgs[pkg] = append(ms, e.Module)
+			}
+		}
+	}
+	if !slices.Equal(ms, wantMods) {
+		t.Fatalf("Modules() = %v, want %v (from Entries)", ms, wantMods)
+	}
+	pkgs, err := img.Packages()
+	if err != nil || len(pkgs) != len(wantPkgs) || len(pkgs["java/lang"]) != 1 {
+		t.Fatalf("Packages(): %d packages, java/lang in %v, %v; want %d", len(pkgs), pkgs["java/lang"], err, len(wantPkgs))
+	}
+	for p, want := range wantPkgs {
+		if !slices.Equal(pkgs[p], want) {
+			t.Fatalf("Packages()[%q] = %v, want %v (from Entries)", p, pkgs[p], want)
+		}
+	}
+
+	// Concurrent reads of every class, as the rewrite tool does.
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for w := 0; w < 4; w++ {

@@ -250,7 +250,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 		}
 	}
 	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w, OnResult: onResult},
-		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs}
+		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs, CacheDir: cacheRoot()}
 	if job.progress && isTerminal(os.Stderr) {
 		bar := &progressBar{w: os.Stderr, start: time.Now()}
 		opts.Progress = bar.update

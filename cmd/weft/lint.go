@@ -44,8 +44,12 @@ type appliedAdvice map[string]bool
 func adviceKey(a *advice.Advice) string { return fmt.Sprintf("%s#%d", a.Aspect, a.Order) }
 
 func (s appliedAdvice) add(shadows []weaver.WeaveInfo) {
+	var last *advice.Advice // shadows in a row share their advice: one key each
 	for i := range shadows {
-		s[adviceKey(shadows[i].Advice)] = true
+		if a := shadows[i].Advice; a != last {
+			s[adviceKey(a)] = true
+			last = a
+		}
 	}
 }
 

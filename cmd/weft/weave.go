@@ -164,7 +164,11 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		total.Woven += st.Woven
 		total.MethodsWoven += st.MethodsWoven
 		total.Copied += st.Copied
-		total.Shadows = append(total.Shadows, st.Shadows...)
+		if total.Shadows == nil {
+			total.Shadows = st.Shadows // one input: no copy of its tens of thousands
+		} else {
+			total.Shadows = append(total.Shadows, st.Shadows...)
+		}
 	}
 	applied := appliedAdvice{}
 	applied.add(total.Shadows)

@@ -83,6 +83,9 @@ type Options struct {
 	// Progress, if set, is called (from one goroutine at a time) as
 	// classes complete.
 	Progress func(done, total int)
+	// CacheDir, if set, keeps the JDK's boot layer (BootLayer) between
+	// runs: asking it of a JVM costs a quarter of a CPU second.
+	CacheDir string
 }
 
 // ModuleSummary counts one module's weaving.
@@ -129,7 +132,7 @@ func (s *Summary) Totals() (classes, woven, methods int) {
 // opts.Out and writes weft.args and summary.json there.
 func WeaveImage(opts Options) (*Summary, error) {
 	start := time.Now()
-	go BootLayer(opts.JavaHome) // for WriteArgs, while the classes are woven
+	go bootLayer(opts.JavaHome, opts.CacheDir) // for WriteArgs, while the classes are woven
 	iw, err := listImage(opts)
 	if err != nil {
 		return nil, err
@@ -582,9 +585,12 @@ func (o jvmOption) jarg() string {
 // BootLayer returns the modules the JDK at javaHome resolves for a class
 // path application (java --show-module-resolution). The answer is asked
 // of the JVM once per process and JDK (WeaveImage asks while it weaves,
-// so that writing weft.args at the end does not wait for a JVM to start);
-// callers must not modify the map.
-func BootLayer(javaHome string) (map[string]bool, error) {
+// so that writing weft.args at the end does not wait for a JVM to start;
+// with Options.CacheDir, once per JDK); callers must not modify the map.
+func BootLayer(javaHome string) (map[string]bool, error) { return bootLayer(javaHome, "") }
+
+// bootLayer is BootLayer, whose answer is kept in cacheDir if set.
+func bootLayer(javaHome, cacheDir string) (map[string]bool, error) {
 	bootLayers.mu.Lock()
 	q := bootLayers.m[javaHome]
 	if q == nil {
@@ -594,7 +600,7 @@ func BootLayer(javaHome string) (map[string]bool, error) {
 		}
 		bootLayers.m[javaHome] = q
 		bootLayers.mu.Unlock()
-		q.mods, q.err = askBootLayer(javaHome)
+		q.mods, q.err = cachedBootLayer(javaHome, cacheDir)
 		if q.err != nil { // not kept: a later call asks again
 			bootLayers.mu.Lock()
 			delete(bootLayers.m, javaHome)
@@ -618,6 +624,52 @@ type bootQuery struct {
 	done chan struct{} // closed once mods and err are set
 	mods map[string]bool
 	err  error
+}
+
+// cachedBootLayer reads the boot layer of the JDK at javaHome from
+// cacheDir, or asks the JVM and saves the answer there. The file's name
+// says which JDK: its home and its modules image's size and time (an
+// upgraded JDK has another image).
+func cachedBootLayer(javaHome, cacheDir string) (map[string]bool, error) {
+	if cacheDir == "" {
+		return askBootLayer(javaHome)
+	}
+	st, err := os.Stat(filepath.Join(javaHome, "lib", "modules"))
+	if err != nil {
+		return askBootLayer(javaHome)
+	}
+	key := rtjava.SourcesHash(nil, []byte(javaHome), []byte(fmt.Sprint(st.Size(), st.ModTime().UnixNano())))
+	file := filepath.Join(cacheDir, "boot-layer-"+key)
+	if b, err := os.ReadFile(file); err == nil {
+		mods := map[string]bool{}
+		for _, m := range strings.Fields(string(b)) {
+			mods[m] = true
+		}
+		if mods["java.base"] {
+			return mods, nil
+		}
+	}
+	mods, err := askBootLayer(javaHome)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(mods))
+	for m := range mods {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	// Written whole then renamed: a concurrent run reads all or nothing.
+	// The cache is an optimization: failing to write it is no error.
+	if os.MkdirAll(cacheDir, 0o755) == nil {
+		if f, err := os.CreateTemp(cacheDir, "boot-layer-*"); err == nil {
+			_, werr := f.WriteString(strings.Join(names, "\n") + "\n")
+			if cerr := f.Close(); werr == nil && cerr == nil {
+				os.Rename(f.Name(), file)
+			}
+			os.Remove(f.Name())
+		}
+	}
+	return mods, nil
 }
 
 func askBootLayer(javaHome string) (map[string]bool, error) {
