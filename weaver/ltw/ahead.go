@@ -84,12 +84,13 @@ type aheadEntry struct {
 	rawKey    [sha256.Size]byte
 	name      string // binary name
 	jar       *jarAhead
-	resp      *Response // StatusWoven or StatusUnchanged
-	payload   []byte    // resp's payload, as sent
-	fromCache bool      // resp came from the Cache, not from this weaver
-	res       *weaver.Result
-	lines     string // --weave-info
-	used      int    // definitions that used it
+	status    Status         // StatusWoven or StatusUnchanged
+	payload   []byte         // the answer: a response's payload, as sent
+	fromCache bool           // the answer came from the Cache, not from this weaver
+	res       *weaver.Result // for OnResult (kept only if set), until first used
+	lines     string         // --weave-info
+	learned   int            // supertypes read from the jar for it
+	used      int            // definitions that used it
 }
 
 // source handles a Source request: name is the code source (a URL) of the
@@ -269,11 +270,11 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
 	}
 	if s.Cache != nil {
 		if resp, lines, ok := s.Cache.Get(key); ok {
-			e.resp, e.lines, e.fromCache = resp, lines, true
-			return e.encode()
+			e.lines, e.fromCache = lines, true
+			return e.encode(resp)
 		}
 	}
-	if _, err := s.learnSupertypes(info, func(name string) ([]byte, error) {
+	if e.learned, err = s.learnSupertypes(info, func(name string) ([]byte, error) {
 		zf := j.byName[name] // read-only once the jar is open
 		if zf == nil {
 			return nil, errNotInJar
@@ -286,18 +287,30 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
 	if err != nil {
 		return nil
 	}
-	e.resp, e.res, e.lines = resp, res, infoLines(res)
-	return e.encode()
+	e.lines = infoLines(res)
+	if s.OnResult != nil {
+		e.res = res
+	}
+	return e.encode(resp)
 }
 
-// encode sets e.payload from e.resp.
-func (e *aheadEntry) encode() *aheadEntry {
-	b, err := AppendResponse(nil, e.resp)
+// encode sets e's answer to resp, encoded (kept so, the smallest).
+func (e *aheadEntry) encode(resp *Response) *aheadEntry {
+	b, err := AppendResponse(nil, resp)
 	if err != nil {
 		return nil
 	}
-	e.payload = b[4:]
+	e.status, e.payload = resp.Status, b[4:]
 	return e
+}
+
+// response is e's answer.
+func (e *aheadEntry) response() *Response {
+	resp, err := ParseResponse(e.payload)
+	if err != nil { // encoded by AppendResponse: cannot fail
+		return &Response{Status: StatusError, Message: err.Error()}
+	}
+	return resp
 }
 
 // readZipFile reads a jar's entry, at most MaxFrame bytes.
@@ -367,7 +380,10 @@ func (s *Server) useAhead(e *aheadEntry, inJVM bool) {
 	e.used++
 	res := e.res
 	e.res = nil
-	woven := e.resp.Status == StatusWoven
+	woven := e.status == StatusWoven
+	if first {
+		s.sum.Asked += e.learned
+	}
 	switch {
 	case !woven:
 		s.sum.Unchanged++
@@ -386,7 +402,7 @@ func (s *Server) useAhead(e *aheadEntry, inJVM bool) {
 			s.OnResult(res)
 		}
 		if s.Cache != nil {
-			s.Cache.Put(e.key, e.resp, e.lines)
+			s.Cache.Put(e.key, e.response(), e.lines)
 		}
 	}
 	if woven && s.OnInfo != nil && e.lines != "" {

@@ -135,9 +135,9 @@ func TestWeaveAhead(t *testing.T) {
 	s.Drain(5 * time.Second)
 	sum := s.Summary()
 	want := rounds + 1 + 2 // round trips, then the two hits
-	if sum.Woven != want || sum.Ahead != 2 || sum.Requests != rounds+1 || sum.FromCache != 0 || int(infos.Load()) != want {
-		t.Errorf("summary %s (ahead %d, requests %d), %d --weave-info calls: want %d woven, 2 ahead, %d requests",
-			sum, sum.Ahead, sum.Requests, infos.Load(), want, rounds+1)
+	if sum.Woven != want || sum.Ahead != 2 || sum.Requests != rounds+1 || sum.FromCache != 0 || int(infos.Load()) != want || sum.Asked != 1 {
+		t.Errorf("summary %s (ahead %d, requests %d, asked %d), %d --weave-info calls: want %d woven, 2 ahead, %d requests, 1 asked (p.Base)",
+			sum, sum.Ahead, sum.Requests, sum.Asked, infos.Load(), want, rounds+1)
 	}
 }
 

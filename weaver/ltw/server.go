@@ -44,7 +44,8 @@ type Summary struct {
 	UnwovenCount int       `json:"unwovenCount"`
 	// Skipped counts the classes Server.Skip kept unwoven.
 	Skipped int `json:"skipped"`
-	// Asked counts the supertypes asked of the JVM (learnSupertypes).
+	// Asked counts the supertypes asked of the JVM (learnSupertypes), or
+	// read from the jar for a class woven ahead that the JVM defined.
 	Asked int `json:"asked"`
 	// InJVM counts the classes the JVM answered itself from the Cache's
 	// index (index.go), also counted in FromCache or Unchanged.
@@ -498,7 +499,7 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 	if req.Kind == Normal && key != "" {
 		if e := s.aheadAnswer(key); e != nil {
 			s.useAhead(e, false)
-			return e.resp, nil
+			return e.response(), nil
 		}
 	}
 	cacheable := s.Cache != nil && s.firstDefinition(req, key)
