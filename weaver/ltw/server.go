@@ -378,7 +378,13 @@ func (s *Server) serveFrom(cn *conn) {
 // answer writes resp to cn, in one write, and counts the time since start.
 func (s *Server) answer(cn *conn, resp *Response, start time.Time) error {
 	var err error
-	if cn.buf, err = AppendResponse(cn.buf[:0], resp); err != nil {
+	cn.buf, err = AppendResponse(cn.buf[:0], resp)
+	if err != nil && len(resp.Ahead) > 0 { // too large with them: the answer alone
+		r := *resp
+		r.Ahead = nil
+		cn.buf, err = AppendResponse(cn.buf[:0], &r)
+	}
+	if err != nil {
 		cn.buf, _ = AppendResponse(cn.buf[:0], &Response{Status: StatusError, Message: err.Error()})
 	}
 	d := time.Since(start).Seconds()
