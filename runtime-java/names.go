@@ -141,12 +141,14 @@ func ConversionRefs() []Ref {
 const LTW = PackagePrefix + "LTW"
 
 // The LTW members the wrappers call. Each weave method returns null or
-// {woven bytes, sister binary name or null, sister bytes}.
+// {woven bytes, sister binary name or null, sister bytes}. weave and
+// weaveBuffer take the class's code source last (the natives' source, a
+// URL or null): weft weaves the other classes of its jar ahead.
 var (
 	LTWWeave = Ref{Owner: LTW, Name: "weave",
-		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/String;[BII)[Ljava/lang/Object;"}
+		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/String;[BIILjava/lang/String;)[Ljava/lang/Object;"}
 	LTWWeaveBuffer = Ref{Owner: LTW, Name: "weaveBuffer",
-		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/String;Ljava/nio/ByteBuffer;II)[Ljava/lang/Object;"}
+		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/String;Ljava/nio/ByteBuffer;IILjava/lang/String;)[Ljava/lang/Object;"}
 	LTWWeaveLookup = Ref{Owner: LTW, Name: "weaveLookup",
 		Desc: "(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIII)[Ljava/lang/Object;"}
 	LTWRejected = Ref{Owner: LTW, Name: "rejected", Desc: "(Ljava/lang/Throwable;Ljava/lang/String;)V"}

@@ -422,8 +422,11 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	// From the cache already, at most: ma.A and mb.B again in the second
 	// layer, if the cache's background writer has stored them by then.
-	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache > 2 || sum.Asked != 4 {
-		t.Errorf("first run: %s", sum)
+	// Square's four supertypes are learned once each at most: asked of
+	// the JVM, or read from the jar as its classes are woven ahead (then
+	// they are classes woven ahead themselves, not counted as asked).
+	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache > 2 || sum.Asked > 4 {
+		t.Errorf("first run: %s, %d supertypes asked", sum, sum.Asked)
 	}
 	workInfo := "Join point 'method-execution(int plugin.Plugin.work(int))' in Type 'plugin.Plugin' (Plugin.java:3) advised by before advice from 'Plugins'"
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, workInfo) }) {

@@ -13,7 +13,7 @@ import (
 // the receiver first),
 //
 //	static Class<?> weft$defineClass1(same parameters) {
-//	    Object[] r = LTW.weave(loader, name, b, off, len);
+//	    Object[] r = LTW.weave(loader, name, b, off, len, source);
 //	    if (r != null) {
 //	        Class<?> c;
 //	        try {
@@ -89,12 +89,12 @@ func (d *definer) invoke() uint16 {
 var (
 	defineClass1 = &definer{owner: "java/lang/ClassLoader", name: "defineClass1",
 		desc:  "(Ljava/lang/ClassLoader;Ljava/lang/String;[BIILjava/security/ProtectionDomain;Ljava/lang/String;)Ljava/lang/Class;",
-		weave: rtjava.LTWWeave, weaveArgs: []int{0, 1, 2, 3, 4}, nameArg: 1,
+		weave: rtjava.LTWWeave, weaveArgs: []int{0, 1, 2, 3, 4, 6}, nameArg: 1,
 		sister: []int{0, argSisterName, argSisterBytes, argZero, argSisterLen, 5, 6},
 		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6}}
 	defineClass2 = &definer{owner: "java/lang/ClassLoader", name: "defineClass2",
 		desc:  "(Ljava/lang/ClassLoader;Ljava/lang/String;Ljava/nio/ByteBuffer;IILjava/security/ProtectionDomain;Ljava/lang/String;)Ljava/lang/Class;",
-		weave: rtjava.LTWWeaveBuffer, weaveArgs: []int{0, 1, 2, 3, 4}, nameArg: 1,
+		weave: rtjava.LTWWeaveBuffer, weaveArgs: []int{0, 1, 2, 3, 4, 6}, nameArg: 1,
 		sister: []int{0, argSisterName, argSisterBytes, argZero, argSisterLen, 5, 6},
 		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6},
 		via:    defineClass1}
@@ -111,7 +111,7 @@ var (
 	// and bytecode libraries do). Parameter 0 is the Unsafe.
 	unsafeDefineClass0 = &definer{owner: "jdk/internal/misc/Unsafe", name: "defineClass0", instance: true,
 		desc:  "(Ljava/lang/String;[BIILjava/lang/ClassLoader;Ljava/security/ProtectionDomain;)Ljava/lang/Class;",
-		weave: rtjava.LTWWeave, weaveArgs: []int{5, 1, 2, 3, 4}, nameArg: 1,
+		weave: rtjava.LTWWeave, weaveArgs: []int{5, 1, 2, 3, 4, argNull}, nameArg: 1,
 		sister: []int{0, argSisterName, argSisterBytes, argZero, argSisterLen, 5, 6},
 		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6}}
 )
@@ -231,7 +231,11 @@ func addWrapper(c *classfile.Class, d *definer) error {
 
 	// Object[] r = LTW.weaveX(...); if (r != null) goto woven;
 	for _, a := range d.weaveArgs {
-		g.load(a, mt.Params[a])
+		var t classfile.Type
+		if a >= 0 {
+			t = mt.Params[a]
+		}
+		g.load(a, t)
 	}
 	g.idx(classfile.OpInvokestatic, p.AddMethodref(d.weave.Owner, d.weave.Name, d.weave.Desc, false))
 	g.idx(classfile.OpAstore, g.r)

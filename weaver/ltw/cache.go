@@ -107,7 +107,11 @@ func (c *Cache) Close() {
 }
 
 // Key is the cache key of a request.
-func (c *Cache) Key(req *Request) string {
+func (c *Cache) Key(req *Request) string { return requestKey(req) }
+
+// requestKey is a request's key, hex: SHA-256 of the kind in decimal, NUL,
+// the name, NUL, the class bytes (the JVM computes the same: LTWCache.java).
+func requestKey(req *Request) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00", req.Kind, req.Name)
 	h.Write(req.Class)

@@ -17,6 +17,9 @@ import (
 //	          StatusQuery: u16 n, binary name[n]
 //	          StatusToken: u16 n, token[n]
 //	          StatusIndex: the cache's index (index.go)
+//	          StatusAhead: u32 count, count × (u16 n, binary name[n], key[32], u32 number,
+//	                       u32 m, answer[m]: a StatusUnchanged or StatusWoven payload),
+//	                       then the response proper (u8 status ..., never StatusAhead)
 //
 // A StatusQuery asks the JVM for a class's bytes in the middle of a
 // request: the JVM answers with a request of kind Answer, then reads the
@@ -50,9 +53,14 @@ const (
 	// Index asks for the Cache's index (StatusIndex): the JVM answers the
 	// classes it lists itself, from the Cache's packs.
 	Index Kind = 6
-	// Hits reports classes the JVM answered from the index: Class holds
-	// their u32 numbers in it. It gets no response.
+	// Hits reports classes the JVM answered from the index, or from
+	// answers woven ahead: Class holds their u32 numbers in it. It gets
+	// no response.
 	Hits Kind = 7
+	// Source names, in Name, the code source (a URL: the jar) of the
+	// classes this connection sends next: the server may weave the jar's
+	// other classes ahead (ahead.go). It gets no response.
+	Source Kind = 8
 )
 
 func (k Kind) String() string {
@@ -73,6 +81,8 @@ func (k Kind) String() string {
 		return "index"
 	case Hits:
 		return "hits"
+	case Source:
+		return "source"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -87,6 +97,9 @@ const (
 	StatusQuery     Status = 3 // not an answer: send the bytes of class Query (a request of kind Answer)
 	StatusToken     Status = 4 // to a Split request: Message is the token the Reply connection names
 	StatusIndex     Status = 5 // to an Index request: Index is the Cache's index, encoded (index.go)
+	// StatusAhead prefixes a response with answers woven ahead (ahead.go):
+	// Response.Ahead, then the response's own status and payload.
+	StatusAhead Status = 6
 )
 
 // MaxFrame bounds a frame's length: a class file the JVM accepts is far
@@ -115,6 +128,20 @@ type Response struct {
 	Message string  // StatusError; StatusToken: the token
 	Query   string  // StatusQuery: the binary name of the class asked for
 	Index   []byte  // StatusIndex: the encoded index, the rest of the frame
+	// Ahead, if not empty, goes before the response (StatusAhead): answers
+	// to classes the JVM has not sent yet, which it keeps and uses itself.
+	Ahead []AheadAnswer
+}
+
+// AheadAnswer is the answer to a class woven ahead: the class named Name
+// whose request's key (Cache.Key) is Key gets Answer, a StatusUnchanged
+// or StatusWoven response's payload (status included); the JVM reports
+// Number in a Hits request when it uses it.
+type AheadAnswer struct {
+	Name   string
+	Key    [32]byte
+	Number uint32
+	Answer []byte
 }
 
 // ErrFrame wraps every malformed frame.
@@ -136,7 +163,7 @@ func ParseRequest(b []byte) (*Request, error) {
 		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
 	}
 	req := &Request{Kind: Kind(b[0])}
-	if req.Kind > Hits {
+	if req.Kind > Source {
 		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
 	}
 	n := int(binary.BigEndian.Uint16(b[1:]))
@@ -162,7 +189,24 @@ func AppendRequest(b []byte, req *Request) []byte {
 // more than 255 extra classes is an error.
 func AppendResponse(b []byte, resp *Response) ([]byte, error) {
 	start := len(b)
-	b = append(b, 0, 0, 0, 0, byte(resp.Status))
+	b = append(b, 0, 0, 0, 0)
+	if len(resp.Ahead) > 0 {
+		if resp.Status == StatusAhead {
+			return nil, errors.New("a response woven ahead inside another")
+		}
+		b = append(b, byte(StatusAhead))
+		b = binary.BigEndian.AppendUint32(b, uint32(len(resp.Ahead)))
+		for _, a := range resp.Ahead {
+			name := cut(a.Name)
+			b = binary.BigEndian.AppendUint16(b, uint16(len(name)))
+			b = append(b, name...)
+			b = append(b, a.Key[:]...)
+			b = binary.BigEndian.AppendUint32(b, a.Number)
+			b = binary.BigEndian.AppendUint32(b, uint32(len(a.Answer)))
+			b = append(b, a.Answer...)
+		}
+	}
+	b = append(b, byte(resp.Status))
 	switch resp.Status {
 	case StatusWoven:
 		if len(resp.Extra) > 255 {
@@ -209,6 +253,29 @@ func ReadResponse(r io.Reader) (*Response, error) {
 func ParseResponse(b []byte) (*Response, error) {
 	d := decoder{b: b}
 	resp := &Response{Status: Status(d.u8())}
+	if resp.Status == StatusAhead {
+		n := int64(d.u32())
+		// Each answer takes 42 bytes at least: a count the frame cannot
+		// hold allocates nothing.
+		if d.err == nil && n > int64(len(d.b))/42 {
+			d.err = fmt.Errorf("%w: %d answers woven ahead in %d bytes", ErrFrame, n, len(d.b))
+		}
+		for i := int64(0); i < n && d.err == nil; i++ {
+			var a AheadAnswer
+			a.Name = string(d.bytes(int(d.u16())))
+			copy(a.Key[:], d.bytes(32))
+			a.Number = d.u32()
+			a.Answer = d.bytes(int(d.u32()))
+			resp.Ahead = append(resp.Ahead, a)
+		}
+		resp.Status = Status(d.u8())
+		if d.err == nil && resp.Status == StatusAhead {
+			d.err = fmt.Errorf("%w: a response woven ahead inside another", ErrFrame)
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
 	switch resp.Status {
 	case StatusUnchanged:
 	case StatusWoven:

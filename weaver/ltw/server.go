@@ -44,11 +44,15 @@ type Summary struct {
 	UnwovenCount int       `json:"unwovenCount"`
 	// Skipped counts the classes Server.Skip kept unwoven.
 	Skipped int `json:"skipped"`
-	// Asked counts the supertypes asked of the JVM (learnSupertypes).
+	// Asked counts the supertypes asked of the JVM (learnSupertypes), or
+	// read from the jar for a class woven ahead that the JVM defined.
 	Asked int `json:"asked"`
 	// InJVM counts the classes the JVM answered itself from the Cache's
 	// index (index.go), also counted in FromCache or Unchanged.
 	InJVM int `json:"inJVM"`
+	// Ahead counts the classes the JVM answered itself from answers woven
+	// ahead (ahead.go), also counted in Woven, FromCache or Unchanged.
+	Ahead int `json:"ahead"`
 	// Requests counts the classes the JVM asked to be woven (round trips).
 	Requests int `json:"requests"`
 	// Seconds is the time spent answering requests (all connections
@@ -69,8 +73,12 @@ func (s Summary) String() string {
 	if s.InJVM > 0 {
 		inJVM = fmt.Sprintf(", %d answered in the JVM from the cache", s.InJVM)
 	}
-	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s%s (%.1f ms serving)",
-		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, skipped, inJVM, 1000*s.Seconds)
+	ahead := ""
+	if s.Ahead > 0 {
+		ahead = fmt.Sprintf(", %d answered in the JVM, woven ahead", s.Ahead)
+	}
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s%s%s (%.1f ms serving)",
+		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, skipped, inJVM, ahead, 1000*s.Seconds)
 }
 
 // Server answers weave requests. It is safe for concurrent use: each
@@ -107,6 +115,7 @@ type Server struct {
 	served  map[string]bool // the Cache keys of hidden classes answered
 	conns   map[*conn]bool
 	pending map[string]chan *conn // connections waiting for their reply connection, by token
+	ahead   aheadState
 	closed  bool
 	done    chan struct{} // closed by Close
 	wg      sync.WaitGroup
@@ -199,6 +208,7 @@ func (s *Server) Close() {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+	s.closeJars()
 }
 
 // Summary returns the counts so far, the unwoven classes sorted by name.
@@ -238,6 +248,10 @@ type conn struct {
 	out   io.Writer      // in or reply
 	reply io.WriteCloser // nil until split
 	buf   []byte         // the response being written
+	// jars are the jars the JVM named (Source requests) on this
+	// connection, current the one of the classes it sends now.
+	jars    []*connJar
+	current *connJar
 }
 
 // Write writes to the connection responses go out on.
@@ -296,6 +310,7 @@ func (s *Server) serveFrom(cn *conn) {
 		cn.close()
 	}()
 	for first := true; ; first = false {
+		s.weaveAhead(cn) // while the JVM does not ask
 		req, err := ReadRequest(cn.r)
 		if err != nil {
 			return // EOF, or a malformed frame: the JVM defines the class unwoven
@@ -319,6 +334,9 @@ func (s *Server) serveFrom(cn *conn) {
 			continue
 		case Hits:
 			s.hits(req.Class)
+			continue
+		case Source:
+			s.source(cn, req.Name)
 			continue
 		}
 		s.count(func(sum *Summary) { sum.Requests++ })
@@ -347,7 +365,7 @@ func (s *Server) serveFrom(cn *conn) {
 		if failed {
 			return // the channel broke mid-request
 		}
-		err = s.answer(cn, resp, start)
+		err = s.answer(cn, s.withAhead(cn, req, resp), start)
 		if after != nil {
 			after()
 		}
@@ -360,7 +378,13 @@ func (s *Server) serveFrom(cn *conn) {
 // answer writes resp to cn, in one write, and counts the time since start.
 func (s *Server) answer(cn *conn, resp *Response, start time.Time) error {
 	var err error
-	if cn.buf, err = AppendResponse(cn.buf[:0], resp); err != nil {
+	cn.buf, err = AppendResponse(cn.buf[:0], resp)
+	if err != nil && len(resp.Ahead) > 0 { // too large with them: the answer alone
+		r := *resp
+		r.Ahead = nil
+		cn.buf, err = AppendResponse(cn.buf[:0], &r)
+	}
+	if err != nil {
 		cn.buf, _ = AppendResponse(cn.buf[:0], &Response{Status: StatusError, Message: err.Error()})
 	}
 	d := time.Since(start).Seconds()
@@ -475,10 +499,16 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 		return &Response{Status: StatusUnchanged}, nil
 	}
 	key := ""
-	if s.Cache != nil {
-		key = s.Cache.Key(req)
+	if s.Cache != nil || req.Kind == Normal && s.ahead.on.Load() {
+		key = requestKey(req)
 	}
-	cacheable := key != "" && s.firstDefinition(req, key)
+	if req.Kind == Normal && key != "" {
+		if e := s.aheadAnswer(key); e != nil {
+			s.useAhead(e, false)
+			return e.response(), nil
+		}
+	}
+	cacheable := s.Cache != nil && s.firstDefinition(req, key)
 	if cacheable {
 		if resp, lines, ok := s.Cache.Get(key); ok {
 			s.count(func(sum *Summary) {
@@ -495,7 +525,9 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 		}
 	}
 	if ask != nil {
-		if err := s.learnSupertypes(info, ask); err != nil {
+		n, err := s.learnSupertypes(info, ask)
+		s.count(func(sum *Summary) { sum.Asked += n })
+		if err != nil {
 			s.unwoven(req, name, err.Error())
 			return &Response{Status: StatusError, Message: err.Error()}, nil
 		}
@@ -568,15 +600,19 @@ func (s *Server) indexResponse() *Response {
 // whose --weave-info lines are read from the Cache. Numbers the index
 // does not have are ignored.
 func (s *Server) hits(b []byte) {
-	if s.Cache == nil || !s.indexSent.Load() {
-		return
+	var snap *indexSnapshot
+	if s.Cache != nil && s.indexSent.Load() {
+		snap = s.Cache.snapshot()
 	}
-	snap := s.Cache.snapshot()
 	woven, unchanged := 0, 0
 	for ; len(b) >= 4; b = b[4:] {
 		v := binary.BigEndian.Uint32(b)
+		if v&aheadBit != 0 {
+			s.hitAhead(v)
+			continue
+		}
 		i := int(v &^ HitWoven)
-		if i >= len(snap.keys) {
+		if snap == nil || i >= len(snap.keys) {
 			continue
 		}
 		if v&HitWoven == 0 {
@@ -620,11 +656,11 @@ var errLate = errors.New("answered by the timer")
 // returns errLate.
 func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, *weaver.Result, error) {
 	if s.Timeout <= 0 || r == nil {
-		return s.weaveClass(req, name)
+		return s.weaveClass(req, name, false)
 	}
 	t := time.AfterFunc(s.Timeout, r.expire)
 	defer t.Stop()
-	resp, res, err := s.weaveClass(req, name)
+	resp, res, err := s.weaveClass(req, name, false)
 	if !r.won() {
 		return nil, nil, errLate
 	}
@@ -632,8 +668,9 @@ func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, *we
 }
 
 // weaveClass weaves the class named name (internal) and returns the answer and,
-// if woven, the weaver's result.
-func (s *Server) weaveClass(req *Request, name string) (*Response, *weaver.Result, error) {
+// if woven, the weaver's result. OnResult sees it now, or, woven ahead,
+// when the JVM uses it.
+func (s *Server) weaveClass(req *Request, name string, ahead bool) (*Response, *weaver.Result, error) {
 	sister := ""
 	if req.Kind == Hidden {
 		n := s.hidden.Add(1)
@@ -665,7 +702,7 @@ func (s *Server) weaveClass(req *Request, name string) (*Response, *weaver.Resul
 	if res.Class == nil {
 		return &Response{Status: StatusUnchanged}, nil, nil
 	}
-	if s.OnResult != nil {
+	if s.OnResult != nil && !ahead {
 		s.OnResult(res)
 	}
 	resp := &Response{Status: StatusWoven, Class: res.Class}

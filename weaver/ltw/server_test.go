@@ -299,6 +299,8 @@ func FuzzParseRequest(f *testing.F) {
 func FuzzReadResponse(f *testing.F) {
 	ok, _ := AppendResponse(nil, &Response{Status: StatusWoven, Class: []byte{1}, Extra: []Extra{{Name: "x", Class: []byte{2}}}})
 	f.Add(ok)
+	ahead, _ := AppendResponse(nil, &Response{Status: StatusUnchanged, Ahead: []AheadAnswer{{Name: "p.A", Answer: []byte{0}}}})
+	f.Add(ahead)
 	f.Add([]byte{0, 0, 0, 1, 2})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ReadResponse(bytes.NewReader(b))

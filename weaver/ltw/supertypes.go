@@ -22,8 +22,9 @@ const maxQueries = 64
 // class) may be unknown yet: each one neither defined so far nor on the
 // class path nor in the JDK is asked of the JVM, and so on up (at most
 // maxQueries per class). Without it, matching through a supertype
-// (execution(* Base+.run())) would miss the class.
-func (s *Server) learnSupertypes(info *classfile.ClassInfo, ask Asker) error {
+// (execution(* Base+.run())) would miss the class. It returns how many
+// classes ask gave.
+func (s *Server) learnSupertypes(info *classfile.ClassInfo, ask Asker) (learned int, err error) {
 	todo := supertypes(info)
 	asked := map[string]bool{}
 	for len(todo) > 0 && len(asked) < maxQueries {
@@ -38,7 +39,7 @@ func (s *Server) learnSupertypes(info *classfile.ClassInfo, ask Asker) error {
 		asked[name] = true
 		b, err := ask(name)
 		if err != nil {
-			return err
+			return learned, err
 		}
 		if len(b) == 0 {
 			continue
@@ -48,12 +49,12 @@ func (s *Server) learnSupertypes(info *classfile.ClassInfo, ask Asker) error {
 			continue // not a class file: matching goes on without it
 		}
 		if sup.Name != name {
-			return fmt.Errorf("asked for %s, the JVM sent %s", name, sup.Name)
+			return learned, fmt.Errorf("asked for %s, the JVM sent %s", name, sup.Name)
 		}
-		s.count(func(sum *Summary) { sum.Asked++ })
+		learned++
 		todo = append(todo, supertypes(sup)...)
 	}
-	return nil
+	return learned, nil
 }
 
 func supertypes(info *classfile.ClassInfo) []string {

@@ -24,13 +24,16 @@ public final class LTW {
     /** Request kinds (docs/ltw.md). */
     public static final int NORMAL = 0, HIDDEN = 1, LOOKUP = 2;
 
-    /** ClassLoader.defineClass1's bytes. */
-    public static Object[] weave(ClassLoader loader, String name, byte[] b, int off, int len) {
-        return request(loader, NORMAL, null, name, b, off, len);
+    /**
+     * ClassLoader.defineClass1's bytes; source is the class's code source
+     * (a URL: its jar, or null), whose other classes weft may weave ahead.
+     */
+    public static Object[] weave(ClassLoader loader, String name, byte[] b, int off, int len, String source) {
+        return request(loader, NORMAL, null, name, b, off, len, source);
     }
 
     /** ClassLoader.defineClass2's bytes (a direct buffer). */
-    public static Object[] weaveBuffer(ClassLoader loader, String name, ByteBuffer b, int off, int len) {
+    public static Object[] weaveBuffer(ClassLoader loader, String name, ByteBuffer b, int off, int len, String source) {
         if (!BIB.ready || len < 0) {
             return null;
         }
@@ -41,13 +44,13 @@ public final class LTW {
         } catch (Throwable e) {
             return null; // the native reports the bad buffer as before
         }
-        return request(loader, NORMAL, null, name, copy, 0, len);
+        return request(loader, NORMAL, null, name, copy, 0, len, source);
     }
 
     /** ClassLoader.defineClass0's bytes: Lookup.defineClass and hidden classes. */
     public static Object[] weaveLookup(ClassLoader loader, Class<?> lookup, String name, byte[] b, int off, int len, int flags) {
         // java.lang.invoke.MethodHandleNatives.Constants.HIDDEN_CLASS
-        return request(loader, (flags & 2) != 0 ? HIDDEN : LOOKUP, lookup, name, b, off, len);
+        return request(loader, (flags & 2) != 0 ? HIDDEN : LOOKUP, lookup, name, b, off, len, null);
     }
 
     /** The JVM refused the woven class or its sister: the original is defined. */
@@ -91,7 +94,7 @@ public final class LTW {
      * module is given access to weft's runtime and the advice before the
      * class is defined (a hidden class may be initialized as it is).
      */
-    private static Object[] request(ClassLoader loader, int kind, Class<?> lookup, String name, byte[] b, int off, int len) {
+    private static Object[] request(ClassLoader loader, int kind, Class<?> lookup, String name, byte[] b, int off, int len, String source) {
         if (!BIB.ready) {
             return null;
         }
@@ -101,7 +104,7 @@ public final class LTW {
         }
         t.weft$dib = true;
         try {
-            Object[] r = LTWClient.weave(loader, kind, name, b, off, len);
+            Object[] r = LTWClient.weave(loader, kind, name, b, off, len, source);
             if (r != null && lookup != null) {
                 grant(lookup.getModule());
             }

@@ -46,7 +46,8 @@ final class LTWCache {
     private final boolean[] used; // hidden classes' entries, answered once a run
     private final int[] table; // open addressing: entry + 1, 0 for none
     private final int mask;
-    private final MessageDigest sha;
+    /** The digest cloned for each thread hashing at once; set when the index is loaded. */
+    private static volatile MessageDigest sha;
 
     /** Digests not in use: MessageDigest is not thread-safe. */
     private static final MessageDigest[] DIGESTS = new MessageDigest[16];
@@ -55,13 +56,12 @@ final class LTWCache {
     private static final int[] HITS = new int[BATCH];
     private static int hits;
 
-    private LTWCache(FileChannel[] packs, byte[] keys, int[] pack, long[] off, int[] len, MessageDigest sha) {
+    private LTWCache(FileChannel[] packs, byte[] keys, int[] pack, long[] off, int[] len) {
         this.packs = packs;
         this.keys = keys;
         this.pack = pack;
         this.off = off;
         this.len = len;
-        this.sha = sha;
         int n = len.length;
         used = new boolean[n];
         int size = 16;
@@ -130,17 +130,18 @@ final class LTWCache {
             }
             // The JDK's own provider: not one the program installed first,
             // whose code would then run inside the hook.
-            MessageDigest sha = MessageDigest.getInstance("SHA-256", "SUN");
-            LTWCache x = new LTWCache(packs, keys, pack, off, len, sha);
+            sha = MessageDigest.getInstance("SHA-256", "SUN");
+            LTWCache x = new LTWCache(packs, keys, pack, off, len);
             // Each path once: hashing, a record read and checked (CRC32C,
             // the answer's copies), the hits' report at exit. An empty
             // index (a cold cache) runs the same: what the JDK runs here
             // can spin lambdas, and a hidden class's name, part of its
             // key, numbers the lambdas spun before it in the run.
-            x.key(0, "a", new byte[1], 0, 1, new byte[32]);
+            key(0, "a", new byte[1], 0, 1, new byte[32]);
             if (count > 0) {
                 x.read(0);
             }
+            LTWAhead.prepare();
             Runtime.getRuntime().addShutdownHook(new Report());
             packs = null;
             index = x;
@@ -204,7 +205,7 @@ final class LTWCache {
      * in decimal, NUL, the name as sent (UTF-8, "" if longer than a u16
      * allows), NUL, the class bytes.
      */
-    private void key(int kind, String name, byte[] b, int off, int len, byte[] out) throws Exception {
+    static void key(int kind, String name, byte[] b, int off, int len, byte[] out) throws Exception {
         MessageDigest md = digest();
         byte[] n = name == null ? new byte[0] : name.getBytes(StandardCharsets.UTF_8);
         if (n.length > 0xffff) {
@@ -219,7 +220,7 @@ final class LTWCache {
         give(md);
     }
 
-    private MessageDigest digest() throws CloneNotSupportedException {
+    private static MessageDigest digest() throws CloneNotSupportedException {
         synchronized (DIGESTS) {
             if (digests > 0) {
                 MessageDigest md = DIGESTS[--digests];
@@ -227,7 +228,11 @@ final class LTWCache {
                 return md;
             }
         }
-        return (MessageDigest) sha.clone();
+        MessageDigest proto = sha;
+        if (proto == null) {
+            throw new CloneNotSupportedException("no index loaded");
+        }
+        return (MessageDigest) proto.clone();
     }
 
     private static void give(MessageDigest md) {
@@ -286,7 +291,18 @@ final class LTWCache {
         if (m < 1 || m > n - 4) {
             return MISS;
         }
-        int p = HEAD + 4, end = p + m;
+        return answer(rec, HEAD + 4, HEAD + 4 + m);
+    }
+
+    /**
+     * The answer in rec[p:end], a response's payload (status first):
+     * null for unchanged, the woven class and its sister, or MISS if it
+     * is neither or out of bounds.
+     */
+    static Object answer(byte[] rec, int p, int end) {
+        if (p < 0 || end > rec.length || p >= end) {
+            return MISS;
+        }
         switch (rec[p++]) {
             case 0: // unchanged
                 return p == end ? null : MISS;
@@ -329,7 +345,7 @@ final class LTWCache {
     }
 
     /** Records a hit; sends a full batch. */
-    private static void hit(int v) {
+    static void hit(int v) {
         int[] full = null;
         synchronized (HITS) {
             HITS[hits++] = v;

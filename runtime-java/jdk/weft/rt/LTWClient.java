@@ -44,8 +44,13 @@ final class LTWClient {
      * response).
      */
     private static final int INDEX = 6, HITS = 7;
-    /** Response statuses. */
-    private static final int WOVEN = 1, QUERY = 3, TOKEN = 4, INDEXED = 5;
+    /**
+     * Request kind naming the code source (the jar) of the classes a
+     * connection sends next: weft weaves the jar's other classes ahead.
+     */
+    private static final int SOURCE = 8;
+    /** Response statuses; AHEAD prefixes a response with answers woven ahead (LTWAhead). */
+    private static final int WOVEN = 1, QUERY = 3, TOKEN = 4, INDEXED = 5, AHEAD = 6;
     /** Set once the index was asked for. */
     private static boolean indexAsked;
 
@@ -63,6 +68,8 @@ final class LTWClient {
         final SocketChannel ch;
         SocketChannel back;
         ByteBuffer buf = ByteBuffer.allocateDirect(INITIAL);
+        /** The code source last named on ch (a SOURCE request). */
+        String source;
 
         Conn(SocketChannel ch) {
             this.ch = ch;
@@ -88,9 +95,13 @@ final class LTWClient {
      */
     private static final String SISTER = "$weft$jp";
 
-    static Object[] weave(ClassLoader loader, int kind, String name, byte[] b, int off, int len) {
+    static Object[] weave(ClassLoader loader, int kind, String name, byte[] b, int off, int len, String source) {
         if (PATH == null || broken || name != null && name.endsWith(SISTER) || wovenAlready(b, off, len)) {
             return null;
+        }
+        Object ahead = LTWAhead.answer(kind, name, b, off, len);
+        if (ahead != LTWCache.MISS) {
+            return (Object[]) ahead;
         }
         LTWCache x = LTWCache.index();
         if (x != null) {
@@ -109,7 +120,7 @@ final class LTWClient {
                     return (Object[]) a;
                 }
             }
-            send(c, c.ch, kind, name, b, off, len);
+            send(c, c.ch, kind, name, b, off, len, source);
             Object[] r = receive(c, loader);
             give(c);
             return r;
@@ -234,7 +245,7 @@ final class LTWClient {
         }
         Conn c = new Conn(connect());
         try {
-            send(c, c.ch, SPLIT, null, null, 0, 0);
+            send(c, c.ch, SPLIT, null, null, 0, 0, null);
             ByteBuffer r = readFrame(c, c.ch);
             if (r.get() != TOKEN) {
                 throw new IOException("no token for a reply connection");
@@ -242,14 +253,14 @@ final class LTWClient {
             byte[] token = new byte[r.getShort() & 0xffff];
             r.get(token);
             c.back = connect();
-            send(c, c.back, REPLY, new String(token, StandardCharsets.ISO_8859_1), null, 0, 0);
+            send(c, c.back, REPLY, new String(token, StandardCharsets.ISO_8859_1), null, 0, 0, null);
             boolean ask;
             synchronized (POOL) {
                 ask = !indexAsked;
                 indexAsked = true;
             }
             if (ask) {
-                send(c, c.ch, INDEX, null, null, 0, 0);
+                send(c, c.ch, INDEX, null, null, 0, 0, null);
                 r = readFrame(c, c.back);
                 if (r.get() == INDEXED) {
                     LTWCache.load(r);
@@ -335,9 +346,11 @@ final class LTWClient {
      * Request: u32 length, u8 kind, u16 name length, name (UTF-8), class
      * bytes (b may be null if len is 0); one write, on ch. A class's
      * request carries, before it in the same write, the classes answered
-     * from the cache's index not reported yet (a Hits request).
+     * from the cache's index or woven ahead not reported yet (a Hits
+     * request) and, if its code source is not the one last named on this
+     * connection, a Source request naming it.
      */
-    private static void send(Conn c, SocketChannel ch, int kind, String name, byte[] b, int off, int len) throws IOException {
+    private static void send(Conn c, SocketChannel ch, int kind, String name, byte[] b, int off, int len, String source) throws IOException {
         int n = name == null ? 0 : name.length();
         byte[] utf8 = null;
         for (int i = 0; i < n && utf8 == null; i++) {
@@ -354,9 +367,22 @@ final class LTWClient {
         }
         int[] hits = kind <= LTW.LOOKUP ? LTWCache.takeHits() : null;
         int h = hits == null ? 0 : 4 + 3 + 4 * hits.length;
+        byte[] src = null;
+        if (kind == LTW.NORMAL && source != null && !source.equals(c.source)) {
+            src = source.getBytes(StandardCharsets.UTF_8);
+            if (src.length > 0xffff) {
+                src = null;
+            } else {
+                h += 4 + 3 + src.length;
+            }
+        }
         ByteBuffer out = c.buffer(h + 4 + 1 + 2 + n + len);
         if (hits != null) {
             putHits(out, hits);
+        }
+        if (src != null) {
+            out.putInt(3 + src.length).put((byte) SOURCE).putShort((short) src.length).put(src);
+            c.source = source;
         }
         out.putInt(1 + 2 + n + len).put((byte) kind).putShort((short) n);
         if (utf8 != null) {
@@ -389,6 +415,10 @@ final class LTWClient {
         while (true) {
             r = readFrame(c, c.back);
             status = r.get();
+            if (status == AHEAD) {
+                LTWAhead.add(r);
+                status = r.get();
+            }
             if (status != QUERY) {
                 break;
             }
@@ -396,7 +426,7 @@ final class LTWClient {
             r.get(q);
             String name = new String(q, StandardCharsets.UTF_8);
             byte[] b = resource(loader, name);
-            send(c, c.ch, ANSWER, name, b, 0, b.length);
+            send(c, c.ch, ANSWER, name, b, 0, b.length, null);
         }
         if (status != WOVEN) {
             return null;
