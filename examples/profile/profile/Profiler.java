@@ -1,9 +1,11 @@
 package profile;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -342,7 +344,7 @@ public final class Profiler {
         Merged root = merge();
         try {
             Files.createDirectories(out);
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("profile.cct")))) {
+            try (OutputStream w = Files.newOutputStream(out.resolve("profile.cct"))) {
                 writeTree(w, root);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("summary.txt")))) {
@@ -362,41 +364,61 @@ public final class Profiler {
      * context 0. It is a small fraction of the size of folded stacks, which
      * repeat every frame of every path.
      */
-    private static void writeTree(PrintWriter w, Merged root) {
-        w.println("# weft cct 1");
-        w.println(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns"
-                : "metrics calls objects arrays elements wall-ns wall-raw-ns");
-        new TreeWriter(w).nodes(root, 0);
+    private static void writeTree(OutputStream w, Merged root) throws IOException {
+        TreeWriter t = new TreeWriter(w);
+        t.text("# weft cct 1\n");
+        t.text(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns\n"
+                : "metrics calls objects arrays elements wall-ns wall-raw-ns\n");
+        t.nodes(root, 0);
+        t.flush();
     }
 
-    /** Numbers frames (by name, each join point's made once) and contexts as it writes them. */
+    /**
+     * Numbers frames (by name, each join point's made once) and contexts as
+     * it writes them, into a buffer of bytes of its own: a million contexts
+     * written through a PrintWriter and a StringBuilder went through the
+     * woven JDK's character encoders a few times per context.
+     */
     private static final class TreeWriter {
-        final PrintWriter w;
+        final OutputStream w;
         final Map<String, Integer> frames = new HashMap<>();
-        final Map<Integer, Integer> frameOf = new HashMap<>(); // by join point id
-        final StringBuilder b = new StringBuilder(128);
+        final Map<Integer, Integer> frameOfLarge = new HashMap<>(); // ids outside frameOf
+        int[] frameOf = new int[1 << 16]; // by join point id: its frame + 1, 0 if not named yet
+        final byte[] buf = new byte[1 << 16];
+        int pos;
         int next = 1;
 
-        TreeWriter(PrintWriter w) {
+        TreeWriter(OutputStream w) {
             this.w = w;
         }
 
-        int frame(Node k) {
-            Integer f = frameOf.get(k.id);
-            if (f != null) return f;
+        int frame(Node k) throws IOException {
+            int id = k.id;
+            boolean small = id >= 0 && id < 1 << 24;
+            if (small && id < frameOf.length && frameOf[id] != 0) return frameOf[id] - 1;
+            if (!small) {
+                Integer f = frameOfLarge.get(id);
+                if (f != null) return f;
+            }
             String name = k.frame();
-            f = frames.get(name);
+            Integer f = frames.get(name);
             if (f == null) {
                 f = frames.size();
                 frames.put(name, f);
-                w.print("f ");
-                w.println(name);
+                text("f ");
+                text(name);
+                text("\n");
             }
-            frameOf.put(k.id, f);
+            if (small) {
+                if (id >= frameOf.length) frameOf = java.util.Arrays.copyOf(frameOf, Math.max(id + 1, 2 * frameOf.length));
+                frameOf[id] = f + 1;
+            } else {
+                frameOfLarge.put(id, f);
+            }
             return f;
         }
 
-        void nodes(Merged m, int parent) {
+        void nodes(Merged m, int parent) throws IOException {
             for (Node n : m.table) {
                 if (n == null) continue;
                 Merged k = (Merged) n;
@@ -409,15 +431,50 @@ public final class Profiler {
                     childCpu += g.cpuNanos;
                 }
                 int self = next++;
-                b.setLength(0);
-                b.append("n ").append(parent).append(' ').append(f).append(' ')
-                        .append(k.calls).append(' ').append(k.objects).append(' ').append(k.arrays).append(' ')
-                        .append(k.elements).append(' ').append(Math.max(0, compensated(k) - childComp)).append(' ')
-                        .append(Math.max(0, k.wallNanos - childWall));
-                if (CPU) b.append(' ').append(Math.max(0, k.cpuNanos - childCpu));
-                w.println(b);
+                if (pos > buf.length - 256) flush();
+                buf[pos++] = 'n';
+                number(parent);
+                number(f);
+                number(k.calls);
+                number(k.objects);
+                number(k.arrays);
+                number(k.elements);
+                number(Math.max(0, compensated(k) - childComp));
+                number(Math.max(0, k.wallNanos - childWall));
+                if (CPU) number(Math.max(0, k.cpuNanos - childCpu));
+                buf[pos++] = '\n';
                 nodes(k, self);
             }
+        }
+
+        /** Appends a space and v (not negative) in decimal. */
+        void number(long v) {
+            buf[pos++] = ' ';
+            int digits = 1;
+            for (long x = v; x >= 10; x /= 10) digits++;
+            int end = pos + digits;
+            for (int i = end - 1; i >= pos; i--) {
+                buf[i] = (byte) ('0' + v % 10);
+                v /= 10;
+            }
+            pos = end;
+        }
+
+        /** Appends a frame name or a header line, in UTF-8. */
+        void text(String s) throws IOException {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            if (pos + b.length > buf.length) flush();
+            if (b.length > buf.length) {
+                w.write(b);
+                return;
+            }
+            System.arraycopy(b, 0, buf, pos, b.length);
+            pos += b.length;
+        }
+
+        void flush() throws IOException {
+            w.write(buf, 0, pos);
+            pos = 0;
         }
     }
 }
