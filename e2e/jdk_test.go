@@ -413,7 +413,7 @@ public class Linker {
 // JDK links them all too: "other 0"), none fails verification.
 func TestHarshLinkEveryClass(t *testing.T) {
 	j := harshJDK(t)
-	woven, _ := runIn(t, j.bin("java"), "-Xverify:all", "-cp", j.adv, "Linker")
+	woven, _ := runIn(t, j.bin("java"), jvmtest.QuickArgs("-Xverify:all", "-cp", j.adv, "Linker")...)
 	t.Logf("woven: %s", strings.SplitN(woven, "\n", 2)[0])
 	var n, other, bad int
 	if _, err := fmt.Sscanf(woven, "linked %d other %d bad %d", &n, &other, &bad); err != nil {
@@ -501,7 +501,7 @@ func TestHarshJavac(t *testing.T) {
 	}
 	sort.Strings(files)
 	stockOut, wovenOut := t.TempDir(), t.TempDir()
-	so, se := runIn(t, jvmtest.Javac(t), append([]string{"-Xlint:all", "-d", stockOut}, files...)...)
+	so, se := runIn(t, jvmtest.Javac(t), jvmtest.ToolArgs(append([]string{"-Xlint:all", "-d", stockOut}, files...)...)...)
 	wo, we := runIn(t, j.bin("javac"), append([]string{"-J-Xverify:all", "-Xlint:all", "-d", wovenOut}, files...)...)
 	if so != wo || se != we {
 		t.Errorf("javac output differs:\nstock: %s%s\nwoven: %s%s", so, se, wo, we)

@@ -209,12 +209,17 @@ func TestRewriteJDKVerifies(t *testing.T) {
 	for _, m := range src.Modules() {
 		patch = append(patch, "--patch-module", m+"="+filepath.Join(out, m))
 	}
+	// The JVMs run with the client compiler only and the serial collector
+	// (jvmtest.QuickArgs): loading every class, C2 and the parallel
+	// collector's threads took a third of their CPU time.
 	patched := func(args ...string) []string {
-		return append(append([]string{"-Xverify:all"}, patch...), args...)
+		return append(append(jvmtest.QuickArgs("-Xverify:all"), patch...), args...)
 	}
 
 	loader := jvmtest.Compile(t, map[string]string{"LoadAll.java": loadAllSource})
-	stockOut, _ := jvmtest.Run(t, "-Xverify:all", "--add-modules", "ALL-SYSTEM", "-cp", loader, "LoadAll", listFile)
+	// (The stock classes need no -Xverify:all: a class failing it stock
+	// fails rewritten too, where it is an error.)
+	stockOut, _ := jvmtest.Run(t, jvmtest.QuickArgs("--add-modules", "ALL-SYSTEM", "-cp", loader, "LoadAll", listFile)...)
 	loadLog := filepath.Join(t.TempDir(), "load.log")
 	newOut, _ := jvmtest.Run(t, patched("--add-modules", "ALL-SYSTEM", "-Xlog:class+load=info:file="+loadLog,
 		"-cp", loader, "LoadAll", listFile)...)
@@ -239,7 +244,7 @@ func TestRewriteJDKVerifies(t *testing.T) {
 
 	// java -version; --patch-module turns class-data sharing off, which
 	// -version reports, so the stock JDK runs without it too.
-	_, stockVersion := jvmtest.Run(t, "-Xshare:off", "-version")
+	_, stockVersion := jvmtest.Run(t, jvmtest.QuickArgs("-Xshare:off", "-version")...)
 	_, newVersion := jvmtest.Run(t, patched("-version")...)
 	if dropWarnings(newVersion) != stockVersion {
 		t.Errorf("java -version on the rewritten JDK says\n%s\nthe stock JDK\n%s", newVersion, stockVersion)
@@ -293,7 +298,7 @@ public class Main {
 	}
 	sort.Strings(files)
 	stockClasses, newClasses := t.TempDir(), t.TempDir()
-	if out, err := exec.Command(jvmtest.Javac(t), append([]string{"-d", stockClasses}, files...)...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(jvmtest.Javac(t), jvmtest.ToolArgs(append([]string{"-d", stockClasses}, files...)...)...).CombinedOutput(); err != nil {
 		t.Fatalf("stock javac: %v\n%s", err, out)
 	}
 	jvmtest.Run(t, patched(append([]string{"-m", "jdk.compiler/com.sun.tools.javac.Main", "-d", newClasses}, files...)...)...)
@@ -306,7 +311,7 @@ public class Main {
 			t.Errorf("javac on the rewritten JDK wrote a different %s", name)
 		}
 	}
-	want, _ := jvmtest.Run(t, "-cp", stockClasses, "app.Main")
+	want, _ := jvmtest.Run(t, jvmtest.QuickArgs("-cp", stockClasses, "app.Main")...)
 	if got, _ := jvmtest.Run(t, patched("-cp", newClasses, "app.Main")...); got != want || want == "" {
 		t.Errorf("the program prints %q on the rewritten JDK, %q on the stock one", got, want)
 	}
@@ -356,8 +361,8 @@ func TestRewriteJarsVerify(t *testing.T) {
 		src.Close()
 		listFile := writeList(t, list)
 		sep := string(os.PathListSeparator)
-		stockOut, _ := jvmtest.Run(t, "-Xverify:all", "-cp", loader+sep+jar, "LoadAll", listFile)
-		newOut, _ := jvmtest.Run(t, "-Xverify:all", "-cp", loader+sep+out, "LoadAll", listFile)
+		stockOut, _ := jvmtest.Run(t, jvmtest.QuickArgs("-Xverify:all", "-cp", loader+sep+jar, "LoadAll", listFile)...)
+		newOut, _ := jvmtest.Run(t, jvmtest.QuickArgs("-Xverify:all", "-cp", loader+sep+out, "LoadAll", listFile)...)
 		compareLoads(t, filepath.Base(jar), parseLoadAll(t, stockOut), parseLoadAll(t, newOut), len(list))
 	}
 }

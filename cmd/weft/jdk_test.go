@@ -45,7 +45,7 @@ func TestJDKAdviceAndLaunchers(t *testing.T) {
 	}
 	src := writeFile(t, "Hello.java", helloSrc)
 	out := t.TempDir()
-	javac := exec.Command(jvmtest.Javac(t), append(strings.Fields(string(jargs)), "-d", out, src)...)
+	javac := exec.Command(jvmtest.Javac(t), jvmtest.ToolArgs(append(strings.Fields(string(jargs)), "-d", out, src)...)...)
 	b, err := javac.CombinedOutput()
 	if err != nil || !strings.Contains(string(b), " hits at ") {
 		t.Errorf("javac with weft.jargs: %v\n%s", err, b)

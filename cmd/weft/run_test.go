@@ -84,7 +84,7 @@ func TestRunLaunchers(t *testing.T) {
 		t.Errorf("Hello compiled on the woven JDK prints %q", o)
 	}
 
-	appCDS(t, env, adv, app)
+	appCDS(t, env, aspects[1:], adv, app)
 }
 
 // appCDS checks the application's class data sharing archive (appcds.go)
@@ -93,14 +93,16 @@ func TestRunLaunchers(t *testing.T) {
 // jar's and the advice's) loaded from it; --app-cds=false maps none; an
 // archive made stale by a newer woven jar is not used but deleted, and the
 // classes listed again for the next run. The output is the same each time.
-func appCDS(t *testing.T, env []string, adv, classes string) {
+// The runs take the aspects and modules of the runs before (aspectArgs)
+// and the advice class path: the same woven JDK and image, not another.
+func appCDS(t *testing.T, env, aspectArgs []string, adv, classes string) {
 	jar := filepath.Join(t.TempDir(), "hello.jar")
 	jvmtest.Jar(t, classes, jar, "")
 	logs := t.TempDir()
 	run := func(name string, flags ...string) (stderr, classLoad string) {
 		t.Helper()
 		log := filepath.Join(logs, name)
-		args := append(append([]string{"run", "-a", countWeft, "--modules", "java.base", "--advice-cp", adv}, flags...),
+		args := append(append(append(append([]string{"run"}, aspectArgs...), "--advice-cp", adv), flags...),
 			"--", jvmtest.Java(t), "-Dcount.quiet=1", "-Xlog:class+load:file="+log, "-cp", jar, "Hello")
 		stdout, stderr, code := weft(t, env, args...)
 		b, err := os.ReadFile(log)

@@ -102,7 +102,19 @@ func writeSources(t testing.TB, sources map[string]string) (dir string, files []
 // optimizing compiler and the parallel collector's threads (javac of a
 // small program: 1.55 CPU seconds, 0.96 so); its output is the same.
 func ToolArgs(args ...string) []string {
-	return append([]string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"}, args...)
+	var a []string
+	for _, o := range QuickArgs() {
+		a = append(a, "-J"+o)
+	}
+	return append(a, args...)
+}
+
+// QuickArgs returns args after the same options for java itself: for a
+// short JVM whose test is not about the JIT (a program loading every
+// class, a launcher run once), which spends most of its CPU time in C2
+// and the parallel collector's threads otherwise.
+func QuickArgs(args ...string) []string {
+	return append([]string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}, args...)
 }
 
 // javac runs javac with args; it fails the test if javac fails.
