@@ -75,28 +75,12 @@ func TestAgainstAspectJ(t *testing.T) {
 	w := lang3Woven(t)
 	want, got := w.ajc["Diff"], w.weft["Diff"]
 
-	var missing, extra []string
-	nIntentional := 0
-	for l, n := range want {
-		if got[l] < n {
-			if ajcOnly(l) {
-				nIntentional++
-				continue
-			}
-			missing = append(missing, l)
+	missing, extra, nIntentional := weaveInfoDiff(want, got, func(l string, ajcOnlyLine bool) bool {
+		if ajcOnlyLine {
+			return ajcOnly(l)
 		}
-	}
-	for l, n := range got {
-		if want[l] < n {
-			if weftOnly(l) {
-				nIntentional++
-				continue
-			}
-			extra = append(extra, l)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(extra)
+		return weftOnly(l)
+	})
 	t.Logf("ajc: %d distinct lines; weft: %d; %d differ by design (docs/language.md)", len(want), len(got), nIntentional)
 	if len(want) < 5000 {
 		t.Errorf("ajc reported only %d lines: the comparison is vacuous", len(want))
@@ -126,6 +110,48 @@ func TestAgainstAspectJ(t *testing.T) {
 			t.Errorf("advice %s ran %s times woven by ajc, %s by weft", name, aj[i], wf[i])
 		}
 	}
+}
+
+// weaveInfoDiff compares two multisets of weave-info lines: missing holds
+// ajc's lines (want) that weft's (got) lack, extra weft's that ajc's lack,
+// both sorted. A line byDesign accepts (ajcOnly: a missing line) differs
+// by design: it is counted in intentional, not listed. byDesign may be nil.
+func weaveInfoDiff(want, got map[string]int, byDesign func(line string, ajcOnly bool) bool) (missing, extra []string, intentional int) {
+	for l, n := range want {
+		if got[l] < n {
+			if byDesign != nil && byDesign(l, true) {
+				intentional++
+				continue
+			}
+			missing = append(missing, l)
+		}
+	}
+	for l, n := range got {
+		if want[l] < n {
+			if byDesign != nil && byDesign(l, false) {
+				intentional++
+				continue
+			}
+			extra = append(extra, l)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	return missing, extra, intentional
+}
+
+// advicePerLine sums want's counts by the advice's "(line N)" that ends
+// each line (" [with runtime test]" dropped where trimTest).
+func advicePerLine(want map[string]int, trimTest bool) map[string]int {
+	per := map[string]int{}
+	for l, n := range want {
+		k := l[strings.LastIndex(l, "(line "):]
+		if trimTest {
+			k = strings.TrimSuffix(k, " [with runtime test]")
+		}
+		per[k] += n
+	}
+	return per
 }
 
 // reportWeaveInfoDiff fails t with (the first of) the weave-info lines

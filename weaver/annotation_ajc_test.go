@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -158,24 +157,13 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	}
 	got := normalizeInfo(b.String())
 
-	var missing, extra []string
-	perAdvice := map[string]int{}
-	for l, n := range want {
+	for l := range want {
 		if strings.Contains(l, "in Type 'Annots'") {
-			continue // the aspect's own code, woven by ajc only
-		}
-		if got[l] < n {
-			missing = append(missing, l)
-		}
-		perAdvice[l[strings.LastIndex(l, "(line "):]] += n
-	}
-	for l, n := range got {
-		if want[l] < n {
-			extra = append(extra, l)
+			delete(want, l) // the aspect's own code, woven by ajc only
 		}
 	}
-	sort.Strings(missing)
-	sort.Strings(extra)
+	missing, extra, _ := weaveInfoDiff(want, got, nil)
+	perAdvice := advicePerLine(want, false)
 	t.Logf("ajc: %d distinct weave-info lines, weft: %d; per advice: %v", len(want), len(got), perAdvice)
 	for line := 2; line <= annotCounters+2; line++ {
 		if k := "(line " + itoa(line) + ")"; perAdvice[k] == 0 && perAdvice[k+" [with runtime test]"] == 0 {

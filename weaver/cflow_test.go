@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -116,7 +115,6 @@ func TestCflowAgainstAspectJ(t *testing.T) {
 	// cflow entries and exits are not listed (nor are ajc's). Lines are
 	// left out: ajc, compiling the source, gives an execution the line of
 	// the method's declaration, weft its first line of code.
-	var missing, extra []string
 	noLine := regexp.MustCompile(`\(Cf\.java:[0-9]+\)`)
 	ajInfo, weftInfo := map[string]int{}, map[string]int{}
 	for l, n := range normalizeInfo(r.info) {
@@ -125,16 +123,7 @@ func TestCflowAgainstAspectJ(t *testing.T) {
 	for l, n := range info {
 		weftInfo[noLine.ReplaceAllString(l, "(Cf.java)")] += n
 	}
-	for l, n := range ajInfo {
-		if weftInfo[l] < n {
-			missing = append(missing, l)
-		}
-	}
-	for l, n := range weftInfo {
-		if ajInfo[l] < n {
-			extra = append(extra, l)
-		}
-	}
+	missing, extra, _ := weaveInfoDiff(ajInfo, weftInfo, nil)
 	if len(ajInfo) < 12 {
 		t.Errorf("ajc reported %d weave-info lines:\n%s", len(ajInfo), r.info)
 	}
@@ -176,21 +165,8 @@ func TestCflowAgainstAspectJ(t *testing.T) {
 func TestCflowAgainstAspectJOnLang3(t *testing.T) {
 	w := lang3Woven(t)
 	want, got := typeArgsDropped(w.ajc["CflowDiff"]), w.weft["CflowDiff"]
-	var missing, extra []string
-	perAdvice := map[string]int{}
-	for l, n := range want {
-		if got[l] < n {
-			missing = append(missing, l)
-		}
-		perAdvice[strings.TrimSuffix(l[strings.LastIndex(l, "(line "):], " [with runtime test]")] += n
-	}
-	for l, n := range got {
-		if want[l] < n {
-			extra = append(extra, l)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(extra)
+	missing, extra, _ := weaveInfoDiff(want, got, nil)
+	perAdvice := advicePerLine(want, true)
 	t.Logf("ajc: %d distinct weave-info lines, weft: %d; per advice: %v", len(want), len(got), perAdvice)
 	for line := 3; line <= 8; line++ {
 		if k := "(line " + string(rune('0'+line)) + ")"; perAdvice[k] == 0 {

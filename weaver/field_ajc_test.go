@@ -3,7 +3,6 @@ package weaver
 import (
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -21,26 +20,10 @@ func TestFieldsAgainstAspectJ(t *testing.T) {
 	w := lang3Woven(t)
 	want, got := w.ajc["FieldDiff"], w.weft["FieldDiff"]
 
-	var missing, extra []string
-	perAdvice := map[string]int{}
-	for l, n := range want {
-		if got[l] < n {
-			missing = append(missing, l)
-		}
-		perAdvice[strings.TrimSuffix(l[strings.LastIndex(l, "(line "):], " [with runtime test]")] += n
-	}
-	nIntentional := 0
-	for l, n := range got {
-		if want[l] < n {
-			if fieldWeftOnly(l) {
-				nIntentional++
-				continue
-			}
-			extra = append(extra, l)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(extra)
+	missing, extra, nIntentional := weaveInfoDiff(want, got, func(l string, ajcOnly bool) bool {
+		return !ajcOnly && fieldWeftOnly(l)
+	})
+	perAdvice := advicePerLine(want, true)
 	t.Logf("ajc: %d distinct weave-info lines, weft: %d (%d differ by design); per advice: %v",
 		len(want), len(got), nIntentional, perAdvice)
 	for line := 2; line <= 7; line++ {
@@ -174,19 +157,7 @@ func TestFieldEdgeCasesAgainstAspectJ(t *testing.T) {
 	want := normalizeInfo(ajcOut)
 
 	got := weftWeaveInfo(t, app, filepath.Join(t.TempDir(), "out"), "edge.weft", []byte(fieldEdgeAspect), adv, false)
-	var missing, extra []string
-	for l, n := range want {
-		if got[l] < n {
-			missing = append(missing, l)
-		}
-	}
-	for l, n := range got {
-		if want[l] < n {
-			extra = append(extra, l)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(extra)
+	missing, extra, _ := weaveInfoDiff(want, got, nil)
 	t.Logf("ajc: %d distinct weave-info lines, weft: %d", len(want), len(got))
 	if len(want) < 50 {
 		t.Errorf("ajc reported only %d lines:\n%s", len(want), ajcOut)

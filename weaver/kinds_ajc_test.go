@@ -3,7 +3,6 @@ package weaver
 import (
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -30,28 +29,12 @@ func TestKindsAgainstAspectJ(t *testing.T) {
 	// constructor: compare those without it.
 	want, got = initLineless(want), initLineless(got)
 	delegating := thisCallingCtors(t, lang3Jar)
-	var missing, extra []string
-	perAdvice := map[string]int{}
-	nIntentional := 0
-	for l, n := range want {
-		perAdvice[l[strings.LastIndex(l, "(line "):]] += n
-		if got[l] >= n {
-			continue
-		}
-		if i := strings.Index(l, "initialization(void "); i > 0 && strings.HasPrefix(l, "Join point '") &&
-			delegating[l[i+len("initialization(void "):strings.Index(l, ")' in Type")]] {
-			nIntentional++
-			continue
-		}
-		missing = append(missing, l)
-	}
-	for l, n := range got {
-		if want[l] < n {
-			extra = append(extra, l)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(extra)
+	perAdvice := advicePerLine(want, false)
+	missing, extra, nIntentional := weaveInfoDiff(want, got, func(l string, ajcOnly bool) bool {
+		i := strings.Index(l, "initialization(void ")
+		return ajcOnly && i > 0 && strings.HasPrefix(l, "Join point '") &&
+			delegating[l[i+len("initialization(void "):strings.Index(l, ")' in Type")]]
+	})
 	if d := os.Getenv("WEFT_DUMP"); d != "" {
 		os.WriteFile(d, []byte(strings.Join(missing, "\n")+"\n====\n"+strings.Join(extra, "\n")), 0o644)
 	}
