@@ -467,27 +467,19 @@ func (cw *classWeaver) filter(s *advice.Shadow, as []advice.Applied) []advice.Ap
 // its superclasses). As in AspectJ, a static method called through a
 // subclass (Sub.s() for a method of Super) is a call of Super.s(): static
 // methods are not overridden, so its join point has that one signature.
-// owner itself when the weaver's hierarchy cannot tell.
+// owner itself when the weaver's hierarchy cannot tell, or where only an
+// interface would declare it (static interface methods are not inherited).
 func (cw *classWeaver) staticOwner(owner, name, desc string) string {
 	mh, ok := cw.w.opts.Hierarchy.(advice.MethodHierarchy)
 	if !ok {
 		return owner
 	}
-	for c, depth := owner, 0; c != "" && depth < 256; depth++ {
-		ms, known := mh.DeclaredMethods(c, name)
-		if !known {
-			return owner
-		}
-		for _, m := range ms {
-			if m.Desc == desc {
-				return c
-			}
-		}
-		ci, err := cw.w.opts.Hierarchy.Lookup(c)
-		if err != nil || ci == nil || ci.IsInterface() {
-			return owner
-		}
-		c = ci.Super
+	d, ok := resolveMethod(mh, advice.Member{Owner: owner, Name: name, Desc: desc})
+	if !ok || d.Owner == owner {
+		return owner
 	}
-	return owner
+	if ci, err := mh.Lookup(d.Owner); err != nil || ci == nil || ci.IsInterface() {
+		return owner
+	}
+	return d.Owner
 }

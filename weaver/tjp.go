@@ -109,6 +109,9 @@ func declaredMethod(mh advice.MethodHierarchy, class, name, desc string) (advice
 	return advice.Member{}, false
 }
 
+// maxSuperDepth bounds a walk up a superclass chain: deeper is a cycle.
+const maxSuperDepth = 256
+
 // resolveMethod finds the declaration a call of m resolves to, as the JVM
 // does: in m's owner and its superclasses, then in their interfaces.
 // Constructors are looked up in their owner only.
@@ -117,7 +120,12 @@ func resolveMethod(mh advice.MethodHierarchy, m advice.Member) (advice.Member, b
 		return declaredMethod(mh, m.Owner, m.Name, m.Desc)
 	}
 	var ifaces []string
-	for c := m.Owner; c != ""; {
+	// A superclass chain longer than the bound is a cycle of malformed
+	// classes: no declaration.
+	for c, depth := m.Owner, 0; c != ""; depth++ {
+		if depth == maxSuperDepth {
+			return advice.Member{}, false
+		}
 		if d, ok := declaredMethod(mh, c, m.Name, m.Desc); ok {
 			return d, true
 		}
