@@ -62,11 +62,7 @@ func javaBaseVerifies(t *testing.T, prog string) {
 		if strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}
-		data, err := e.Read()
-		if err != nil {
-			return err
-		}
-		c, err := Parse(e.Path, data)
+		c, err := parseEntry(e)
 		if err != nil {
 			return err
 		}
@@ -714,11 +710,7 @@ func reframeDir(t *testing.T, dir string, h Hierarchy) (string, int) {
 	out := t.TempDir()
 	methods := 0
 	err := NewDirSource(dir).Walk(func(e ClassEntry) error {
-		data, err := e.Read()
-		if err != nil {
-			return err
-		}
-		c, err := Parse(e.Path, data)
+		c, err := parseEntry(e)
 		if err != nil {
 			return err
 		}
@@ -929,6 +921,15 @@ func TestFramesLdcKinds(t *testing.T) {
 	if code.MaxStack != 14 { // 13 slots of constants, then the iload
 		t.Errorf("max stack %d, want 14", code.MaxStack)
 	}
+}
+
+// parseEntry reads and parses one class of a walk.
+func parseEntry(e ClassEntry) (*Class, error) {
+	data, err := e.Read()
+	if err != nil {
+		return nil, err
+	}
+	return Parse(e.Path, data)
 }
 
 // openJavaBase opens home's java.base and a hierarchy over all its

@@ -416,11 +416,7 @@ func TestQuickFramesMatchAnalysis(t *testing.T) {
 		if classes++; classes%4 != 1 || strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}
-		data, err := e.Read()
-		if err != nil {
-			return err
-		}
-		c, err := Parse(e.Path, data)
+		c, err := parseEntry(e)
 		if err != nil {
 			return err
 		}
