@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -247,7 +246,7 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
 			e = nil // the round trip reports it
 		}
 	}()
-	b, err := readZipFile(f)
+	b, err := classfile.ReadZipEntry(j.path, f) // f is at most MaxFrame bytes (open)
 	if err != nil {
 		return nil
 	}
@@ -279,7 +278,7 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
 		if zf == nil {
 			return nil, errNotInJar
 		}
-		return readZipFile(zf)
+		return classfile.ReadZipEntry(j.path, zf)
 	}); err != nil {
 		return nil
 	}
@@ -311,26 +310,6 @@ func (e *aheadEntry) response() *Response {
 		return &Response{Status: StatusError, Message: err.Error()}
 	}
 	return resp
-}
-
-// readZipFile reads a jar's entry, at most MaxFrame bytes.
-func readZipFile(f *zip.File) ([]byte, error) {
-	if f.UncompressedSize64 > MaxFrame {
-		return nil, fmt.Errorf("%s: %d bytes", f.Name, f.UncompressedSize64)
-	}
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	b, err := io.ReadAll(io.LimitReader(r, int64(f.UncompressedSize64)+1))
-	if err != nil {
-		return nil, err
-	}
-	if uint64(len(b)) != f.UncompressedSize64 {
-		return nil, fmt.Errorf("%s: %d bytes, its header says %d", f.Name, len(b), f.UncompressedSize64)
-	}
-	return b, nil
 }
 
 // withAhead returns resp with the answers woven ahead that cn has not sent
