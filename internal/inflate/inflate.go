@@ -4,8 +4,9 @@
 // io.ByteReader call per byte and its output through a 32 KB window; here
 // bits are loaded eight bytes at a time, Huffman codes of up to 10 bits
 // are found by one table lookup, and matches are copied within the
-// output: about three times faster, which matters to weaving a jar, where
-// inflating its classes took a seventh of the time.
+// output: 1.4-1.75 times as fast on guava's classes (BenchmarkDecode),
+// which matters to weaving a jar, where inflating its classes took a
+// seventh of the time.
 //
 // Decode checks what it decodes (codes, distances, the output's size) but
 // no checksum: its callers compare the zip entry's CRC-32.
