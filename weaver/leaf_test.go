@@ -3,6 +3,7 @@ package weaver
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
@@ -83,4 +84,128 @@ public class Main {
 		t.Errorf("sister: <clinit> %v, %d helpers testing leafDirect (want 1: hit's), %d others setting the flag (want 1: reenter's)",
 			c.FindMethod("<clinit>", "()V") != nil, direct, bracketed)
 	}
+	// Not all the advice is leaf: entries take the token, as before.
+	if _, ok := directTest(t, filepath.Join(res.Name, "app", "Main.class"), "fib"); ok {
+		t.Errorf("Main.fib tests the sister's constant direct in a weaving with advice that is not leaf")
+	}
+}
+
+// TestLeafWeavingDirect: in a weaving whose advice is all leaf, woven
+// entries whose helpers all call their advice directly test the sister's
+// constant direct before taking the token, with no call on that path (the
+// entry woven from the header, in a method and a constructor, and the body
+// woven in place, with after returning advice). Counts are exact, code
+// the advice class's static initializer runs is not advised (Main's
+// sister reads its own constant while initializing it; Other's sister,
+// initialized inside that bypass, keeps direct false and its methods take
+// the token), and a thread whose flag is set (another weaving's advice)
+// runs the advice at a direct entry only.
+func TestLeafWeavingDirect(t *testing.T) {
+	src := map[string]string{
+		"adv/Log.java": `package adv;
+public class Log {
+    static final long[] HITS = new long[8];
+    static { System.out.println("init sees fib(4)=" + app.Main.fib(4) + " twice(3)=" + app.Other.twice(3)); }
+    public static void hit(int id) { HITS[id & 7]++; }
+    public static long hits() { long n = 0; for (long h : HITS) n += h; return n; }
+}`,
+		"app/Other.java": `package app;
+public class Other {
+    public static int twice(int n) { return 2 * n; }
+}`,
+		"app/Main.java": `package app;
+public class Main {
+    static final class Point {
+        final int x, y;
+        Point(int x, int y) { this.x = x; this.y = y; }
+        int sum() { return x + y; }
+    }
+    public static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    public static void main(String[] a) {
+        System.out.println(fib(3) + " " + Other.twice(2) + " hits " + adv.Log.hits());
+        weft.rt.DIB.set(true);
+        int f = fib(3), t = Other.twice(2);
+        weft.rt.DIB.set(false);
+        System.out.println("bypassed " + f + " " + t + " hits " + adv.Log.hits());
+        System.out.println(new Point(1, 2).sum() + " hits " + adv.Log.hits());
+    }
+}`}
+	hit := adv(advice.Before, 0, "hit", "(I)V", val(advice.JoinPointID, 0, "I"))
+	after := adv(advice.AfterReturning, 1, "hit", "(I)V", val(advice.JoinPointID, 0, "I"))
+	hit.Leaf, after.Leaf = true, true
+	rules := testMatcher{
+		{kind: advice.MethodExecution, owner: "app/.*", name: "fib|twice|sum", adv: hit},
+		{kind: advice.ConstructorExecution, owner: "app/.*", adv: hit},
+		{kind: advice.MethodExecution, owner: "app/.*", name: "sum", adv: after},
+	}
+	out, _, res := compileWeaveRun(t, src, rules, "app.Main")
+	want := "init sees fib(4)=3 twice(3)=6\n2 4 hits 6\nbypassed 2 4 hits 11\n3 hits 14\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	for _, m := range []struct{ class, method string }{
+		{"Main", "fib"}, {"Other", "twice"}, {"Main$Point", "<init>"}, {"Main$Point", "sum"}} {
+		class := filepath.Join(res.Name, "app", m.class+".class")
+		calls, ok := directTest(t, class, m.method)
+		if !ok || calls != 0 {
+			t.Errorf("%s.%s: tests direct %v, with %d calls on its path (want true, 0)", m.class, m.method, ok, calls)
+		}
+		b, err := os.ReadFile(filepath.Join(res.Name, "app", m.class+SisterSuffix+".class"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := classfile.Parse("sister", b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		field := false
+		for _, f := range c.Fields {
+			field = field || c.MemberName(f) == "direct" && c.MemberDesc(f) == "Z"
+		}
+		if !field {
+			t.Errorf("%s's sister has no field direct", m.class)
+		}
+	}
+}
+
+// directTest decodes method name of a woven class file and reports whether
+// its guard tests the sister's constant direct, and how many calls are on
+// that path (up to its goto).
+func directTest(t *testing.T, path, name string) (calls int, ok bool) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Methods {
+		if c.MemberName(m) != name {
+			continue
+		}
+		code, err := classfile.DecodeCode(c, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, in := range code.Insns {
+			if in.Op != classfile.OpGetstatic {
+				continue
+			}
+			if owner, field, _ := c.Pool.MemberRef(in.Index); field != "direct" || !strings.HasSuffix(owner, SisterSuffix) {
+				continue
+			}
+			for _, in := range code.Insns[i+1:] {
+				if in.Op == classfile.OpGoto {
+					break
+				}
+				if in.Op >= classfile.OpInvokevirtual && in.Op <= classfile.OpInvokedynamic {
+					calls++
+				}
+			}
+			return calls, true
+		}
+	}
+	return 0, false
 }
