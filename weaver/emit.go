@@ -50,7 +50,7 @@ type emitter struct {
 	// advice call tests the token; skip is the last test's target.
 	inPlace bool
 	skip    *classfile.Label
-	// hasDirect is set when the guard tests the sister's constant direct
+	// hasDirect is set when the guard reads the sister's constant direct
 	// (leaf.go), at directAt in the instructions it went to; direct
 	// says that every helper called so far calls its advice directly,
 	// helpers counts them.

@@ -36,25 +36,26 @@ import (
 // class loader (which may be woven). docs/jdk.md has the argument.
 //
 // When all the advice of the weaving is leaf with none of the user's code
-// around it (advice.AllLeaf: no around, cflow or if()), no advice call of
-// the weaving sets a thread's flag, so the token is not needed either: a
-// method whose helpers all call their advice directly takes its token from
-// the sister's constant direct first (directEntry),
+// around it (advice.AllLeaf: no around, cflow or if()), the flag its
+// helpers set guards only leaf advice, which reaches no woven code, so the
+// token is not needed either: a method whose helpers all call their
+// advice directly first reads the
+// sister's constant direct (directEntry),
 //
 //	token = !BIB.ready ? Weft.enter()
-//	      : Sister.direct ? (Object) Sister.class : DIB.token();
+//	      : Sister.direct != null ? Sister.direct : DIB.token();
 //
 // and the sister's static initializer ends with
 //
-//	if (t != null) direct = DIB.leafDirect;
+//	if (t != null && DIB.leafDirect) direct = Sister.class;
 //
-// so direct is true once the advice classes are initialized, in the
+// so direct is set once the advice classes are initialized, in the
 // application runtime, unless the sister was initialized inside a bypass
-// (t null: then it stays false, and its methods take the token as before).
-// Code the advice classes' static initializers run reads false, the
-// default, as does a thread reading it while initializing the sister.
-// Compiled code folds the constant: the entry is the advice call alone,
-// as a raw static call in the source.
+// (t null: then it stays null, and its methods take the thread's token).
+// Code the advice classes' static initializers run reads null, as does a
+// thread reading it while it initializes the sister. Compiled code folds
+// the constant: the entry is the advice call alone, as a raw static call
+// in the source.
 
 // leafDirect reports whether the helper of spec calls its advice directly
 // when the runtime allows it: leaf advice in an application weaving, with
@@ -141,16 +142,17 @@ func (g *sisterGen) leafInit() error {
 	return code.Encode(g.c, m, classfile.EncodeOptions{})
 }
 
-// The sister's constant read by woven entries (directEntry).
+// The sister's constant read by woven entries (directEntry): the token of
+// direct entries, null where they take the thread's.
 const (
 	directField = "direct"
-	directDesc  = "Z"
+	directDesc  = "Ljava/lang/Object;"
 )
 
 // directInit adds the sister's field direct and emits, in its static
 // initializer, after the bypass whose token is local 0:
 //
-//	if (t != null) direct = DIB.leafDirect;
+//	if (t != null && DIB.leafDirect) direct = Sister.class;
 func (g *sisterGen) directInit(code *classfile.Code) {
 	p := g.c.Pool
 	g.c.Fields = append(g.c.Fields, &classfile.Member{Access: classfile.AccStatic | classfile.AccFinal | classfile.AccSynthetic,
@@ -159,6 +161,8 @@ func (g *sisterGen) directInit(code *classfile.Code) {
 	g.idx(classfile.OpAload, 0)
 	g.add(classfile.Insn{Op: classfile.OpIfnull, Label: done})
 	g.idx(classfile.OpGetstatic, addFieldref(p, rtjava.DIBLeafDirect))
+	g.add(classfile.Insn{Op: classfile.OpIfeq, Label: done})
+	g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddClass(g.sister)})
 	g.idx(classfile.OpPutstatic, p.AddFieldref(g.sister, directField, directDesc))
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: done})
 	// Its frame comes first: done is before the handler.
@@ -167,15 +171,12 @@ func (g *sisterGen) directInit(code *classfile.Code) {
 }
 
 // directEntry, in the guard of a method woven in place in an all-leaf
-// weaving, emits after BIB.ready's test the test of the sister's constant
-// direct, whose path takes the sister class as the token (not null, so
-// that no advice call is skipped; no helper uses it: each calls its advice
-// directly when direct is true) and jumps to got, where the token is
+// weaving, emits after BIB.ready's test the read of the sister's constant
+// direct, which is the token if it is not null (no helper uses it: each
+// calls its advice directly then), and jumps to got, where the token is
 // stored:
 //
-//	getstatic Sister.direct; ifeq TOKEN
-//	ldc Sister; checkcast Object; goto got   (typed Object: the join needs no hierarchy)
-//	TOKEN:
+//	getstatic Sister.direct; dup; ifnonnull got; pop
 //
 // finishDirect takes it out again if some helper the method calls does
 // not call its advice directly.
@@ -183,22 +184,18 @@ func (e *emitter) directEntry(got *classfile.Label) {
 	if !e.inPlace || !e.cw.w.allLeaf {
 		return
 	}
-	p, sister := e.cw.c.Pool, e.cw.sister.name
 	e.hasDirect, e.directAt, e.direct = true, len(e.out), true
-	token := classfile.NewLabel()
-	e.add(classfile.Insn{Op: classfile.OpGetstatic, Index: p.AddFieldref(sister, directField, directDesc)})
-	e.add(classfile.Insn{Op: classfile.OpIfeq, Label: token})
-	e.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddClass(sister)})
-	e.add(classfile.Insn{Op: classfile.OpCheckcast, Index: p.AddClass("java/lang/Object")})
-	e.add(classfile.Insn{Op: classfile.OpGoto, Label: got})
-	e.label(token)
+	e.add(classfile.Insn{Op: classfile.OpGetstatic, Index: e.cw.c.Pool.AddFieldref(e.cw.sister.name, directField, directDesc)})
+	e.op(classfile.OpDup)
+	e.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: got})
+	e.op(classfile.OpPop)
 }
 
 // directLen is the number of instructions directEntry emits.
-const directLen = 6
+const directLen = 4
 
 // finishDirect returns insns, which hold the guard directEntry emitted
-// to, without the direct test if some helper the method calls does not
+// to, without the read of direct if some helper the method calls does not
 // call its advice directly (or it calls none); otherwise it tells the
 // sister to define the constant.
 func (e *emitter) finishDirect(insns []classfile.Insn) []classfile.Insn {
