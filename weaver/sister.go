@@ -25,9 +25,11 @@ import (
 // helper methods means less for the JIT to compile: one per shadow doubled
 // the methods C1 compiled on a woven JDK. Nothing in it initializes until woven code first calls
 // a helper, which happens only after bootstrap (BIB) and outside bypassed
-// code (DIB); the class itself has no <clinit> but the one initializing
-// leaf advice classes in a bypass (leaf.go), and its one static field,
-// the table of static parts, is filled inside the helpers' bypass.
+// code (DIB), or, in an all-leaf application weaving, first reads its
+// constant direct, after bootstrap (leaf.go); the class itself has no
+// <clinit> but the one initializing leaf advice classes in a bypass (and
+// setting direct), and its other static field, the table of static parts,
+// is filled inside the helpers' bypass.
 type sister struct {
 	name    string
 	mu      sync.Mutex
