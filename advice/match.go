@@ -29,9 +29,9 @@ func ShadowKinds(m Matcher) KindSet {
 
 // LeafLimiter is implemented by a Matcher that knows whether all the
 // advice it can apply is leaf advice (Advice.Leaf) with no code of the
-// user's around it: no around advice, no cflow and no if() test. No advice
-// call of a weaving with such a Matcher can then reach woven code, so
-// none needs the thread's bypass (weaver/leaf.go).
+// user's around it: no around advice, no cflow and no if() test. Nothing
+// a weaving with such a Matcher runs in a thread's bypass can then reach
+// woven code, so its woven methods need not read the flag (weaver/leaf.go).
 type LeafLimiter interface {
 	AllLeaf() bool
 }

@@ -74,8 +74,9 @@ func leaf(c *classfile.Class, m *classfile.Member) bool {
 
 // AllLeaf reports whether all the advice of p is leaf with none of the
 // user's code around it: no around advice, no cflow (whose state advice
-// keeps) and no if() test (run in the bypass, as advice is). A weaving
-// with p then sets no thread's bypass flag (advice.LeafLimiter).
+// keeps) and no if() test (run in the bypass, as advice is): nothing a
+// weaving with p runs in a thread's bypass can reach woven code
+// (advice.LeafLimiter).
 func (p *Program) AllLeaf() bool {
 	if len(p.cflows) > 0 {
 		return false

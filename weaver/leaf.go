@@ -38,9 +38,8 @@ import (
 // When all the advice of the weaving is leaf with none of the user's code
 // around it (advice.AllLeaf: no around, cflow or if()), the flag its
 // helpers set guards only leaf advice, which reaches no woven code, so the
-// token is not needed either: a method whose helpers all call their
-// advice directly first reads the
-// sister's constant direct (directEntry),
+// token is not needed either: a method whose helpers all call their advice
+// directly first reads the sister's constant direct (directEntry),
 //
 //	token = !BIB.ready ? Weft.enter()
 //	      : Sister.direct != null ? Sister.direct : DIB.token();
@@ -57,7 +56,7 @@ import (
 // the constant: the entry is the advice call alone, as a raw static call
 // in the source.
 
-// leafDirect reports whether the helper of spec calls its advice directly
+// leafDirect reports whether the helper of h calls its advice directly
 // when the runtime allows it: leaf advice in an application weaving, with
 // nothing around the call that runs code (no residue, exit check, cflow
 // entry, static part, thisJoinPoint, annotation or proceed) and values
