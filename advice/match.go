@@ -27,6 +27,21 @@ func ShadowKinds(m Matcher) KindSet {
 	return AllKinds
 }
 
+// LeafLimiter is implemented by a Matcher that knows whether all the
+// advice it can apply is leaf advice (Advice.Leaf) with no code of the
+// user's around it: no around advice, no cflow and no if() test. Nothing
+// a weaving with such a Matcher runs in a thread's bypass can then reach
+// woven code, so its woven methods need not read the flag (weaver/leaf.go).
+type LeafLimiter interface {
+	AllLeaf() bool
+}
+
+// AllLeaf reports whether m is a LeafLimiter whose advice is all leaf.
+func AllLeaf(m Matcher) bool {
+	l, ok := m.(LeafLimiter)
+	return ok && l.AllLeaf()
+}
+
 // Verdict is the static answer of matching a shadow.
 type Verdict int
 

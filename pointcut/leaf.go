@@ -1,6 +1,7 @@
 package pointcut
 
 import (
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 )
 
@@ -70,3 +71,39 @@ func leaf(c *classfile.Class, m *classfile.Member) bool {
 	}
 	return walk(m)
 }
+
+// AllLeaf reports whether all the advice of p is leaf with none of the
+// user's code around it: no around advice, no cflow (whose state advice
+// keeps) and no if() test (run in the bypass, as advice is): nothing a
+// weaving with p runs in a thread's bypass can reach woven code
+// (advice.LeafLimiter).
+func (p *Program) AllLeaf() bool {
+	if len(p.cflows) > 0 {
+		return false
+	}
+	for _, b := range p.advice {
+		a := b.info.Advice
+		if !a.Leaf || a.Kind == advice.Around || a.Cflow != nil || hasIfNode(b.pc) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasIfNode reports whether pointcut n has an if(...) test (not if(true)
+// or if(false), which compile to constants).
+func hasIfNode(n node) bool {
+	switch n := n.(type) {
+	case *ifNode:
+		return true
+	case andNode:
+		return hasIfNode(n.l) || hasIfNode(n.r)
+	case orNode:
+		return hasIfNode(n.l) || hasIfNode(n.r)
+	case notNode:
+		return hasIfNode(n.n)
+	}
+	return false
+}
+
+var _ advice.LeafLimiter = (*Program)(nil)

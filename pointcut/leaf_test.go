@@ -29,6 +29,7 @@ public class A {
     public static void casts(Object o) { String s = (String) o; }
     public static void virtual(Object o) { o.hashCode(); }
     public static void catches(int id) { try { hit(id); } catch (RuntimeException e) { } }
+    public static boolean on() { return true; }
 }
 `,
 	})
@@ -56,6 +57,28 @@ public class A {
 		}
 		if got := p.Advice()[0].Leaf; got != tt.leaf {
 			t.Errorf("%s: leaf %v, want %v", tt.call, got, tt.leaf)
+		}
+	}
+	// A program is all leaf (advice.LeafLimiter) when each advice is, with
+	// no if() test or cflow around it; if(true) is a constant.
+	for _, tt := range []struct {
+		body string
+		all  bool
+	}{
+		{`before(): execution(* *(..)) { lf.A.hit(joinPointId); }`, true},
+		{`before(): execution(* *(..)) && if(true) { lf.A.hit(joinPointId); }`, true},
+		{`before(): execution(* *(..)) && !if(lf.A.on()) { lf.A.hit(joinPointId); }`, false},
+		{`before(): execution(* *(..)) && cflow(execution(* main(..))) { lf.A.hit(joinPointId); }`, false},
+		{`before(): execution(* *(..)) { lf.A.hit(joinPointId); }
+    before(): execution(* *(..)) { lf.A.prints(joinPointId); }`, false},
+	} {
+		p, err := resolveCP(t, dir, tt.body)
+		if err != nil {
+			t.Errorf("%s: %v", tt.body, err)
+			continue
+		}
+		if got := p.AllLeaf(); got != tt.all {
+			t.Errorf("%s: AllLeaf %v, want %v", tt.body, got, tt.all)
 		}
 	}
 }

@@ -125,9 +125,13 @@
 // advice (advice.Advice.Leaf) in an application weaving is called
 // without begin/end when the runtime's constant DIB.leafDirect says so
 // (leaf.go); then the sister's <clinit> initializes its class in a
-// bypass. The sister class has no other <clinit>, and no fields but that
-// table (and an around closure's); it is first touched only by woven code
-// that passed the guard, i.e. after bootstrap. The woven class's own
+// bypass. In a weaving whose advice is all leaf (advice.AllLeaf), woven
+// methods whose helpers all call their advice directly read the sister's
+// constant direct after BIB.ready, and take it as the token when the
+// <clinit> has set it (leaf.go). The sister class has no other <clinit>,
+// and no fields but that table, direct (and an around closure's); it is
+// first touched only by woven code that passed BIB's test, i.e. after
+// bootstrap. The woven class's own
 // fields and <clinit> are unchanged; the sister class is in the same
 // package (same loader and runtime package) and has version 55 (dynamic
 // constants) whatever the woven class's version. A class whose woven form
@@ -144,7 +148,7 @@
 // # Modes
 //
 // Woven code is identical for application and JDK weaving (but for leaf
-// helpers, made only for applications): it reaches the
+// helpers and direct entries, made only for applications): it reaches the
 // bypass flags only through weft.rt (BIB.ready, Weft.enter, DIB.token,
 // DIB.begin, DIB.end), which the application runtime implements
 // with a ThreadLocal and the JDK runtime (weaver/jdk) with a field of

@@ -50,6 +50,14 @@ type emitter struct {
 	// advice call tests the token; skip is the last test's target.
 	inPlace bool
 	skip    *classfile.Label
+	// hasDirect is set when the guard reads the sister's constant direct
+	// (leaf.go), at directAt in the instructions it went to; direct
+	// says that every helper called so far calls its advice directly,
+	// helpers counts them.
+	hasDirect bool
+	directAt  int
+	direct    bool
+	helpers   int
 	// savedArgs holds, when after advice of the execution shadow uses the
 	// arguments, the slots where they were saved at entry (the body may
 	// assign its parameters; the join point's arguments are the entry values).
@@ -192,6 +200,7 @@ func (e *emitter) emitInPlace(set shadowSet) error {
 		hs = append(hs, h)
 	}
 	e.code.Handlers = append(hs, e.execHandlers...)
+	e.out = e.finishDirect(e.out)
 	e.code.Insns = e.out
 	return nil
 }
@@ -289,6 +298,7 @@ func (e *emitter) takeToken() {
 	g := e.cw.guardRefs()
 	e.add(classfile.Insn{Op: classfile.OpGetstatic, Index: g.ready})
 	e.add(classfile.Insn{Op: classfile.OpIfeq, Label: slow})
+	e.directEntry(got)
 	e.add(classfile.Insn{Op: classfile.OpInvokestatic, Index: g.token})
 	e.add(classfile.Insn{Op: classfile.OpGoto, Label: got})
 	e.label(slow)
@@ -864,6 +874,8 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue,
 		leaf: e.cw.w.opts.Mode == App}
 	e.collectParams(spec, ctx, a)
+	e.helpers++
+	e.direct = e.direct && spec.leafDirect()
 	skip := e.skipIfBypassed()
 	e.pushHelperArgs(ctx, spec)
 	name, desc := e.cw.sister.helper(spec)

@@ -61,8 +61,9 @@ func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done 
 		}
 		e.execBefore(shadows[0])
 		if ctor {
-			return entry, e.out
+			return e.finishDirect(entry), e.out
 		}
+		e.out = e.finishDirect(e.out)
 		return e.out, nil
 	})
 	if e != nil {

@@ -54,6 +54,33 @@ func (tm testMatcher) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Ap
 	return out
 }
 
+// AllLeaf makes testMatcher an advice.LeafLimiter: its advice is all leaf
+// when every rule's is, with no around, cflow or if() (as
+// pointcut.Program.AllLeaf says for a program).
+func (tm testMatcher) AllLeaf() bool {
+	var userCode func(r *advice.Residue) bool
+	userCode = func(r *advice.Residue) bool {
+		if r == nil {
+			return false
+		}
+		if r.Op == advice.If || r.Op == advice.InCflow {
+			return true
+		}
+		for _, c := range r.Children {
+			if userCode(c) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range tm {
+		if !r.adv.Leaf || r.adv.Kind == advice.Around || r.adv.Cflow != nil || userCode(r.residue) {
+			return false
+		}
+	}
+	return true
+}
+
 func re(pat, s string) bool {
 	return pat == "" || regexp.MustCompile("^(?:"+pat+")$").MatchString(s)
 }

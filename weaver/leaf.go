@@ -34,14 +34,34 @@ import (
 // Class.forName also records the sister's loader as an initiating loader
 // of the advice class, so the helper's call resolves it without calling a
 // class loader (which may be woven). docs/jdk.md has the argument.
+//
+// When all the advice of the weaving is leaf with none of the user's code
+// around it (advice.AllLeaf: no around, cflow or if()), the flag its
+// helpers set guards only leaf advice, which reaches no woven code, so the
+// token is not needed either: a method whose helpers all call their advice
+// directly first reads the sister's constant direct (directEntry),
+//
+//	token = !BIB.ready ? Weft.enter()
+//	      : Sister.direct != null ? Sister.direct : DIB.token();
+//
+// and the sister's static initializer ends with
+//
+//	if (t != null && DIB.leafDirect) direct = Sister.class;
+//
+// so direct is set once the advice classes are initialized, in the
+// application runtime, unless the sister was initialized inside a bypass
+// (t null: then it stays null, and its methods take the thread's token).
+// Code the advice classes' static initializers run reads null, as does a
+// thread reading it while it initializes the sister. Compiled code folds
+// the constant: the entry is the advice call alone, as a raw static call
+// in the source.
 
-// leafDirect reports whether the helper of spec calls its advice directly
+// leafDirect reports whether the helper of h calls its advice directly
 // when the runtime allows it: leaf advice in an application weaving, with
 // nothing around the call that runs code (no residue, exit check, cflow
 // entry, static part, thisJoinPoint, annotation or proceed) and values
 // passed as they are or widened.
-func (hg *helperGen) leafDirect() bool {
-	h := hg.h
+func (h *helperSpec) leafDirect() bool {
 	if !h.leaf || !h.adv.Leaf || h.adv.Kind == advice.Around || h.adv.Cflow != nil ||
 		h.residue != nil || h.exitCheck != "" || h.tjp || h.dims != 0 {
 		return false
@@ -54,7 +74,7 @@ func (hg *helperGen) leafDirect() bool {
 		switch v.Kind {
 		case advice.JoinPointID:
 		case advice.This, advice.Target, advice.Arg, advice.Returned, advice.Thrown:
-			from, to := classfile.Type(hg.param(v.Kind, v.Index).desc), am.Params[k]
+			from, to := classfile.Type(h.param(v.Kind, v.Index).desc), am.Params[k]
 			if from != to && !(from.IsPrimitive() && to.IsPrimitive()) {
 				return false
 			}
@@ -107,6 +127,9 @@ func (g *sisterGen) leafInit() error {
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: end})
 	g.idx(classfile.OpAload, 0)
 	g.invokeRuntime(rtjava.DIBExitInit)
+	if g.direct {
+		g.directInit(code)
+	}
 	g.op(classfile.OpReturn)
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: handler})
 	g.idx(classfile.OpAstore, 1)
@@ -116,4 +139,71 @@ func (g *sisterGen) leafInit() error {
 	g.op(classfile.OpAthrow)
 	code.Insns = g.insns
 	return code.Encode(g.c, m, classfile.EncodeOptions{})
+}
+
+// The sister's constant read by woven entries (directEntry): the token of
+// direct entries, null where they take the thread's.
+const (
+	directField = "direct"
+	directDesc  = "Ljava/lang/Object;"
+)
+
+// directInit adds the sister's field direct and emits, in its static
+// initializer, after the bypass whose token is local 0:
+//
+//	if (t != null && DIB.leafDirect) direct = Sister.class;
+func (g *sisterGen) directInit(code *classfile.Code) {
+	p := g.c.Pool
+	g.c.Fields = append(g.c.Fields, &classfile.Member{Access: classfile.AccStatic | classfile.AccFinal | classfile.AccSynthetic,
+		Name: p.AddUtf8(directField), Desc: p.AddUtf8(directDesc)})
+	done := classfile.NewLabel()
+	g.idx(classfile.OpAload, 0)
+	g.add(classfile.Insn{Op: classfile.OpIfnull, Label: done})
+	g.idx(classfile.OpGetstatic, addFieldref(p, rtjava.DIBLeafDirect))
+	g.add(classfile.Insn{Op: classfile.OpIfeq, Label: done})
+	g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddClass(g.sister)})
+	g.idx(classfile.OpPutstatic, p.AddFieldref(g.sister, directField, directDesc))
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: done})
+	// Its frame comes first: done is before the handler.
+	code.Frames = append([]classfile.Frame{{At: done, Locals: []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Object"}}}},
+		code.Frames...)
+}
+
+// directEntry, in the guard of a method woven in place in an all-leaf
+// weaving, emits after BIB.ready's test the read of the sister's constant
+// direct, which is the token if it is not null (no helper uses it: each
+// calls its advice directly then), and jumps to got, where the token is
+// stored:
+//
+//	getstatic Sister.direct; dup; ifnonnull got; pop
+//
+// finishDirect takes it out again if some helper the method calls does
+// not call its advice directly.
+func (e *emitter) directEntry(got *classfile.Label) {
+	if !e.inPlace || !e.cw.w.allLeaf {
+		return
+	}
+	e.hasDirect, e.directAt, e.direct = true, len(e.out), true
+	e.add(classfile.Insn{Op: classfile.OpGetstatic, Index: e.cw.c.Pool.AddFieldref(e.cw.sister.name, directField, directDesc)})
+	e.op(classfile.OpDup)
+	e.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: got})
+	e.op(classfile.OpPop)
+}
+
+// directLen is the number of instructions directEntry emits.
+const directLen = 4
+
+// finishDirect returns insns, which hold the guard directEntry emitted
+// to, without the read of direct if some helper the method calls does not
+// call its advice directly (or it calls none); otherwise it tells the
+// sister to define the constant.
+func (e *emitter) finishDirect(insns []classfile.Insn) []classfile.Insn {
+	if !e.hasDirect {
+		return insns
+	}
+	if e.direct && e.helpers > 0 {
+		e.cw.sister.useDirect()
+		return insns
+	}
+	return slices.Delete(insns, e.directAt, e.directAt+directLen)
 }

@@ -3,6 +3,7 @@ package weaver
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
@@ -83,4 +84,137 @@ public class Main {
 		t.Errorf("sister: <clinit> %v, %d helpers testing leafDirect (want 1: hit's), %d others setting the flag (want 1: reenter's)",
 			c.FindMethod("<clinit>", "()V") != nil, direct, bracketed)
 	}
+	// Not all the advice is leaf: entries take the token, as before.
+	if _, ok := directTest(t, filepath.Join(res.Name, "app", "Main.class"), "fib"); ok {
+		t.Errorf("Main.fib reads the sister's constant direct in a weaving with advice that is not leaf")
+	}
+}
+
+// TestLeafWeavingDirect: in a weaving whose advice is all leaf, woven
+// entries whose helpers all call their advice directly read the sister's
+// constant direct before taking the token, with no call on that path but
+// the advice helper's (the
+// entry woven from the header, in a method and a constructor, and the body
+// woven in place, with after returning advice). Counts are exact, code
+// the advice class's static initializer runs is not advised (Main's
+// sister reads its own constant while initializing it; Other's sister,
+// initialized inside that bypass, keeps direct false and its methods take
+// the token), and a thread whose flag is set (another weaving's advice)
+// runs the advice at a direct entry only.
+func TestLeafWeavingDirect(t *testing.T) {
+	src := map[string]string{
+		"adv/Log.java": `package adv;
+public class Log {
+    static final long[] HITS = new long[8];
+    static { System.out.println("init sees fib(4)=" + app.Main.fib(4) + " twice(3)=" + app.Other.twice(3)); }
+    public static void hit(int id) { HITS[id & 7]++; }
+    public static long hits() { long n = 0; for (long h : HITS) n += h; return n; }
+}`,
+		"app/Other.java": `package app;
+public class Other {
+    public static int twice(int n) { return 2 * n; }
+}`,
+		"app/Main.java": `package app;
+public class Main {
+    static final class Point {
+        final int x, y;
+        Point(int x, int y) { this.x = x; this.y = y; }
+        int sum() { return x + y; }
+    }
+    public static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    public static void main(String[] a) {
+        System.out.println(fib(3) + " " + Other.twice(2) + " hits " + adv.Log.hits());
+        weft.rt.DIB.set(true);
+        int f = fib(3), t = Other.twice(2);
+        weft.rt.DIB.set(false);
+        System.out.println("bypassed " + f + " " + t + " hits " + adv.Log.hits());
+        System.out.println(new Point(1, 2).sum() + " hits " + adv.Log.hits());
+    }
+}`}
+	hit := adv(advice.Before, 0, "hit", "(I)V", val(advice.JoinPointID, 0, "I"))
+	after := adv(advice.AfterReturning, 1, "hit", "(I)V", val(advice.JoinPointID, 0, "I"))
+	hit.Leaf, after.Leaf = true, true
+	rules := testMatcher{
+		{kind: advice.MethodExecution, owner: "app/.*", name: "fib|twice|sum", adv: hit},
+		{kind: advice.ConstructorExecution, owner: "app/.*", adv: hit},
+		{kind: advice.MethodExecution, owner: "app/.*", name: "sum", adv: after},
+	}
+	out, _, res := compileWeaveRun(t, src, rules, "app.Main")
+	want := "init sees fib(4)=3 twice(3)=6\n2 4 hits 6\nbypassed 2 4 hits 11\n3 hits 14\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	for _, m := range []struct{ class, method string }{
+		{"Main", "fib"}, {"Other", "twice"}, {"Main$Point", "<init>"}, {"Main$Point", "sum"}} {
+		class := filepath.Join(res.Name, "app", m.class+".class")
+		first, ok := directTest(t, class, m.method)
+		if helper := "app/" + m.class + SisterSuffix + ".a"; !ok || !strings.HasPrefix(first, helper) {
+			t.Errorf("%s.%s: reads direct %v, its path's first call %q (want true, %s...)", m.class, m.method, ok, first, helper)
+		}
+		b, err := os.ReadFile(filepath.Join(res.Name, "app", m.class+SisterSuffix+".class"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := classfile.Parse("sister", b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		field := false
+		for _, f := range c.Fields {
+			field = field || c.MemberName(f) == "direct" && c.MemberDesc(f) == "Ljava/lang/Object;"
+		}
+		if !field {
+			t.Errorf("%s's sister has no field direct", m.class)
+		}
+	}
+}
+
+// directTest decodes method name of a woven class file and reports whether
+// its guard reads the sister's constant direct and, if so, the first
+// method called where that path goes (owner.name; super(...) aside).
+func directTest(t *testing.T, path, name string) (first string, ok bool) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Methods {
+		if c.MemberName(m) != name {
+			continue
+		}
+		code, err := classfile.DecodeCode(c, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, in := range code.Insns {
+			if in.Op != classfile.OpGetstatic {
+				continue
+			}
+			if owner, field, _ := c.Pool.MemberRef(in.Index); field != "direct" || !strings.HasSuffix(owner, SisterSuffix) {
+				continue
+			}
+			if i+2 >= len(code.Insns) || code.Insns[i+1].Op != classfile.OpDup || code.Insns[i+2].Op != classfile.OpIfnonnull {
+				return "", true
+			}
+			at := -1
+			for k, in := range code.Insns {
+				if in.Op == classfile.OpLabel && in.Label == code.Insns[i+2].Label {
+					at = k
+				}
+			}
+			for _, in := range code.Insns[at+1:] {
+				if in.Op >= classfile.OpInvokevirtual && in.Op <= classfile.OpInvokedynamic {
+					if owner, name, _ := c.Pool.MemberRef(in.Index); name != "<init>" { // a constructor's super(...)
+						return owner + "." + name, true
+					}
+				}
+			}
+			return "", true
+		}
+	}
+	return "", false
 }

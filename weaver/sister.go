@@ -25,9 +25,11 @@ import (
 // helper methods means less for the JIT to compile: one per shadow doubled
 // the methods C1 compiled on a woven JDK. Nothing in it initializes until woven code first calls
 // a helper, which happens only after bootstrap (BIB) and outside bypassed
-// code (DIB); the class itself has no <clinit> but the one initializing
-// leaf advice classes in a bypass (leaf.go), and its one static field,
-// the table of static parts, is filled inside the helpers' bypass.
+// code (DIB), or, in an all-leaf application weaving, first reads its
+// constant direct, after bootstrap (leaf.go); the class itself has no
+// <clinit> but the one initializing leaf advice classes in a bypass (and
+// setting direct), and its other static field, the table of static parts,
+// is filled inside the helpers' bypass.
 type sister struct {
 	name    string
 	mu      sync.Mutex
@@ -41,6 +43,15 @@ type sister struct {
 	parts map[int32]*jpInfo
 	// arounds are the around shadows; the sister is their closure (around.go).
 	arounds []*aroundSpec
+	// direct: some woven entry reads the constant direct (leaf.go).
+	direct bool
+}
+
+// useDirect makes the sister define the constant direct (leaf.go).
+func (s *sister) useDirect() {
+	s.mu.Lock()
+	s.direct = true
+	s.mu.Unlock()
 }
 
 // jpInfo is a join point static part as the sister class materializes it.
@@ -239,7 +250,7 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	c := &classfile.Class{Major: 55, Pool: p, Access: classfile.AccFinal | classfile.AccSuper | classfile.AccSynthetic}
 	c.This = p.AddClass(s.name)
 	c.Super = p.AddClass("java/lang/Object")
-	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base, sister: s.name}
+	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base, sister: s.name, direct: s.direct}
 	if len(s.parts) > 0 {
 		if err := g.partsMethods(s.parts); err != nil {
 			return nil, err
@@ -298,8 +309,10 @@ type sisterGen struct {
 	bsmHandles []uint16
 	annots     map[string]uint16
 	// leafOrder lists the classes of the leaf advice helpers call
-	// directly, which the static initializer initializes (leaf.go).
+	// directly, which the static initializer initializes (leaf.go);
+	// direct: it then sets the constant direct.
 	leafOrder []string
+	direct    bool
 }
 
 // The sister methods returning a static part by relative join point id:
@@ -570,7 +583,7 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		hg.code.Insns = g.insns
 		return hg.code
 	}
-	if hg.leafDirect() {
+	if h.leafDirect() {
 		hg.directCall()
 	}
 	if hasIf(h.residue) {
@@ -641,8 +654,12 @@ func (hg *helperGen) label(l *classfile.Label) {
 }
 
 // param returns the helper parameter holding a value.
-func (hg *helperGen) param(kind advice.ValueKind, index int) hparam {
-	for _, p := range hg.h.params {
+func (hg *helperGen) param(kind advice.ValueKind, index int) hparam { return hg.h.param(kind, index) }
+
+// param returns the helper's parameter of a value (kind, index), typed
+// Object if it takes none.
+func (h *helperSpec) param(kind advice.ValueKind, index int) hparam {
+	for _, p := range h.params {
 		if p.kind == kind && p.index == index {
 			return p
 		}

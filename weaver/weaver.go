@@ -128,13 +128,17 @@ type Weaver struct {
 	checker     advice.Checker
 	declKinds   advice.KindSet
 	adviceKinds advice.KindSet
+	// allLeaf: an application weaving whose advice is all leaf
+	// (advice.AllLeaf): woven entries may call it with no token (leaf.go).
+	allLeaf bool
 }
 
 // New returns a Weaver applying the advice chosen by m. If m is also an
 // advice.Checker, its declare warnings and errors are reported in each
 // Result (and by Check, without weaving).
 func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
-	w := &Weaver{m: m, advice: adv, opts: opts, skip: map[string]bool{}, adviceKinds: advice.ShadowKinds(m)}
+	w := &Weaver{m: m, advice: adv, opts: opts, skip: map[string]bool{}, adviceKinds: advice.ShadowKinds(m),
+		allLeaf: opts.Mode == App && advice.AllLeaf(m)}
 	if c, ok := m.(advice.Checker); ok && c.DeclaredKinds() != 0 {
 		w.checker, w.declKinds = c, c.DeclaredKinds()
 	}
