@@ -129,7 +129,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	if err != nil {
 		return err
 	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: !fl.info})
 	checked, err := precheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
 	if err != nil {
 		return err
@@ -144,6 +144,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		}
 	}
 	total := &weaver.Stats{}
+	applied := appliedAdvice{}
 	for _, in := range inputs {
 		st, err := w.WeavePath(in, outs[in])
 		if err != nil {
@@ -164,14 +165,9 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		total.Woven += st.Woven
 		total.MethodsWoven += st.MethodsWoven
 		total.Copied += st.Copied
-		if total.Shadows == nil {
-			total.Shadows = st.Shadows // one input: no copy of its tens of thousands
-		} else {
-			total.Shadows = append(total.Shadows, st.Shadows...)
-		}
+		total.Advised += st.Advised
+		applied.addAdvice(st.Applied)
 	}
-	applied := appliedAdvice{}
-	applied.add(total.Shadows)
 	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
 	// The runtime goes into a directory output, else next to the jar or
 	// class file written (in OUT for a class file woven into OUT).
@@ -188,7 +184,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	}
 	if !fl.quiet {
 		fmt.Fprintf(os.Stderr, "weft: wove %d of %d classes (%d methods, %d advised shadows) in %.2fs; runtime in %s\n",
-			total.Woven, total.Classes, total.MethodsWoven, len(total.Shadows), time.Since(start).Seconds(), rtDir)
+			total.Woven, total.Classes, total.MethodsWoven, total.Advised, time.Since(start).Seconds(), rtDir)
 	}
 	return nil
 }
