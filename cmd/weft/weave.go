@@ -104,6 +104,9 @@ func init() {
 func runWeave(cmd *cobra.Command, inputs []string) error {
 	start := time.Now()
 	fl := &weaveFlags
+	// The first input's classes are read on the other core while this
+	// one opens the class path and resolves the aspects.
+	archive.Prefetch(inputs[0])
 	home, err := jdkHome(fl.javaHome)
 	if err != nil {
 		return err

@@ -36,6 +36,11 @@ type Entry struct {
 	file string                 // the file on disk, for a directory or class file input
 	read func() ([]byte, error) // any other source
 	in   string                 // the input's path, for errors
+
+	// What Prefetch read (the first Read takes it).
+	prefetched bool
+	pre        []byte
+	preErr     error
 }
 
 // IsClass reports whether the entry is a class file (by its name).
@@ -47,6 +52,16 @@ func (e *Entry) IsDir() bool { return strings.HasSuffix(e.Name, "/") }
 // Read returns the entry's bytes, in a slice the caller owns. It may be
 // called from any goroutine.
 func (e *Entry) Read() ([]byte, error) {
+	if e.prefetched {
+		data, err := e.pre, e.preErr
+		e.prefetched, e.pre, e.preErr = false, nil, nil
+		return data, err
+	}
+	return e.readSource()
+}
+
+// readSource reads the entry from its jar, file or source.
+func (e *Entry) readSource() ([]byte, error) {
 	switch {
 	case e.zf != nil:
 		return classfile.ReadZipEntry(e.in, e.zf)
@@ -62,13 +77,18 @@ type Input struct {
 	Kind    Kind
 	Entries []*Entry // in archive order for a jar, lexical order for a directory
 
-	comment    string    // a jar's comment, kept in the output
-	closer     io.Closer // a jar's reader
-	fromSource bool      // listed by FromSource: paths need not match class names
+	comment    string      // a jar's comment, kept in the output
+	closer     io.Closer   // a jar's reader
+	prefetch   *prefetcher // reading ahead (Prefetch), until Open
+	fromSource bool        // listed by FromSource: paths need not match class names
 }
 
 // Open lists the jar, directory or class file (named *.class) at path.
+// A jar Prefetch opened is handed over with the entries it read.
 func Open(path string) (*Input, error) {
+	if in := takePrefetched(path); in != nil {
+		return in, nil
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
