@@ -2,6 +2,7 @@ package weaver
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/internal/archive"
@@ -63,6 +64,11 @@ type pendingClass struct {
 	res   *Result // its statistics once finished (the class bytes dropped)
 	woven bool
 	err   error // copied unwoven
+	// Once woven: the number of advised shadows and their advice, each
+	// once (res.Shadows is dropped with Options.OmitShadows: its strings
+	// hold on to the class's constant pool).
+	advised int
+	applied []*advice.Advice
 }
 
 // Begin implements archive.Transform.
@@ -98,6 +104,17 @@ func (pc *pendingClass) Finish() *archive.Output {
 		return nil
 	}
 	pc.woven = true
+	pc.advised = len(pc.res.Shadows)
+	var last *advice.Advice // shadows in a row share their advice
+	for i := range pc.res.Shadows {
+		if a := pc.res.Shadows[i].Advice; a != last && !slices.Contains(pc.applied, a) {
+			pc.applied = append(pc.applied, a)
+		}
+		last = pc.res.Shadows[i].Advice
+	}
+	if pc.w.opts.OmitShadows {
+		pc.res.Shadows = nil
+	}
 	out := &archive.Output{Class: pc.res.Class, Extra: pc.res.Extra}
 	pc.res.Class, pc.res.Extra = nil, nil // the output holds them until written
 	return out
@@ -108,7 +125,7 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 	st := &Stats{Classes: rep.Classes, Woven: rep.Changed, Copied: rep.Copied}
 	for _, pc := range pw.classes {
 		if pc != nil && pc.woven {
-			st.Advised += len(pc.res.Shadows)
+			st.Advised += pc.advised
 		}
 	}
 	if !pw.w.opts.OmitShadows {
@@ -131,14 +148,10 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 			continue
 		}
 		st.MethodsWoven += pc.res.MethodsWoven
-		var last *advice.Advice // shadows in a row share their advice
-		for i := range pc.res.Shadows {
-			if a := pc.res.Shadows[i].Advice; a != last {
-				last = a
-				if !applied[a] {
-					applied[a] = true
-					st.Applied = append(st.Applied, a)
-				}
+		for _, a := range pc.applied {
+			if !applied[a] {
+				applied[a] = true
+				st.Applied = append(st.Applied, a)
 			}
 		}
 		if st.Shadows != nil {
