@@ -244,7 +244,10 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 		return nil, nil, err
 	}
 	cname := c.Name()
-	res = &Result{Name: cname}
+	// A copy: the name is a substring of the constant pool's one string,
+	// which a driver keeping the Result (all classes' until the end)
+	// would keep too.
+	res = &Result{Name: strings.Clone(cname)}
 	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
 		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] {
 		return res, nil, nil
