@@ -223,7 +223,7 @@ func TestPrefetch(t *testing.T) {
 			if !ok {
 				t.Fatal("Prefetch did not open the jar")
 			}
-			<-v.(*Input).prefetch.done // all read
+			<-v.(*prefetcher).done // all read
 		}
 		src, err := Open(in)
 		if err != nil {

@@ -77,10 +77,9 @@ type Input struct {
 	Kind    Kind
 	Entries []*Entry // in archive order for a jar, lexical order for a directory
 
-	comment    string      // a jar's comment, kept in the output
-	closer     io.Closer   // a jar's reader
-	prefetch   *prefetcher // reading ahead (Prefetch), until Open
-	fromSource bool        // listed by FromSource: paths need not match class names
+	comment    string    // a jar's comment, kept in the output
+	closer     io.Closer // a jar's reader
+	fromSource bool      // listed by FromSource: paths need not match class names
 }
 
 // Open lists the jar, directory or class file (named *.class) at path.
@@ -89,6 +88,11 @@ func Open(path string) (*Input, error) {
 	if in := takePrefetched(path); in != nil {
 		return in, nil
 	}
+	return open(path)
+}
+
+// open is Open without Prefetch's jars.
+func open(path string) (*Input, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
