@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"sync"
 )
 
 // Constant-pool tags (JVMS §4.4).
@@ -72,7 +73,7 @@ type refKey struct {
 func keyOf(c *Constant) refKey { return refKey{c.Tag, c.A, c.B, c.Num} }
 
 // NewPool returns an empty pool (with the unused slot 0).
-func NewPool() *Pool { return &Pool{entries: make([]Constant, 1, 64)} }
+func NewPool() *Pool { return &Pool{entries: constants(1, 64)} }
 
 // Len returns constant_pool_count: one more than the highest index.
 func (p *Pool) Len() int { return len(p.entries) }
@@ -458,6 +459,36 @@ func (p *Pool) addRef(tag uint8, owner, name, desc string) uint16 {
 	return i
 }
 
+// released holds entry slices of released pools (*[]Constant), for
+// parsePool to reuse: a weaver parses thousands of classes, each dropped
+// once encoded, and their entries were a seventh of its allocation.
+var released sync.Pool
+
+// constants returns n zero entries with room for capacity.
+func constants(n, capacity int) []Constant {
+	if v, ok := released.Get().(*[]Constant); ok {
+		if cap(*v) >= capacity {
+			return (*v)[:n] // cleared by Release
+		}
+		released.Put(v)
+	}
+	return make([]Constant, n, capacity)
+}
+
+// Release gives the pool's entries for reuse by a later Parse: the pool,
+// and so its class, must not be used afterwards (the strings read from it
+// stay valid). A weaver releases each class it has encoded.
+func (p *Pool) Release() {
+	if p.entries == nil {
+		return
+	}
+	e := p.entries[:cap(p.entries)]
+	clear(e) // drops the strings too
+	e = e[:0]
+	*p = Pool{}
+	released.Put(&e)
+}
+
 // parsePool reads the constant pool starting at r's position.
 func parsePool(r *reader) (*Pool, error) {
 	count := int(r.u2())
@@ -473,7 +504,7 @@ func parsePool(r *reader) (*Pool, error) {
 	}
 	// Room for what a weaver typically adds, so the first Add does not
 	// copy the whole pool.
-	p := &Pool{entries: make([]Constant, count, count+count/4+16)}
+	p := &Pool{entries: constants(count, count+count/4+16)}
 	// One string for the whole pool: Utf8 entries are substrings of it,
 	// which saves an allocation per entry.
 	base := r.off

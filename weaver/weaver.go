@@ -293,6 +293,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 	res.Class = c.Bytes()
 	// Keep only what finish needs: WeavePath holds every class until
 	// the ids are numbered.
+	c.Pool.Release()
 	cw.c, cw.w = nil, nil
 	return res, cw, nil
 }
