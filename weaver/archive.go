@@ -2,7 +2,6 @@ package weaver
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/internal/archive"
@@ -64,11 +63,6 @@ type pendingClass struct {
 	res   *Result // its statistics once finished (the class bytes dropped)
 	woven bool
 	err   error // copied unwoven
-	// Once woven: the number of advised shadows and their advice, each
-	// once (res.Shadows is dropped with Options.OmitShadows: its strings
-	// hold on to the class's constant pool).
-	advised int
-	applied []*advice.Advice
 }
 
 // Begin implements archive.Transform.
@@ -104,17 +98,6 @@ func (pc *pendingClass) Finish() *archive.Output {
 		return nil
 	}
 	pc.woven = true
-	pc.advised = len(pc.res.Shadows)
-	var last *advice.Advice // shadows in a row share their advice
-	for i := range pc.res.Shadows {
-		if a := pc.res.Shadows[i].Advice; a != last && !slices.Contains(pc.applied, a) {
-			pc.applied = append(pc.applied, a)
-		}
-		last = pc.res.Shadows[i].Advice
-	}
-	if pc.w.opts.OmitShadows {
-		pc.res.Shadows = nil
-	}
 	out := &archive.Output{Class: pc.res.Class, Extra: pc.res.Extra}
 	pc.res.Class, pc.res.Extra = nil, nil // the output holds them until written
 	return out
@@ -125,7 +108,7 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 	st := &Stats{Classes: rep.Classes, Woven: rep.Changed, Copied: rep.Copied}
 	for _, pc := range pw.classes {
 		if pc != nil && pc.woven {
-			st.Advised += pc.advised
+			st.Advised += pc.res.advised
 		}
 	}
 	if !pw.w.opts.OmitShadows {
@@ -148,7 +131,7 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 			continue
 		}
 		st.MethodsWoven += pc.res.MethodsWoven
-		for _, a := range pc.applied {
+		for _, a := range pc.res.applied {
 			if !applied[a] {
 				applied[a] = true
 				st.Applied = append(st.Applied, a)
