@@ -24,6 +24,10 @@ type classWeaver struct {
 	// advice, each once.
 	advised int
 	applied []*advice.Advice
+	// entryEmitter and entryCode are weaveEntry's, reused method after
+	// method (nothing keeps them past InsertCode).
+	entryEmitter emitter
+	entryCode    classfile.Code
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
 	binName   string // name as a binary name, once needed
