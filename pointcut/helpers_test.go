@@ -125,7 +125,7 @@ func parseSig(t *testing.T, text string) (*sigPat, *compiler) {
 }
 
 func testCompiler(src string) *compiler {
-	return &compiler{srcs: map[string][]byte{"p": []byte(src)}, seen: map[string]bool{}, classes: newClasses("", "")}
+	return &compiler{srcs: map[string][]byte{"p": []byte(src)}, seen: map[string]bool{}, classes: newClasses("", nil, "")}
 }
 
 // mustParse parses and resolves source, failing the test on errors.

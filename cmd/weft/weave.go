@@ -111,24 +111,32 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	if err != nil {
 		return err
 	}
-	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, inputs...), fl.classPath, fl.adviceCP), string(filepath.ListSeparator)), home)
-	if err != nil {
-		return err
-	}
-	jdk, err := classfile.OpenJDK(home)
-	if err != nil {
-		return err
-	}
-	srcs = append(srcs, jdk)
+	// The class path: the inputs, -cp, then --advice-cp, each opened
+	// once (the advice is looked up in another order).
+	var srcs []classfile.Source
 	defer func() {
 		for _, s := range srcs {
 			s.Close()
 		}
 	}()
+	var parts [3][]classfile.Source
+	for i, cp := range []string{strings.Join(inputs, string(filepath.ListSeparator)), fl.classPath, fl.adviceCP} {
+		if parts[i], err = classfile.OpenClassPath(cp, home); err != nil {
+			return err
+		}
+		srcs = append(srcs, parts[i]...)
+	}
+	ins, cp, adv := parts[0], parts[1], parts[2]
+	jdk, err := classfile.OpenJDK(home)
+	if err != nil {
+		return err
+	}
+	srcs = append(srcs, jdk)
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
 	// The inputs and -cp are class path too: the advice may be there.
 	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
-	prog, err := loadAdvice(cmd.ErrOrStderr(), fl.aspects, adviceLookup, h, home)
+	lookup := append(append(append([]classfile.Source{}, adv...), ins...), cp...)
+	prog, err := loadAdvice(cmd.ErrOrStderr(), fl.aspects, adviceLookup, lookup, h, home)
 	if err != nil {
 		return err
 	}
