@@ -464,13 +464,12 @@ func (p *Pool) addRef(tag uint8, owner, name, desc string) uint16 {
 // once encoded, and their entries were a seventh of its allocation.
 var released sync.Pool
 
-// constants returns n zero entries with room for capacity.
+// constants returns n zero entries with room for capacity: released
+// ones if the slice taken fits (else it is dropped, so that the released
+// slices are never more than the pools released and not yet reused).
 func constants(n, capacity int) []Constant {
-	if v, ok := released.Get().(*[]Constant); ok {
-		if cap(*v) >= capacity {
-			return (*v)[:n] // cleared by Release
-		}
-		released.Put(v)
+	if v, ok := released.Get().(*[]Constant); ok && cap(*v) >= capacity && cap(*v) <= 4*capacity {
+		return (*v)[:n] // cleared by Release
 	}
 	return make([]Constant, n, capacity)
 }
