@@ -111,10 +111,23 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	if err != nil {
 		return err
 	}
+	// The JDK's image is opened (its package index read) beside the
+	// class path.
+	var jdk *classfile.ImageSource
+	var jdkErr error
+	jdkOpened := make(chan struct{})
+	go func() {
+		defer close(jdkOpened)
+		jdk, jdkErr = classfile.OpenJDK(home)
+	}()
 	// The class path: the inputs, -cp, then --advice-cp, each opened
-	// once (the advice is looked up in another order).
+	// once (the advice is looked up in another order), then the JDK.
 	var srcs []classfile.Source
 	defer func() {
+		<-jdkOpened
+		if jdk != nil && (len(srcs) == 0 || srcs[len(srcs)-1] != classfile.Source(jdk)) {
+			jdk.Close() // opened, but an error came first
+		}
 		for _, s := range srcs {
 			s.Close()
 		}
@@ -127,9 +140,8 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		srcs = append(srcs, parts[i]...)
 	}
 	ins, cp, adv := parts[0], parts[1], parts[2]
-	jdk, err := classfile.OpenJDK(home)
-	if err != nil {
-		return err
+	if <-jdkOpened; jdkErr != nil {
+		return jdkErr
 	}
 	srcs = append(srcs, jdk)
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
