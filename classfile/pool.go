@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -460,16 +461,18 @@ func (p *Pool) addRef(tag uint8, owner, name, desc string) uint16 {
 }
 
 // released holds entry slices of released pools (*[]Constant), for
-// parsePool to reuse: a weaver parses thousands of classes, each dropped
+// parsePool and NewPool to reuse, by size: released[k] those of capacity
+// in [2^k, 2^(k+1)). A weaver parses thousands of classes, each dropped
 // once encoded, and their entries were a seventh of its allocation.
-var released sync.Pool
+var released [32]sync.Pool
 
-// constants returns n zero entries with room for capacity: released
-// ones if the slice taken fits (else it is dropped, so that the released
-// slices are never more than the pools released and not yet reused).
+// constants returns n zero entries with room for capacity, a released
+// slice if one of capacity [capacity, 4*capacity) is there.
 func constants(n, capacity int) []Constant {
-	if v, ok := released.Get().(*[]Constant); ok && cap(*v) >= capacity && cap(*v) <= 4*capacity {
-		return (*v)[:n] // cleared by Release
+	if capacity > 0 {
+		if v, ok := released[bits.Len(uint(capacity-1))].Get().(*[]Constant); ok {
+			return (*v)[:n] // cleared by Release
+		}
 	}
 	return make([]Constant, n, capacity)
 }
@@ -478,14 +481,16 @@ func constants(n, capacity int) []Constant {
 // and so its class, must not be used afterwards (the strings read from it
 // stay valid). A weaver releases each class it has encoded.
 func (p *Pool) Release() {
-	if p.entries == nil {
+	k := bits.Len(uint(cap(p.entries))) - 1
+	if k < 0 || k >= len(released) {
+		*p = Pool{}
 		return
 	}
 	e := p.entries[:cap(p.entries)]
 	clear(e) // drops the strings too
 	e = e[:0]
 	*p = Pool{}
-	released.Put(&e)
+	released[k].Put(&e)
 }
 
 // parsePool reads the constant pool starting at r's position.
