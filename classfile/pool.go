@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
-	"sync"
 )
 
 // Constant-pool tags (JVMS §4.4).
@@ -460,18 +459,27 @@ func (p *Pool) addRef(tag uint8, owner, name, desc string) uint16 {
 	return i
 }
 
-// released holds entry slices of released pools (*[]Constant), for
-// parsePool and NewPool to reuse, by size: released[k] those of capacity
-// in [2^k, 2^(k+1)). A weaver parses thousands of classes, each dropped
-// once encoded, and their entries were a seventh of its allocation.
-var released [32]sync.Pool
+// released holds entry slices of released pools, for parsePool and
+// NewPool to reuse, by size: released[k] those of capacity in [2^k,
+// 2^(k+1)). A weaver parses thousands of classes, each dropped once
+// encoded, and their entries were a seventh of its allocation. The lists
+// are short (a slice that does not fit is dropped): a sync.Pool kept every
+// slice released between two collections, tens of MB over the JDK.
+var released = func() (r [17]chan []Constant) {
+	for k := range r {
+		r[k] = make(chan []Constant, 16>>max(0, k-10)+1)
+	}
+	return r
+}()
 
 // constants returns n zero entries with room for capacity, a released
 // slice if one of capacity [capacity, 4*capacity) is there.
 func constants(n, capacity int) []Constant {
-	if capacity > 0 {
-		if v, ok := released[bits.Len(uint(capacity-1))].Get().(*[]Constant); ok {
-			return (*v)[:n] // cleared by Release
+	if k := bits.Len(uint(capacity - 1)); capacity > 0 && k < len(released) {
+		select {
+		case e := <-released[k]:
+			return e[:n] // cleared by Release
+		default:
 		}
 	}
 	return make([]Constant, n, capacity)
@@ -481,16 +489,15 @@ func constants(n, capacity int) []Constant {
 // and so its class, must not be used afterwards (the strings read from it
 // stay valid). A weaver releases each class it has encoded.
 func (p *Pool) Release() {
-	k := bits.Len(uint(cap(p.entries))) - 1
-	if k < 0 || k >= len(released) {
-		*p = Pool{}
-		return
-	}
 	e := p.entries[:cap(p.entries)]
-	clear(e) // drops the strings too
-	e = e[:0]
 	*p = Pool{}
-	released[k].Put(&e)
+	if k := bits.Len(uint(cap(e))) - 1; k >= 0 && k < len(released) {
+		clear(e) // drops the strings too
+		select {
+		case released[k] <- e[:0]:
+		default:
+		}
+	}
 }
 
 // parsePool reads the constant pool starting at r's position.
