@@ -10,6 +10,12 @@ import (
 	"github.com/weft-aop/weft/classfile"
 )
 
+// entryScratch is weaveEntry's emitter and Code for one class.
+type entryScratch struct {
+	e    emitter
+	code classfile.Code
+}
+
 // classWeaver weaves the methods of one class.
 type classWeaver struct {
 	w      *Weaver
@@ -24,10 +30,10 @@ type classWeaver struct {
 	// advice, each once.
 	advised int
 	applied []*advice.Advice
-	// entryEmitter and entryCode are weaveEntry's, reused method after
-	// method (nothing keeps them past InsertCode).
-	entryEmitter emitter
-	entryCode    classfile.Code
+	// entry is weaveEntry's emitter and Code, reused method after method
+	// (nothing keeps them past InsertCode), dropped once the class's
+	// methods are woven (a driver may hold many classes until finished).
+	entry *entryScratch
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
 	binName   string // name as a binary name, once needed

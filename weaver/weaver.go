@@ -288,6 +288,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 			keep = keep || m == added
 		}
 	}
+	cw.entry = nil
 	if added != nil && !keep {
 		dropMember(c, added)
 	}
