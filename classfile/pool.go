@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 )
 
 // Constant-pool tags (JVMS §4.4).
@@ -72,7 +73,7 @@ type refKey struct {
 func keyOf(c *Constant) refKey { return refKey{c.Tag, c.A, c.B, c.Num} }
 
 // NewPool returns an empty pool (with the unused slot 0).
-func NewPool() *Pool { return &Pool{entries: make([]Constant, 1, 64)} }
+func NewPool() *Pool { return &Pool{entries: constants(1, 64)} }
 
 // Len returns constant_pool_count: one more than the highest index.
 func (p *Pool) Len() int { return len(p.entries) }
@@ -458,6 +459,47 @@ func (p *Pool) addRef(tag uint8, owner, name, desc string) uint16 {
 	return i
 }
 
+// released holds entry slices of released pools, for parsePool and
+// NewPool to reuse, by size: released[k] those of capacity in [2^k,
+// 2^(k+1)). A weaver parses thousands of classes, each dropped once
+// encoded, and their entries were a seventh of its allocation. The lists
+// are short (a slice that does not fit is dropped): a sync.Pool kept every
+// slice released between two collections, tens of MB over the JDK.
+var released = func() (r [17]chan []Constant) {
+	for k := range r {
+		r[k] = make(chan []Constant, 16>>max(0, k-10)+1)
+	}
+	return r
+}()
+
+// constants returns n zero entries with room for capacity, a released
+// slice if one of capacity [capacity, 4*capacity) is there.
+func constants(n, capacity int) []Constant {
+	if k := bits.Len(uint(capacity - 1)); capacity > 0 && k < len(released) {
+		select {
+		case e := <-released[k]:
+			return e[:n] // cleared by Release
+		default:
+		}
+	}
+	return make([]Constant, n, capacity)
+}
+
+// Release gives the pool's entries for reuse by a later Parse: the pool,
+// and so its class, must not be used afterwards (the strings read from it
+// stay valid). A weaver releases each class it has encoded.
+func (p *Pool) Release() {
+	e := p.entries[:cap(p.entries)]
+	*p = Pool{}
+	if k := bits.Len(uint(cap(e))) - 1; k >= 0 && k < len(released) {
+		clear(e) // drops the strings too
+		select {
+		case released[k] <- e[:0]:
+		default:
+		}
+	}
+}
+
 // parsePool reads the constant pool starting at r's position.
 func parsePool(r *reader) (*Pool, error) {
 	count := int(r.u2())
@@ -473,7 +515,7 @@ func parsePool(r *reader) (*Pool, error) {
 	}
 	// Room for what a weaver typically adds, so the first Add does not
 	// copy the whole pool.
-	p := &Pool{entries: make([]Constant, count, count+count/4+16)}
+	p := &Pool{entries: constants(count, count+count/4+16)}
 	// One string for the whole pool: Utf8 entries are substrings of it,
 	// which saves an allocation per entry.
 	base := r.off

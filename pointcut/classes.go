@@ -19,6 +19,7 @@ type classes struct {
 	adviceOpened bool
 	advice       []classfile.Source
 	adviceErr    error
+	borrowed     bool                        // advice was opened by the caller (Options.AdviceSources)
 	parsed       map[string]*classfile.Class // advice classes; nil: not found
 
 	jdkOpened bool
@@ -27,13 +28,19 @@ type classes struct {
 	names map[string][]typeRef // simple name → classes; see candidates
 }
 
-func newClasses(adviceCP, javaHome string) *classes {
-	return &classes{adviceCP: adviceCP, javaHome: javaHome, parsed: map[string]*classfile.Class{}}
+func newClasses(adviceCP string, opened []classfile.Source, javaHome string) *classes {
+	cs := &classes{adviceCP: adviceCP, javaHome: javaHome, parsed: map[string]*classfile.Class{}}
+	if opened != nil {
+		cs.adviceOpened, cs.advice, cs.borrowed = true, opened, true
+	}
+	return cs
 }
 
 func (cs *classes) close() {
-	for _, s := range cs.advice {
-		s.Close()
+	if !cs.borrowed {
+		for _, s := range cs.advice {
+			s.Close()
+		}
 	}
 	if cs.jdk != nil {
 		cs.jdk.Close()

@@ -100,7 +100,7 @@ func compileTypeText(t *testing.T, text string) (typePat, *compiler) {
 	t.Helper()
 	c := testCompiler(text + ")")
 	toks := scan("p", []byte(text+")"))
-	b, err := typeParser.ParseFromLexer(peeking(toks, endOf("p", []byte(text+")"))))
+	b, err := typeParser().ParseFromLexer(peeking(toks, endOf("p", []byte(text+")"))))
 	if err != nil {
 		t.Fatalf("%q: %v", text, err)
 	}
@@ -113,7 +113,7 @@ func parseSig(t *testing.T, text string) (*sigPat, *compiler) {
 	src := []byte(text + ")")
 	c := testCompiler(string(src))
 	toks := scan("p", src)
-	b, err := methodParser.ParseFromLexer(peeking(toks, endOf("p", src)))
+	b, err := methodParser().ParseFromLexer(peeking(toks, endOf("p", src)))
 	if err != nil {
 		t.Fatalf("%q: %v", text, err)
 	}
@@ -125,7 +125,7 @@ func parseSig(t *testing.T, text string) (*sigPat, *compiler) {
 }
 
 func testCompiler(src string) *compiler {
-	return &compiler{srcs: map[string][]byte{"p": []byte(src)}, seen: map[string]bool{}, classes: newClasses("", "")}
+	return &compiler{srcs: map[string][]byte{"p": []byte(src)}, seen: map[string]bool{}, classes: newClasses("", nil, "")}
 }
 
 // mustParse parses and resolves source, failing the test on errors.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -18,15 +19,17 @@ func build[G any]() *participle.Parser[G] {
 	return participle.MustBuild[G](participle.Lexer(weftLexer), participle.UseLookahead(lookahead))
 }
 
+// The parsers are built on first use: building all of them took 5-7 ms
+// of every weft command's start, most of them unused by a typical aspect.
 var (
-	declParser   = build[declGrammar]()
-	methodParser = build[methodBody]()
-	fieldParser  = build[fieldBody]()
-	typeParser   = build[typeBody]()
-	listParser   = build[listBody]()
-	annotParser  = build[annotListBody]()
-	exprParser   = build[exprBody]()
-	ifParser     = build[ifBody]()
+	declParser   = sync.OnceValue(build[declGrammar])
+	methodParser = sync.OnceValue(build[methodBody])
+	fieldParser  = sync.OnceValue(build[fieldBody])
+	typeParser   = sync.OnceValue(build[typeBody])
+	listParser   = sync.OnceValue(build[listBody])
+	annotParser  = sync.OnceValue(build[annotListBody])
+	exprParser   = sync.OnceValue(build[exprBody])
+	ifParser     = sync.OnceValue(build[ifBody])
 )
 
 // Designators lists the primitive pointcut designators weft supports.
@@ -220,7 +223,7 @@ func (p *fileParser) decl(a *Aspect, start, end int) {
 		}
 	} else {
 		lex = p.at(start)
-		d, err = declParser.ParseFromLexer(lex, participle.AllowTrailing(true))
+		d, err = declParser().ParseFromLexer(lex, participle.AllowTrailing(true))
 	}
 	if err == nil && lex.Cursor() != end {
 		t := p.tokAt(lex.Cursor())
@@ -361,39 +364,39 @@ func (p *fileParser) designator(d *Designator) bool {
 	switch name {
 	case "call", "execution", "withincode", "initialization", "preinitialization":
 		var b *methodBody
-		if b, err = methodParser.ParseFromLexer(lex, trailing); err == nil {
+		if b, err = methodParser().ParseFromLexer(lex, trailing); err == nil {
 			d.Method = b.P
 		}
 	case "get", "set":
 		var b *fieldBody
-		if b, err = fieldParser.ParseFromLexer(lex, trailing); err == nil {
+		if b, err = fieldParser().ParseFromLexer(lex, trailing); err == nil {
 			d.Field = b.P
 		}
 	case "within", "handler", "staticinitialization":
 		var b *typeBody
-		if b, err = typeParser.ParseFromLexer(lex, trailing); err == nil {
+		if b, err = typeParser().ParseFromLexer(lex, trailing); err == nil {
 			d.Type = b.P
 		}
 	case "cflow", "cflowbelow":
 		var b *exprBody
-		if b, err = exprParser.ParseFromLexer(lex, trailing); err == nil {
+		if b, err = exprParser().ParseFromLexer(lex, trailing); err == nil {
 			d.Cflow = b.E
 		}
 	case "if":
 		var b *ifBody
-		if b, err = ifParser.ParseFromLexer(lex, trailing); err == nil {
+		if b, err = ifParser().ParseFromLexer(lex, trailing); err == nil {
 			d.If = b.C
 		}
 	case "@within", "@withincode", "@annotation", "@this", "@target", "@args":
 		var b *annotListBody
-		if b, err = annotParser.ParseFromLexer(lex, trailing); err == nil {
+		if b, err = annotParser().ParseFromLexer(lex, trailing); err == nil {
 			for _, e := range b.L {
 				d.List = append(d.List, &ListElem{Pos: e.Pos, Ellipsis: e.Ellipsis, Type: e.Type, Values: e.Values})
 			}
 		}
 	default:
 		var b *listBody
-		if b, err = listParser.ParseFromLexer(lex, trailing); err == nil {
+		if b, err = listParser().ParseFromLexer(lex, trailing); err == nil {
 			d.List = b.L
 		}
 	}

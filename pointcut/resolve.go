@@ -14,6 +14,10 @@ type Options struct {
 	// advice classes. When empty, advice methods are not checked and their
 	// descriptors are derived from the values the advice passes.
 	AdviceCP string
+	// AdviceSources, if set, are AdviceCP's entries already opened, in
+	// its order: resolution reads them (and leaves them open) instead of
+	// opening AdviceCP again.
+	AdviceSources []classfile.Source
 	// Hierarchy, if set, answers subtype questions the advice class path
 	// cannot (JDK classes) when checking advice parameter types. When nil
 	// and AdviceCP is set, the modules image of the JDK at JavaHome is
@@ -111,7 +115,7 @@ func Resolve(files []*File, adviceCP string) (*Program, error) {
 func ResolveWith(files []*File, opts Options) (*Program, error) {
 	c := &compiler{srcs: map[string][]byte{}, seen: map[string]bool{},
 		aspects: map[string]*aspectScope{}, aspectOf: map[*PointcutDecl]*aspectScope{},
-		classes: newClasses(opts.AdviceCP, opts.JavaHome), given: opts.Hierarchy}
+		classes: newClasses(opts.AdviceCP, opts.AdviceSources, opts.JavaHome), given: opts.Hierarchy}
 	defer c.classes.close()
 	prog := &Program{Files: files, Checked: opts.AdviceCP != ""}
 	var scopes []*aspectScope

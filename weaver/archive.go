@@ -3,6 +3,7 @@ package weaver
 import (
 	"fmt"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/internal/archive"
 )
 
@@ -11,9 +12,13 @@ type Stats struct {
 	Classes      int // class files seen
 	Woven        int // class files changed
 	MethodsWoven int
-	Copied       int // other entries copied unchanged
-	Shadows      []WeaveInfo
-	Warnings     []string // unwoven classes and methods, with the reason
+	Copied       int         // other entries copied unchanged
+	Shadows      []WeaveInfo // empty with Options.OmitShadows
+	Advised      int         // the number of Shadows, even when omitted
+	// Applied lists the advice that advised some shadow, each once, in the
+	// order of Shadows.
+	Applied  []*advice.Advice
+	Warnings []string // unwoven classes and methods, with the reason
 	// Declared lists the declare warnings and errors at the classes'
 	// shadows, in input order.
 	Declared []Declared
@@ -101,13 +106,15 @@ func (pc *pendingClass) Finish() *archive.Output {
 // stats sums up the classes in input order, then the archive's report.
 func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 	st := &Stats{Classes: rep.Classes, Woven: rep.Changed, Copied: rep.Copied}
-	n := 0
 	for _, pc := range pw.classes {
 		if pc != nil && pc.woven {
-			n += len(pc.res.Shadows)
+			st.Advised += pc.res.advised
 		}
 	}
-	st.Shadows = make([]WeaveInfo, 0, n)
+	if !pw.w.opts.OmitShadows {
+		st.Shadows = make([]WeaveInfo, 0, st.Advised)
+	}
+	applied := map[*advice.Advice]bool{}
 	for _, pc := range pw.classes {
 		if pc == nil {
 			continue
@@ -124,7 +131,15 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 			continue
 		}
 		st.MethodsWoven += pc.res.MethodsWoven
-		st.Shadows = append(st.Shadows, pc.res.Shadows...)
+		for _, a := range pc.res.applied {
+			if !applied[a] {
+				applied[a] = true
+				st.Applied = append(st.Applied, a)
+			}
+		}
+		if st.Shadows != nil {
+			st.Shadows = append(st.Shadows, pc.res.Shadows...)
+		}
 	}
 	st.Warnings = append(st.Warnings, rep.Warnings...)
 	return st

@@ -125,24 +125,38 @@ public class Main { public static void main(String[] a) { System.out.println("hi
 
 // TestWeavePathIsReproducible: weaving the same jar twice gives the same
 // bytes (join point ids are numbered in input order, not by scheduling).
+// The second weave omits the shadow list (Options.OmitShadows): the same
+// bytes, the same count and applied advice, no list.
 func TestWeavePathIsReproducible(t *testing.T) {
 	const lang3 = "/usr/share/java/commons-lang3.jar"
-	rules := testMatcher{{kind: advice.MethodExecution, adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
+	a := adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)
+	rules := testMatcher{{kind: advice.MethodExecution, adv: a}}
 	var outs [2][]byte
+	var stats [2]*Stats
 	for i := range outs {
-		w := New(rules, nil, Options{Hierarchy: mustJDKHierarchy(t, t.TempDir()), IDBase: 7})
+		w := New(rules, nil, Options{Hierarchy: mustJDKHierarchy(t, t.TempDir()), IDBase: 7, OmitShadows: i == 1})
 		out := filepath.Join(t.TempDir(), "o.jar")
-		if _, err := w.WeavePath(lang3, out); err != nil {
+		st, err := w.WeavePath(lang3, out)
+		if err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		outs[i] = b
+		outs[i], stats[i] = b, st
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Errorf("two weaves of %s differ", lang3)
+	}
+	full, omitted := stats[0], stats[1]
+	if full.Advised < 1000 || full.Advised != len(full.Shadows) || omitted.Advised != full.Advised || len(omitted.Shadows) != 0 {
+		t.Errorf("advised %d (%d listed), with OmitShadows %d (%d listed)", full.Advised, len(full.Shadows), omitted.Advised, len(omitted.Shadows))
+	}
+	for _, st := range stats {
+		if len(st.Applied) != 1 || st.Applied[0] != a {
+			t.Errorf("applied advice %v, want the one rule's", st.Applied)
+		}
 	}
 }
 

@@ -2,12 +2,19 @@ package weaver
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 )
+
+// entryScratch is weaveEntry's emitter and Code for one class.
+type entryScratch struct {
+	e    emitter
+	code classfile.Code
+}
 
 // classWeaver weaves the methods of one class.
 type classWeaver struct {
@@ -19,6 +26,14 @@ type classWeaver struct {
 	// ids counts the class's join point ids, numbered from 0 until
 	// Weaver.finish adds the class's base.
 	ids int32
+	// advised counts the advised shadows recorded, applied lists their
+	// advice, each once.
+	advised int
+	applied []*advice.Advice
+	// entry is weaveEntry's emitter and Code, reused method after method
+	// (nothing keeps them past InsertCode), dropped once the class's
+	// methods are woven (a driver may hold many classes until finished).
+	entry *entryScratch
 	// enclosing caches the execution static part of each method.
 	enclosing map[*classfile.Member]*jpInfo
 	binName   string // name as a binary name, once needed
@@ -143,12 +158,20 @@ func (cw *classWeaver) number(shadows []*shadow) {
 	}
 }
 
-// record appends the advised shadows of a woven method to infos.
+// record counts the advised shadows of a woven method and notes their
+// advice, and appends them to infos unless the weaver omits them.
 func (cw *classWeaver) record(shadows []*shadow, infos *[]WeaveInfo) {
 	for _, s := range shadows {
 		for _, a := range s.applied {
 			if a.Advice.Cflow != nil {
 				continue // weft's own: a cflow's entry or exit
+			}
+			cw.advised++
+			if n := len(cw.applied); n == 0 || cw.applied[n-1] != a.Advice && !slices.Contains(cw.applied, a.Advice) {
+				cw.applied = append(cw.applied, a.Advice)
+			}
+			if cw.w.opts.OmitShadows {
+				continue
 			}
 			*infos = append(*infos, WeaveInfo{Kind: s.Kind, Member: s.Member, Within: cw.name,
 				File: cw.file, Line: s.line, ID: s.id, Advice: a.Advice, Residue: a.Verdict == advice.Maybe})

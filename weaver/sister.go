@@ -290,7 +290,9 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 		}
 		c.Attributes = append(c.Attributes, classfile.Attribute{Name: p.AddUtf8("BootstrapMethods"), Info: b})
 	}
-	return c.Bytes(), nil
+	out := c.Bytes()
+	p.Release()
+	return out, nil
 }
 
 // sisterGen emits helper code into a sister class.

@@ -34,6 +34,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/weft-aop/weft/internal/mmap"
 )
 
 // Magic is the first u4 of an image, in the image's byte order.
@@ -164,7 +166,7 @@ func Open(path string) (*Image, error) {
 		f.Close()
 		return nil, &FormatError{path, 0, fmt.Sprintf("file of %d bytes is too small for an image", st.Size())}
 	}
-	data, unmap, err := mapFile(f, st.Size())
+	data, unmap, err := mmap.File(f, st.Size())
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)

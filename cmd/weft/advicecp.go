@@ -30,11 +30,12 @@ func joinClassPath(parts ...string) string {
 	return strings.Join(out, string(filepath.ListSeparator))
 }
 
-// loadAdvice is loadAspects for weaving: each advice class must be on cp
-// (h answers for the JDK's types), and with cp empty every advice is an
-// error, as weft check reports a class missing from --advice-cp.
-func loadAdvice(w io.Writer, paths []string, cp string, h classfile.Hierarchy, home string) (*pointcut.Program, error) {
-	prog, err := loadAspects(w, paths, pointcut.Options{AdviceCP: cp, Hierarchy: h, JavaHome: home})
+// loadAdvice is loadAspects for weaving: each advice class must be on cp,
+// whose entries srcs are, opened (h answers for the JDK's types), and
+// with cp empty every advice is an error, as weft check reports a class
+// missing from --advice-cp.
+func loadAdvice(w io.Writer, paths []string, cp string, srcs []classfile.Source, h classfile.Hierarchy, home string) (*pointcut.Program, error) {
+	prog, err := loadAspects(w, paths, pointcut.Options{AdviceCP: cp, AdviceSources: srcs, Hierarchy: h, JavaHome: home})
 	if err != nil || cp != "" || len(prog.Advice()) == 0 {
 		return prog, err
 	}
@@ -65,7 +66,8 @@ func resolveAdvice(w io.Writer, home string, aspects []string, adviceCP string, 
 		srcs = append(srcs, others[i])
 	}
 	srcs = append(srcs, &lazyJDK{home: home})
-	prog, err := loadAdvice(w, aspects, joinClassPath(append([]string{adviceCP}, entries...)...), classfile.NewHierarchy(srcs...), home)
+	lookup := append(append([]classfile.Source{}, first...), others...)
+	prog, err := loadAdvice(w, aspects, joinClassPath(append([]string{adviceCP}, entries...)...), lookup, classfile.NewHierarchy(srcs...), home)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -53,6 +53,13 @@ func (s appliedAdvice) add(shadows []weaver.WeaveInfo) {
 	}
 }
 
+// addAdvice notes the advice of advs as applied.
+func (s appliedAdvice) addAdvice(advs []*advice.Advice) {
+	for _, a := range advs {
+		s[adviceKey(a)] = true
+	}
+}
+
 // lintAdviceDidNotMatch warns, as ajc does, of each advice (in declaration
 // order) that advised no join point.
 func lintAdviceDidNotMatch(w io.Writer, level lintLevel, advs []*advice.Advice, applied appliedAdvice) {

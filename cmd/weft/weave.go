@@ -104,32 +104,55 @@ func init() {
 func runWeave(cmd *cobra.Command, inputs []string) error {
 	start := time.Now()
 	fl := &weaveFlags
+	// The first input's classes are read on the other core while this
+	// one opens the class path and resolves the aspects.
+	archive.Prefetch(inputs[0])
 	home, err := jdkHome(fl.javaHome)
 	if err != nil {
 		return err
 	}
-	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, inputs...), fl.classPath, fl.adviceCP), string(filepath.ListSeparator)), home)
-	if err != nil {
-		return err
-	}
-	jdk, err := classfile.OpenJDK(home)
-	if err != nil {
-		return err
-	}
-	srcs = append(srcs, jdk)
+	// The JDK's image is opened (its package index read) beside the
+	// class path.
+	var jdk *classfile.ImageSource
+	var jdkErr error
+	jdkOpened := make(chan struct{})
+	go func() {
+		defer close(jdkOpened)
+		jdk, jdkErr = classfile.OpenJDK(home)
+	}()
+	// The class path: the inputs, -cp, then --advice-cp, each opened
+	// once (the advice is looked up in another order), then the JDK.
+	var srcs []classfile.Source
 	defer func() {
+		<-jdkOpened
+		if jdk != nil && (len(srcs) == 0 || srcs[len(srcs)-1] != classfile.Source(jdk)) {
+			jdk.Close() // opened, but an error came first
+		}
 		for _, s := range srcs {
 			s.Close()
 		}
 	}()
+	var parts [3][]classfile.Source
+	for i, cp := range []string{strings.Join(inputs, string(filepath.ListSeparator)), fl.classPath, fl.adviceCP} {
+		if parts[i], err = classfile.OpenClassPath(cp, home); err != nil {
+			return err
+		}
+		srcs = append(srcs, parts[i]...)
+	}
+	ins, cp, adv := parts[0], parts[1], parts[2]
+	if <-jdkOpened; jdkErr != nil {
+		return jdkErr
+	}
+	srcs = append(srcs, jdk)
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
 	// The inputs and -cp are class path too: the advice may be there.
 	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
-	prog, err := loadAdvice(cmd.ErrOrStderr(), fl.aspects, adviceLookup, h, home)
+	lookup := append(append(append([]classfile.Source{}, adv...), ins...), cp...)
+	prog, err := loadAdvice(cmd.ErrOrStderr(), fl.aspects, adviceLookup, lookup, h, home)
 	if err != nil {
 		return err
 	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: !fl.info})
 	checked, err := precheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
 	if err != nil {
 		return err
@@ -144,6 +167,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		}
 	}
 	total := &weaver.Stats{}
+	applied := appliedAdvice{}
 	for _, in := range inputs {
 		st, err := w.WeavePath(in, outs[in])
 		if err != nil {
@@ -164,14 +188,9 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		total.Woven += st.Woven
 		total.MethodsWoven += st.MethodsWoven
 		total.Copied += st.Copied
-		if total.Shadows == nil {
-			total.Shadows = st.Shadows // one input: no copy of its tens of thousands
-		} else {
-			total.Shadows = append(total.Shadows, st.Shadows...)
-		}
+		total.Advised += st.Advised
+		applied.addAdvice(st.Applied)
 	}
-	applied := appliedAdvice{}
-	applied.add(total.Shadows)
 	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
 	// The runtime goes into a directory output, else next to the jar or
 	// class file written (in OUT for a class file woven into OUT).
@@ -188,7 +207,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	}
 	if !fl.quiet {
 		fmt.Fprintf(os.Stderr, "weft: wove %d of %d classes (%d methods, %d advised shadows) in %.2fs; runtime in %s\n",
-			total.Woven, total.Classes, total.MethodsWoven, len(total.Shadows), time.Since(start).Seconds(), rtDir)
+			total.Woven, total.Classes, total.MethodsWoven, total.Advised, time.Since(start).Seconds(), rtDir)
 	}
 	return nil
 }

@@ -202,6 +202,64 @@ func TestRunJar(t *testing.T) {
 	}
 }
 
+// TestPrefetch: a jar Prefetch read (in full, here) gives Open its
+// class entries, once; Run then writes the same bytes as from a plain
+// Open, and the unchanged Read reads again after the first.
+func TestPrefetch(t *testing.T) {
+	b, c := classes(t)
+	in := filepath.Join(t.TempDir(), "in.jar")
+	writeZip(t, in, []zipEntry{
+		{"META-INF/MANIFEST.MF", []byte("Manifest-Version: 1.0\r\n\r\n"), zip.Deflate},
+		{"a/B.class", b, zip.Deflate},
+		{"a/data.txt", []byte("resource"), zip.Deflate},
+		{"a/C.class", c, zip.Store},
+	})
+	var outs [2][]byte
+	for i := range outs {
+		if i == 1 {
+			Prefetch(filepath.Join(t.TempDir(), "missing.jar"))
+			Prefetch(in)
+			v, ok := prefetched.Load(in)
+			if !ok {
+				t.Fatal("Prefetch did not open the jar")
+			}
+			<-v.(*prefetcher).done // all read
+		}
+		src, err := Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, left := prefetched.Load(in); left {
+			t.Error("Open left the prefetched jar for another")
+		}
+		for _, e := range src.Entries {
+			if e.prefetched != (i == 1 && e.IsClass()) {
+				t.Errorf("open %d: %s prefetched %v", i, e.Name, e.prefetched)
+			}
+		}
+		if i == 1 {
+			first, err1 := src.Entries[1].Read()
+			again, err2 := src.Entries[1].Read()
+			if err1 != nil || err2 != nil || !bytes.Equal(first, b) || !bytes.Equal(again, b) {
+				t.Errorf("a/B.class read %d bytes (%v), then %d (%v), want %d twice", len(first), err1, len(again), err2, len(b))
+			}
+			src.Entries[1].prefetched, src.Entries[1].pre = true, first // as Prefetch left it
+		}
+		out := filepath.Join(t.TempDir(), "out.jar")
+		tr := &testTransform{change: map[string]bool{"a/B.class": true}}
+		if _, err := Run(src, out, tr, Options{Store: true}); err != nil {
+			t.Fatal(err)
+		}
+		src.Close()
+		if outs[i], err = os.ReadFile(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Error("the prefetched jar's output differs from the plain one's")
+	}
+}
+
 // TestRunKeepsCompression: without Options.Store, a changed class keeps
 // its entry's compression (deflated by the worker that changed it).
 func TestRunKeepsCompression(t *testing.T) {

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package jimage
+package mmap
 
 import (
 	"io"
@@ -15,6 +15,3 @@ func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	}
 	return b, func() error { return nil }, nil
 }
-
-// inode is unknown here: path, size and time identify the file.
-func inode(os.FileInfo) uint64 { return 0 }
