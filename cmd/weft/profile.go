@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -204,19 +205,69 @@ func weaveCalibration(home, aspect, in, out string) error {
 
 // writeProfile renders the calling-context tree the profiler wrote into
 // the flame graph (and folded stacks and speedscope JSON if asked), and
-// prints where they are with the top frames.
+// prints where they are with the top frames. The page is streamed from the
+// file, which the profiler writes in canonical order, without building
+// the tree (flame.WriteCCTHTML); the tree is read only for the other
+// outputs, or for a file in another order.
 func writeProfile(w io.Writer, dir string, top int, folded, speedscope bool) error {
 	cct := filepath.Join(dir, "profile.cct")
 	if !fileExists(cct) {
 		return fmt.Errorf("the profiler wrote nothing to %s (did the program run on the woven JDK?)", dir)
 	}
+	html := filepath.Join(dir, "profile.html")
+	streamed, err := streamHTML(cct, html, "weft profile")
+	if err != nil {
+		return err
+	}
+	if !streamed || folded || speedscope || top > 0 {
+		if err := writeFromTree(w, cct, html, !streamed, top, folded, speedscope); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "\nweft: profile in %s: open %s\n", dir, html)
+	return nil
+}
+
+// streamHTML writes the flame graph of a calling-context file in canonical
+// order to html, and reports false (writing nothing) for another file.
+func streamHTML(cct, html, title string) (bool, error) {
+	in, err := os.Open(cct)
+	if err != nil {
+		return false, err
+	}
+	defer in.Close()
+	out, err := os.Create(html)
+	if err != nil {
+		return false, err
+	}
+	err = flame.WriteCCTHTML(out, in, title)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, flame.ErrNotCanonical) {
+		os.Remove(html)
+		return false, nil
+	}
+	if err != nil {
+		os.Remove(html)
+		return false, fmt.Errorf("writing %s: %v", html, err)
+	}
+	return true, nil
+}
+
+// writeFromTree reads the calling-context file as a tree and writes what
+// is asked from it: the page (if not streamed), speedscope JSON, folded
+// stacks, the top frames by wall time.
+func writeFromTree(w io.Writer, cct, html string, page bool, top int, folded, speedscope bool) error {
 	p, err := readFolded([]string{cct})
 	if err != nil {
 		return err
 	}
-	html := filepath.Join(dir, "profile.html")
-	if err := writeFileWith(html, func(w io.Writer) error { return flame.WriteHTML(w, p, "weft profile") }); err != nil {
-		return err
+	dir := filepath.Dir(cct)
+	if page {
+		if err := writeFileWith(html, func(w io.Writer) error { return flame.WriteHTML(w, p, "weft profile") }); err != nil {
+			return err
+		}
 	}
 	if speedscope {
 		ss := filepath.Join(dir, "profile.speedscope.json")
@@ -235,6 +286,5 @@ func writeProfile(w io.Writer, dir string, top int, folded, speedscope bool) err
 			flame.WriteTop(w, p, m, top)
 		}
 	}
-	fmt.Fprintf(w, "\nweft: profile in %s: open %s\n", dir, html)
 	return nil
 }
