@@ -83,7 +83,7 @@ func init() {
 	f.BoolVar(&profileFlags.noTime, "no-time", false, "count only (calls, allocations): no clock read per execution")
 	f.Float64Var(&profileFlags.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
 	f.IntVar(&profileFlags.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
-	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time")
+	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time (not with --no-time)")
 	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
 	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
 	f.StringVar(&profileFlags.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
@@ -125,7 +125,11 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeProfile(cmd.ErrOrStderr(), out, fl.top, fl.folded, fl.speedscope); err != nil {
+	top := fl.top
+	if fl.noTime {
+		top = 0 // no time to rank frames by (and no tree to read for it)
+	}
+	if err := writeProfile(cmd.ErrOrStderr(), out, top, fl.folded, fl.speedscope); err != nil {
 		return err
 	}
 	os.Exit(code)
