@@ -71,8 +71,8 @@ func TestProfileSnapshotsAndCounts(t *testing.T) {
 	if !strings.Contains(stderr, "weft: profile in "+out) || strings.Contains(stderr, "top 10 frames by") {
 		t.Errorf("stderr (where the profile is, no table of frames by a time not measured):\n%s", stderr)
 	}
-	if !strings.Contains(stderr, " -XX:TieredStopAtLevel=1 ") {
-		t.Errorf("the JVM's command line (-v) has no -XX:TieredStopAtLevel=1:\n%s", stderr)
+	if !strings.Contains(stderr, " -XX:TieredStopAtLevel=1 ") || !strings.Contains(stderr, " "+profilerCollector+" ") {
+		t.Errorf("the JVM's command line (-v) has no -XX:TieredStopAtLevel=1 or %s:\n%s", profilerCollector, stderr)
 	}
 	calls, objects := readMetric(t, out, "calls"), readMetric(t, out, "objects")
 	if w, s, o := at(calls, "Snap.work"), at(calls, "Snap.work;Snap.step"), at(objects, "Snap.work;new java.lang.Object"); w != 3 || s != 15 || o != 3 {
@@ -228,5 +228,32 @@ func checkCanonical(t *testing.T, dir string) {
 	}
 	if page, _ := os.ReadFile(filepath.Join(dir, "profile.html")); string(page) != streamed.String() {
 		t.Errorf("profile.html is not the streamed page")
+	}
+}
+
+// TestCollectorOptions: the profiler chooses the JVM's collector only when
+// the command does not: two collectors and the JVM does not start.
+func TestCollectorOptions(t *testing.T) {
+	t.Setenv("JDK_JAVA_OPTIONS", "")
+	t.Setenv("JAVA_TOOL_OPTIONS", "")
+	t.Setenv("_JAVA_OPTIONS", "")
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"java", "-cp", "app", "Main"}, 1},
+		{[]string{"java", "-XX:+UseG1GC", "Main"}, 0},
+		{[]string{"javac", "-J-XX:+UseSerialGC", "A.java"}, 0},
+		{[]string{"java", "-XX:-UseParallelGC", "Main"}, 0},
+		{[]string{"java", "-XX:+UseGCOverheadLimit", "Main"}, 1}, // not a collector
+		{[]string{"java", "-XX:+UseStringDeduplication", "Main"}, 1},
+	} {
+		if got := collectorOptions(c.args); len(got) != c.want {
+			t.Errorf("%q: %q", c.args, got)
+		}
+	}
+	t.Setenv("JDK_JAVA_OPTIONS", "-Xmx1g -XX:+UseZGC")
+	if got := collectorOptions([]string{"java", "Main"}); got != nil {
+		t.Errorf("JDK_JAVA_OPTIONS chooses ZGC: %q", got)
 	}
 }
