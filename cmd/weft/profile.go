@@ -63,6 +63,8 @@ The JVM runs with C1 only by default (--jit c1): compiling the woven JDK
 with C2 costs more CPU than its code saves on most runs. Counts are exact
 under every policy; for long runs where wall time matters, --jit delayed
 (C2 for what stays hot) or --jit stock (docs/profile.md has the figures).
+It runs with the parallel collector unless the command chooses one
+(-XX:+UseG1GC ...): G1's write barrier costs the profiler more.
 
 Examples:
 
