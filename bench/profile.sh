@@ -59,8 +59,8 @@ public final class Profiler {
 JAVA
 javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/profile/Profiler.java"
 # As weft profile runs the JVM (cmd/weft/profile.go: profilerJVMOptions and
-# jitPolicies: the default, c1).
-NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::* -J-XX:TieredStopAtLevel=1)
+# jitPolicies: the default, c1; profilerCollector).
+NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::* -J-XX:TieredStopAtLevel=1 -J-XX:+UseParallelGC)
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
 . bench/common.sh

@@ -25,6 +25,10 @@ import (
 // "f NAME" gives the next frame index (0, 1, ...) a name; "n PARENT FRAME
 // VALUES..." is the next context (1, 2, ...; the root is 0), a child of
 // context PARENT, defined before it, with its exclusive value of each metric.
+// Contexts of one name under one parent are one context (their values
+// summed). weft's profiler writes the file in canonical order — preorder,
+// a context's children in increasing order of their names, no name twice
+// among them — which WriteCCTHTML streams into the page without the tree.
 
 const (
 	cctHeader  = "# weft cct 1"

@@ -50,11 +50,17 @@ Examples:
   weft flame a.folded b.folded --folded merged.folded   (a's lines merged)`,
 	Args: cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		fl := &flameFlags
+		if streamed, err := streamFlame(args); streamed || err != nil {
+			if err == nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "weft: flame graph in %s\n", fl.out)
+			}
+			return err
+		}
 		p, err := readFolded(args)
 		if err != nil {
 			return err
 		}
-		fl := &flameFlags
 		title := fl.title
 		if title == "" {
 			title = "weft flame graph: " + strings.Join(p.Metrics, ", ")
@@ -95,6 +101,44 @@ func init() {
 	f.StringVar(&flameFlags.title, "title", "", "the page's title")
 	f.IntVar(&flameFlags.top, "top", 0, "print the N frames with the largest self and total values")
 	rootCmd.AddCommand(flameCmd)
+}
+
+// streamFlame writes the page alone from one calling-context file in
+// canonical order, as weft profile does, without reading the tree whole;
+// it reports false, having written nothing, when there is more to write
+// or the file is in another order.
+func streamFlame(args []string) (bool, error) {
+	fl := &flameFlags
+	if len(args) != 1 || !strings.HasSuffix(args[0], ".cct") || fl.out == "" || fl.speedscope != "" || fl.folded != "" || fl.top > 0 {
+		return false, nil
+	}
+	title := fl.title
+	if title == "" {
+		metrics, ok := cctMetrics(args[0])
+		if !ok {
+			return false, nil
+		}
+		title = "weft flame graph: " + strings.Join(metrics, ", ")
+	}
+	return streamHTML(args[0], fl.out, title)
+}
+
+// cctMetrics returns the metric names of a calling-context file (its
+// second line), for the page's title.
+func cctMetrics(path string) ([]string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Scan()
+	sc.Scan()
+	m := strings.Fields(sc.Text())
+	if len(m) < 2 || m[0] != "metrics" {
+		return nil, false
+	}
+	return m[1:], true
 }
 
 // readFolded reads each [NAME=]FILE as one metric of one profile, or a

@@ -44,6 +44,25 @@ func TestFlameCommand(t *testing.T) {
 		t.Errorf("top:\n%s", stdout.String())
 	}
 
+	// A calling-context file in canonical order: the page streamed is the
+	// page of the tree read whole (with speedscope asked too).
+	cct := filepath.Join(dir, "p.cct")
+	os.WriteFile(cct, []byte("# weft cct 1\nmetrics calls objects\nf main\nn 0 0 1 0\nf a\nn 1 1 2 3\nf b\nn 2 2 4 0\nn 1 2 1 1\n"), 0o644)
+	streamed, whole := filepath.Join(dir, "s.html"), filepath.Join(dir, "w.html")
+	flameFlags.folded, flameFlags.speedscope, flameFlags.top, flameFlags.out = "", "", 0, streamed
+	if ok, err := streamFlame([]string{cct}); !ok || err != nil {
+		t.Fatalf("weft flame did not stream the page: %v", err)
+	}
+	rootCmd.SetArgs([]string{"flame", cct, "-o", whole, "--speedscope", ss})
+	if err := rootCmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(streamed)
+	b, _ = os.ReadFile(whole)
+	if len(a) == 0 || string(a) != string(b) || !strings.Contains(string(a), "weft flame graph: calls, objects") {
+		t.Errorf("the streamed page (%d bytes) is not the page of the tree (%d bytes)", len(a), len(b))
+	}
+
 	bad := filepath.Join(dir, "bad.folded")
 	os.WriteFile(bad, []byte("main;a 1\nmain;b x\n"), 0o644)
 	rootCmd.SetArgs([]string{"flame", bad})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -42,17 +44,23 @@ const snapSrc = `public class Snap {
         java.nio.file.Path cct = java.nio.file.Paths.get(System.getenv("WEFT_PROFILE_OUT"), "profile.cct");
         for (int i = 0; i < 50 && !java.nio.file.Files.exists(cct); i++) Thread.sleep(100);
         System.out.println("snapshot while running: " + java.nio.file.Files.exists(cct));
+        Thread[] ts = new Thread[3];
+        for (int i = 0; i < ts.length; i++) (ts[i] = new Thread(Snap::work)).start();
+        for (Thread t : ts) t.join();
     }
+    static void work() { for (int i = 0; i < 5; i++) step(); new Object(); }
+    static void step() {}
 }`
 
 // TestProfileSnapshotsAndCounts: --period writes the profile while the
-// program runs (the program sees it); --no-time counts without a clock;
-// the default JIT policy is C1's, and an unknown policy is an error.
+// program runs (the program sees it); --no-time counts without a clock,
+// the threads' trees merged as they are written, exactly; the default JIT
+// policy is C1's, and an unknown policy is an error.
 func TestProfileSnapshotsAndCounts(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Snap.java": snapSrc})
 	out := filepath.Join(t.TempDir(), "prof")
 	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--patches", "-o", out, "--no-time", "--period", "0.2",
-		"-v", "--modules", "java.base", "--", "java", "-cp", app, "Snap")
+		"--folded", "-v", "--modules", "java.base", "--", "java", "-cp", app, "Snap")
 	if code != 0 || stdout != "snapshot while running: true\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -60,12 +68,17 @@ func TestProfileSnapshotsAndCounts(t *testing.T) {
 	if !strings.Contains(string(summary), "calibration inner 0 ns outer 0 ns") {
 		t.Errorf("--no-time calibrated a clock:\n%s", summary)
 	}
-	if !strings.Contains(stderr, "weft: profile in "+out) {
-		t.Errorf("stderr:\n%s", stderr)
+	if !strings.Contains(stderr, "weft: profile in "+out) || strings.Contains(stderr, "top 10 frames by") {
+		t.Errorf("stderr (where the profile is, no table of frames by a time not measured):\n%s", stderr)
 	}
-	if !strings.Contains(stderr, " -XX:TieredStopAtLevel=1 ") {
-		t.Errorf("the JVM's command line (-v) has no -XX:TieredStopAtLevel=1:\n%s", stderr)
+	if !strings.Contains(stderr, " -XX:TieredStopAtLevel=1 ") || !strings.Contains(stderr, " "+profilerCollector+" ") {
+		t.Errorf("the JVM's command line (-v) has no -XX:TieredStopAtLevel=1 or %s:\n%s", profilerCollector, stderr)
 	}
+	calls, objects := readMetric(t, out, "calls"), readMetric(t, out, "objects")
+	if w, s, o := at(calls, "Snap.work"), at(calls, "Snap.work;Snap.step"), at(objects, "Snap.work;new java.lang.Object"); w != 3 || s != 15 || o != 3 {
+		t.Errorf("3 threads' trees merged: work %d, step %d, objects %d; want 3, 15, 3", w, s, o)
+	}
+	checkCanonical(t, out)
 	if _, stderr, code := weft(t, nil, "profile", "--jit", "fast", "--", "java", "-version"); code == 0 || !strings.Contains(stderr, `--jit "fast": want c1, delayed or stock`) {
 		t.Errorf("--jit fast: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -185,5 +198,62 @@ func TestProfileCommand(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Join(out, "profile.html")); err != nil || st.Size() < 10000 {
 		t.Errorf("flame graph: %v", err)
+	}
+	checkCanonical(t, out)
+}
+
+// checkCanonical: the profiler writes its tree in canonical order, so that
+// weft profile streams the flame graph from it (flame.WriteCCTHTML), and
+// that is the page weft flame makes of the tree read whole.
+func checkCanonical(t *testing.T, dir string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "profile.cct"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var streamed, whole bytes.Buffer
+	if err := flame.WriteCCTHTML(&streamed, f, "weft profile"); err != nil {
+		t.Fatalf("the profiler's tree does not stream: %v", err)
+	}
+	p, err := readFolded([]string{filepath.Join(dir, "profile.cct")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := flame.WriteHTML(&whole, p, "weft profile"); err != nil {
+		t.Fatal(err)
+	}
+	if streamed.String() != whole.String() {
+		t.Errorf("the streamed page is not the page of the tree read whole")
+	}
+	if page, _ := os.ReadFile(filepath.Join(dir, "profile.html")); string(page) != streamed.String() {
+		t.Errorf("profile.html is not the streamed page")
+	}
+}
+
+// TestCollectorOptions: the profiler chooses the JVM's collector only when
+// the command does not: two collectors and the JVM does not start.
+func TestCollectorOptions(t *testing.T) {
+	t.Setenv("JDK_JAVA_OPTIONS", "")
+	t.Setenv("JAVA_TOOL_OPTIONS", "")
+	t.Setenv("_JAVA_OPTIONS", "")
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"java", "-cp", "app", "Main"}, 1},
+		{[]string{"java", "-XX:+UseG1GC", "Main"}, 0},
+		{[]string{"javac", "-J-XX:+UseSerialGC", "A.java"}, 0},
+		{[]string{"java", "-XX:-UseParallelGC", "Main"}, 0},
+		{[]string{"java", "-XX:+UseGCOverheadLimit", "Main"}, 1}, // not a collector
+		{[]string{"java", "-XX:+UseStringDeduplication", "Main"}, 1},
+	} {
+		if got := collectorOptions(c.args); len(got) != c.want {
+			t.Errorf("%q: %q", c.args, got)
+		}
+	}
+	t.Setenv("JDK_JAVA_OPTIONS", "-Xmx1g -XX:+UseZGC")
+	if got := collectorOptions([]string{"java", "Main"}); got != nil {
+		t.Errorf("JDK_JAVA_OPTIONS chooses ZGC: %q", got)
 	}
 }

@@ -283,9 +283,10 @@ public final class Profiler {
     // ---- output ----
 
     /**
-     * A merged context: the same path of join points in any thread. Merging
-     * goes by join point id through the contexts' own tables (no boxing, no
-     * map per context), as the writer runs over a million contexts at exit.
+     * A merged context: the same path of join points in any thread, for
+     * time's compensation, which takes the calls below a context in all
+     * threads. Merging goes by join point id through the contexts' own
+     * tables (no boxing, no map per context).
      */
     static final class Merged extends Node {
         long below; // calls in the subtree, itself excluded
@@ -298,7 +299,6 @@ public final class Profiler {
     static Merged merge() {
         Merged root = new Merged(-2, null, false);
         for (State s : STATES) add(root, s.root);
-        count(root);
         return root;
     }
 
@@ -320,11 +320,23 @@ public final class Profiler {
         }
     }
 
+    /** Sets the calls below every merged context; returns m's. */
     private static long count(Merged m) {
         long below = 0;
         for (Node k : m.table) if (k != null) below += k.calls + count((Merged) k);
         m.below = below;
         return below;
+    }
+
+    /** Names the frames of n's subtree; returns the calls in it, n's own excluded. */
+    private static long name(Node n, Names names) {
+        long calls = 0;
+        for (Node k : n.table) {
+            if (k == null) continue;
+            names.of(k);
+            calls += k.calls + name(k, names);
+        }
+        return calls;
     }
 
     /** Wall time with the profiler's cost taken out. */
@@ -335,21 +347,40 @@ public final class Profiler {
     /** Set by the last write, at exit: a snapshot after it would truncate its files as the JVM ends. */
     private static boolean written;
 
-    /** Writes the merged trees (at exit, last, and every profile.period seconds if set). */
+    /**
+     * Writes the threads' trees, merged (at exit, last, and every
+     * profile.period seconds if set). Counts only, the writer merges the
+     * threads' trees as it writes them; with time, they are merged first,
+     * into a tree of their own, for the compensation.
+     */
     static synchronized void write(boolean last) {
         if (written) return;
         written = last;
         DIB.set(true); // the writer's own work is not profiled
         Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
-        Merged root = merge();
+        Names names = new Names();
+        Node[] roots;
+        long calls = 0;
+        if (TIME) {
+            Merged root = merge();
+            count(root);
+            roots = new Node[] {root};
+        } else {
+            roots = new Node[STATES.size()];
+            int i = 0;
+            for (State s : STATES) if (i < roots.length) roots[i++] = s.root;
+            if (i < roots.length) roots = java.util.Arrays.copyOf(roots, i);
+        }
+        for (Node r : roots) calls += name(r, names);
+        names.rank();
         try {
             Files.createDirectories(out);
             try (OutputStream w = Files.newOutputStream(out.resolve("profile.cct"))) {
-                writeTree(w, root);
+                writeTree(w, roots, names);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("summary.txt")))) {
                 w.printf("threads %d%ncontexts %d (limit %d)%ncalls %d%ncalibration inner %d ns outer %d ns per execution%n",
-                        STATES.size(), NODES.get(), MAX_NODES, root.below, INNER, OUTER);
+                        STATES.size(), NODES.get(), MAX_NODES, calls, INNER, OUTER);
             }
         } catch (IOException e) {
             System.err.println("profile: writing " + out + ": " + e);
@@ -357,99 +388,215 @@ public final class Profiler {
     }
 
     /**
-     * Writes the merged tree in weft's calling-context format, which weft
+     * The frame names of the contexts, numbered as met (each join point's
+     * made once), then ranked in the order of their UTF-8 bytes (code
+     * points), the order weft flame sorts frames in.
+     */
+    static final class Names {
+        final Map<String, Integer> numbers = new HashMap<>();
+        final java.util.ArrayList<String> list = new java.util.ArrayList<>();
+        final Map<Integer, Integer> ofLarge = new HashMap<>(); // ids outside of
+        int[] of = new int[1 << 16]; // by join point id: its name's number + 1, 0 if not named yet
+        int[] rank;                  // by name number, once ranked
+
+        /** The number of k's frame name, named now if new. */
+        int of(Node k) {
+            int n = number(k);
+            if (n >= 0) return n;
+            String name = k.frame();
+            Integer m = numbers.get(name);
+            if (m == null) {
+                m = list.size();
+                numbers.put(name, m);
+                list.add(name);
+            }
+            int id = k.id;
+            if (id >= 0 && id < 1 << 24) {
+                if (id >= of.length) of = java.util.Arrays.copyOf(of, Math.max(id + 1, 2 * of.length));
+                of[id] = m + 1;
+            } else {
+                ofLarge.put(id, m);
+            }
+            return m;
+        }
+
+        /** The number of k's frame name, -1 if not named. */
+        int number(Node k) {
+            int id = k.id;
+            if (id >= 0 && id < 1 << 24) return id < of.length ? of[id] - 1 : -1;
+            Integer n = ofLarge.get(id);
+            return n != null ? n : -1;
+        }
+
+        void rank() {
+            Integer[] order = new Integer[list.size()];
+            for (int i = 0; i < order.length; i++) order[i] = i;
+            java.util.Arrays.sort(order, (a, b) -> compareCodePoints(list.get(a), list.get(b)));
+            rank = new int[order.length];
+            for (int r = 0; r < order.length; r++) rank[order[r]] = r;
+        }
+
+        /** Compares by code points, as UTF-8 bytes compare (String.compareTo compares UTF-16 units). */
+        static int compareCodePoints(String a, String b) {
+            int i = 0, j = 0;
+            while (i < a.length() && j < b.length()) {
+                int x = a.codePointAt(i), y = b.codePointAt(j);
+                if (x != y) return Integer.compare(x, y);
+                i += Character.charCount(x);
+                j += Character.charCount(y);
+            }
+            return Integer.compare(a.length() - i, b.length() - j);
+        }
+    }
+
+    /**
+     * Writes the trees, merged, in weft's calling-context format, which weft
      * flame and weft profile read (docs/profile.md): a header, the metric
      * names, the frame names once each, then one line per context in
      * preorder, "n PARENT FRAME" and its exclusive values, the root being
      * context 0. It is a small fraction of the size of folded stacks, which
-     * repeat every frame of every path.
+     * repeat every frame of every path. It is written in canonical order
+     * (flame.WriteCCTHTML): a context's children by frame name, those of one
+     * name (from several threads, or overloads of a method) as one context,
+     * their values summed, as weft flame would merge them, so that weft
+     * profile can stream the flame graph from it without building the tree.
      */
-    private static void writeTree(OutputStream w, Merged root) throws IOException {
-        TreeWriter t = new TreeWriter(w);
+    private static void writeTree(OutputStream w, Node[] roots, Names names) throws IOException {
+        TreeWriter t = new TreeWriter(w, names);
         t.text("# weft cct 1\n");
         t.text(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns\n"
                 : "metrics calls objects arrays elements wall-ns wall-raw-ns\n");
-        t.nodes(root, 0);
+        t.nodes(roots, 0, roots.length, 0, 0);
         t.flush();
     }
 
     /**
-     * Numbers frames (by name, each join point's made once) and contexts as
-     * it writes them, into a buffer of bytes of its own: a million contexts
-     * written through a PrintWriter and a StringBuilder went through the
-     * woven JDK's character encoders a few times per context.
+     * Numbers frames and contexts as it writes them, into a buffer of bytes
+     * of its own: a million contexts written through a PrintWriter and a
+     * StringBuilder went through the woven JDK's character encoders a few
+     * times per context.
      */
     private static final class TreeWriter {
         final OutputStream w;
-        final Map<String, Integer> frames = new HashMap<>();
-        final Map<Integer, Integer> frameOfLarge = new HashMap<>(); // ids outside frameOf
-        int[] frameOf = new int[1 << 16]; // by join point id: its frame + 1, 0 if not named yet
+        final Names names;
+        final int[] frameOf; // by name number: its frame + 1, 0 if not written yet
+        // By depth: the children of the group written there, unsorted and
+        // sorted, and their sort keys (rank << 32 | index).
+        Node[][] found = new Node[64][], sorted = new Node[64][];
+        long[][] keys = new long[64][];
         final byte[] buf = new byte[1 << 16];
         int pos;
         int next = 1;
+        int frames;
 
-        TreeWriter(OutputStream w) {
+        TreeWriter(OutputStream w, Names names) {
             this.w = w;
+            this.names = names;
+            this.frameOf = new int[names.list.size()];
         }
 
-        int frame(Node k) throws IOException {
-            int id = k.id;
-            boolean small = id >= 0 && id < 1 << 24;
-            if (small && id < frameOf.length && frameOf[id] != 0) return frameOf[id] - 1;
-            if (!small) {
-                Integer f = frameOfLarge.get(id);
-                if (f != null) return f;
-            }
-            String name = k.frame();
-            Integer f = frames.get(name);
-            if (f == null) {
-                f = frames.size();
-                frames.put(name, f);
-                text("f ");
-                text(name);
-                text("\n");
-            }
-            if (small) {
-                if (id >= frameOf.length) frameOf = java.util.Arrays.copyOf(frameOf, Math.max(id + 1, 2 * frameOf.length));
-                frameOf[id] = f + 1;
-            } else {
-                frameOfLarge.put(id, f);
-            }
-            return f;
+        int frame(int name) throws IOException {
+            if (frameOf[name] != 0) return frameOf[name] - 1;
+            text("f ");
+            text(names.list.get(name));
+            text("\n");
+            frameOf[name] = ++frames;
+            return frames - 1;
         }
 
-        void nodes(Merged m, int parent) throws IOException {
-            for (Node n : m.table) {
-                if (n == null) continue;
-                Merged k = (Merged) n;
-                int f = frame(k);
-                long childComp = 0, childWall = 0, childCpu = 0;
-                for (Node g : k.table) {
-                    if (g == null) continue;
-                    childComp += compensated((Merged) g);
-                    childWall += g.wallNanos;
-                    childCpu += g.cpuNanos;
+        /**
+         * Writes the children of group[from, to), contexts of one frame name
+         * under one parent context (one thread's, several threads', or
+         * overloads'), as children of context parent.
+         */
+        void nodes(Node[] group, int from, int to, int parent, int depth) throws IOException {
+            if (depth == found.length) {
+                found = java.util.Arrays.copyOf(found, 2 * depth);
+                sorted = java.util.Arrays.copyOf(sorted, 2 * depth);
+                keys = java.util.Arrays.copyOf(keys, 2 * depth);
+            }
+            Node[] c = found[depth];
+            long[] key = keys[depth];
+            int n = 0;
+            int[] rank = names.rank;
+            for (int i = from; i < to; i++) {
+                for (Node k : group[i].table) {
+                    if (k == null) continue;
+                    int name = names.number(k);
+                    if (name < 0) continue; // made since the trees were named: in the next snapshot
+                    if (c == null) {
+                        c = new Node[16];
+                        key = new long[16];
+                    } else if (n == c.length) {
+                        c = java.util.Arrays.copyOf(c, 2 * n);
+                        key = java.util.Arrays.copyOf(key, 2 * n);
+                    }
+                    c[n] = k;
+                    key[n] = (long) rank[name] << 32 | n;
+                    n++;
+                }
+            }
+            if (n == 0) return;
+            found[depth] = c;
+            keys[depth] = key;
+            java.util.Arrays.sort(key, 0, n);
+            Node[] s = sorted[depth];
+            if (s == null || s.length < n) s = sorted[depth] = new Node[c.length];
+            for (int i = 0; i < n; i++) s[i] = c[(int) key[i]];
+            for (int i = 0, j; i < n; i = j) {
+                j = i + 1;
+                while (j < n && key[j] >>> 32 == key[i] >>> 32) j++;
+                int f = frame(names.number(s[i]));
+                long calls = 0, objects = 0, arrays = 0, elements = 0, comp = 0, wall = 0, cpu = 0;
+                for (int x = i; x < j; x++) {
+                    Node k = s[x];
+                    calls += k.calls;
+                    objects += k.objects;
+                    arrays += k.arrays;
+                    elements += k.elements;
+                    if (!TIME) continue;
+                    long childComp = 0, childWall = 0, childCpu = 0;
+                    for (Node g : k.table) {
+                        if (g == null) continue;
+                        childComp += compensated((Merged) g);
+                        childWall += g.wallNanos;
+                        childCpu += g.cpuNanos;
+                    }
+                    comp += Math.max(0, compensated((Merged) k) - childComp);
+                    wall += Math.max(0, k.wallNanos - childWall);
+                    cpu += Math.max(0, k.cpuNanos - childCpu);
                 }
                 int self = next++;
                 if (pos > buf.length - 256) flush();
                 buf[pos++] = 'n';
                 number(parent);
                 number(f);
-                number(k.calls);
-                number(k.objects);
-                number(k.arrays);
-                number(k.elements);
-                number(Math.max(0, compensated(k) - childComp));
-                number(Math.max(0, k.wallNanos - childWall));
-                if (CPU) number(Math.max(0, k.cpuNanos - childCpu));
+                number(calls);
+                number(objects);
+                number(arrays);
+                number(elements);
+                number(comp);
+                number(wall);
+                if (CPU) number(cpu);
                 buf[pos++] = '\n';
-                nodes(k, self);
+                nodes(s, i, j, self, depth + 1);
             }
         }
 
         /** Appends a space and v (not negative) in decimal. */
         void number(long v) {
             buf[pos++] = ' ';
+            if (v == (int) v) { // most: int division is the JIT's own, long division a call into the JVM
+                int x = (int) v, digits = 1;
+                for (int y = x; y >= 10; y /= 10) digits++;
+                int end = pos + digits;
+                for (int i = end - 1; i >= pos; i--) {
+                    buf[i] = (byte) ('0' + x % 10);
+                    x /= 10;
+                }
+                pos = end;
+                return;
+            }
             int digits = 1;
             for (long x = v; x >= 10; x /= 10) digits++;
             int end = pos + digits;

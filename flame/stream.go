@@ -1,0 +1,225 @@
+package flame
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ErrNotCanonical reports a calling-context file that WriteCCTHTML cannot
+// stream: read it with ReadCCT (and Sort) and write it with WriteHTML.
+var ErrNotCanonical = errors.New("flame: the calling-context file is not in canonical order")
+
+// WriteCCTHTML writes the flame graph of a calling-context file in
+// canonical order — every context right after its parent's subtree so
+// far (preorder), the children of a context in increasing order of their
+// frame names, no two with the same name — as WriteHTML writes it after
+// ReadCCT and Sort, byte for byte, without building the tree: weft's
+// profiler writes its file so, and a javac profile has a million
+// contexts, whose nodes cost more to make (memory, page faults) than the
+// page costs to write. It returns ErrNotCanonical, having written nothing,
+// for any other file, a malformed one included.
+func WriteCCTHTML(w io.Writer, r io.Reader, title string) error {
+	metrics, frames, root, err := streamCCT(r)
+	if err != nil {
+		return err
+	}
+	head, tail, err := htmlParts(title)
+	if err != nil {
+		return err
+	}
+	ms, err := json.Marshal(metrics)
+	if err != nil {
+		return err
+	}
+	fs, err := json.Marshal(frames)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.WriteString(head)
+	bw.WriteString(`{"metrics":`)
+	bw.Write(ms)
+	bw.WriteString(`,"frames":`)
+	bw.Write(fs)
+	bw.WriteString(`,"root":`)
+	for _, c := range root {
+		bw.Write(c)
+	}
+	bw.WriteByte('}')
+	bw.WriteString(tail)
+	return bw.Flush()
+}
+
+// open is a context of the path from the root to the one last read.
+type open struct {
+	context int    // its number in the file (the root is 0)
+	last    string // the name of its last child so far ("" before the first)
+	any     bool   // it has a child
+}
+
+// chunks hold the page's data as it is made, in blocks that are never
+// copied (a growing slice copies and faults in twice the memory).
+type chunks struct {
+	done [][]byte
+	cur  []byte
+}
+
+const chunkSize = 1 << 20
+
+// room makes room for n more bytes in cur.
+func (c *chunks) room(n int) {
+	if cap(c.cur)-len(c.cur) < n {
+		if len(c.cur) > 0 {
+			c.done = append(c.done, c.cur)
+		}
+		c.cur = make([]byte, 0, max(chunkSize, n))
+	}
+}
+
+func (c *chunks) all() [][]byte { return append(c.done, c.cur) }
+
+// maxNumber bounds a value as appendNumber writes it.
+const maxNumber = 32
+
+// streamCCT reads a calling-context file in canonical order into the
+// page's data: the metric names, the frame names in the page's numbering
+// (preorder of first use, the root's "all" first) and the root's JSON
+// array (in chunks), as writeData writes them.
+func streamCCT(r io.Reader) (metrics, names []string, root [][]byte, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	next := func() ([]byte, bool) {
+		if !sc.Scan() {
+			return nil, false
+		}
+		return bytes.TrimRight(sc.Bytes(), "\r"), true
+	}
+	if h, ok := next(); !ok || string(h) != cctHeader {
+		return nil, nil, nil, ErrNotCanonical
+	}
+	m, ok := next()
+	fields0 := strings.Fields(string(m))
+	if !ok || len(fields0) < 2 || fields0[0] != "metrics" || len(fields0) > maxMetrics+1 {
+		return nil, nil, nil, ErrNotCanonical
+	}
+	metrics = fields0[1:]
+	nm := len(metrics)
+
+	var (
+		frames []string // the file's frame names
+		index  []int    // the file's frame number to the page's, -1 before its first use
+		page   = map[string]int{"all": 0}
+		path   = []open{{context: 0}}
+		count  = 1 // contexts so far, the root included
+		f      [][]byte
+	)
+	names = []string{"all"}
+	var data chunks
+	data.room(4 + nm*2)
+	b := append(data.cur, "[0,["...)
+	for i := 0; i < nm; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '0')
+	}
+	b = append(b, ']')
+	data.cur = b
+	for {
+		text, ok := next()
+		if !ok {
+			break
+		}
+		switch {
+		case len(text) == 0:
+		case bytes.HasPrefix(text, []byte("f ")):
+			frames = append(frames, string(text[2:]))
+			index = append(index, -1)
+		case bytes.HasPrefix(text, []byte("n ")):
+			f = fields(f[:0], text[2:])
+			if len(f) != 2+nm {
+				return nil, nil, nil, ErrNotCanonical
+			}
+			parent, err1 := strconv.Atoi(string(f[0]))
+			frame, err2 := strconv.Atoi(string(f[1]))
+			if err1 != nil || err2 != nil || frame < 0 || frame >= len(frames) || parent < 0 {
+				return nil, nil, nil, ErrNotCanonical
+			}
+			// Close the contexts the parent is below.
+			for len(path) > 0 && path[len(path)-1].context != parent {
+				path = path[:len(path)-1]
+				data.room(1)
+				data.cur = append(data.cur, ']')
+			}
+			if len(path) == 0 {
+				return nil, nil, nil, ErrNotCanonical // not preorder
+			}
+			name := frames[frame]
+			top := &path[len(path)-1]
+			if top.any && name <= top.last {
+				return nil, nil, nil, ErrNotCanonical // out of order, or a name twice
+			}
+			top.last, top.any = name, true
+			k := index[frame]
+			if k < 0 {
+				var seen bool
+				if k, seen = page[name]; !seen {
+					k = len(names)
+					page[name] = k
+					names = append(names, name)
+				}
+				index[frame] = k
+			}
+			data.room(2*maxNumber + nm*(maxNumber+1))
+			b := append(data.cur, ",["...)
+			b = strconv.AppendInt(b, int64(k), 10)
+			b = append(b, ",["...)
+			for i, s := range f[2:] {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if canonicalInteger(s) {
+					b = append(b, s...)
+					continue
+				}
+				v, ok := parseValue(s)
+				if !ok {
+					return nil, nil, nil, ErrNotCanonical
+				}
+				b = appendNumber(b, v)
+			}
+			data.cur = append(b, ']')
+			path = append(path, open{context: count})
+			count++
+		default:
+			return nil, nil, nil, ErrNotCanonical
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, nil, ErrNotCanonical
+	}
+	for range path {
+		data.room(1)
+		data.cur = append(data.cur, ']')
+	}
+	return metrics, names, data.all(), nil
+}
+
+// canonicalInteger reports whether s is a number appendNumber writes as
+// it is: decimal digits without a leading zero, exact in a float64.
+func canonicalInteger(s []byte) bool {
+	if len(s) == 0 || len(s) > 15 || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
