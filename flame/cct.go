@@ -1,13 +1,11 @@
 package flame
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -38,71 +36,33 @@ const (
 // ReadCCT reads a profile in weft's calling-context format. name labels
 // errors (file:line: what).
 func ReadCCT(r io.Reader, name string) (*Profile, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	line := 0
-	// Lines are read as bytes, the contexts' fields split in place: a
-	// javac profile has a million of them.
-	next := func() ([]byte, bool) {
-		if !sc.Scan() {
-			return nil, false
-		}
-		line++
-		return bytes.TrimRight(sc.Bytes(), "\r"), true
+	fail := func(err error) (*Profile, error) { return nil, fmt.Errorf("%s:%v", name, err) }
+	sc, err := newCCTScanner(r)
+	if err != nil {
+		return fail(err)
 	}
-	fail := func(format string, args ...any) (*Profile, error) {
-		return nil, fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
-	}
-	if h, ok := next(); !ok || string(h) != cctHeader {
-		return fail("not a weft calling-context file (want the first line %q)", cctHeader)
-	}
-	m, ok := next()
-	metrics := strings.Fields(string(m))
-	if !ok || len(metrics) < 2 || metrics[0] != "metrics" || len(metrics) > maxMetrics+1 {
-		return fail("want `metrics NAME...` (1 to %d names)", maxMetrics)
-	}
-	p := New(metrics[1:]...)
-	nm := len(p.Metrics)
+	p := New(sc.metrics...)
 	nodes := []*Node{p.Root}
-	var frames []string
-	var f [][]byte
 	for {
-		text, ok := next()
+		ok, err := sc.next()
+		if err != nil {
+			return fail(err)
+		}
 		if !ok {
 			break
 		}
-		switch {
-		case len(text) == 0:
-		case bytes.HasPrefix(text, []byte("f ")):
-			frames = append(frames, string(text[2:]))
-		case bytes.HasPrefix(text, []byte("n ")):
-			f = fields(f[:0], text[2:])
-			if len(f) != 2+nm {
-				return fail("want `n PARENT FRAME` and %d values, found %d fields", nm, len(f))
-			}
-			parent, err1 := strconv.Atoi(string(f[0]))
-			frame, err2 := strconv.Atoi(string(f[1]))
-			if err1 != nil || parent < 0 || parent >= len(nodes) {
-				return fail("parent %q is not a context defined before", f[0])
-			}
-			if err2 != nil || frame < 0 || frame >= len(frames) {
-				return fail("frame %q is not a frame defined before", f[1])
-			}
-			n := nodes[parent].child(frames[frame], nm, &p.arena)
-			for i, s := range f[2:] {
-				v, ok := parseValue(s)
-				if !ok {
-					return fail("the value %q is not a non-negative number", s)
-				}
-				n.Self[i] += v
-			}
-			nodes = append(nodes, n)
-		default:
-			return fail("want `f NAME` or `n PARENT FRAME VALUES...`")
+		if sc.isFrame {
+			continue
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
+		n := nodes[sc.parent].child(sc.frames[sc.frame], len(p.Metrics), &p.arena)
+		for i, s := range sc.values {
+			v, ok := parseValue(s)
+			if !ok {
+				return fail(sc.fail("the value %q is not a non-negative number", s))
+			}
+			n.Self[i] += v
+		}
+		nodes = append(nodes, n)
 	}
 	p.sumTotals()
 	return p, nil

@@ -3,6 +3,7 @@ package flame
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 	"testing"
@@ -178,14 +179,34 @@ func TestReadCCT(t *testing.T) {
 }
 
 // FuzzReadCCT: no input makes the reader panic; what it accepts has
-// consistent totals.
+// consistent totals; the page is streamed from it (WriteCCTHTML) only if
+// the reader accepts it too, and is then the page of the tree read.
 func FuzzReadCCT(f *testing.F) {
 	f.Add("# weft cct 1\nmetrics calls wall\nf main\nn 0 0 1 10\nf a\nn 1 1 2 5\n")
 	f.Add("# weft cct 1\nmetrics c\nf a\nn 0 0 1\nn 1 0 2\nn 0 0 3\n")
+	f.Add("# weft cct 1\nmetrics c w\nf z\nf a\nn 0 1 007 1.50\n\nn 1 0 1 2\nf a\nn 0 0 3 4\nn 3 2 0 0\n")
 	f.Fuzz(func(t *testing.T, text string) {
+		var streamed bytes.Buffer
+		serr := WriteCCTHTML(&streamed, strings.NewReader(text), "t")
+		if serr != nil && (!errors.Is(serr, ErrNotCanonical) || streamed.Len() != 0) {
+			t.Fatalf("WriteCCTHTML: %v, %d bytes written", serr, streamed.Len())
+		}
 		p, err := ReadCCT(strings.NewReader(text), "f")
 		if err != nil {
+			if serr == nil {
+				t.Fatalf("streamed a page of a file ReadCCT refuses: %v", err)
+			}
 			return
+		}
+		if serr == nil {
+			p.Sort()
+			var want bytes.Buffer
+			if err := WriteHTML(&want, p, "t"); err != nil {
+				t.Fatal(err)
+			}
+			if streamed.String() != want.String() {
+				t.Fatal("streamed page differs from WriteHTML's")
+			}
 		}
 		var self float64
 		p.Walk(func(_ []string, n *Node) { self += n.Self[0] })

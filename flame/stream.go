@@ -2,12 +2,10 @@ package flame
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // ErrNotCanonical reports a calling-context file that WriteCCTHTML cannot
@@ -91,32 +89,17 @@ const maxNumber = 32
 // (preorder of first use, the root's "all" first) and the root's JSON
 // array (in chunks), as writeData writes them.
 func streamCCT(r io.Reader) (metrics, names []string, root [][]byte, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	next := func() ([]byte, bool) {
-		if !sc.Scan() {
-			return nil, false
-		}
-		return bytes.TrimRight(sc.Bytes(), "\r"), true
-	}
-	if h, ok := next(); !ok || string(h) != cctHeader {
+	sc, err := newCCTScanner(r)
+	if err != nil {
 		return nil, nil, nil, ErrNotCanonical
 	}
-	m, ok := next()
-	fields0 := strings.Fields(string(m))
-	if !ok || len(fields0) < 2 || fields0[0] != "metrics" || len(fields0) > maxMetrics+1 {
-		return nil, nil, nil, ErrNotCanonical
-	}
-	metrics = fields0[1:]
+	metrics = sc.metrics
 	nm := len(metrics)
 
 	var (
-		frames []string // the file's frame names
-		index  []int    // the file's frame number to the page's, -1 before its first use
-		page   = map[string]int{"all": 0}
-		path   = []open{{context: 0}}
-		count  = 1 // contexts so far, the root included
-		f      [][]byte
+		index []int // the file's frame number to the page's, -1 before its first use
+		page  = map[string]int{"all": 0}
+		path  = []open{{context: 0}}
 	)
 	names = []string{"all"}
 	var data chunks
@@ -131,77 +114,62 @@ func streamCCT(r io.Reader) (metrics, names []string, root [][]byte, err error) 
 	b = append(b, ']')
 	data.cur = b
 	for {
-		text, ok := next()
+		ok, err := sc.next()
+		if err != nil {
+			return nil, nil, nil, ErrNotCanonical
+		}
 		if !ok {
 			break
 		}
-		switch {
-		case len(text) == 0:
-		case bytes.HasPrefix(text, []byte("f ")):
-			frames = append(frames, string(text[2:]))
+		if sc.isFrame {
 			index = append(index, -1)
-		case bytes.HasPrefix(text, []byte("n ")):
-			f = fields(f[:0], text[2:])
-			if len(f) != 2+nm {
-				return nil, nil, nil, ErrNotCanonical
-			}
-			parent, err1 := strconv.Atoi(string(f[0]))
-			frame, err2 := strconv.Atoi(string(f[1]))
-			if err1 != nil || err2 != nil || frame < 0 || frame >= len(frames) || parent < 0 {
-				return nil, nil, nil, ErrNotCanonical
-			}
-			// Close the contexts the parent is below.
-			for len(path) > 0 && path[len(path)-1].context != parent {
-				path = path[:len(path)-1]
-				data.room(1)
-				data.cur = append(data.cur, ']')
-			}
-			if len(path) == 0 {
-				return nil, nil, nil, ErrNotCanonical // not preorder
-			}
-			name := frames[frame]
-			top := &path[len(path)-1]
-			if top.any && name <= top.last {
-				return nil, nil, nil, ErrNotCanonical // out of order, or a name twice
-			}
-			top.last, top.any = name, true
-			k := index[frame]
-			if k < 0 {
-				var seen bool
-				if k, seen = page[name]; !seen {
-					k = len(names)
-					page[name] = k
-					names = append(names, name)
-				}
-				index[frame] = k
-			}
-			data.room(2*maxNumber + nm*(maxNumber+1))
-			b := append(data.cur, ",["...)
-			b = strconv.AppendInt(b, int64(k), 10)
-			b = append(b, ",["...)
-			for i, s := range f[2:] {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				if canonicalInteger(s) {
-					b = append(b, s...)
-					continue
-				}
-				v, ok := parseValue(s)
-				if !ok {
-					return nil, nil, nil, ErrNotCanonical
-				}
-				b = appendNumber(b, v)
-			}
-			data.cur = append(b, ']')
-			path = append(path, open{context: count})
-			count++
-		default:
-			return nil, nil, nil, ErrNotCanonical
+			continue
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, nil, ErrNotCanonical
+		// Close the contexts the parent is below.
+		for len(path) > 0 && path[len(path)-1].context != sc.parent {
+			path = path[:len(path)-1]
+			data.room(1)
+			data.cur = append(data.cur, ']')
+		}
+		if len(path) == 0 {
+			return nil, nil, nil, ErrNotCanonical // not preorder
+		}
+		name := sc.frames[sc.frame]
+		top := &path[len(path)-1]
+		if top.any && name <= top.last {
+			return nil, nil, nil, ErrNotCanonical // out of order, or a name twice
+		}
+		top.last, top.any = name, true
+		k := index[sc.frame]
+		if k < 0 {
+			var seen bool
+			if k, seen = page[name]; !seen {
+				k = len(names)
+				page[name] = k
+				names = append(names, name)
+			}
+			index[sc.frame] = k
+		}
+		data.room(2*maxNumber + nm*(maxNumber+1))
+		b := append(data.cur, ",["...)
+		b = strconv.AppendInt(b, int64(k), 10)
+		b = append(b, ",["...)
+		for i, s := range sc.values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if canonicalInteger(s) {
+				b = append(b, s...)
+				continue
+			}
+			v, ok := parseValue(s)
+			if !ok {
+				return nil, nil, nil, ErrNotCanonical
+			}
+			b = appendNumber(b, v)
+		}
+		data.cur = append(b, ']')
+		path = append(path, open{context: sc.contexts - 1})
 	}
 	for range path {
 		data.room(1)
