@@ -222,24 +222,7 @@ public class L {
 		dir := jvmtest.Compile(t, src, "-g")
 		h := mustJDKHierarchy(t, dir)
 		prog := resolveText(t, "p.weft", aspects(tt.prec, ""), dir, h)
-		w := New(prog, prog.Advice(), Options{Hierarchy: h})
-		p := filepath.Join(dir, "app", "Main.class")
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := w.WeaveClass(p, data)
-		if err != nil || res.Class == nil {
-			t.Fatalf("%s: weaving: %v", tt.prec, err)
-		}
-		if err := os.WriteFile(p, res.Class, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for n, b := range res.Extra {
-			if err := os.WriteFile(filepath.Join(dir, n+".class"), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		weaveClassInPlace(t, New(prog, prog.Advice(), Options{Hierarchy: h}), dir, "app/Main.class")
 		out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "app.Main")
 		if out != tt.want {
 			t.Errorf("%q: output\n%s\nwant\n%s", tt.prec, out, tt.want)
@@ -278,23 +261,7 @@ public class L {
 
 	h := mustJDKHierarchy(t, dir)
 	prog := resolveText(t, "p.weft", text.String(), dir, h)
-	p := filepath.Join(dir, "app", "Main.class")
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New(prog, prog.Advice(), Options{Hierarchy: h}).WeaveClass(p, data)
-	if err != nil || res.Class == nil {
-		t.Fatalf("weaving the orders: %v", err)
-	}
-	if err := os.WriteFile(p, res.Class, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for n, b := range res.Extra {
-		if err := os.WriteFile(filepath.Join(dir, n+".class"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	weaveClassInPlace(t, New(prog, prog.Advice(), Options{Hierarchy: h}), dir, "app/Main.class")
 	got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "app.Main")
 	if got != want || strings.Count(want, "work\n") != len(orders) || !strings.Contains(want, "-- 2\nlog before\ntiming before\nsecurity before\n") {
 		t.Errorf("woven by weft:\n%s\nby ajc:\n%s\n%s", got, want, ajErr)

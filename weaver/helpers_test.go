@@ -109,6 +109,32 @@ func runtimeSources() map[string]string {
 // aspectWeaver parses the aspect (the text of the .weft file name) and
 // returns a weaver of it, its advice classes and the classes to weave in
 // dir, over the JDK.
+// weaveClassInPlace weaves the class file rel (slash-separated, under
+// dir) with w, writes the woven class over it and its sister classes
+// beside it, and returns the weaving's result; it fails the test if the
+// class is not woven.
+func weaveClassInPlace(t *testing.T, w *Weaver, dir, rel string) *Result {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.WeaveClass(p, data)
+	if err != nil || res.Class == nil {
+		t.Fatalf("weaving %s: %v", rel, err)
+	}
+	if err := os.WriteFile(p, res.Class, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for n, b := range res.Extra {
+		if err := os.WriteFile(filepath.Join(dir, n+".class"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return res
+}
+
 func aspectWeaver(t *testing.T, name, aspect, dir string) *Weaver {
 	t.Helper()
 	f, err := pointcut.ParseFile(name, []byte(aspect))

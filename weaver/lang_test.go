@@ -1,8 +1,6 @@
 package weaver
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,20 +44,7 @@ public class Main {
     after() throwing(IllegalStateException e): call(* app.Main.boom(..)) { adv.A.ise(e, thisEnclosingJoinPointStaticPart); }
     before(app.Main t): call(int hashCode()) && target(t) { adv.A.tgt(t); }
 }`
-	w := aspectWeaver(t, "l.weft", weft, dir)
-	p := filepath.Join(dir, "app", "Main.class")
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := w.WeaveClass(p, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(p, res.Class, 0o644)
-	for n, b := range res.Extra {
-		os.WriteFile(filepath.Join(dir, n+".class"), b, 0o644)
-	}
+	res := weaveClassInPlace(t, aspectWeaver(t, "l.weft", weft, dir), dir, "app/Main.class")
 	out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "app.Main")
 	want := `last 1 int app.Main.one(int)
 last 2 int app.Main.two(java.lang.String, int)
