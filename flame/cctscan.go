@@ -46,6 +46,16 @@ func newCCTScanner(r io.Reader) (*cctScanner, error) {
 	return s, nil
 }
 
+// CCTMetrics returns the metric names of a calling-context file, read
+// from its first two lines.
+func CCTMetrics(r io.Reader) ([]string, error) {
+	s, err := newCCTScanner(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.metrics, nil
+}
+
 // text returns the next line, without a carriage return at its end. Lines
 // are read as bytes and split in place: a javac profile has a million.
 func (s *cctScanner) text() ([]byte, bool) {

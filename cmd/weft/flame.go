@@ -123,22 +123,16 @@ func streamFlame(args []string) (bool, error) {
 	return streamHTML(args[0], fl.out, title)
 }
 
-// cctMetrics returns the metric names of a calling-context file (its
-// second line), for the page's title.
+// cctMetrics returns the metric names of a calling-context file, for the
+// page's title.
 func cctMetrics(path string) ([]string, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Scan()
-	sc.Scan()
-	m := strings.Fields(sc.Text())
-	if len(m) < 2 || m[0] != "metrics" {
-		return nil, false
-	}
-	return m[1:], true
+	m, err := flame.CCTMetrics(f)
+	return m, err == nil
 }
 
 // readFolded reads each [NAME=]FILE as one metric of one profile, or a
@@ -191,7 +185,11 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 	if err := write(f); err != nil {
 		f.Close()
 		os.Remove(path)
-		return fmt.Errorf("writing %s: %v", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return err
+	}
+	return nil
 }

@@ -242,22 +242,25 @@ func weaveCalibration(home, aspect, in, out string) error {
 
 // writeProfile renders the calling-context tree the profiler wrote into
 // the flame graph (and folded stacks and speedscope JSON if asked), and
-// prints where they are with the top frames. The page is streamed from the
-// file, which the profiler writes in canonical order, without building
-// the tree (flame.WriteCCTHTML); the tree is read only for the other
-// outputs, or for a file in another order.
+// prints where they are with the top frames. Without those, the page is
+// streamed from the file, which the profiler writes in canonical order,
+// without building the tree (flame.WriteCCTHTML); with them, or for a
+// file in another order, it is written from the tree read once.
 func writeProfile(w io.Writer, dir string, top int, folded, speedscope bool) error {
 	cct := filepath.Join(dir, "profile.cct")
 	if !fileExists(cct) {
 		return fmt.Errorf("the profiler wrote nothing to %s (did the program run on the woven JDK?)", dir)
 	}
 	html := filepath.Join(dir, "profile.html")
-	streamed, err := streamHTML(cct, html, "weft profile")
-	if err != nil {
+	if folded || speedscope || top > 0 {
+		// The tree is read anyway: the page from it, one reading.
+		if err := writeFromTree(w, cct, html, true, top, folded, speedscope); err != nil {
+			return err
+		}
+	} else if streamed, err := streamHTML(cct, html, "weft profile"); err != nil {
 		return err
-	}
-	if !streamed || folded || speedscope || top > 0 {
-		if err := writeFromTree(w, cct, html, !streamed, top, folded, speedscope); err != nil {
+	} else if !streamed {
+		if err := writeFromTree(w, cct, html, true, 0, false, false); err != nil {
 			return err
 		}
 	}
@@ -273,23 +276,11 @@ func streamHTML(cct, html, title string) (bool, error) {
 		return false, err
 	}
 	defer in.Close()
-	out, err := os.Create(html)
-	if err != nil {
-		return false, err
-	}
-	err = flame.WriteCCTHTML(out, in, title)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
+	err = writeFileWith(html, func(w io.Writer) error { return flame.WriteCCTHTML(w, in, title) })
 	if errors.Is(err, flame.ErrNotCanonical) {
-		os.Remove(html)
 		return false, nil
 	}
-	if err != nil {
-		os.Remove(html)
-		return false, fmt.Errorf("writing %s: %v", html, err)
-	}
-	return true, nil
+	return err == nil, err
 }
 
 // writeFromTree reads the calling-context file as a tree and writes what
