@@ -366,10 +366,9 @@ public final class Profiler {
             count(root);
             roots = new Node[] {root};
         } else {
-            roots = new Node[STATES.size()];
-            int i = 0;
-            for (State s : STATES) if (i < roots.length) roots[i++] = s.root;
-            if (i < roots.length) roots = java.util.Arrays.copyOf(roots, i);
+            java.util.ArrayList<Node> all = new java.util.ArrayList<>();
+            for (State s : STATES) all.add(s.root); // threads may start meanwhile
+            roots = all.toArray(new Node[0]);
         }
         for (Node r : roots) calls += name(r, names);
         names.rank();
