@@ -23,13 +23,18 @@ import (
 // It is written as it is walked, not built as values for encoding/json: a
 // javac profile has a million contexts (dataWriter).
 func WriteHTML(w io.Writer, p *Profile, title string) error {
+	return writePage(w, title, func(bw *bufio.Writer) error { return writeData(bw, p) })
+}
+
+// writePage writes the page around its data, which data writes.
+func writePage(w io.Writer, title string, data func(*bufio.Writer) error) error {
 	head, tail, err := htmlParts(title)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	bw.WriteString(head)
-	if err := writeData(bw, p); err != nil {
+	if err := data(bw); err != nil {
 		return err
 	}
 	bw.WriteString(tail)
@@ -72,23 +77,34 @@ func writeData(w *bufio.Writer, p *Profile) error {
 		}
 	}
 	number(p.Root)
-	metrics, err := json.Marshal(p.Metrics)
+	return writeDataObject(w, p.Metrics, names, func() error {
+		d := dataWriter{w: w, frames: frames}
+		d.node(p.Root)
+		return d.err
+	})
+}
+
+// writeDataObject writes the page's data object, {"metrics": metrics,
+// "frames": frames, "root": ROOT}, root writing ROOT.
+func writeDataObject(w *bufio.Writer, metrics, frames []string, root func() error) error {
+	ms, err := json.Marshal(metrics)
 	if err != nil {
 		return err
 	}
-	frameNames, err := json.Marshal(names)
+	fs, err := json.Marshal(frames)
 	if err != nil {
 		return err
 	}
 	w.WriteString(`{"metrics":`)
-	w.Write(metrics)
+	w.Write(ms)
 	w.WriteString(`,"frames":`)
-	w.Write(frameNames)
+	w.Write(fs)
 	w.WriteString(`,"root":`)
-	d := dataWriter{w: w, frames: frames}
-	d.node(p.Root)
+	if err := root(); err != nil {
+		return err
+	}
 	w.WriteByte('}')
-	return d.err
+	return nil
 }
 
 // dataWriter writes contexts as [frame index, selfs, children...].

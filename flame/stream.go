@@ -2,7 +2,6 @@ package flame
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
@@ -26,31 +25,14 @@ func WriteCCTHTML(w io.Writer, r io.Reader, title string) error {
 	if err != nil {
 		return err
 	}
-	head, tail, err := htmlParts(title)
-	if err != nil {
-		return err
-	}
-	ms, err := json.Marshal(metrics)
-	if err != nil {
-		return err
-	}
-	fs, err := json.Marshal(frames)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	bw.WriteString(head)
-	bw.WriteString(`{"metrics":`)
-	bw.Write(ms)
-	bw.WriteString(`,"frames":`)
-	bw.Write(fs)
-	bw.WriteString(`,"root":`)
-	for _, c := range root {
-		bw.Write(c)
-	}
-	bw.WriteByte('}')
-	bw.WriteString(tail)
-	return bw.Flush()
+	return writePage(w, title, func(bw *bufio.Writer) error {
+		return writeDataObject(bw, metrics, frames, func() error {
+			for _, c := range root {
+				bw.Write(c)
+			}
+			return nil
+		})
+	})
 }
 
 // open is a context of the path from the root to the one last read.
