@@ -106,9 +106,6 @@ func runtimeSources() map[string]string {
 	return m
 }
 
-// aspectWeaver parses the aspect (the text of the .weft file name) and
-// returns a weaver of it, its advice classes and the classes to weave in
-// dir, over the JDK.
 // weaveClassInPlace weaves the class file rel (slash-separated, under
 // dir) with w, writes the woven class over it and its sister classes
 // beside it, and returns the weaving's result; it fails the test if the
@@ -135,6 +132,9 @@ func weaveClassInPlace(t *testing.T, w *Weaver, dir, rel string) *Result {
 	return res
 }
 
+// aspectWeaver parses the aspect (the text of the .weft file name) and
+// returns a weaver of it, its advice classes and the classes to weave in
+// dir, over the JDK.
 func aspectWeaver(t *testing.T, name, aspect, dir string) *Weaver {
 	t.Helper()
 	f, err := pointcut.ParseFile(name, []byte(aspect))
