@@ -252,7 +252,8 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
 	}
 	internal := strings.TrimSuffix(f.Name, ".class")
 	req := &Request{Kind: Normal, Name: strings.ReplaceAll(internal, "/", "."), Class: b}
-	key := requestKey(req)
+	sum := requestSum(req)
+	key := hex.EncodeToString(sum[:])
 	s.mu.Lock()
 	dup := s.ahead.byKey[key] != nil
 	s.mu.Unlock()
@@ -263,10 +264,7 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
 	if err != nil || info.Name != internal || unweavable(internal) != "" || s.Skip != nil && s.Skip(internal) {
 		return nil
 	}
-	e = &aheadEntry{key: key, name: req.Name, jar: j}
-	if n, err := hex.Decode(e.rawKey[:], []byte(key)); err != nil || n != sha256.Size {
-		return nil
-	}
+	e = &aheadEntry{key: key, rawKey: sum, name: req.Name, jar: j}
 	if s.Cache != nil {
 		if resp, lines, ok := s.Cache.Get(key); ok {
 			e.lines, e.fromCache = lines, true

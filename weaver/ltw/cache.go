@@ -112,10 +112,17 @@ func (c *Cache) Key(req *Request) string { return requestKey(req) }
 // requestKey is a request's key, hex: SHA-256 of the kind in decimal, NUL,
 // the name, NUL, the class bytes (the JVM computes the same: LTWCache.java).
 func requestKey(req *Request) string {
+	sum := requestSum(req)
+	return hex.EncodeToString(sum[:])
+}
+
+// requestSum is the SHA-256 sum requestKey spells in hex.
+func requestSum(req *Request) (sum [sha256.Size]byte) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00", req.Kind, req.Name)
 	h.Write(req.Class)
-	return hex.EncodeToString(h.Sum(nil))
+	h.Sum(sum[:0])
+	return sum
 }
 
 // Get returns the answer cached for key and its --weave-info text, if

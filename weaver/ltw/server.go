@@ -504,8 +504,8 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 	}
 	if req.Kind == Normal && key != "" {
 		if e := s.aheadAnswer(key); e != nil {
-			s.useAhead(e, false)
-			return e.response(), nil
+			// Counting it and caching it are work the JVM need not wait for.
+			return e.response(), func() { s.useAhead(e, false) }
 		}
 	}
 	cacheable := s.Cache != nil && s.firstDefinition(req, key)
