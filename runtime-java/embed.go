@@ -81,7 +81,7 @@ func Build(javaHome, cacheDir string) (map[string][]byte, error) {
 // directory beside dir, renamed into place when complete, so concurrent
 // processes never see half a cache entry. options gives javac's options
 // for the directory the sources are written to (it may write more inputs
-// beside it); javacJVM, -d and the source files are added.
+// beside it); ToolJVM, -d and the source files are added.
 func CompileCached(javac, dir string, sources map[string][]byte, options func(srcDir string) ([]string, error)) (map[string][]byte, error) {
 	if classes, err := readClasses(dir); err == nil && len(classes) > 0 {
 		return classes, nil
@@ -99,7 +99,7 @@ func CompileCached(javac, dir string, sources map[string][]byte, options func(sr
 	if err != nil {
 		return nil, err
 	}
-	args = append(append(append([]string{}, javacJVM...), args...), "-d", out)
+	args = append(append(append([]string{}, ToolJVM...), args...), "-d", out)
 	names := make([]string, 0, len(sources))
 	for n := range sources {
 		names = append(names, n)
@@ -127,12 +127,13 @@ func CompileCached(javac, dir string, sources map[string][]byte, options func(sr
 	return readClasses(dir)
 }
 
-// javacJVM are the options of the JVM running javac: the client compiler
-// only and the serial collector. Compiling the runtime is a short run, in
-// which the optimizing compiler and the parallel collector's threads cost
-// most of the CPU time (the JDK-mode runtime: 2.8 CPU seconds, 1.6 with
-// these, and half the wall time on two cores); javac's output is the same.
-var javacJVM = []string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"}
+// ToolJVM are the options, for a JDK tool's launcher (javac, jlink), of
+// its JVM: the client compiler only and the serial collector. weft runs
+// those tools for short runs, in which the optimizing compiler and the
+// parallel collector's threads cost most of the CPU time (compiling the
+// JDK-mode runtime: 2.8 CPU seconds, 1.6 with these, and half the wall
+// time on two cores; jlink: 40 %); the tools' output is the same.
+var ToolJVM = []string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"}
 
 func readClasses(dir string) (map[string][]byte, error) {
 	classes := map[string][]byte{}

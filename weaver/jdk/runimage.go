@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -326,17 +327,13 @@ func (b *imageBuild) link() error {
 		}
 		vmOpts = append(vmOpts, argQuote("-Xbootclasspath/a:"+filepath.Join(out, AdviceJar)))
 	}
-	args := []string{
-		// jlink runs a few seconds: C2 and the parallel collector's
-		// threads took 40 % of its CPU time (the image is the same).
-		"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
-		"--module-path", b.work + string(os.PathListSeparator) + b.jmods,
+	args := append(slices.Clip(rtjava.ToolJVM), // jlink runs a few seconds
+		"--module-path", b.work+string(os.PathListSeparator)+b.jmods,
 		"--add-modules", strings.Join(b.modules, ","),
 		"--disable-plugin", "generate-jli-classes",
 		// A value starting with "-" would be taken for an option.
-		"--add-options= " + strings.Join(vmOpts, " "),
-		"--output", b.opts.Out,
-	}
+		"--add-options= "+strings.Join(vmOpts, " "),
+		"--output", b.opts.Out)
 	out, err := exec.Command(filepath.Join(b.opts.JavaHome, "bin", "jlink"), args...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("jlink %s: %v\n%s", strings.Join(args, " "), err, out)
