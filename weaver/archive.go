@@ -137,9 +137,7 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 				st.Applied = append(st.Applied, a)
 			}
 		}
-		if st.Shadows != nil {
-			st.Shadows = append(st.Shadows, pc.res.Shadows...)
-		}
+		st.Shadows = append(st.Shadows, pc.res.Shadows...) // none with OmitShadows
 	}
 	st.Warnings = append(st.Warnings, rep.Warnings...)
 	return st

@@ -567,7 +567,7 @@ func weaveApp(home string, m advice.Matcher, advs []*advice.Advice, adviceCP str
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase, OmitShadows: true})
 	var woven []string
 	for _, e := range entries {
 		if _, ok := outs[e]; ok {
@@ -589,7 +589,7 @@ func weaveApp(home string, m advice.Matcher, advs []*advice.Advice, adviceCP str
 		if !checked {
 			reportDeclared(os.Stderr, st.Declared)
 		}
-		applied.add(st.Shadows)
+		applied.addAdvice(st.Applied)
 	}
 	return w.NextID(), nil
 }
