@@ -65,8 +65,8 @@ func resolveAdvice(w io.Writer, home string, aspects []string, adviceCP string, 
 		}
 		srcs = append(srcs, others[i])
 	}
+	lookup := slices.Clip(srcs) // the advice's class path: adviceCP, then the entries
 	srcs = append(srcs, &lazyJDK{home: home})
-	lookup := append(append([]classfile.Source{}, first...), others...)
 	prog, err := loadAdvice(w, aspects, joinClassPath(append([]string{adviceCP}, entries...)...), lookup, classfile.NewHierarchy(srcs...), home)
 	if err != nil {
 		return nil, nil, err

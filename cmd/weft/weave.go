@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,12 +125,11 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	// once (the advice is looked up in another order), then the JDK.
 	var srcs []classfile.Source
 	defer func() {
-		<-jdkOpened
-		if jdk != nil && (len(srcs) == 0 || srcs[len(srcs)-1] != classfile.Source(jdk)) {
-			jdk.Close() // opened, but an error came first
-		}
 		for _, s := range srcs {
 			s.Close()
+		}
+		if <-jdkOpened; jdk != nil {
+			jdk.Close()
 		}
 	}()
 	var parts [3][]classfile.Source
@@ -143,8 +143,8 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	if <-jdkOpened; jdkErr != nil {
 		return jdkErr
 	}
-	srcs = append(srcs, jdk)
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	all := append(slices.Clip(srcs), jdk)
+	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(all...), all...)
 	// The inputs and -cp are class path too: the advice may be there.
 	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
 	lookup := append(append(append([]classfile.Source{}, adv...), ins...), cp...)
