@@ -50,7 +50,8 @@ func (e *Entry) IsClass() bool { return strings.HasSuffix(e.Name, ".class") }
 func (e *Entry) IsDir() bool { return strings.HasSuffix(e.Name, "/") }
 
 // Read returns the entry's bytes, in a slice the caller owns. It may be
-// called from any goroutine.
+// called from any goroutine, but not from two at once for one entry: the
+// first Read takes the bytes Prefetch read ahead.
 func (e *Entry) Read() ([]byte, error) {
 	if e.prefetched {
 		data, err := e.pre, e.preErr
