@@ -94,13 +94,13 @@ type Image struct {
 	mu    sync.RWMutex // write-held by Close only
 	data  []byte       // the whole file; nil after Close
 	unmap func() error
-	// res is the file of an image opened from a file, mapped in data.
+	// mapped is set for an image opened from a file, mapped in data.
 	// Resources are copied out of the mapping (a pread per resource
 	// cost twice the CPU time: weaving the JDK reads every class once);
 	// copied counts the bytes copied, and every releaseEvery of them the
 	// mapping's pages are dropped from the process's resident set
 	// (release), which they would otherwise grow by the whole image.
-	res    *os.File
+	mapped bool
 	copied atomic.Int64
 	redir  []byte
 	offs   []byte
@@ -171,13 +171,13 @@ func Open(path string) (*Image, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	f.Close() // the mapping stays
 	img, err := newImage(path, data)
 	if err != nil {
 		unmap()
-		f.Close()
 		return nil, err
 	}
-	img.unmap, img.res = unmap, f
+	img.unmap, img.mapped = unmap, true
 	img.file = &fileID{path: path, size: st.Size(), mtime: st.ModTime().UnixNano(), ino: inode(st)}
 	return img, nil
 }
@@ -263,11 +263,6 @@ func (img *Image) Close() error {
 	var err error
 	if img.unmap != nil {
 		err = img.unmap()
-	}
-	if img.res != nil {
-		if cerr := img.res.Close(); err == nil {
-			err = cerr
-		}
 	}
 	return err
 }
@@ -661,7 +656,7 @@ func (img *Image) read(e Entry) ([]byte, error) {
 			e.Module, e.Name, size, start, len(img.data))}
 	}
 	b := bytes.Clone(img.data[start : start+size])
-	if img.res != nil {
+	if img.mapped {
 		if n := img.copied.Add(int64(size)); n/releaseEvery != (n-int64(size))/releaseEvery {
 			// Pages other readers are copying from fault in again.
 			release(img.data, img.indexSize)
