@@ -61,6 +61,7 @@ type Ref struct {
 var (
 	BIBReady    = Ref{Owner: BIB, Name: "ready", Desc: "Z", Field: true}
 	BIBSetReady = Ref{Owner: BIB, Name: "setReady", Desc: "()V"}
+	BIBIsReady  = Ref{Owner: BIB, Name: "isReady", Desc: "()Z"}
 	WeftEnter   = Ref{Owner: Weft, Name: "enter", Desc: "()Ljava/lang/Object;"}
 	DIBToken    = Ref{Owner: DIB, Name: "token", Desc: "()Ljava/lang/Object;"}
 	DIBBegin    = Ref{Owner: DIB, Name: "begin", Desc: "(Ljava/lang/Object;)V"}
@@ -98,7 +99,7 @@ var (
 
 // Refs lists every member above.
 func Refs() []Ref {
-	return append([]Ref{BIBReady, BIBSetReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, DIBLeafDirect, DIBEnterInit, DIBExitInit, JoinPointStaticPartMake, JoinPointMake,
+	return append([]Ref{BIBReady, BIBSetReady, BIBIsReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, DIBLeafDirect, DIBEnterInit, DIBExitInit, JoinPointStaticPartMake, JoinPointMake,
 		ProceedArity, ProceedNoTarget, CflowEnter, CflowExit, CflowIn, CflowPush, CflowPop, CflowGet}, ConversionRefs()...)
 }
 

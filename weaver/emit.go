@@ -50,6 +50,9 @@ type emitter struct {
 	// advice call tests the token; skip is the last test's target.
 	inPlace bool
 	skip    *classfile.Label
+	// fuse: the next helper call is the method's entry helper, its guard
+	// (fused.go).
+	fuse bool
 	// hasDirect is set when the guard reads the sister's constant direct
 	// (leaf.go), at directAt in the instructions it went to; direct
 	// says that every helper called so far calls its advice directly,
@@ -184,7 +187,9 @@ func (e *emitter) emitInPlace(set shadowSet) error {
 	e.reserveLocals()
 	e.out = getInsns(len(orig) + 16*len(set.body) + 16*len(set.calls) + 16)
 	e.inPlace = true
-	e.takeToken()
+	if e.fuse = e.fusable(set); !e.fuse {
+		e.takeToken()
+	}
 	e.wovenCopy(orig, set, same)
 	e.afterThrowing(set.body)
 	e.preThrowing(set.pre)
@@ -873,13 +878,20 @@ func exitCheck(a advice.Applied) string {
 func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), exitCheck: exitCheck(a), residue: a.Residue,
 		leaf: e.cw.w.opts.Mode == App}
+	spec.entry, e.fuse = e.fuse, false
 	e.collectParams(spec, ctx, a)
 	e.helpers++
 	e.direct = e.direct && spec.leafDirect()
-	skip := e.skipIfBypassed()
+	var skip *classfile.Label
+	if !spec.entry {
+		skip = e.skipIfBypassed()
+	}
 	e.pushHelperArgs(ctx, spec)
 	name, desc := e.cw.sister.helper(spec)
 	e.invokestatic(e.cw.sister.name, name, desc)
+	if spec.entry {
+		e.local(classfile.OpAstore, e.token)
+	}
 	if skip != nil {
 		e.label(skip)
 	}
@@ -907,7 +919,9 @@ func (e *emitter) skipIfBypassed() *classfile.Label {
 // pushHelperArgs pushes what a helper of spec takes: the bypass token, the
 // values it collected at ctx's shadow, and the join point ids.
 func (e *emitter) pushHelperArgs(ctx valueCtx, spec *helperSpec) {
-	e.local(classfile.OpAload, e.token)
+	if !spec.entry {
+		e.local(classfile.OpAload, e.token)
+	}
 	for _, p := range spec.params {
 		e.loadValue(ctx, p.kind, p.index)
 	}

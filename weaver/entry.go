@@ -63,7 +63,9 @@ func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done 
 		e.reserveLocals()
 		e.out = getInsns(32)
 		e.inPlace = true
-		e.takeToken()
+		if e.fuse = e.fusable(splitShadows(shadows)); !e.fuse {
+			e.takeToken()
+		}
 		if ctor {
 			entry, e.out = e.out, getInsns(32)
 		}

@@ -181,6 +181,13 @@ func compileAndWeave(t *testing.T, sources map[string]string, name, aspect, sub 
 // the woven classes. It returns stdout and the weave infos.
 func compileWeaveRun(t *testing.T, sources map[string]string, rules testMatcher, mainClass string, jvmArgs ...string) (string, []WeaveInfo, *Result) {
 	t.Helper()
+	return compileWeaveRunIn(t, App, sources, rules, mainClass, jvmArgs...)
+}
+
+// compileWeaveRunIn is compileWeaveRun weaving in mode: JDK-mode code runs
+// on the application runtime too (it calls the same runtime methods).
+func compileWeaveRunIn(t *testing.T, mode Mode, sources map[string]string, rules testMatcher, mainClass string, jvmArgs ...string) (string, []WeaveInfo, *Result) {
+	t.Helper()
 	all := runtimeSources()
 	for k, v := range sources {
 		all[k] = v
@@ -191,7 +198,7 @@ func compileWeaveRun(t *testing.T, sources map[string]string, rules testMatcher,
 		advs = append(advs, r.adv)
 	}
 	h := classfile.NewHierarchy(classfile.NewDirSource(dir), mustJDK(t))
-	w := New(rules, advs, Options{Hierarchy: h, IDBase: 1000})
+	w := New(rules, advs, Options{Hierarchy: h, IDBase: 1000, Mode: mode})
 	var infos []WeaveInfo
 	total := Result{Name: dir} // Name: the class directory, for inspection
 	err := filepath.Walk(filepath.Join(dir, "app"), func(p string, fi os.FileInfo, err error) error {

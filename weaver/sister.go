@@ -83,6 +83,9 @@ type helperSpec struct {
 	tjp       bool // an advice value is thisJoinPoint (tjp.go)
 	tjpArgs   int  // the number of arguments thisJoinPoint holds
 	leaf      bool // leaf advice may be called directly (leaf.go): an application weaving
+	// entry: the helper is its method's guard too (fused.go): it takes no
+	// token but takes and returns the thread's.
+	entry bool
 
 	name, desc string
 }
@@ -93,7 +96,10 @@ func newSister(name string) *sister {
 
 func (h *helperSpec) methodDesc() string {
 	var b strings.Builder
-	b.WriteString("(Ljava/lang/Object;") // the guard's bypass token
+	b.WriteByte('(')
+	if !h.entry {
+		b.WriteString("Ljava/lang/Object;") // the guard's bypass token
+	}
 	for _, p := range h.params {
 		b.WriteString(p.desc)
 	}
@@ -102,6 +108,10 @@ func (h *helperSpec) methodDesc() string {
 	}
 	if h.enclosing != nil {
 		b.WriteByte('I') // the enclosing execution's relative id
+	}
+	if h.entry {
+		b.WriteString(")Ljava/lang/Object;") // the token
+		return b.String()
 	}
 	b.WriteString(")V")
 	return b.String()
@@ -171,6 +181,9 @@ func (h *helperSpec) appendKey(b []byte) []byte {
 	b = append(b, '|')
 	b = strconv.AppendInt(b, int64(h.dims), 10)
 	b = h.appendAnnotationKey(b)
+	if h.entry {
+		b = append(b, "|G"...)
+	}
 	if h.tjp {
 		b = append(b, "|T"...)
 		b = strconv.AppendInt(b, int64(h.tjpArgs), 10)
@@ -585,6 +598,9 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		hg.code.Insns = g.insns
 		return hg.code
 	}
+	if h.entry {
+		hg.entryGuard()
+	}
 	if h.leafDirect() {
 		hg.directCall()
 	}
@@ -609,6 +625,7 @@ type helperGen struct {
 	// slot maps a value (kind, index) to its parameter's local slot.
 	slot            map[[2]int]int
 	jpSlot, encSlot int               // the int parameters id and enclosingId, -1 if absent
+	token           int               // the token's slot: parameter 0, or a local in an entry helper
 	tjpSlot         int               // the local holding thisJoinPoint once made, 0 if none
 	locals          []classfile.VType // the parameters: the frame at every branch target
 	next            int               // first local slot past the parameters
@@ -626,6 +643,9 @@ func (hg *helperGen) layoutParams() {
 	hg.slot = map[[2]int]int{}
 	hg.locals = []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Object"}} // the token
 	n := 1
+	if hg.h.entry {
+		hg.locals, n = nil, 0
+	}
 	for _, p := range hg.h.params {
 		hg.slot[[2]int{int(p.kind), p.index}] = n
 		t := classfile.Type(p.desc)
@@ -642,6 +662,12 @@ func (hg *helperGen) layoutParams() {
 		hg.encSlot = n
 		n++
 		hg.locals = append(hg.locals, classfile.VType{Kind: classfile.VInteger})
+	}
+	if hg.h.entry {
+		// the token, stored by entryGuard: a local past the parameters
+		hg.token = n
+		n++
+		hg.locals = append(hg.locals, classfile.VType{Kind: classfile.VObject, Class: "java/lang/Object"})
 	}
 	hg.next = n
 }
@@ -747,7 +773,7 @@ func (hg *helperGen) adviceCall() {
 	g, a := hg.g, hg.h.adv
 	start, end, handler := hg.begun, classfile.NewLabel(), classfile.NewLabel()
 	if start == nil {
-		g.idx(classfile.OpAload, 0)
+		g.idx(classfile.OpAload, uint16(hg.token))
 		g.invokeRuntime(rtjava.DIBBegin)
 		start = classfile.NewLabel()
 		hg.label(start)
@@ -831,10 +857,10 @@ func (hg *helperGen) skipReturn() {
 	hg.label(hg.skip)
 	hg.frame(hg.skip, nil)
 	if hg.begun != nil {
-		hg.g.idx(classfile.OpAload, 0)
+		hg.g.idx(classfile.OpAload, uint16(hg.token))
 		hg.g.invokeRuntime(rtjava.DIBEnd)
 	}
-	hg.g.op(classfile.OpReturn)
+	hg.ret()
 }
 
 // box converts the primitive of type t on the stack to its wrapper.
@@ -881,13 +907,13 @@ var widen = map[string]uint16{
 func (hg *helperGen) closeBypass(start, end, handler *classfile.Label) {
 	g := hg.g
 	hg.label(end)
-	g.idx(classfile.OpAload, 0)
+	g.idx(classfile.OpAload, uint16(hg.token))
 	g.invokeRuntime(rtjava.DIBEnd)
-	g.op(classfile.OpReturn)
+	hg.ret()
 	hg.label(handler)
 	hg.frame(handler, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
 	g.idx(classfile.OpAstore, uint16(hg.next))
-	g.idx(classfile.OpAload, 0)
+	g.idx(classfile.OpAload, uint16(hg.token))
 	g.invokeRuntime(rtjava.DIBEnd)
 	g.idx(classfile.OpAload, uint16(hg.next))
 	g.op(classfile.OpAthrow)

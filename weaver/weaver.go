@@ -329,10 +329,15 @@ func (w *Weaver) finish(name string, res *Result, cw *classWeaver, base int32) (
 	return nil
 }
 
-// alreadyWoven reports whether c calls weft's guard, i.e. is weft's output.
+// alreadyWoven reports whether c is weft's output: it calls weft's guard
+// or a sister class (whose entry helpers are the guard of a woven JDK's
+// methods: fused.go).
 func alreadyWoven(c *classfile.Class) bool {
 	for i := 1; i < c.Pool.Len(); i++ {
-		if c.Pool.Tag(uint16(i)) == classfile.TagClass && c.Pool.ClassName(uint16(i)) == rtjava.Weft {
+		if c.Pool.Tag(uint16(i)) != classfile.TagClass {
+			continue
+		}
+		if n := c.Pool.ClassName(uint16(i)); n == rtjava.Weft || strings.HasSuffix(n, SisterSuffix) {
 			return true
 		}
 	}

@@ -1,0 +1,91 @@
+package weaver
+
+import (
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+// In a woven JDK the first before advice of a method's execution is also
+// its guard: instead of the guard (BIB.ready read inline, DIB.token(), 15
+// bytes) then a test of the token and the helper's call, the method calls
+// an entry helper of its sister, which takes the token itself and returns
+// it for the method's later advice calls:
+//
+//	token = Sister.gN(values..., id);        // 3 to 6 bytes, and astore
+//
+//	static Object gN(values..., int id) {
+//	    if (!BIB.ready && !BIB.isReady()) return null;
+//	    Object t = DIB.token();
+//	    if (t == null) return null;
+//	    DIB.begin(t); try { Advice.m(...); } finally { DIB.end(t); }
+//	    return t;
+//	}
+//
+// A woven method so grows by a few bytes instead of about 25, which keeps
+// it within the JIT's inlining limits where the stock method is (javac's
+// hottest methods are small), and each woven method interpreted while the
+// JIT warms up makes one call instead of two. The helper, over C1's
+// inlining limit, is compiled once per sister in C1 code; C2 inlines it
+// where its call is hot. Bootstrap and bypassed threads run the method's
+// body with no advice, as with the guard: the helper returns null and
+// every later advice call of the method tests the token.
+
+// fusable reports whether the first advice call of a method woven in place
+// with shadows set can be its entry helper: in a woven JDK, the method's
+// or constructor's execution is its only body shadow and its first advice
+// is before advice with no cflow or if() (whose helpers bracket more than
+// the call). In a constructor, whose advice runs after super(...) or
+// this(...), nothing before that point may use the token: no other shadow.
+func (e *emitter) fusable(set shadowSet) bool {
+	if e.cw.w.opts.Mode != JDK || len(set.body) != 1 {
+		return false
+	}
+	s := set.body[0]
+	if s.Kind != advice.MethodExecution && s.Kind != advice.ConstructorExecution {
+		return false
+	}
+	if e.ctor && (len(set.calls) > 0 || len(set.handlers) > 0 || set.pre != nil || len(set.ifaces) > 0) {
+		return false
+	}
+	for _, a := range s.applied {
+		if a.Advice.Kind == advice.Before {
+			return a.Advice.Cflow == nil && !hasIf(a.Residue)
+		}
+	}
+	return false
+}
+
+// entryGuard emits an entry helper's guard: return null unless bootstrap
+// is over and the thread's token is not null; the token goes to its local.
+func (hg *helperGen) entryGuard() {
+	g := hg.g
+	take, got := classfile.NewLabel(), classfile.NewLabel()
+	params := hg.locals[:len(hg.locals)-1] // the token is not stored yet
+	g.idx(classfile.OpGetstatic, addFieldref(g.c.Pool, rtjava.BIBReady))
+	g.add(classfile.Insn{Op: classfile.OpIfne, Label: take})
+	g.invokeRuntime(rtjava.BIBIsReady)
+	g.add(classfile.Insn{Op: classfile.OpIfne, Label: take})
+	g.op(classfile.OpAconstNull)
+	g.op(classfile.OpAreturn)
+	hg.label(take)
+	hg.code.Frames = append(hg.code.Frames, classfile.Frame{At: take, Locals: params})
+	g.invokeRuntime(rtjava.DIBToken)
+	g.op(classfile.OpDup)
+	g.idx(classfile.OpAstore, uint16(hg.token))
+	g.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: got})
+	g.op(classfile.OpAconstNull)
+	g.op(classfile.OpAreturn)
+	hg.label(got)
+	hg.frame(got, nil)
+}
+
+// ret emits a helper's return: of the token from an entry helper.
+func (hg *helperGen) ret() {
+	if hg.h.entry {
+		hg.g.idx(classfile.OpAload, uint16(hg.token))
+		hg.g.op(classfile.OpAreturn)
+		return
+	}
+	hg.g.op(classfile.OpReturn)
+}
