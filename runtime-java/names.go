@@ -62,10 +62,14 @@ var (
 	BIBReady    = Ref{Owner: BIB, Name: "ready", Desc: "Z", Field: true}
 	BIBSetReady = Ref{Owner: BIB, Name: "setReady", Desc: "()V"}
 	BIBIsReady  = Ref{Owner: BIB, Name: "isReady", Desc: "()Z"}
-	WeftEnter   = Ref{Owner: Weft, Name: "enter", Desc: "()Ljava/lang/Object;"}
-	DIBToken    = Ref{Owner: DIB, Name: "token", Desc: "()Ljava/lang/Object;"}
-	DIBBegin    = Ref{Owner: DIB, Name: "begin", Desc: "(Ljava/lang/Object;)V"}
-	DIBEnd      = Ref{Owner: DIB, Name: "end", Desc: "(Ljava/lang/Object;)V"}
+	// ThreadCurrent and ThreadDIB: a woven JDK's entry helpers read and
+	// set the flag themselves (weaver/fused.go).
+	ThreadCurrent = Ref{Owner: "java/lang/Thread", Name: "currentThread", Desc: "()Ljava/lang/Thread;"}
+	ThreadDIB     = Ref{Owner: "java/lang/Thread", Name: ThreadDIBField, Desc: "Z", Field: true}
+	WeftEnter     = Ref{Owner: Weft, Name: "enter", Desc: "()Ljava/lang/Object;"}
+	DIBToken      = Ref{Owner: DIB, Name: "token", Desc: "()Ljava/lang/Object;"}
+	DIBBegin      = Ref{Owner: DIB, Name: "begin", Desc: "(Ljava/lang/Object;)V"}
+	DIBEnd        = Ref{Owner: DIB, Name: "end", Desc: "(Ljava/lang/Object;)V"}
 	// DIBLeafDirect says whether helpers call leaf advice without the
 	// flag (true only in application mode); DIBEnterInit and DIBExitInit
 	// bracket a sister's initialization of leaf advice classes.

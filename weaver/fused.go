@@ -57,7 +57,10 @@ func (e *emitter) fusable(set shadowSet) bool {
 }
 
 // entryGuard emits an entry helper's guard: return null unless bootstrap
-// is over and the thread's token is not null; the token goes to its local.
+// is over and the current thread's flag is clear; the thread, the token,
+// goes to its local. An entry helper reads and sets the flag, a field of
+// java.lang.Thread in a woven JDK, itself (DIB's methods inlined): less
+// for the JIT to inline at every woven method it compiles.
 func (hg *helperGen) entryGuard() {
 	g := hg.g
 	take, got := classfile.NewLabel(), classfile.NewLabel()
@@ -70,14 +73,36 @@ func (hg *helperGen) entryGuard() {
 	g.op(classfile.OpAreturn)
 	hg.label(take)
 	hg.code.Frames = append(hg.code.Frames, classfile.Frame{At: take, Locals: params})
-	g.invokeRuntime(rtjava.DIBToken)
+	g.invokeRuntime(rtjava.ThreadCurrent)
 	g.op(classfile.OpDup)
 	g.idx(classfile.OpAstore, uint16(hg.token))
-	g.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: got})
+	g.idx(classfile.OpGetfield, addFieldref(g.c.Pool, rtjava.ThreadDIB))
+	g.add(classfile.Insn{Op: classfile.OpIfeq, Label: got})
 	g.op(classfile.OpAconstNull)
 	g.op(classfile.OpAreturn)
 	hg.label(got)
 	hg.frame(got, nil)
+}
+
+// setFlag emits the start (on) or end of the advice call's bypass:
+// DIB.begin or DIB.end of the token, or in an entry helper the store to
+// the thread's field.
+func (hg *helperGen) setFlag(on bool) {
+	g := hg.g
+	g.idx(classfile.OpAload, uint16(hg.token))
+	switch {
+	case !hg.h.entry && on:
+		g.invokeRuntime(rtjava.DIBBegin)
+	case !hg.h.entry:
+		g.invokeRuntime(rtjava.DIBEnd)
+	default:
+		if on {
+			g.op(classfile.OpIconst1)
+		} else {
+			g.op(classfile.OpIconst0)
+		}
+		g.idx(classfile.OpPutfield, addFieldref(g.c.Pool, rtjava.ThreadDIB))
+	}
 }
 
 // ret emits a helper's return: of the token from an entry helper.

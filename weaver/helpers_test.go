@@ -184,9 +184,19 @@ func compileWeaveRun(t *testing.T, sources map[string]string, rules testMatcher,
 	return compileWeaveRunIn(t, App, sources, rules, mainClass, jvmArgs...)
 }
 
-// compileWeaveRunIn is compileWeaveRun weaving in mode: JDK-mode code runs
-// on the application runtime too (it calls the same runtime methods).
+// compileWeaveRunIn is compileWeaveRun weaving in mode.
 func compileWeaveRunIn(t *testing.T, mode Mode, sources map[string]string, rules testMatcher, mainClass string, jvmArgs ...string) (string, []WeaveInfo, *Result) {
+	t.Helper()
+	infos, total := compileWeave(t, mode, sources, rules)
+	args := append([]string{"-Xverify:all", "-cp", total.Name}, jvmArgs...)
+	out, _ := jvmtest.Run(t, append(args, mainClass)...)
+	return out, infos, total
+}
+
+// compileWeave compiles the Java sources (with the runtime) and weaves every
+// class under app/ in mode with rules: it returns the weave infos and the
+// totals, whose Name is the class directory.
+func compileWeave(t *testing.T, mode Mode, sources map[string]string, rules testMatcher) ([]WeaveInfo, *Result) {
 	t.Helper()
 	all := runtimeSources()
 	for k, v := range sources {
@@ -234,9 +244,7 @@ func compileWeaveRunIn(t *testing.T, mode Mode, sources map[string]string, rules
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{"-Xverify:all", "-cp", dir}, jvmArgs...)
-	out, _ := jvmtest.Run(t, append(args, mainClass)...)
-	return out, infos, &total
+	return infos, &total
 }
 
 var jdkOnce struct {

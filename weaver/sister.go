@@ -664,10 +664,11 @@ func (hg *helperGen) layoutParams() {
 		hg.locals = append(hg.locals, classfile.VType{Kind: classfile.VInteger})
 	}
 	if hg.h.entry {
-		// the token, stored by entryGuard: a local past the parameters
+		// the token, the current thread, stored by entryGuard: a local
+		// past the parameters
 		hg.token = n
 		n++
-		hg.locals = append(hg.locals, classfile.VType{Kind: classfile.VObject, Class: "java/lang/Object"})
+		hg.locals = append(hg.locals, classfile.VType{Kind: classfile.VObject, Class: "java/lang/Thread"})
 	}
 	hg.next = n
 }
@@ -773,8 +774,7 @@ func (hg *helperGen) adviceCall() {
 	g, a := hg.g, hg.h.adv
 	start, end, handler := hg.begun, classfile.NewLabel(), classfile.NewLabel()
 	if start == nil {
-		g.idx(classfile.OpAload, uint16(hg.token))
-		g.invokeRuntime(rtjava.DIBBegin)
+		hg.setFlag(true)
 		start = classfile.NewLabel()
 		hg.label(start)
 	}
@@ -857,8 +857,7 @@ func (hg *helperGen) skipReturn() {
 	hg.label(hg.skip)
 	hg.frame(hg.skip, nil)
 	if hg.begun != nil {
-		hg.g.idx(classfile.OpAload, uint16(hg.token))
-		hg.g.invokeRuntime(rtjava.DIBEnd)
+		hg.setFlag(false)
 	}
 	hg.ret()
 }
@@ -907,14 +906,12 @@ var widen = map[string]uint16{
 func (hg *helperGen) closeBypass(start, end, handler *classfile.Label) {
 	g := hg.g
 	hg.label(end)
-	g.idx(classfile.OpAload, uint16(hg.token))
-	g.invokeRuntime(rtjava.DIBEnd)
+	hg.setFlag(false)
 	hg.ret()
 	hg.label(handler)
 	hg.frame(handler, []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}})
 	g.idx(classfile.OpAstore, uint16(hg.next))
-	g.idx(classfile.OpAload, uint16(hg.token))
-	g.invokeRuntime(rtjava.DIBEnd)
+	hg.setFlag(false)
 	g.idx(classfile.OpAload, uint16(hg.next))
 	g.op(classfile.OpAthrow)
 	hg.code.Handlers = append(hg.code.Handlers, classfile.Handler{Start: start, End: end, Handler: handler})

@@ -1,0 +1,138 @@
+package jdk
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/weaver"
+)
+
+// mainRules matches, in class app/Main, its constructors and methods get,
+// twice and inner with before advice, and twice with after returning
+// advice too.
+type mainRules struct{ before, after *advice.Advice }
+
+func (r mainRules) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applied {
+	if s.Member.Owner != "app/Main" {
+		return nil
+	}
+	var out []advice.Applied
+	switch {
+	case s.Kind == advice.ConstructorExecution:
+		out = append(out, advice.Applied{Advice: r.before, Verdict: advice.Always})
+	case s.Kind == advice.MethodExecution && strings.Contains(" get twice inner ", " "+s.Member.Name+" "):
+		out = append(out, advice.Applied{Advice: r.before, Verdict: advice.Always})
+		if s.Member.Name == "twice" {
+			out = append(out, advice.Applied{Advice: r.after, Verdict: advice.Always})
+		}
+	}
+	return out
+}
+
+// TestFusedEntryRuns runs classes woven in JDK mode, whose methods start
+// with their sister's entry helper (weaver/fused.go), on java.base patched
+// as a woven JDK's is (Thread's flag, BIB set at the end of initPhase3),
+// under -Xverify:all: a constructor, a method with before advice and one
+// with after returning advice too run their advice exactly once each;
+// code the advice runs (inner) and code run with the thread's flag set
+// run none, before or after.
+func TestFusedEntryRuns(t *testing.T) {
+	home := jvmtest.JavaHome(t)
+	classes := jvmtest.Compile(t, map[string]string{
+		"adv/Log.java": `package adv;
+public class Log {
+    static final StringBuilder SB = new StringBuilder();
+    public static void before(int id) { SB.append('b'); app.Main.inner(); }
+    public static void after(int id) { SB.append('a'); }
+    public static String report() { return SB.toString(); }
+}`,
+		"app/Main.java": `package app;
+import java.lang.reflect.Field;
+public class Main {
+    final int n;
+    Main(int n) { super(); this.n = n; }
+    int get() { return n; }
+    int twice(int k) { return 2 * k; }
+    public static int inner() { return 1; }
+    public static void main(String[] a) throws Exception {
+        Field flag = Thread.class.getField("weft$dib");
+        Main m = new Main(3);
+        int s = m.get() + m.twice(2) + inner();
+        flag.setBoolean(Thread.currentThread(), true);
+        int b = m.get() + m.twice(5) + new Main(1).n + inner();
+        flag.setBoolean(Thread.currentThread(), false);
+        System.out.println(s + " " + b + " " + adv.Log.report());
+    }
+}`}, "-g")
+
+	// java.base's patch: the runtime, Thread with the flag and System
+	// calling BIB.setReady.
+	rt, err := BuildRuntime(home, runtimeCache(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, patchClass := range map[string]func([]byte) ([]byte, error){
+		"java/lang/System": PatchSystem, "java/lang/Thread": PatchThread} {
+		b, err := ImageClass(home, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rt[name], err = patchClass(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	patch := t.TempDir()
+	for name, b := range rt {
+		writeClass(t, patch, name, b)
+	}
+
+	before := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
+		Method: advice.Method{Owner: "adv/Log", Name: "before", Desc: "(I)V"},
+		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+	after := *before
+	after.Kind, after.Line, after.Order, after.Method.Name = advice.AfterReturning, 2, 1, "after"
+	img, err := classfile.OpenJDK(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	w := weaver.New(mainRules{before, &after}, nil, weaver.Options{Mode: weaver.JDK,
+		Hierarchy: classfile.NewHierarchy(classfile.NewDirSource(classes), img)})
+	p := filepath.Join(classes, "app", "Main.class")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.WeaveClass(p, b)
+	if err != nil || res.Class == nil || res.MethodsWoven != 4 {
+		t.Fatalf("weaving app/Main: %v (methods woven: %v)", err, res)
+	}
+	writeClass(t, classes, "app/Main", res.Class)
+	for name, x := range res.Extra {
+		writeClass(t, classes, name, x)
+	}
+
+	out, _ := jvmtest.Run(t, "--patch-module", "java.base="+patch, "--add-exports", "java.base/weft.rt=ALL-UNNAMED",
+		"-Xverify:all", "-cp", classes, "app.Main")
+	// new Main(3), get, twice (before and after), inner: one each; none
+	// with the flag set, none inside the advice (which calls inner).
+	if want := "8 15 bbbab\n"; out != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+}
+
+func writeClass(t *testing.T, dir, name string, b []byte) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name)+".class")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
