@@ -371,21 +371,27 @@ func (p *Pool) classIndex(name string) uint16 {
 func (p *Pool) size() int {
 	n := 2
 	for i := 1; i < len(p.entries); i++ {
-		switch c := &p.entries[i]; c.Tag {
-		case TagUtf8:
-			n += 3 + len(c.Str)
-		case TagLong, TagDouble:
-			n += 9
-			i++
-		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
-			n += 3
-		case TagMethodHandle:
-			n += 4
-		default:
-			n += 5
-		}
+		size, slots := entrySize(&p.entries[i])
+		n += size
+		i += slots - 1
 	}
 	return n
+}
+
+// entrySize returns the encoded size of entry c and the pool slots it
+// takes (2 for Long and Double).
+func entrySize(c *Constant) (size, slots int) {
+	switch c.Tag {
+	case TagUtf8:
+		return 3 + len(c.Str), 1
+	case TagLong, TagDouble:
+		return 9, 2
+	case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+		return 3, 1
+	case TagMethodHandle:
+		return 4, 1
+	}
+	return 5, 1
 }
 
 // AddUtf8 adds a Utf8 entry.
@@ -404,6 +410,38 @@ func (p *Pool) AddString(s string) uint16 {
 // AddInt adds an Integer entry.
 func (p *Pool) AddInt(v int32) uint16 {
 	return p.Add(Constant{Tag: TagInteger, Num: uint64(uint32(v))})
+}
+
+// AddIntSlot appends an Integer entry of value v that Add never returns
+// for an equal value (its B is 1, which Integer entries otherwise leave 0
+// and the encoding ignores): a slot whose value the caller sets in the
+// encoded class, at EntryOffsets, once it knows it.
+func (p *Pool) AddIntSlot(v int32) uint16 {
+	n := len(p.entries)
+	if n+1 > 0xFFFF {
+		panic(fmt.Sprintf("classfile: constant pool overflow (%d entries)", n))
+	}
+	p.entries = append(p.entries, Constant{Tag: TagInteger, B: 1, Num: uint64(uint32(v))})
+	return uint16(n)
+}
+
+// EntryOffsets returns the offsets, in the class file Class.Bytes encodes
+// with this pool, of the entries at indexes (in increasing order): each
+// offset is that of the entry's tag byte.
+func (p *Pool) EntryOffsets(indexes []uint16) []int {
+	out := make([]int, 0, len(indexes))
+	off := 10 // magic, versions, constant_pool_count
+	k := 0
+	for i := 1; i < len(p.entries) && k < len(indexes); i++ {
+		if uint16(i) == indexes[k] {
+			out = append(out, off)
+			k++
+		}
+		size, slots := entrySize(&p.entries[i])
+		off += size
+		i += slots - 1
+	}
+	return out
 }
 
 // AddLong adds a Long entry.

@@ -206,7 +206,7 @@ func (e *emitter) aroundCall(ctx valueCtx, s *shadow, a advice.Applied, vals []h
 	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), residue: a.Residue}
 	spec.params = append(spec.params, vals...)
 	e.collectParams(spec, ctx, a)
-	e.pushHelperArgs(ctx, spec)
+	e.pushHelperArgs(ctx, spec, false)
 	ar := &aroundSpec{helper: spec, nvalues: len(vals), argsAt: argsAt, targetAt: targetAt,
 		owner: e.cw.name, method: method, mdesc: mdesc, ret: ret}
 	am, _ := classfile.ParseMethodDesc(a.Advice.Method.Desc) // checked when the advice was bound

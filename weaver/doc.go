@@ -58,6 +58,17 @@
 //	SLOW: invokestatic weft/rt/Weft.enter()Ljava/lang/Object; // BIB confirmed, then DIB
 //	GOT: astore TOKEN
 //
+// In JDK mode, a method whose first advice is before advice at its
+// execution (in a constructor, after super(...) or this(...)) has no guard:
+// that advice's helper, an entry helper (fused.go), is its guard, and
+// returns the token for the method's later advice calls:
+//
+//	sipush ID; invokestatic Sister.aN(I)Ljava/lang/Object; astore TOKEN
+//
+// (with Options.SharedEntries, for advice that takes only the id, one
+// helper of weft/rt/Shared$weft$jp for the whole JDK, passed the absolute
+// id: ldc ID).
+//
 // then, unless some shadow has around advice, the body itself with the
 // advice calls, each run of them skipped on a null token:
 //

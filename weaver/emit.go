@@ -886,9 +886,13 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	if !spec.entry {
 		skip = e.skipIfBypassed()
 	}
-	e.pushHelperArgs(ctx, spec)
-	name, desc := e.cw.sister.helper(spec)
-	e.invokestatic(e.cw.sister.name, name, desc)
+	owner := e.cw.sister
+	if e.cw.w.sharedEntry(spec) {
+		owner = e.cw.w.shared
+	}
+	e.pushHelperArgs(ctx, spec, owner.shared)
+	name, desc := owner.helper(spec)
+	e.invokestatic(owner.name, name, desc)
 	if spec.entry {
 		e.local(classfile.OpAstore, e.token)
 	}
@@ -917,15 +921,19 @@ func (e *emitter) skipIfBypassed() *classfile.Label {
 }
 
 // pushHelperArgs pushes what a helper of spec takes: the bypass token, the
-// values it collected at ctx's shadow, and the join point ids.
-func (e *emitter) pushHelperArgs(ctx valueCtx, spec *helperSpec) {
+// values it collected at ctx's shadow, and the join point ids (the
+// absolute id, for a shared helper).
+func (e *emitter) pushHelperArgs(ctx valueCtx, spec *helperSpec, absoluteID bool) {
 	if !spec.entry {
 		e.local(classfile.OpAload, e.token)
 	}
 	for _, p := range spec.params {
 		e.loadValue(ctx, p.kind, p.index)
 	}
-	if spec.jp != nil {
+	switch {
+	case spec.jp != nil && absoluteID:
+		e.pushSharedID(spec.jp.id)
+	case spec.jp != nil:
 		e.pushInt(spec.jp.id)
 	}
 	if spec.enclosing != nil {

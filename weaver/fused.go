@@ -1,6 +1,11 @@
 package weaver
 
 import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -113,4 +118,124 @@ func (hg *helperGen) ret() {
 		return
 	}
 	hg.g.op(classfile.OpReturn)
+}
+
+// SharedClass is the class holding a woven JDK's shared entry helpers
+// (Options.SharedEntries), in the runtime's package of java.base, which
+// every woven module reads.
+const SharedClass = RuntimePackage + "Shared" + SisterSuffix
+
+// With Options.SharedEntries (a whole JDK woven at once), an entry helper
+// whose advice takes only the join point's id is the same in every class:
+// it is made once, in SharedClass, instead of once per sister, and the
+// woven method passes it the absolute id. A sister's helper is compiled by
+// C1 and C2 on its own, as the class's methods call it, over a thousand
+// times in javac's run; one shared helper is compiled once. The id is not
+// known when the method is woven (the driver numbers the classes in a
+// fixed order afterwards, see Prepare), so the method loads it from an
+// Integer slot of its class's constant pool (AddIntSlot), which finish
+// sets in the encoded class.
+
+// sharedEntry reports whether spec, an entry helper, can be SharedClass's:
+// its advice takes only the id, with no residue, exit check or cflow.
+func (w *Weaver) sharedEntry(spec *helperSpec) bool {
+	if w.shared == nil || !spec.entry || len(spec.params) > 0 || spec.jp == nil || spec.enclosing != nil ||
+		spec.tjp || spec.dims != 0 || spec.residue != nil || spec.exitCheck != "" || spec.adv.Cflow != nil {
+		return false
+	}
+	for _, v := range spec.args {
+		if v.Kind != advice.JoinPointID || v.Annotation != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// idSlot is a join point id a woven method loads from its class's
+// constant pool: the pool index, then the offset of the entry in the
+// encoded class, and the class-relative id.
+type idSlot struct {
+	index  uint16
+	offset int
+	rel    int32
+}
+
+// pushSharedID emits the load of join point rel's absolute id from a new
+// slot of the class's pool.
+func (e *emitter) pushSharedID(rel int32) {
+	cw := e.cw
+	i := cw.c.Pool.AddIntSlot(rel)
+	cw.idSlots = append(cw.idSlots, idSlot{index: i, rel: rel})
+	e.add(classfile.Insn{Op: classfile.OpLdc, Index: i})
+}
+
+// locateIDs records where the id slots are in the encoded class.
+func (cw *classWeaver) locateIDs() {
+	if len(cw.idSlots) == 0 {
+		return
+	}
+	indexes := make([]uint16, len(cw.idSlots))
+	for k, s := range cw.idSlots {
+		indexes[k] = s.index
+	}
+	for k, off := range cw.c.Pool.EntryOffsets(indexes) {
+		cw.idSlots[k].offset = off
+	}
+}
+
+// setIDs writes the absolute ids into the id slots of class, the encoded
+// class whose join points are numbered from base.
+func (cw *classWeaver) setIDs(class []byte, base int32) {
+	for _, s := range cw.idSlots {
+		binary.BigEndian.PutUint32(class[s.offset+1:], uint32(base+s.rel))
+	}
+}
+
+// SharedClass returns the class file of SharedClass, nil if no woven
+// method calls it; the driver adds it to java.base once every class is
+// finished.
+func (w *Weaver) SharedClass() ([]byte, error) {
+	if w.shared == nil || w.shared.empty() {
+		return nil, nil
+	}
+	return w.shared.bytes(0)
+}
+
+// appendAdviceKey appends to b what identifies advice a in every class:
+// its declaration and its method.
+func appendAdviceKey(b []byte, a *advice.Advice) []byte {
+	b = append(b, a.Aspect...)
+	b = append(b, ' ')
+	b = append(b, a.File...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(a.Line), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(a.Order), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(a.Kind), 10)
+	b = append(b, ' ')
+	b = append(b, a.Method.Owner...)
+	b = append(b, '.')
+	b = append(b, a.Method.Name...)
+	return append(b, a.Method.Desc...)
+}
+
+// sharedName names a shared helper after its key: "e" and 16 hex digits
+// of the key's FNV-1a hash, with a suffix in the (unlikely) case another
+// key of byKey has the name.
+func sharedName(key []byte, byKey map[string]*helperSpec) string {
+	h := fnv.New64a()
+	h.Write(key)
+	name := fmt.Sprintf("e%016x", h.Sum64())
+	for n, taken := 0, true; taken; n++ {
+		taken = false
+		for _, other := range byKey {
+			if other.name == name {
+				taken = true
+				name = fmt.Sprintf("e%016x_%d", h.Sum64(), n)
+				break
+			}
+		}
+	}
+	return name
 }

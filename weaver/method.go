@@ -38,7 +38,9 @@ type classWeaver struct {
 	enclosing map[*classfile.Member]*jpInfo
 	binName   string // name as a binary name, once needed
 	guard     guardRefs
-	fields    map[uint16]fieldRef // field references resolved (field.go), by pool index
+	// idSlots are the pool slots of ids passed to SharedClass (fused.go).
+	idSlots []idSlot
+	fields  map[uint16]fieldRef // field references resolved (field.go), by pool index
 	// declared collects the declare warnings and errors of the class's
 	// shadows; checkOnly finds shadows for them alone (Weaver.Check).
 	declared  []Declared

@@ -45,6 +45,18 @@ type sister struct {
 	arounds []*aroundSpec
 	// direct: some woven entry reads the constant direct (leaf.go).
 	direct bool
+	// shared: this is SharedClass (fused.go): public, its helpers named
+	// after their shape so that the name does not depend on which class
+	// asked first.
+	shared bool
+}
+
+// empty reports whether the sister has nothing to hold: every helper of
+// its class is SharedClass's.
+func (s *sister) empty() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.helpers) == 0 && len(s.parts) == 0 && len(s.arounds) == 0 && !s.direct
 }
 
 // useDirect makes the sister define the constant direct (leaf.go).
@@ -133,20 +145,28 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	}
 	// The key is built in a reused buffer and looked up without a string
 	// (most shadows of a class share a few shapes).
-	adv, ok := s.advIDs[spec.adv]
-	if !ok {
-		if s.advIDs == nil {
-			s.advIDs = map[*advice.Advice]int{}
+	var key []byte
+	if s.shared {
+		key = spec.appendKey(appendAdviceKey(s.keyBuf[:0], spec.adv))
+	} else {
+		adv, ok := s.advIDs[spec.adv]
+		if !ok {
+			if s.advIDs == nil {
+				s.advIDs = map[*advice.Advice]int{}
+			}
+			adv = len(s.advIDs)
+			s.advIDs[spec.adv] = adv
 		}
-		adv = len(s.advIDs)
-		s.advIDs[spec.adv] = adv
+		key = spec.appendKey(strconv.AppendInt(s.keyBuf[:0], int64(adv), 10))
 	}
-	key := spec.appendKey(strconv.AppendInt(s.keyBuf[:0], int64(adv), 10))
 	s.keyBuf = key
 	if h, ok := s.byKey[string(key)]; ok {
 		return h.name, h.desc
 	}
 	spec.name = "a" + strconv.Itoa(len(s.helpers))
+	if s.shared {
+		spec.name = sharedName(key, s.byKey)
+	}
 	spec.desc = spec.methodDesc()
 	s.helpers = append(s.helpers, spec)
 	s.byKey[string(key)] = spec
@@ -261,6 +281,12 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	defer s.mu.Unlock()
 	p := classfile.NewPool()
 	c := &classfile.Class{Major: 55, Pool: p, Access: classfile.AccFinal | classfile.AccSuper | classfile.AccSynthetic}
+	var public uint16
+	if s.shared {
+		public = classfile.AccPublic
+		sort.Slice(s.helpers, func(i, j int) bool { return s.helpers[i].name < s.helpers[j].name })
+	}
+	c.Access |= public
 	c.This = p.AddClass(s.name)
 	c.Super = p.AddClass("java/lang/Object")
 	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base, sister: s.name, direct: s.direct}
@@ -275,7 +301,7 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 		}
 	}
 	for _, h := range s.helpers {
-		m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
+		m := &classfile.Member{Access: public | classfile.AccStatic | classfile.AccSynthetic,
 			Name: p.AddUtf8(h.name), Desc: p.AddUtf8(h.desc)}
 		c.Methods = append(c.Methods, m)
 		code := g.helperCode(h)

@@ -43,6 +43,13 @@ type Options struct {
 	// the end (guava: 13,756 of 150 bytes each, the gathering 6-10 ms of
 	// the run's serial end).
 	OmitShadows bool
+	// SharedEntries, in JDK mode, puts the entry helpers whose advice
+	// takes only the join point's id in one class for the whole weaving,
+	// SharedClass (fused.go), which the driver gets from
+	// Weaver.SharedClass once every class is finished and adds to
+	// java.base. For a weaving of the JDK's modules at once, not for
+	// classes woven one by one as the JVM defines them.
+	SharedEntries bool
 
 	// decodeAll makes every method take the decoding path (weaveMethod),
 	// none weaveEntry's shortcut: tests compare the two.
@@ -142,6 +149,9 @@ type Weaver struct {
 	// allLeaf: an application weaving whose advice is all leaf
 	// (advice.AllLeaf): woven entries may call it with no token (leaf.go).
 	allLeaf bool
+	// shared holds the entry helpers shared by the whole weaving
+	// (Options.SharedEntries, fused.go).
+	shared *sister
 }
 
 // New returns a Weaver applying the advice chosen by m. If m is also an
@@ -154,6 +164,10 @@ func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 		w.checker, w.declKinds = c, c.DeclaredKinds()
 	}
 	w.nextID.Store(opts.IDBase)
+	if opts.SharedEntries && opts.Mode == JDK {
+		w.shared = newSister(SharedClass)
+		w.shared.shared = true
+	}
 	for _, a := range adv {
 		w.skip[a.Method.Owner] = true
 	}
@@ -303,6 +317,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 		return res, nil, nil
 	}
 	res.Class = c.Bytes()
+	cw.locateIDs()
 	// Keep only what finish needs: WeavePath holds every class until
 	// the ids are numbered.
 	c.Pool.Release()
@@ -320,6 +335,10 @@ func (w *Weaver) finish(name string, res *Result, cw *classWeaver, base int32) (
 	}()
 	for i := range res.Shadows {
 		res.Shadows[i].ID += base
+	}
+	cw.setIDs(res.Class, base)
+	if cw.sister.empty() {
+		return nil // every helper is SharedClass's
 	}
 	sb, err := cw.sister.bytes(base)
 	if err != nil {

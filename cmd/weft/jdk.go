@@ -196,7 +196,8 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
 	x := &jdk.Exclusions{}
-	w := weaver.New(job.matcher, job.advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
+	w := weaver.New(job.matcher, job.advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded,
+		SharedEntries: true})
 	diag := job.diag
 	if diag == nil {
 		diag = os.Stderr

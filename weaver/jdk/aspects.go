@@ -33,6 +33,16 @@ func (a Aspects) Begin(name string, data []byte) (Pending, error) {
 	return &pendingClass{a: a, p: p, data: data}, nil
 }
 
+// SharedClasses implements SharedWeaver: the entry helpers shared by the
+// weaving (weaver.Options.SharedEntries), if any.
+func (a Aspects) SharedClasses() (map[string][]byte, error) {
+	b, err := a.W.SharedClass()
+	if b == nil || err != nil {
+		return nil, err
+	}
+	return map[string][]byte{weaver.SharedClass: b}, nil
+}
+
 type pendingClass struct {
 	a    Aspects
 	p    *weaver.Prepared

@@ -1,6 +1,7 @@
 package jdk
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,20 +36,21 @@ func (r mainRules) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Appli
 }
 
 // TestFusedEntryRuns runs classes woven in JDK mode, whose methods start
-// with their sister's entry helper (weaver/fused.go), on java.base patched
+// with an entry helper (weaver/fused.go), their sister's or, with
+// SharedEntries, weaver.SharedClass's, on java.base patched
 // as a woven JDK's is (Thread's flag, BIB set at the end of initPhase3),
 // under -Xverify:all: a constructor, a method with before advice and one
 // with after returning advice too run their advice exactly once each;
 // code the advice runs (inner) and code run with the thread's flag set
-// run none, before or after.
+// run none, before or after; the advice gets the absolute join point ids.
 func TestFusedEntryRuns(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	classes := jvmtest.Compile(t, map[string]string{
 		"adv/Log.java": `package adv;
 public class Log {
     static final StringBuilder SB = new StringBuilder();
-    public static void before(int id) { SB.append('b'); app.Main.inner(); }
-    public static void after(int id) { SB.append('a'); }
+    public static void before(int id) { SB.append(" b").append(id); app.Main.inner(); }
+    public static void after(int id) { SB.append(" a").append(id); }
     public static String report() { return SB.toString(); }
 }`,
 		"app/Main.java": `package app;
@@ -66,7 +68,7 @@ public class Main {
         flag.setBoolean(Thread.currentThread(), true);
         int b = m.get() + m.twice(5) + new Main(1).n + inner();
         flag.setBoolean(Thread.currentThread(), false);
-        System.out.println(s + " " + b + " " + adv.Log.report());
+        System.out.println(s + " " + b + adv.Log.report());
     }
 }`}, "-g")
 
@@ -91,6 +93,23 @@ public class Main {
 		writeClass(t, patch, name, b)
 	}
 
+	for _, shared := range []bool{false, true} {
+		runFused(t, home, patch, classes, shared)
+	}
+}
+
+// runFused weaves app/Main of classes (a copy) in JDK mode, with entry
+// helpers shared or not, and runs it with java.base patched by patch.
+func runFused(t *testing.T, home, patch, compiled string, shared bool) {
+	t.Helper()
+	classes := t.TempDir()
+	for _, name := range []string{"app/Main", "adv/Log"} {
+		b, err := os.ReadFile(filepath.Join(compiled, filepath.FromSlash(name)+".class"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeClass(t, classes, name, b)
+	}
 	before := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
 		Method: advice.Method{Owner: "adv/Log", Name: "before", Desc: "(I)V"},
 		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
@@ -101,7 +120,7 @@ public class Main {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	w := weaver.New(mainRules{before, &after}, nil, weaver.Options{Mode: weaver.JDK,
+	w := weaver.New(mainRules{before, &after}, nil, weaver.Options{Mode: weaver.JDK, SharedEntries: shared, IDBase: 1000,
 		Hierarchy: classfile.NewHierarchy(classfile.NewDirSource(classes), img)})
 	p := filepath.Join(classes, "app", "Main.class")
 	b, err := os.ReadFile(p)
@@ -117,12 +136,33 @@ public class Main {
 		writeClass(t, classes, name, x)
 	}
 
-	out, _ := jvmtest.Run(t, "--patch-module", "java.base="+patch, "--add-exports", "java.base/weft.rt=ALL-UNNAMED",
-		"-Xverify:all", "-cp", classes, "app.Main")
-	// new Main(3), get, twice (before and after), inner: one each; none
-	// with the flag set, none inside the advice (which calls inner).
-	if want := "8 15 bbbab\n"; out != want {
-		t.Errorf("output %q, want %q", out, want)
+	patches := patch
+	if shared {
+		// The shared helpers go to java.base, after the rest of its patch.
+		b, err := w.SharedClass()
+		if err != nil || b == nil {
+			t.Fatalf("shared helpers: %v (class %d bytes)", err, len(b))
+		}
+		sh := t.TempDir()
+		writeClass(t, sh, weaver.SharedClass, b)
+		patches = sh + string(os.PathListSeparator) + patch
+		if !strings.Contains(string(res.Class), weaver.SharedClass) {
+			t.Errorf("woven app/Main does not call %s", weaver.SharedClass)
+		}
+	}
+	out, _ := jvmtest.Run(t, "--patch-module", "java.base="+patches, "--add-exports", "java.base/weft.rt=ALL-UNNAMED",
+		"--add-reads", "java.base=ALL-UNNAMED", "-Xbootclasspath/a:"+classes, "-Xverify:all", "app.Main")
+	// The advice and the program are on the boot class path, as advice is
+	// in a woven JDK. new Main(3), get, twice (before and after), inner:
+	// one each; none with the flag set, none inside the advice (which
+	// calls inner).
+	id := map[string]int32{}
+	for _, s := range res.Shadows {
+		id[s.Member.Name] = s.ID
+	}
+	want := fmt.Sprintf("8 15 b%d b%d b%d a%d b%d\n", id["<init>"], id["get"], id["twice"], id["twice"], id["inner"])
+	if out != want || id["<init>"] < 1000 {
+		t.Errorf("shared %v: output %q, want %q (the absolute ids, from 1000)", shared, out, want)
 	}
 }
 

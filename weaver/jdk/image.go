@@ -49,6 +49,14 @@ type Sequencer interface {
 	Begin(name string, data []byte) (Pending, error)
 }
 
+// SharedWeaver is a ClassWeaver whose output also holds classes made once
+// every class is finished (weaver.SharedClass): WeaveImage adds them to
+// java.base, which it then writes last.
+type SharedWeaver interface {
+	ClassWeaver
+	SharedClasses() (map[string][]byte, error)
+}
+
 // Pending is a class a Sequencer has begun.
 type Pending interface {
 	Number()                 // called in image order, one class at a time
@@ -140,6 +148,15 @@ func WeaveImage(opts Options) (*Summary, error) {
 	defer iw.img.Close()
 	if err := iw.weaveClasses(); err != nil {
 		return nil, err
+	}
+	if sw, ok := opts.Weaver.(SharedWeaver); ok {
+		shared, err := sw.SharedClasses()
+		if err != nil {
+			return nil, err
+		}
+		for name, b := range shared {
+			iw.module("java.base")[name] = b
+		}
 	}
 	if !iw.basePatched {
 		// java.base was not written as it completed (no jars, or not
@@ -286,7 +303,8 @@ func (iw *imageWeaving) add(i int) (finished map[string][]byte) {
 	}
 	iw.sum.Intrinsics = append(iw.sum.Intrinsics, r.intrinsics...)
 	iw.sum.Warnings = append(iw.sum.Warnings, r.warnings...)
-	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars {
+	_, shared := iw.opts.Weaver.(SharedWeaver) // java.base waits for them
+	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars && !(shared && e.Module == "java.base") {
 		finished = files
 		delete(iw.files, e.Module)
 		iw.basePatched = iw.basePatched || e.Module == "java.base"
