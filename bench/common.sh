@@ -1,7 +1,8 @@
 # Sourced by the benchmark scripts (which set RUNS and W, their work
 # directory): javac_workload DIR writes the javac workload, 120 generated
 # classes with generics, lambdas and streams, to DIR/gen/C1.java ...
-# C120.java; best COMMAND... times a command; ratio A B prints B/A.
+# C120.java; best COMMAND... times a command; rounds times commands side by
+# side; ratio A B prints B/A.
 javac_workload() {
   mkdir -p "$1/gen"
   for i in $(seq 1 120); do
@@ -38,3 +39,28 @@ best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs, c
   echo "$bw $bc"
 }
 ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
+
+rounds() { # "ARGS"...: runs java ARGS $ROUND_CMD for each ARGS (split on blanks) once a round, RUNS
+  # rounds after a warm-up round; prints a line per ARGS: best wall, best CPU (ms) and the median
+  # of the rounds' CPU ratios to the first ARGS (the machine's load drifts: the commands of a round
+  # share it).
+  local k r
+  rm -f "$W/rounds"
+  for r in $(seq 0 "$RUNS"); do
+    k=0
+    for a in "$@"; do
+      /usr/bin/time -o "$W/time" -f '%e %U %S' java $a $ROUND_CMD >/dev/null 2>&1
+      ((r > 0)) && tail -1 "$W/time" | awk -v r="$r" -v k="$k" '{printf "%d %d %d %d\n", r, k, $1*1000, ($2+$3)*1000}' >>"$W/rounds"
+      k=$((k + 1))
+    done
+  done
+  sort -n -k1,1 -k2,2 "$W/rounds" | awk -v n=$# '
+    { if (!($2 in w) || $3 < w[$2]) w[$2] = $3
+      if (!($2 in c) || $4 < c[$2]) c[$2] = $4
+      if ($2 == 0) base[$1] = $4
+      ratio[$2, ++m[$2]] = $4 / base[$1] }
+    END { for (k = 0; k < n; k++) {
+            for (i = 1; i <= m[k]; i++) for (j = i + 1; j <= m[k]; j++)
+              if (ratio[k, j] < ratio[k, i]) { t = ratio[k, i]; ratio[k, i] = ratio[k, j]; ratio[k, j] = t }
+            printf "%d %d %.2f\n", w[k], c[k], ratio[k, int((m[k] + 1) / 2)] } }'
+}

@@ -20,7 +20,9 @@
 #      classes loaded).
 # Each run command is timed RUNS times (after one run that fills the
 # caches); the best wall and CPU (user + sys) times are kept. Ratios are
-# CPU ratios where the machine is shared (less sensitive to load).
+# CPU ratios where the machine is shared (less sensitive to load); javac's
+# JDKs run in rounds, side by side, and their ratios are the median of the
+# rounds'.
 # BEFORE=path/to/weft (a weft binary, e.g. built from an older commit) adds
 # the javac and fib rows for JDKs and classes woven by it, and with
 # ONLY=weave its weave rows.
@@ -119,16 +121,22 @@ fi
 
 # 3. javac, 120 generated classes with generics, lambdas, streams.
 javac_workload "$W/src"
-JAVAC="-m jdk.compiler/com.sun.tools.javac.Main -d $W/out $W/src/gen/*.java"
-read -r s_w s_c < <(best java $JAVAC)
-read -r c_w c_c < <(best java @"$W/jdk/weft.args" $Q $JAVAC)
-read -r z_w z_c < <(best java @"$W/jdk-nop/weft.args" $JAVAC)
-printf 'javac, 120 files (wall / cpu ms): stock %6d / %6d   counting %6d / %6d (%s cpu)   no-op advice %6d / %6d (%s cpu)   the counting advice'"'"'s own work: %s%% of the overhead\n' \
-  "$s_w" "$s_c" "$c_w" "$c_c" "$(ratio "$s_c" "$c_c")" "$z_w" "$z_c" "$(ratio "$s_c" "$z_c")" \
-  "$(echo "$s_c $c_c $z_c" | awk '{d=$2-$1; printf "%d", (d > 0 ? 100*($2-$3)/d : 0)}')"
+# The JDKs run side by side, one javac each per round (rounds): the ratios
+# are the median of the rounds' (stock javac's CPU varies by a quarter from
+# run to run on these machines).
+ROUND_CMD="-m jdk.compiler/com.sun.tools.javac.Main -d $W/out $(echo "$W"/src/gen/*.java)"
+JDKS=("" "@$W/jdk/weft.args $Q" "@$W/jdk-nop/weft.args")
+[ -n "${BEFORE:-}" ] && JDKS+=("@$W/jdk-before/weft.args $Q")
+mapfile -t rows < <(rounds "${JDKS[@]}")
+read -r s_w s_c _ <<<"${rows[0]}"
+read -r c_w c_c c_r <<<"${rows[1]}"
+read -r z_w z_c z_r <<<"${rows[2]}"
+printf 'javac, 120 files (best wall / cpu ms; median of %d rounds'"'"' cpu ratios): stock %6d / %6d   counting %6d / %6d (x%s cpu)   no-op advice %6d / %6d (x%s cpu)   the counting advice'"'"'s own work: %s%% of the overhead\n' \
+  "$RUNS" "$s_w" "$s_c" "$c_w" "$c_c" "$c_r" "$z_w" "$z_c" "$z_r" \
+  "$(echo "$c_r $z_r" | awk '{d=$1-1; printf "%d", (d > 0 ? 100*($1-$2)/d : 0)}')"
 if [ -n "${BEFORE:-}" ]; then
-  read -r b_w b_c < <(best java @"$W/jdk-before/weft.args" $Q $JAVAC)
-  printf 'javac, 120 files, counting, JDK woven by %s: %6d / %6d (%s cpu)\n' "$BEFORE" "$b_w" "$b_c" "$(ratio "$s_c" "$b_c")"
+  read -r b_w b_c b_r <<<"${rows[3]}"
+  printf 'javac, 120 files, counting, JDK woven by %s: %6d / %6d (x%s cpu)\n' "$BEFORE" "$b_w" "$b_c" "$b_r"
 fi
 
 # 4. fib(30).

@@ -136,11 +136,36 @@ const SharedClass = RuntimePackage + "Shared" + SisterSuffix
 // Integer slot of its class's constant pool (AddIntSlot), which finish
 // sets in the encoded class.
 
-// sharedEntry reports whether spec, an entry helper, can be SharedClass's:
-// its advice takes only the id, with no residue, exit check or cflow.
+// Its helpers are known before any class is woven: one for each before
+// advice whose values are all the join point's id (newShared). So the
+// driver may add SharedClass to java.base first, and write java.base as
+// soon as its classes are woven, as it does without it.
+
+// newShared returns the SharedClass of a weaving of advice adv: its
+// helpers made, and no other added later (sister.sealed).
+func newShared(adv []*advice.Advice) *sister {
+	s := newSister(SharedClass)
+	s.shared = true
+	for _, a := range adv {
+		spec := &helperSpec{adv: a, args: a.Args, entry: true, jp: &jpInfo{}}
+		if a.Kind == advice.Before && idOnly(spec) {
+			s.helper(spec)
+		}
+	}
+	s.sealed = true
+	return s
+}
+
+// sharedEntry reports whether spec, an entry helper, is SharedClass's.
 func (w *Weaver) sharedEntry(spec *helperSpec) bool {
-	if w.shared == nil || !spec.entry || len(spec.params) > 0 || spec.jp == nil || spec.enclosing != nil ||
-		spec.tjp || spec.dims != 0 || spec.residue != nil || spec.exitCheck != "" || spec.adv.Cflow != nil {
+	return w.shared != nil && spec.entry && idOnly(spec) && w.shared.has(spec)
+}
+
+// idOnly reports whether the advice call of spec passes only the join
+// point's id, with no residue, exit check or cflow.
+func idOnly(spec *helperSpec) bool {
+	if len(spec.params) > 0 || spec.jp == nil || spec.enclosing != nil || spec.tjp || spec.dims != 0 ||
+		spec.residue != nil || spec.exitCheck != "" || spec.adv.Cflow != nil {
 		return false
 	}
 	for _, v := range spec.args {
@@ -191,9 +216,9 @@ func (cw *classWeaver) setIDs(class []byte, base int32) {
 	}
 }
 
-// SharedClass returns the class file of SharedClass, nil if no woven
-// method calls it; the driver adds it to java.base once every class is
-// finished.
+// SharedClass returns the class file of SharedClass, nil if the weaving
+// has none (no Options.SharedEntries, or no advice of that shape); the
+// driver adds it to java.base.
 func (w *Weaver) SharedClass() ([]byte, error) {
 	if w.shared == nil || w.shared.empty() {
 		return nil, nil

@@ -47,8 +47,16 @@ type sister struct {
 	direct bool
 	// shared: this is SharedClass (fused.go): public, its helpers named
 	// after their shape so that the name does not depend on which class
-	// asked first.
-	shared bool
+	// asked first; sealed: it gets no new helper.
+	shared, sealed bool
+}
+
+// has reports whether the sister has the helper of spec's shape.
+func (s *sister) has(spec *helperSpec) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.byKey[string(s.key(spec))]
+	return ok
 }
 
 // empty reports whether the sister has nothing to hold: every helper of
@@ -145,6 +153,26 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	}
 	// The key is built in a reused buffer and looked up without a string
 	// (most shadows of a class share a few shapes).
+	key := s.key(spec)
+	if h, ok := s.byKey[string(key)]; ok {
+		return h.name, h.desc
+	}
+	if s.sealed {
+		panic("weaver: a helper added to sealed " + s.name) // callers ask has first
+	}
+	spec.name = "a" + strconv.Itoa(len(s.helpers))
+	if s.shared {
+		spec.name = sharedName(key, s.byKey)
+	}
+	spec.desc = spec.methodDesc()
+	s.helpers = append(s.helpers, spec)
+	s.byKey[string(key)] = spec
+	return spec.name, spec.desc
+}
+
+// key returns spec's key, in the sister's buffer (s.mu held): its advice
+// (numbered in the sister, or in a shared one named) and its shape.
+func (s *sister) key(spec *helperSpec) []byte {
 	var key []byte
 	if s.shared {
 		key = spec.appendKey(appendAdviceKey(s.keyBuf[:0], spec.adv))
@@ -160,17 +188,7 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 		key = spec.appendKey(strconv.AppendInt(s.keyBuf[:0], int64(adv), 10))
 	}
 	s.keyBuf = key
-	if h, ok := s.byKey[string(key)]; ok {
-		return h.name, h.desc
-	}
-	spec.name = "a" + strconv.Itoa(len(s.helpers))
-	if s.shared {
-		spec.name = sharedName(key, s.byKey)
-	}
-	spec.desc = spec.methodDesc()
-	s.helpers = append(s.helpers, spec)
-	s.byKey[string(key)] = spec
-	return spec.name, spec.desc
+	return key
 }
 
 // appendKey appends to b what, with the advice, makes a helper's shape: the

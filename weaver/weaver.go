@@ -46,9 +46,9 @@ type Options struct {
 	// SharedEntries, in JDK mode, puts the entry helpers whose advice
 	// takes only the join point's id in one class for the whole weaving,
 	// SharedClass (fused.go), which the driver gets from
-	// Weaver.SharedClass once every class is finished and adds to
-	// java.base. For a weaving of the JDK's modules at once, not for
-	// classes woven one by one as the JVM defines them.
+	// Weaver.SharedClass and adds to java.base. For a weaving of the JDK's
+	// modules at once, not for classes woven one by one as the JVM
+	// defines them.
 	SharedEntries bool
 
 	// decodeAll makes every method take the decoding path (weaveMethod),
@@ -165,8 +165,7 @@ func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 	}
 	w.nextID.Store(opts.IDBase)
 	if opts.SharedEntries && opts.Mode == JDK {
-		w.shared = newSister(SharedClass)
-		w.shared.shared = true
+		w.shared = newShared(adv)
 	}
 	for _, a := range adv {
 		w.skip[a.Method.Owner] = true

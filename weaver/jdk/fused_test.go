@@ -120,7 +120,7 @@ func runFused(t *testing.T, home, patch, compiled string, shared bool) {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	w := weaver.New(mainRules{before, &after}, nil, weaver.Options{Mode: weaver.JDK, SharedEntries: shared, IDBase: 1000,
+	w := weaver.New(mainRules{before, &after}, []*advice.Advice{before, &after}, weaver.Options{Mode: weaver.JDK, SharedEntries: shared, IDBase: 1000,
 		Hierarchy: classfile.NewHierarchy(classfile.NewDirSource(classes), img)})
 	p := filepath.Join(classes, "app", "Main.class")
 	b, err := os.ReadFile(p)

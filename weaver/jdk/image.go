@@ -49,9 +49,9 @@ type Sequencer interface {
 	Begin(name string, data []byte) (Pending, error)
 }
 
-// SharedWeaver is a ClassWeaver whose output also holds classes made once
-// every class is finished (weaver.SharedClass): WeaveImage adds them to
-// java.base, which it then writes last.
+// SharedWeaver is a ClassWeaver whose output also holds classes the
+// classes it weaves share (weaver.SharedClass): WeaveImage adds them to
+// java.base.
 type SharedWeaver interface {
 	ClassWeaver
 	SharedClasses() (map[string][]byte, error)
@@ -146,9 +146,6 @@ func WeaveImage(opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer iw.img.Close()
-	if err := iw.weaveClasses(); err != nil {
-		return nil, err
-	}
 	if sw, ok := opts.Weaver.(SharedWeaver); ok {
 		shared, err := sw.SharedClasses()
 		if err != nil {
@@ -157,6 +154,9 @@ func WeaveImage(opts Options) (*Summary, error) {
 		for name, b := range shared {
 			iw.module("java.base")[name] = b
 		}
+	}
+	if err := iw.weaveClasses(); err != nil {
+		return nil, err
 	}
 	if !iw.basePatched {
 		// java.base was not written as it completed (no jars, or not
@@ -303,8 +303,7 @@ func (iw *imageWeaving) add(i int) (finished map[string][]byte) {
 	}
 	iw.sum.Intrinsics = append(iw.sum.Intrinsics, r.intrinsics...)
 	iw.sum.Warnings = append(iw.sum.Warnings, r.warnings...)
-	_, shared := iw.opts.Weaver.(SharedWeaver) // java.base waits for them
-	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars && !(shared && e.Module == "java.base") {
+	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars {
 		finished = files
 		delete(iw.files, e.Module)
 		iw.basePatched = iw.basePatched || e.Module == "java.base"

@@ -33,7 +33,7 @@ func TestWeaveImageIsReproducible(t *testing.T) {
 	var next [2]int32
 	for run := range jars {
 		x := &Exclusions{}
-		w := weaver.New(everyExecution{adv}, nil, weaver.Options{Hierarchy: classfile.NewHierarchy(img),
+		w := weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: classfile.NewHierarchy(img),
 			Mode: weaver.JDK, Exclude: x.Excluded, SharedEntries: true})
 		out := t.TempDir()
 		// Run 0 on 4 workers, run 1 on 3: different interleavings.
