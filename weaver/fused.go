@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 
 	"github.com/weft-aop/weft/advice"
@@ -17,24 +18,25 @@ import (
 // an entry helper of its sister, which takes the token itself and returns
 // it for the method's later advice calls:
 //
-//	token = Sister.gN(values..., id);        // 3 to 6 bytes, and astore
+//	token = Sister.aN(values..., id);        // 3 to 6 bytes, and astore
 //
-//	static Object gN(values..., int id) {
+//	static Object aN(values..., int id) {
 //	    if (!BIB.ready && !BIB.isReady()) return null;
-//	    Object t = DIB.token();
-//	    if (t == null) return null;
-//	    DIB.begin(t); try { Advice.m(...); } finally { DIB.end(t); }
+//	    Thread t = Thread.currentThread();
+//	    if (t.weft$dib) return null;
+//	    t.weft$dib = true; try { Advice.m(...); } finally { t.weft$dib = false; }
 //	    return t;
 //	}
 //
 // A woven method so grows by a few bytes instead of about 25, which keeps
 // it within the JIT's inlining limits where the stock method is (javac's
 // hottest methods are small), and each woven method interpreted while the
-// JIT warms up makes one call instead of two. The helper, over C1's
+// JIT warms up makes one call instead of three. The helper, over C1's
 // inlining limit, is compiled once per sister in C1 code; C2 inlines it
 // where its call is hot. Bootstrap and bypassed threads run the method's
 // body with no advice, as with the guard: the helper returns null and
-// every later advice call of the method tests the token.
+// every later advice call of the method tests the token. docs/jdk.md
+// ("Entry helpers") has the measurements.
 
 // fusable reports whether the first advice call of a method woven in place
 // with shadows set can be its entry helper: in a woven JDK, the method's
@@ -147,7 +149,10 @@ func newShared(adv []*advice.Advice) *sister {
 	s := newSister(SharedClass)
 	s.shared = true
 	for _, a := range adv {
-		spec := &helperSpec{adv: a, args: a.Args, entry: true, jp: &jpInfo{}}
+		spec := &helperSpec{adv: a, args: a.Args, entry: true}
+		if slices.ContainsFunc(a.Args, func(v advice.Value) bool { return v.Kind == advice.JoinPointID }) {
+			spec.jp = &jpInfo{} // as collectParams makes it
+		}
 		if a.Kind == advice.Before && idOnly(spec) {
 			s.helper(spec)
 		}
