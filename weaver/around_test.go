@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -205,14 +204,7 @@ func TestAroundClosure(t *testing.T) {
 // FreqInlineSize.
 func runDispatchSizes(t *testing.T, file string) {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := classfile.Parse(file, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := readClass(t, file)
 	const freqInlineSize = 325
 	nodes := 0
 	for _, m := range c.Methods {

@@ -86,14 +86,7 @@ public class Main {
 // BIB.ready.
 func entryCalls(t *testing.T, path, name string) (calls []string, readsBIB bool) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := classfile.Parse(path, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := readClass(t, path)
 	for _, m := range c.Methods {
 		if c.MemberName(m) != name {
 			continue

@@ -247,6 +247,20 @@ func compileWeave(t *testing.T, mode Mode, sources map[string]string, rules test
 	return infos, &total
 }
 
+// readClass reads and parses the class file at path.
+func readClass(t *testing.T, path string) *classfile.Class {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 var jdkOnce struct {
 	src classfile.Source
 	err error

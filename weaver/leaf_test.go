@@ -1,7 +1,6 @@
 package weaver
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,14 +45,7 @@ public class Main {
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
-	b, err := os.ReadFile(filepath.Join(res.Name, "app", "Main"+SisterSuffix+".class"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := classfile.Parse("sister", b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := readClass(t, filepath.Join(res.Name, "app", "Main"+SisterSuffix+".class"))
 	var direct, bracketed int
 	for _, m := range c.Methods {
 		code, err := classfile.DecodeCode(c, m)
@@ -151,14 +143,7 @@ public class Main {
 		if helper := "app/" + m.class + SisterSuffix + ".a"; !ok || !strings.HasPrefix(first, helper) {
 			t.Errorf("%s.%s: reads direct %v, its path's first call %q (want true, %s...)", m.class, m.method, ok, first, helper)
 		}
-		b, err := os.ReadFile(filepath.Join(res.Name, "app", m.class+SisterSuffix+".class"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := classfile.Parse("sister", b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := readClass(t, filepath.Join(res.Name, "app", m.class+SisterSuffix+".class"))
 		field := false
 		for _, f := range c.Fields {
 			field = field || c.MemberName(f) == "direct" && c.MemberDesc(f) == "Ljava/lang/Object;"
@@ -174,14 +159,7 @@ public class Main {
 // method called where that path goes (owner.name; super(...) aside).
 func directTest(t *testing.T, path, name string) (first string, ok bool) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := classfile.Parse(path, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := readClass(t, path)
 	for _, m := range c.Methods {
 		if c.MemberName(m) != name {
 			continue
