@@ -886,12 +886,13 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	if !spec.entry {
 		skip = e.skipIfBypassed()
 	}
-	owner := e.cw.sister
-	if e.cw.w.sharedEntry(spec) {
-		owner = e.cw.w.shared
+	owner := e.cw.w.shared
+	name, desc, shared := e.cw.w.sharedHelper(spec)
+	if !shared {
+		owner = e.cw.sister
+		name, desc = owner.helper(spec)
 	}
-	e.pushHelperArgs(ctx, spec, owner.shared)
-	name, desc := owner.helper(spec)
+	e.pushHelperArgs(ctx, spec, shared)
 	e.invokestatic(owner.name, name, desc)
 	if spec.entry {
 		e.local(classfile.OpAstore, e.token)

@@ -63,7 +63,8 @@ func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done 
 		e.reserveLocals()
 		e.out = getInsns(32)
 		e.inPlace = true
-		if e.fuse = e.fusable(splitShadows(shadows)); !e.fuse {
+		// beforeOnly: shadows are the execution alone, its body shadow.
+		if e.fuse = e.fusable(shadowSet{body: shadows}); !e.fuse {
 			e.takeToken()
 		}
 		if ctor {

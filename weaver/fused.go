@@ -2,10 +2,7 @@ package weaver
 
 import (
 	"encoding/binary"
-	"fmt"
-	"hash/fnv"
 	"slices"
-	"strconv"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -139,12 +136,13 @@ const SharedClass = RuntimePackage + "Shared" + SisterSuffix
 // sets in the encoded class.
 
 // Its helpers are known before any class is woven: one for each before
-// advice whose values are all the join point's id (newShared). So the
+// advice whose values are all the join point's id (newShared), made in the
+// advice's order, so their names do not depend on the weaving's. So the
 // driver may add SharedClass to java.base first, and write java.base as
 // soon as its classes are woven, as it does without it.
 
-// newShared returns the SharedClass of a weaving of advice adv: its
-// helpers made, and no other added later (sister.sealed).
+// newShared returns the SharedClass of a weaving of advice adv, with its
+// helpers: woven code only looks them up (sharedHelper).
 func newShared(adv []*advice.Advice) *sister {
 	s := newSister(SharedClass)
 	s.shared = true
@@ -157,13 +155,16 @@ func newShared(adv []*advice.Advice) *sister {
 			s.helper(spec)
 		}
 	}
-	s.sealed = true
 	return s
 }
 
-// sharedEntry reports whether spec, an entry helper, is SharedClass's.
-func (w *Weaver) sharedEntry(spec *helperSpec) bool {
-	return w.shared != nil && spec.entry && idOnly(spec) && w.shared.has(spec)
+// sharedHelper returns the name and descriptor of SharedClass's helper for
+// spec, if spec is an entry helper SharedClass has.
+func (w *Weaver) sharedHelper(spec *helperSpec) (name, desc string, ok bool) {
+	if w.shared == nil || !spec.entry {
+		return "", "", false
+	}
+	return w.shared.lookup(spec)
 }
 
 // idOnly reports whether the advice call of spec passes only the join
@@ -229,43 +230,4 @@ func (w *Weaver) SharedClass() ([]byte, error) {
 		return nil, nil
 	}
 	return w.shared.bytes(0)
-}
-
-// appendAdviceKey appends to b what identifies advice a in every class:
-// its declaration and its method.
-func appendAdviceKey(b []byte, a *advice.Advice) []byte {
-	b = append(b, a.Aspect...)
-	b = append(b, ' ')
-	b = append(b, a.File...)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(a.Line), 10)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(a.Order), 10)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(a.Kind), 10)
-	b = append(b, ' ')
-	b = append(b, a.Method.Owner...)
-	b = append(b, '.')
-	b = append(b, a.Method.Name...)
-	return append(b, a.Method.Desc...)
-}
-
-// sharedName names a shared helper after its key: "e" and 16 hex digits
-// of the key's FNV-1a hash, with a suffix in the (unlikely) case another
-// key of byKey has the name.
-func sharedName(key []byte, byKey map[string]*helperSpec) string {
-	h := fnv.New64a()
-	h.Write(key)
-	name := fmt.Sprintf("e%016x", h.Sum64())
-	for n, taken := 0, true; taken; n++ {
-		taken = false
-		for _, other := range byKey {
-			if other.name == name {
-				taken = true
-				name = fmt.Sprintf("e%016x_%d", h.Sum64(), n)
-				break
-			}
-		}
-	}
-	return name
 }

@@ -45,18 +45,24 @@ type sister struct {
 	arounds []*aroundSpec
 	// direct: some woven entry reads the constant direct (leaf.go).
 	direct bool
-	// shared: this is SharedClass (fused.go): public, its helpers named
-	// after their shape so that the name does not depend on which class
-	// asked first; sealed: it gets no new helper.
-	shared, sealed bool
+	// shared: this is SharedClass (fused.go), public, whose helpers are
+	// all made before weaving (newShared) and looked up after.
+	shared bool
 }
 
-// has reports whether the sister has the helper of spec's shape.
-func (s *sister) has(spec *helperSpec) bool {
+// lookup returns the name and descriptor of the helper for spec if the
+// sister has one of its shape.
+func (s *sister) lookup(spec *helperSpec) (name, desc string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.byKey[string(s.key(spec))]
-	return ok
+	if _, ok := s.advIDs[spec.adv]; !ok {
+		return "", "", false // and no number for it
+	}
+	h, ok := s.byKey[string(s.key(spec))]
+	if !ok {
+		return "", "", false
+	}
+	return h.name, h.desc, true
 }
 
 // empty reports whether the sister has nothing to hold: every helper of
@@ -157,38 +163,26 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	if h, ok := s.byKey[string(key)]; ok {
 		return h.name, h.desc
 	}
-	if s.sealed {
-		panic("weaver: a helper added to sealed " + s.name) // callers ask has first
-	}
 	spec.name = "a" + strconv.Itoa(len(s.helpers))
-	if s.shared {
-		spec.name = sharedName(key, s.byKey)
-	}
 	spec.desc = spec.methodDesc()
 	s.helpers = append(s.helpers, spec)
 	s.byKey[string(key)] = spec
 	return spec.name, spec.desc
 }
 
-// key returns spec's key, in the sister's buffer (s.mu held): its advice
-// (numbered in the sister, or in a shared one named) and its shape.
+// key returns spec's key, in the sister's buffer (s.mu held): its advice,
+// numbered in the sister, and its shape.
 func (s *sister) key(spec *helperSpec) []byte {
-	var key []byte
-	if s.shared {
-		key = spec.appendKey(appendAdviceKey(s.keyBuf[:0], spec.adv))
-	} else {
-		adv, ok := s.advIDs[spec.adv]
-		if !ok {
-			if s.advIDs == nil {
-				s.advIDs = map[*advice.Advice]int{}
-			}
-			adv = len(s.advIDs)
-			s.advIDs[spec.adv] = adv
+	adv, ok := s.advIDs[spec.adv]
+	if !ok {
+		if s.advIDs == nil {
+			s.advIDs = map[*advice.Advice]int{}
 		}
-		key = spec.appendKey(strconv.AppendInt(s.keyBuf[:0], int64(adv), 10))
+		adv = len(s.advIDs)
+		s.advIDs[spec.adv] = adv
 	}
-	s.keyBuf = key
-	return key
+	s.keyBuf = spec.appendKey(strconv.AppendInt(s.keyBuf[:0], int64(adv), 10))
+	return s.keyBuf
 }
 
 // appendKey appends to b what, with the advice, makes a helper's shape: the
@@ -302,7 +296,6 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	var public uint16
 	if s.shared {
 		public = classfile.AccPublic
-		sort.Slice(s.helpers, func(i, j int) bool { return s.helpers[i].name < s.helpers[j].name })
 	}
 	c.Access |= public
 	c.This = p.AddClass(s.name)
