@@ -18,11 +18,11 @@ import java.util.Set;
  * (folded stacks of the live objects, for weft flame).
  *
  * <p>A context is growing when, over the last leak.window samples (at
- * least 4), its live estimate rises steadily — Kendall's tau between
- * sample order and live count, (pairs of samples in rising order − pairs
- * in falling order) / all pairs, is at least leak.tau (0.8) — and it rose by at least leak.minGrowth objects (16) from the first of
- * those samples to the last. Growing contexts are ranked by that rise, then
- * by the rise in bytes.
+ * least 4), its live estimate rises steadily — Kendall's tau-b between
+ * sample order and live count is at least leak.tau (0.8), see {@link
+ * Trend} — and it rose by at least leak.minGrowth objects (16) from the
+ * first of those samples to the last. Growing contexts are ranked by that
+ * rise, then by the rise in bytes.
  */
 final class Report {
     private Report() {}
@@ -48,23 +48,11 @@ final class Report {
             live = c.live;
             liveBytes = c.liveBytes;
             growth = m == 0 ? 0 : window[m - 1] - window[0];
-            tau = tau(window);
-            growing = m >= MIN_SAMPLES && tau >= TAU && growth >= MIN_GROWTH;
+            tau = Trend.tau(window);
+            growing = Trend.growing(window, MIN_SAMPLES, TAU, MIN_GROWTH);
             long size = c.tracked == 0 ? 0 : liveBytes / Math.max(1, live);
             bytesGrowth = growth * size;
         }
-    }
-
-    /** Kendall's tau (a): concordant less discordant pairs, over all pairs. */
-    static double tau(long[] v) {
-        long s = 0, pairs = 0;
-        for (int i = 0; i < v.length; i++) {
-            for (int j = i + 1; j < v.length; j++) {
-                s += Long.signum(v[j] - v[i]);
-                pairs++;
-            }
-        }
-        return pairs == 0 ? 0 : (double) s / pairs;
     }
 
     static final Comparator<Row> BY_GROWTH = Comparator.<Row>comparingLong(r -> -r.growth)

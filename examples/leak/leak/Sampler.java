@@ -8,8 +8,7 @@ import java.lang.ref.WeakReference;
  * (cleared weak references, from the reference queue), takes a sample of
  * every context's live estimate after each collection, and, unless a
  * sampling interval was given, halves the share of allocations tracked
- * whenever they come faster than leak.rate per second or fill the table
- * further. At exit a shutdown hook asks for one more (full) collection,
+ * whenever they come faster than leak.rate per second. At exit a shutdown hook asks for one more (full) collection,
  * waits for its sample and writes the report.
  *
  * <p>A collection is seen by a sentinel: a weak reference, on the
@@ -33,8 +32,6 @@ final class Sampler implements Runnable {
     private static Reference<Object> sentinel;
     /** Total live estimate and bytes at each sample, a ring of Tracker.WINDOW. */
     static final long[] LIVE = new long[Tracker.WINDOW], LIVE_BYTES = new long[Tracker.WINDOW];
-    /** The table's fill past which the share tracked is halved once more. */
-    private static int nextFill = Tracker.REFS.max() / 2;
 
     /** Samples taken so far. */
     static int samples() {
@@ -131,16 +128,12 @@ final class Sampler implements Runnable {
     }
 
     /**
-     * Halves the share of allocations tracked if they come too fast, or
-     * once each time the table passes half full, then half of what is left
-     * (3/4, 7/8...): objects that stay live (a leak) keep their slots, and
-     * a full table tracks nothing new.
+     * Halves the share of allocations tracked if they come faster than
+     * leak.rate per second (the table's fill halves it too: Tracker.Refs).
      */
     private static void adapt(long perSecond) {
         if (Tracker.FIXED_INTERVAL > 0 || Tracker.interval >= MAX_INTERVAL) return;
-        boolean filling = Tracker.REFS.size() > nextFill;
-        if (filling) nextFill += (Tracker.REFS.max() - nextFill) / 2;
-        if (filling || perSecond > Tracker.RATE) Tracker.interval *= 2;
+        if (perSecond > Tracker.RATE) Tracker.interval *= 2;
     }
 
     /**

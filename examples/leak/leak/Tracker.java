@@ -201,9 +201,12 @@ public final class Tracker {
         private int[] free = new int[1024];
         private int nfree, used;
         private long added;
+        /** The fill past which the share tracked is halved once more. */
+        private int nextFill;
 
         Refs(int max) {
             this.max = max;
+            this.nextFill = max / 2;
         }
 
         synchronized boolean add(Ref r) {
@@ -223,7 +226,21 @@ public final class Tracker {
             slots[i] = r;
             r.slot = i;
             added++;
+            if (used - nfree > nextFill) filling();
             return true;
+        }
+
+        /**
+         * Halves the share of allocations tracked once each time the table
+         * passes half full, then half of what is left (3/4, 7/8...): objects
+         * that stay live (a leak) keep their slots, and a full table tracks
+         * nothing new. Done here, by the allocating thread, not by the
+         * sampler: on a busy machine the sampler may not run for long while
+         * the program fills the table.
+         */
+        private void filling() {
+            nextFill += Math.max(1, (max - nextFill) / 2);
+            if (FIXED_INTERVAL == 0 && interval < Sampler.MAX_INTERVAL) interval *= 2;
         }
 
         /** Frees the slots of the first n of dead, and forgets them there. */

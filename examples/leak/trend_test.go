@@ -1,0 +1,89 @@
+package leak
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// trendCheckSrc prints, for each argument (counts separated by commas),
+// Trend.tau and Trend.growing at the tracker's defaults (4 samples, 0.8, 16).
+const trendCheckSrc = `package leak;
+public class TrendCheck {
+    public static void main(String[] args) {
+        for (String a : args) {
+            String[] f = a.split(",");
+            long[] v = new long[f.length];
+            for (int i = 0; i < f.length; i++) v[i] = Long.parseLong(f[i]);
+            System.out.println(Trend.tau(v) + " " + Trend.growing(v, 4, 0.8, 16));
+        }
+    }
+}
+`
+
+// TestTrend runs the growth test of examples/leak/leak/Trend.java on
+// windows of live counts: a leak whose count is flat over the samples of
+// the program's end (the e2e TestLeakTracker's failure on a busy machine,
+// which plain Kendall's tau scored 0.79) grows; one step up, wherever it
+// falls, a flat count, a falling one, a sawtooth, a rise under 16 objects
+// and fewer than 4 samples do not.
+func TestTrend(t *testing.T) {
+	cases := []struct {
+		counts  []int64
+		tau     float64
+		growing bool
+	}{
+		{[]int64{1180, 1382, 1564, 1794, 2024, 2024, 2024, 2024}, 22 / math.Sqrt(28*22), true},
+		{[]int64{1157, 1337, 1337, 1509, 1697, 1889, 1889, 1889}, 24 / math.Sqrt(28*24), true},
+		{[]int64{976, 1180, 1382, 1564, 1794, 2024, 2024, 2024}, 25 / math.Sqrt(28*25), true},
+		{[]int64{1, 2, 3, 4, 5, 6, 7, 100}, 1, true},
+		{[]int64{0, 100, 100, 100, 100, 100, 100, 100}, 7 / math.Sqrt(28*7), false},
+		{[]int64{0, 0, 100, 100, 100, 100, 100, 100}, 12 / math.Sqrt(28*12), false},
+		{[]int64{0, 0, 0, 100, 100, 100, 100, 100}, 15 / math.Sqrt(28*15), false},
+		{[]int64{0, 0, 0, 0, 100, 100, 100, 100}, 16 / math.Sqrt(28*16), false},
+		{[]int64{0, 0, 0, 0, 0, 100, 100, 100}, 15 / math.Sqrt(28*15), false},
+		{[]int64{0, 0, 0, 0, 0, 0, 0, 100}, 7 / math.Sqrt(28*7), false},
+		{[]int64{50, 50, 50, 50, 50, 50, 50, 50}, 0, false},
+		{[]int64{800, 700, 600, 500, 400, 300, 200, 100}, -1, false},
+		{[]int64{100, 200, 100, 200, 100, 200, 100, 200}, 4 / math.Sqrt(28*16), false},
+		{[]int64{1, 2, 3, 4, 5, 6, 7, 8}, 1, false},
+		{[]int64{10, 20, 30}, 1, false},
+	}
+	args := []string{"-cp", compileTrend(t), "leak.TrendCheck"}
+	for _, c := range cases {
+		var f []string
+		for _, v := range c.counts {
+			f = append(f, strconv.FormatInt(v, 10))
+		}
+		args = append(args, strings.Join(f, ","))
+	}
+	out, _ := jvmtest.Run(t, args...)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(cases) {
+		t.Fatalf("TrendCheck printed %d lines for %d cases:\n%s", len(lines), len(cases), out)
+	}
+	for i, c := range cases {
+		var tau float64
+		var growing bool
+		if _, err := fmt.Sscanf(lines[i], "%g %t", &tau, &growing); err != nil {
+			t.Fatalf("line %d %q: %v", i+1, lines[i], err)
+		}
+		if math.Abs(tau-c.tau) > 1e-9 || growing != c.growing {
+			t.Errorf("%v: tau %.4f growing %v, want %.4f %v", c.counts, tau, growing, c.tau, c.growing)
+		}
+	}
+}
+
+// compileTrend compiles Trend.java, alone, with TrendCheck.
+func compileTrend(t *testing.T) string {
+	t.Helper()
+	src, ok := Sources()["leak/Trend.java"]
+	if !ok {
+		t.Fatal("no leak/Trend.java among the embedded sources")
+	}
+	return jvmtest.Compile(t, map[string]string{"leak/Trend.java": string(src), "leak/TrendCheck.java": trendCheckSrc})
+}
