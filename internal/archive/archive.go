@@ -242,7 +242,7 @@ func (r *runner) writeFiles(e *Entry, it *item) error {
 func (r *runner) write(i int) error {
 	e, it := r.in.Entries[i], &r.items[i]
 	if it.packed == nil {
-		return r.w.copyRaw(e.zf)
+		return e.guard(func() error { return r.w.copyRaw(e.zf) })
 	}
 	if r.w.names == nil {
 		r.w.names = make(map[string]bool, len(r.in.Entries))

@@ -377,3 +377,40 @@ func TestRunErrorsNameTheOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestRunJarTruncatedWhileOpen: a jar rewritten shorter after Open (its
+// mapping then ends before its pages) makes Run and Read fail with an
+// error naming the jar, the entry and why, instead of ending the process
+// with SIGBUS.
+func TestRunJarTruncatedWhileOpen(t *testing.T) {
+	b, c := classes(t)
+	in := filepath.Join(t.TempDir(), "in.jar")
+	writeZip(t, in, []zipEntry{
+		{"a/B.class", b, zip.Store},
+		{"a/data.bin", bytes.Repeat([]byte("resource "), 1<<14), zip.Store},
+		{"a/C.class", c, zip.Store},
+	})
+	for _, run := range []bool{false, true} {
+		src, err := Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(in, 4096); err != nil {
+			t.Fatal(err)
+		}
+		if run {
+			_, err = Run(src, filepath.Join(t.TempDir(), "out.jar"), &testTransform{}, Options{Workers: 2})
+		} else {
+			_, err = src.Entries[2].Read()
+		}
+		src.Close()
+		if err == nil || !strings.Contains(err.Error(), in) || !strings.Contains(err.Error(), "shrank") {
+			t.Errorf("run %v: error %v, want one naming %s and saying it shrank", run, err, in)
+		}
+		writeZip(t, in, []zipEntry{
+			{"a/B.class", b, zip.Store},
+			{"a/data.bin", bytes.Repeat([]byte("resource "), 1<<14), zip.Store},
+			{"a/C.class", c, zip.Store},
+		})
+	}
+}

@@ -32,10 +32,11 @@ type Entry struct {
 	// Index is the entry's place in Input.Entries.
 	Index int
 
-	zf   *zip.File              // a jar's entry
-	file string                 // the file on disk, for a directory or class file input
-	read func() ([]byte, error) // any other source
-	in   string                 // the input's path, for errors
+	zf     *zip.File              // a jar's entry
+	mapped []byte                 // the jar's mapping zf reads (mmap.Guard)
+	file   string                 // the file on disk, for a directory or class file input
+	read   func() ([]byte, error) // any other source
+	in     string                 // the input's path, for errors
 
 	// What Prefetch read (the first Read takes it).
 	prefetched bool
@@ -65,7 +66,12 @@ func (e *Entry) Read() ([]byte, error) {
 func (e *Entry) readSource() ([]byte, error) {
 	switch {
 	case e.zf != nil:
-		return classfile.ReadZipEntry(e.in, e.zf)
+		var data []byte
+		err := e.guard(func() (err error) {
+			data, err = classfile.ReadZipEntry(e.in, e.zf)
+			return err
+		})
+		return data, err
 	case e.read != nil:
 		return e.read()
 	}
@@ -106,14 +112,14 @@ func open(path string) (*Input, error) {
 		in.add(&Entry{Name: filepath.Base(path), file: path})
 		return in, nil
 	}
-	zr, closer, err := openJar(path, fi.Size())
+	zr, mapped, closer, err := openJar(path, fi.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	in := &Input{Path: path, Kind: Jar, comment: zr.Comment, closer: closer}
 	in.Entries = make([]*Entry, 0, len(zr.File))
 	for _, f := range zr.File {
-		in.add(&Entry{Name: f.Name, zf: f})
+		in.add(&Entry{Name: f.Name, zf: f, mapped: mapped})
 	}
 	return in, nil
 }
@@ -124,23 +130,42 @@ func open(path string) (*Input, error) {
 // first copying the whole file into the heap, which faulted in every page
 // of it (15-20 ms for guava's 2.9 MB, before any work could start).
 // Everything read from the mapping is copied (zip's headers and names,
-// ReadZipEntry's bytes, copyRaw's): the closer unmaps it.
-func openJar(path string, size int64) (*zip.Reader, io.Closer, error) {
+// ReadZipEntry's bytes, copyRaw's): the closer unmaps it. Every read of it
+// is guarded: a jar truncated while mapped is an error, not a crash.
+func openJar(path string, size int64) (zr *zip.Reader, mapped []byte, closer io.Closer, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer f.Close() // the mapping outlives the descriptor
 	data, unmap, err := mmap.File(f, size)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	err = mmap.Guard(data, func() (err error) {
+		zr, err = zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		return err
+	})
 	if err != nil {
 		unmap()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return zr, closerFunc(unmap), nil
+	return zr, data, closerFunc(unmap), nil
+}
+
+// guard runs read, which reads e's jar: a jar truncated meanwhile makes it
+// an error naming the jar, not the end of weft (mmap.Guard).
+func (e *Entry) guard(read func() error) error {
+	if e.mapped == nil {
+		return read()
+	}
+	if err := mmap.Guard(e.mapped, read); err != nil {
+		if err == mmap.ErrShrank {
+			return fmt.Errorf("%s: %s: %w", e.in, e.Name, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // closerFunc is a func() error as an io.Closer.
