@@ -32,6 +32,7 @@ const collections4Jar = "/usr/share/java/commons-collections4.jar"
 // narrower types than the java.util and map-package methods they
 // override), with that supertype's return type and modifiers.
 func TestAgainstAspectJOnCollections(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	for _, f := range []string{ajcPath, aspectjrt, collections4Jar} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("%s missing: %s", f, installAJ+" libcommons-collections4-java")

@@ -17,6 +17,7 @@ import (
 // ImmutableCollection is a call of Map.values(); there the known
 // differences are counted and bounded).
 func TestAgainstAspectJOnGuava(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	const guava = "/usr/share/java/guava.jar"
 	for _, f := range []string{ajcPath, aspectjrt, guava} {
 		if _, err := os.Stat(f); err != nil {

@@ -72,6 +72,7 @@ func ajcOnly(line string) bool {
 // must be the same and the advice counters of both woven runs equal. (The
 // jar is woven once for the tests over commons-lang3: lang3Woven.)
 func TestAgainstAspectJ(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	w := lang3Woven(t)
 	want, got := w.ajc["Diff"], w.weft["Diff"]
 

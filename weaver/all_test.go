@@ -46,6 +46,7 @@ func cnt(k advice.Kind, order int, name, desc string, args ...advice.Value) *adv
 // become goto_w; it runs the result under -Xverify:all and checks that the
 // program's output is unchanged and that every shadow saw balanced advice.
 func TestEveryShadowAndAdviceKind(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := allProgram(t)
 	id := val(advice.JoinPointID, 0, "I")
 	count := func(k advice.Kind, base int) []*advice.Advice {

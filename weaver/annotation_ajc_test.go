@@ -100,6 +100,7 @@ func annotAdviceSrc() string {
 // ajc and weft must advise the same join points with the same advice,
 // with a run-time test at the same ones.
 func TestAnnotationsAgainstAspectJ(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	start := time.Now()
 	for _, f := range []string{ajcPath, aspectjrt, guavaJar, errorProneJar, jsr305Jar} {
 		if _, err := os.Stat(f); err != nil {

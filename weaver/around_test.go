@@ -39,6 +39,7 @@ func readAround(t *testing.T, names ...string) map[string]string {
 // advice of higher and lower precedence at an around's join point: the
 // output and the advice counts must be the same, under -Xverify:all.
 func TestAroundAgainstAspectJ(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	for _, f := range []string{ajcPath, aspectjrt} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("%s missing: %s", f, installAJ)

@@ -26,6 +26,7 @@ import (
 // than 8 cflows, so its table in weft.rt.Cflow grows (an entry that grew
 // it once counted in the table it replaced, and e read 0).
 func TestCflowAgainstAspectJ(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	for _, f := range []string{ajcPath, aspectjrt} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("%s missing: %s", f, installAJ)

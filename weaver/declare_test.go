@@ -131,6 +131,7 @@ var ajcMessage = regexp.MustCompile(`(?m)^(\S+:\d+) \[(warning|error)\] (.*)\n\t
 // reports on a small program with weft's: the same source lines, levels,
 // messages and join points.
 func TestDeclareAgainstAspectJ(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	if _, err := os.Stat(ajcPath); err != nil {
 		t.Fatalf("%s missing: %s", ajcPath, installAJ)
 	}
@@ -180,6 +181,7 @@ func TestDeclareAgainstAspectJ(t *testing.T) {
 // orders AspectJ defines fully (one set of three per order, each at a join
 // point of its own) run in the same orders.
 func TestDeclarePrecedenceOnTheJVM(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := runtimeSources()
 	src["app/Main.java"] = `package app;
 public class Main {

@@ -142,6 +142,7 @@ const fieldEdgeAspect = `aspect Edge {
 // TestFieldEdgeCasesAgainstAspectJ weaves fieldEdgeCases, compiled by
 // javac, with ajc and with weft: the same weave-info lines.
 func TestFieldEdgeCasesAgainstAspectJ(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	for _, f := range []string{ajcPath, aspectjrt} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("%s missing: %s", f, installAJ)

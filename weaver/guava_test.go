@@ -21,6 +21,7 @@ import (
 // program using it: same output as unwoven, and the counter saw guava's
 // join points.
 func TestGuavaWovenRuns(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	const guava = "/usr/share/java/guava.jar"
 	if _, err := os.Stat(guava); err != nil {
 		t.Fatalf("%s missing: apt-get install -y libguava-java", guava)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
@@ -261,16 +262,19 @@ func readClass(t *testing.T, path string) *classfile.Class {
 	return c
 }
 
+// jdkOnce is the JDK's classes, opened once for the package's tests.
+// The tests that spend seconds in JVMs (ajc, woven programs) run in
+// parallel (t.Parallel): this package comes last in go test ./..., alone
+// on the machine for its last minute otherwise.
 var jdkOnce struct {
+	sync.Once
 	src classfile.Source
 	err error
 }
 
 func mustJDK(t *testing.T) classfile.Source {
 	t.Helper()
-	if jdkOnce.src == nil && jdkOnce.err == nil {
-		jdkOnce.src, jdkOnce.err = classfile.OpenJDK(jvmtest.JavaHome(t))
-	}
+	jdkOnce.Do(func() { jdkOnce.src, jdkOnce.err = classfile.OpenJDK(jvmtest.JavaHome(t)) })
 	if jdkOnce.err != nil {
 		t.Fatal(jdkOnce.err)
 	}

@@ -22,6 +22,7 @@ const tjpFolder = "testdata/tjp"
 // Both runs must print the same, but for the kind of an array
 // construction (docs/language.md: weft's kind is array-construction).
 func TestJoinPointAgainstAspectJ(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	for _, f := range []string{ajcPath, aspectjrt} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("%s missing: %s", f, installAJ)
