@@ -64,6 +64,7 @@ public class A {
 // class-retention annotation matches statically, and the run-time tests of
 // @this, @target and @args select exactly the values whose class has it.
 func TestAnnotationsRun(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	start := time.Now()
 	aspect := `aspect Annots {
     before(app.Timed t): execution(* *(..)) && @annotation(t) { adv.A.timed(t, thisJoinPointStaticPart); }

@@ -18,6 +18,7 @@ import (
 // woven; a malformed class and a resource pass through a jar unchanged;
 // sister classes are added next to woven classes; the woven jar runs.
 func TestTooLargeAndMalformed(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := map[string]string{
 		"adv/Log.java": logJava,
 		"app/Big.java": `package app;
@@ -103,6 +104,7 @@ public class Big {
 
 // TestWeavingTwiceIsRefused: weaving weft's output again leaves it as is.
 func TestWeavingTwiceIsRefused(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := map[string]string{"adv/Log.java": logJava, "app/Main.java": `package app;
 public class Main { public static void main(String[] a) { System.out.println("hi"); } }`}
 	rules := testMatcher{{kind: advice.MethodExecution, name: "main", adv: adv(advice.Before, 0, "before", "(Lweft/rt/JoinPointStaticPart;)V", jpv)}}
@@ -166,6 +168,7 @@ func TestWeavePathIsReproducible(t *testing.T) {
 // naming both. Weaving both gave the real class the stale copy's sister
 // class (same name), whose join points are the stale copy's.
 func TestStaleCopyIsNotWoven(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	all := runtimeSources()
 	all["adv/Log.java"] = logJava
 	dir := jvmtest.Compile(t, all)

@@ -153,6 +153,7 @@ public final class Log {
 // then kept what was stored into the closure) and valueOf boxing (a merge
 // of the cache and a new box) made 24 to 40 bytes an iteration here.
 func TestAroundClosure(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	const n = 40
 	var methods, calls, want strings.Builder
 	for k := 0; k < n; k++ {

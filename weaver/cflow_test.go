@@ -164,6 +164,7 @@ func TestCflowAgainstAspectJ(t *testing.T) {
 // lines. (The jar is woven once for the tests over commons-lang3:
 // lang3Woven.)
 func TestCflowAgainstAspectJOnLang3(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	w := lang3Woven(t)
 	want, got := typeArgsDropped(w.ajc["CflowDiff"]), w.weft["CflowDiff"]
 	missing, extra, _ := weaveInfoDiff(want, got, nil)

@@ -30,6 +30,7 @@ func (executionsOnly) ShadowKinds() advice.KindSet {
 // shortcut keeps javac's). The shortcut's jar then links under
 // -Xverify:all.
 func TestEntryShortcutMatchesDecoding(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	const guava = "/usr/share/java/guava.jar"
 	g, err := classfile.OpenSource(guava, jvmtest.JavaHome(t))
 	if err != nil {

@@ -96,6 +96,7 @@ const fieldAspect = `aspect F {
 // (after throwing), and the final-constant rule (fc = 7 is no join point,
 // fv = v is).
 func TestFieldAccessRuns(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	out, infos := weaveDirWithAspect(t, map[string]string{"app/Main.java": fieldProgram, "app/Base.java": fieldBase,
 		"adv/F.java": fieldAdvice}, fieldAspect)
 	got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out, "app.Main")

@@ -20,6 +20,7 @@ import (
 // woven; an application weaving keeps the guard. weaver/jdk's
 // TestFusedEntryRuns runs such code on a patched java.base.
 func TestFusedEntry(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := map[string]string{
 		"adv/Log.java": `package adv;
 public class Log {

@@ -97,6 +97,7 @@ const kindsAspect = `aspect K {
 // arguments) and thisJoinPoint's strings as AspectJ prints them, except that P() calling this(1) has no join points of its
 // own (docs/language.md).
 func TestKindsRun(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	dir, infos := weaveDirWithAspect(t, kindsProgram, kindsAspect)
 	got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "app.Main")
 	want := `clinit staticinitialization(void app.Main.<clinit>())
@@ -180,6 +181,7 @@ staticinitialization(app.NoInit.<clinit>) | staticinitialization(NoInit.<clinit>
 // unchanged when nothing is woven). Initialization starts at the field
 // initializer that follows super(...).
 func TestKindsDeclared(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := runtimeSources()
 	for k, v := range kindsProgram {
 		src[k] = v

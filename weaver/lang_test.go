@@ -13,6 +13,7 @@ import (
 // instanceof exit check, after throwing(IllegalStateException e), this()
 // and target() residues, and thisEnclosingJoinPointStaticPart.
 func TestWithAspectLanguage(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := runtimeSources()
 	src["adv/A.java"] = `package adv;
 import weft.rt.JoinPointStaticPart;

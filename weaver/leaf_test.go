@@ -17,6 +17,7 @@ import (
 // DIB.leafDirect before the bracketed call, and the sister initializes the
 // counter's class in its own <clinit>.
 func TestLeafAdviceDirect(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := map[string]string{
 		"adv/Log.java": `package adv;
 public class Log {
@@ -94,6 +95,7 @@ public class Main {
 // the token), and a thread whose flag is set (another weaving's advice)
 // runs the advice at a direct entry only.
 func TestLeafWeavingDirect(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := map[string]string{
 		"adv/Log.java": `package adv;
 public class Log {

@@ -40,6 +40,7 @@ public class Main {
 // C2 compiled late, if at all, in a class with many join points: it is now
 // a table read that C1 compiles and both compilers inline into the helper.
 func TestStaticPartsCompile(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	aspect := `aspect P {
     before(): call(* app.Main.*(int)) { adv.P.sp(thisJoinPointStaticPart); }
     before(): execution(* app.Main.*(int)) { adv.P.jp(thisJoinPoint); }

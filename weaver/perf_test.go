@@ -16,6 +16,7 @@ import (
 // and static part; advice calling woven code (c) bypasses it; advice that
 // throws leaves the bypass flag clear, so later advice still runs.
 func TestSharedHelpers(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	src := map[string]string{
 		"adv/Log.java": `package adv;
 import weft.rt.JoinPointStaticPart;
