@@ -18,7 +18,7 @@ import java.util.Set;
  * (folded stacks of the live objects, for weft flame).
  *
  * <p>A context is growing when, over the last leak.window samples (at
- * least 4), its live estimate rises steadily — Kendall's tau-b between
+ * least 4, taken since the context appeared), its live estimate rises steadily — Kendall's tau-b between
  * sample order and live count is at least leak.tau (0.8), see {@link
  * Trend} — and it rose by at least leak.minGrowth objects (16) from the
  * first of those samples to the last. Growing contexts are ranked by that
@@ -42,7 +42,10 @@ final class Report {
 
         Row(Context c, int samples) {
             this.c = c;
-            int m = Math.min(samples, c.history.length);
+            // The samples since the context appeared: before, it had no
+            // count (not 0 objects), and a context seen at 3 samples has
+            // too short a history to call its rise steady.
+            int m = Math.max(0, Math.min(samples - c.born, c.history.length));
             window = new long[m];
             for (int i = 0; i < m; i++) window[i] = c.at(samples - m + i);
             live = c.live;

@@ -101,10 +101,23 @@ final class Sampler implements Runnable {
         return collected;
     }
 
+    /** All allocations when the last sample was first taken, and between it and the one before (see sample). */
+    private static long sampledAllocations, lastSpan;
+    /** Collections sampled, refining ones included: the shutdown hook waits for one more. */
+    private static volatile int collections;
+
     /**
      * After a collection: counts the rest of its batch (until the queue is
      * quiet for 20 ms, 300 ms at most), records every context's live
      * estimate as sample n, and sets a new sentinel.
+     *
+     * <p>A collection after which the program has allocated less than a
+     * tenth of what it allocated between the last two samples refines the
+     * last sample instead (its live counts replace that sample's): the
+     * collections of a quiet moment — a program ending, waiting between
+     * requests, calling System.gc() — are one point of the program's
+     * history, not several. Counted as several, they would end the window
+     * with equal counts, and a leak would seem to have stopped.
      */
     private static void sample() throws InterruptedException {
         long end = System.nanoTime() + 300_000_000L;
@@ -113,7 +126,11 @@ final class Sampler implements Runnable {
         }
         sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
         synchronized (Report.class) { // not while a report reads the histories
-            int n = samples;
+            long allocated = 0;
+            for (Context x : Tracker.CONTEXTS.keySet()) allocated += x.allocated;
+            long since = allocated - sampledAllocations;
+            boolean refines = samples > 0 && since < lastSpan / 10;
+            int n = refines ? samples - 1 : samples;
             long live = 0, bytes = 0;
             for (Context x : Tracker.CONTEXTS.keySet()) {
                 long l = x.live;
@@ -123,7 +140,12 @@ final class Sampler implements Runnable {
             }
             LIVE[n % LIVE.length] = live;
             LIVE_BYTES[n % LIVE.length] = bytes;
-            samples = n + 1;
+            if (!refines) {
+                lastSpan = since;
+                sampledAllocations = allocated;
+                samples = n + 1;
+            }
+            collections++;
         }
     }
 
@@ -142,10 +164,10 @@ final class Sampler implements Runnable {
      * sample, then writes the report.
      */
     private static void atExit() {
-        int before = samples;
+        int before = collections;
         System.gc();
         try {
-            for (int i = 0; i < 200 && samples == before; i++) Thread.sleep(10);
+            for (int i = 0; i < 200 && collections == before; i++) Thread.sleep(10);
         } catch (InterruptedException e) {
             // write what there is
         }
