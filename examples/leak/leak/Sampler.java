@@ -8,15 +8,19 @@ import java.lang.ref.WeakReference;
  * (cleared weak references, from the reference queue), takes a sample of
  * every context's live estimate after each collection, and, unless a
  * sampling interval was given, halves the share of allocations tracked
- * whenever they come faster than leak.rate per second. At exit a shutdown hook asks for one more (full) collection,
- * waits for its sample and writes the report.
+ * whenever they come faster than leak.rate per second. At exit a shutdown
+ * hook asks for one more (full) collection, waits for its sample and
+ * writes the report.
  *
  * <p>A collection is seen by a sentinel: a weak reference, on the
- * tracker's queue, to an object nothing else references. Every
- * collection clears it (the object is young), and the reference handler
- * enqueues it in the same batch as the references that collection
- * cleared; once the sentinel is out of the queue and the queue has been
- * quiet for 20 ms, that batch has been counted, and the sample is taken.
+ * tracker's queue, to a young object nothing else references. The next
+ * collection clears it, and the reference handler enqueues it in the same
+ * batch as the references that collection cleared; once a sentinel is out
+ * of the queue and the queue has been quiet for 20 ms, that batch has been
+ * counted, and the sample is taken. The sentinel is renewed every 100 ms:
+ * an object that survives one young collection (a collection while the
+ * sentinel was being made) can be promoted, and then only a full
+ * collection clears it — a program would get one sample, at exit.
  * Live counts are only sampled then: between two collections, an object
  * that died is not yet known dead, and every site would seem to grow.
  */
@@ -28,8 +32,15 @@ final class Sampler implements Runnable {
     static final long PERIOD_MS = (long) (1000 * Double.parseDouble(Tracker.setting("leak.period", "WEFT_LEAK_PERIOD", "0")));
 
     private static volatile int samples;
-    /** Cleared by the next collection; only this thread reads it. */
-    private static Reference<Object> sentinel;
+    /** A weak reference to a young object nothing else references: cleared by the next collection. */
+    private static final class Sentinel extends WeakReference<Object> {
+        Sentinel() {
+            super(new Object(), Tracker.QUEUE);
+        }
+    }
+
+    /** The current sentinel (only this thread reads it): dropped ones still count if enqueued. */
+    private static Sentinel sentinel;
     /** Total live estimate and bytes at each sample, a ring of Tracker.WINDOW. */
     static final long[] LIVE = new long[Tracker.WINDOW], LIVE_BYTES = new long[Tracker.WINDOW];
 
@@ -48,7 +59,7 @@ final class Sampler implements Runnable {
 
     @Override
     public void run() {
-        sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
+        sentinel = new Sentinel();
         long added = 0, tick = System.nanoTime(), nextWrite = tick + PERIOD_MS * 1_000_000;
         for (;;) {
             try {
@@ -59,6 +70,7 @@ final class Sampler implements Runnable {
                     adapt((a - added) * 1_000_000_000L / (now - tick));
                     added = a;
                     tick = now;
+                    sentinel = new Sentinel();
                 }
                 if (PERIOD_MS > 0 && now - nextWrite >= 0) {
                     Report.write();
@@ -85,7 +97,7 @@ final class Sampler implements Runnable {
         boolean collected = false;
         int n = 0;
         for (; r != null; r = Tracker.QUEUE.poll()) {
-            if (r == sentinel) {
+            if (r instanceof Sentinel) {
                 collected = true;
                 continue;
             }
@@ -124,7 +136,7 @@ final class Sampler implements Runnable {
         for (Reference<?> r; System.nanoTime() < end && (r = Tracker.QUEUE.remove(20)) != null; ) {
             drain(r);
         }
-        sentinel = new WeakReference<>(new Object(), Tracker.QUEUE);
+        sentinel = new Sentinel();
         synchronized (Report.class) { // not while a report reads the histories
             long allocated = 0;
             for (Context x : Tracker.CONTEXTS.keySet()) allocated += x.allocated;
@@ -141,7 +153,9 @@ final class Sampler implements Runnable {
             LIVE[n % LIVE.length] = live;
             LIVE_BYTES[n % LIVE.length] = bytes;
             if (!refines) {
-                lastSpan = since;
+                // Before the first sample is the program's start, however
+                // long: not a span to compare with.
+                lastSpan = samples > 0 ? since : 0;
                 sampledAllocations = allocated;
                 samples = n + 1;
             }
