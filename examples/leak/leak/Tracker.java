@@ -75,6 +75,7 @@ public final class Tracker {
         int depth;
         final Context[] cache = new Context[512];
         long countdown; // allocations until the next one tracked
+        long weight = 1; // the next tracked one's weight: the interval its countdown was drawn with
         long random = System.nanoTime() | 1;
     }
 
@@ -134,11 +135,16 @@ public final class Tracker {
 
     /**
      * Starts the countdown to the next tracked allocation and returns this
-     * one's weight: the interval in force. The countdown is drawn uniformly
-     * from 1 .. 2*interval-1 (mean interval), so that a loop allocating at
-     * several sites in a fixed order is not always sampled at the same one.
+     * one's weight: the interval the countdown that chose it was drawn with
+     * (its mean), not the interval in force now — the sampler may have
+     * raised it since, and weighting by the new one overestimated (a
+     * context counted more objects live than it had allocated). The
+     * countdown is drawn uniformly from 1 .. 2*interval-1 (mean interval),
+     * so that a loop allocating at several sites in a fixed order is not
+     * always sampled at the same one.
      */
     private static long sampled(State s) {
+        long weight = s.weight;
         int n = interval;
         if (n == 1) {
             s.countdown = 1;
@@ -150,7 +156,8 @@ public final class Tracker {
             s.random = r;
             s.countdown = 1 + Long.remainderUnsigned(r, 2L * n - 1);
         }
-        return n;
+        s.weight = n;
+        return weight;
     }
 
     private static void track(Object o, Context c, long weight, long size) {
