@@ -14,10 +14,9 @@ import java.lang.ref.WeakReference;
  *
  * <p>A collection is seen by a sentinel: a weak reference, on the
  * tracker's queue, to a young object nothing else references. The next
- * collection clears it, and the reference handler enqueues it in the same
- * batch as the references that collection cleared; once a sentinel is out
- * of the queue and the queue has been quiet for 20 ms, that batch has been
- * counted, and the sample is taken. The sentinel is renewed every 100 ms:
+ * collection clears it, as it clears the references of every object it
+ * collected; once a sentinel is out of the queue, the sample counts those
+ * (Tracker.Refs.reap) and is taken at once. The sentinel is renewed every 100 ms:
  * an object that survives one young collection (a collection while the
  * sentinel was being made) can be promoted, and then only a full
  * collection clears it — a program would get one sample, at exit.
@@ -101,9 +100,7 @@ final class Sampler implements Runnable {
                 collected = true;
                 continue;
             }
-            Tracker.Ref t = (Tracker.Ref) r;
-            t.context.died(t.weight, t.bytes);
-            batch[n++] = t;
+            batch[n++] = (Tracker.Ref) r; // counted by REFS.remove, once
             if (n == batch.length) {
                 Tracker.REFS.remove(batch, n);
                 n = 0;
@@ -119,9 +116,14 @@ final class Sampler implements Runnable {
     private static volatile int collections;
 
     /**
-     * After a collection: counts the rest of its batch (until the queue is
-     * quiet for 20 ms, 300 ms at most), records every context's live
-     * estimate as sample n, and sets a new sentinel.
+     * After a collection: counts every object it collected (the collector
+     * cleared their references as it ran: Tracker.Refs.reap finds them,
+     * without waiting for the reference handler to enqueue them all),
+     * records every context's live estimate as sample n, and sets a new
+     * sentinel. At once: the objects the program allocates from then on
+     * count live until the next collection (waiting for the queue to be
+     * quiet for 20 ms let a program that collects every round count
+     * most of a round's garbage live at every sample).
      *
      * <p>A collection after which the program has allocated less than a
      * tenth of what it allocated between the last two samples refines the
@@ -131,11 +133,8 @@ final class Sampler implements Runnable {
      * history, not several. Counted as several, they would end the window
      * with equal counts, and a leak would seem to have stopped.
      */
-    private static void sample() throws InterruptedException {
-        long end = System.nanoTime() + 300_000_000L;
-        for (Reference<?> r; System.nanoTime() < end && (r = Tracker.QUEUE.remove(20)) != null; ) {
-            drain(r);
-        }
+    private static void sample() {
+        Tracker.REFS.reap();
         sentinel = new Sentinel();
         synchronized (Report.class) { // not while a report reads the histories
             long allocated = 0;

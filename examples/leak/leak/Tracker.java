@@ -60,6 +60,7 @@ public final class Tracker {
         final Context context;
         final long weight, bytes;
         int slot;
+        boolean counted; // its death counted (Refs, under its lock: from the queue or found cleared)
 
         Ref(Object o, Context c, long weight, long bytes) {
             super(o, QUEUE);
@@ -238,25 +239,59 @@ public final class Tracker {
         }
 
         /**
-         * Halves the share of allocations tracked once each time the table
-         * passes half full, then half of what is left (3/4, 7/8...): objects
-         * that stay live (a leak) keep their slots, and a full table tracks
-         * nothing new. Done here, by the allocating thread, not by the
-         * sampler: on a busy machine the sampler may not run for long while
-         * the program fills the table.
+         * The table passed its next mark: first counts the objects already
+         * collected whose references the sampler has not taken out of the
+         * queue (on a busy machine it may not run for long while the
+         * program fills the table). If the table is still more than half
+         * full, halves the share of allocations tracked, and the next mark
+         * is half of what is left: objects that stay live (a leak) keep
+         * their slots, and a full table tracks nothing new. A sixteenth of
+         * the table's adds at least separate two scans.
          */
         private void filling() {
-            nextFill += Math.max(1, (max - nextFill) / 2);
-            if (FIXED_INTERVAL == 0 && interval < Sampler.MAX_INTERVAL) interval *= 2;
+            reap();
+            int size = used - nfree;
+            if (size > max / 2) {
+                if (FIXED_INTERVAL == 0 && interval < Sampler.MAX_INTERVAL) interval *= 2;
+                nextFill = size + Math.max(max / 16, (max - size) / 2);
+            } else {
+                nextFill = Math.max(max / 2, size + max / 16);
+            }
         }
 
-        /** Frees the slots of the first n of dead, and forgets them there. */
+        /**
+         * Counts the deaths of the first n of dead, out of the queue, frees
+         * their slots, and forgets them there; one already counted by reap
+         * is skipped.
+         */
         synchronized void remove(Ref[] dead, int n) {
             for (int i = 0; i < n; i++) {
-                slots[dead[i].slot] = null;
-                free[nfree++] = dead[i].slot;
+                Ref r = dead[i];
                 dead[i] = null;
+                if (!r.counted) free(r);
             }
+        }
+
+        /**
+         * Counts dead every tracked object the collector has cleared whose
+         * reference is not out of the queue yet (the reference handler
+         * enqueues a collection's batch on its own thread, which a busy
+         * machine may not run for a while). get() on a live reference only
+         * lends its object to this frame.
+         */
+        synchronized void reap() {
+            for (int i = 0; i < used; i++) {
+                Ref r = slots[i];
+                if (r != null && r.get() == null) free(r);
+            }
+        }
+
+        /** Counts r's object dead and frees its slot (the lock held). */
+        private void free(Ref r) {
+            r.counted = true;
+            r.context.died(r.weight, r.bytes);
+            slots[r.slot] = null;
+            free[nfree++] = r.slot;
         }
 
         // size and added read without the lock: they only steer the
