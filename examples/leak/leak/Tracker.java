@@ -209,8 +209,10 @@ public final class Tracker {
         private int[] free = new int[1024];
         private int nfree, used;
         private long added;
-        /** The fill past which the share tracked is halved once more. */
+        /** The fill past which filling runs. */
         private int nextFill;
+        /** When filling last scanned (System.nanoTime). */
+        private long lastFilling = System.nanoTime() - 10_000_000L;
 
         Refs(int max) {
             this.max = max;
@@ -229,34 +231,36 @@ public final class Tracker {
                 free = Arrays.copyOf(free, n);
                 i = used++;
             } else {
-                return false;
+                filling(); // full: a mark passed too
+                if (nfree == 0) return false;
+                i = free[--nfree];
             }
             slots[i] = r;
             r.slot = i;
             added++;
-            if (used - nfree > nextFill) filling();
+            if (size() > nextFill) filling();
             return true;
         }
 
         /**
-         * The table passed its next mark: first counts the objects already
-         * collected whose references the sampler has not taken out of the
-         * queue (on a busy machine it may not run for long while the
-         * program fills the table). If the table is still more than half
-         * full, halves the share of allocations tracked, and the next mark
-         * is half of what is left: objects that stay live (a leak) keep
-         * their slots, and a full table tracks nothing new. A sixteenth of
-         * the table's adds at least separate two scans.
+         * The table passed its next mark, or is full: first counts the
+         * objects already collected whose references the sampler has not
+         * taken out of the queue (on a busy machine it may not run for
+         * long while the program fills the table). If the table is still
+         * more than half full, halves the share of allocations tracked:
+         * the table must hold what the program allocates between two
+         * collections. At most one scan per 10 ms: a full table of live
+         * objects (a leak) would otherwise be scanned, and the share
+         * halved, at every add (the share fell to 1 in 65,536).
          */
         private void filling() {
+            long now = System.nanoTime();
+            if (now - lastFilling < 10_000_000L) return;
+            lastFilling = now;
             reap();
-            int size = used - nfree;
-            if (size > max / 2) {
-                if (FIXED_INTERVAL == 0 && interval < Sampler.MAX_INTERVAL) interval *= 2;
-                nextFill = size + Math.max(max / 16, (max - size) / 2);
-            } else {
-                nextFill = Math.max(max / 2, size + max / 16);
-            }
+            int size = size();
+            if (size > max / 2 && FIXED_INTERVAL == 0 && interval < Sampler.MAX_INTERVAL) interval *= 2;
+            nextFill = Math.min(max, Math.max(max / 2, size + max / 16));
         }
 
         /**
@@ -294,15 +298,15 @@ public final class Tracker {
             free[nfree++] = r.slot;
         }
 
-        // size and added read without the lock: they only steer the
-        // sampling rate, and a sampler taking the lock every 100 ms against
-        // allocating threads that take it at every tracked object could
-        // wait behind them for long.
-
-        /** Tracked objects not yet found collected. */
-        int size() {
+        /** Tracked objects not yet found collected (the lock held). */
+        private int size() {
             return used - nfree;
         }
+
+        // added is read without the lock: it only steers the sampling
+        // rate, and a sampler taking the lock every 100 ms against
+        // allocating threads that take it at every tracked object could
+        // wait behind them for long.
 
         /** References added in all. */
         long added() {
