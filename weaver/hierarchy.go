@@ -58,6 +58,24 @@ func (mh *MethodHierarchy) Forget(class string) {
 	mh.annots.Delete(class)
 }
 
+// ForgetUnknown drops the classes looked up in vain: a source of classes
+// was added to the hierarchy (load-time weaving learns the jars the JVM
+// defines classes from), which may have them.
+func (mh *MethodHierarchy) ForgetUnknown() {
+	mh.classes.Range(func(k, v any) bool {
+		if v.(*declared) == nil {
+			mh.classes.Delete(k)
+		}
+		return true
+	})
+	mh.annots.Range(func(k, v any) bool {
+		if v.(*annotations) == nil {
+			mh.annots.Delete(k)
+		}
+		return true
+	})
+}
+
 // class returns what class declares, loading it once (two goroutines may
 // both load it; one result is kept).
 func (mh *MethodHierarchy) class(name string) *declared {

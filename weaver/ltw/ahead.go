@@ -1,7 +1,6 @@
 package ltw
 
 import (
-	"archive/zip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -52,20 +51,20 @@ const (
 type aheadState struct {
 	on      atomic.Bool            // a jar was named: round trips look for answers woven ahead
 	jars    map[string]*jarAhead   // by path
+	dirs    map[string]bool        // the directories learned, by path
 	entries []*aheadEntry          // by number (without aheadBit)
 	byKey   map[string]*aheadEntry // by request key
 }
 
 // jarAhead is a jar whose classes are woven ahead, shared by the
-// connections that named it. Guarded by Server.mu, but for zr's reads.
+// connections that named it; the Hierarchy has learned it. Guarded by
+// Server.mu, but for src's reads.
 type jarAhead struct {
 	path    string
-	opened  bool
-	zr      *zip.ReadCloser // nil if the jar could not be read
-	files   []*zip.File     // the classes, in the jar's order
-	byName  map[string]*zip.File
-	next    int // files[next] is the next to weave
-	budget  int // the classes it may still weave ahead
+	src     *classfile.JarSource   // nil if the jar could not be read
+	classes []classfile.ClassEntry // the classes to weave ahead, in the jar's order
+	next    int                    // classes[next] is the next to weave
+	budget  int                    // the classes it may still weave ahead
 	results []*aheadEntry
 }
 
@@ -88,16 +87,21 @@ type aheadEntry struct {
 	fromCache bool           // the answer came from the Cache, not from this weaver
 	res       *weaver.Result // for OnResult (kept only if set), until first used
 	lines     string         // --weave-info
-	learned   int            // supertypes read from the jar for it
 	used      int            // definitions that used it
 }
 
 // source handles a Source request: name is the code source (a URL) of the
-// classes cn sends next.
+// classes cn sends next. A jar's classes are woven ahead; a jar or a
+// directory is learned by the Hierarchy, once per server, as a source of
+// the types the classes from there name.
 func (s *Server) source(cn *conn, name string) {
 	cn.current = nil
-	path := jarPath(name)
+	path, dir := codeSourcePath(name)
 	if path == "" {
+		return
+	}
+	if dir {
+		s.learnDir(path)
 		return
 	}
 	for _, cj := range cn.jars {
@@ -106,43 +110,118 @@ func (s *Server) source(cn *conn, name string) {
 			return
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ahead.jars == nil {
-		s.ahead.jars = map[string]*jarAhead{}
-		s.ahead.byKey = map[string]*aheadEntry{}
-	}
-	j := s.ahead.jars[path]
+	j := s.jar(path)
 	if j == nil {
-		if len(s.ahead.jars) >= maxAheadJars {
-			return
-		}
-		j = &jarAhead{path: path, budget: aheadStart}
-		s.ahead.jars[path] = j
-		s.ahead.on.Store(true)
+		return
 	}
 	cn.current = &connJar{j: j}
 	cn.jars = append(cn.jars, cn.current)
 }
 
-// jarPath is the local jar a code source names, or "": only file: URLs of
-// regular files named *.jar or *.zip are woven ahead.
-func jarPath(source string) string {
+// jar returns the jar at path, opened and learned on its first request,
+// or nil past maxAheadJars or once the server closed.
+func (s *Server) jar(path string) *jarAhead {
+	s.mu.Lock()
+	j, full := s.ahead.jars[path], len(s.ahead.jars)+len(s.ahead.dirs) >= maxAheadJars
+	s.mu.Unlock()
+	if j != nil || full {
+		return j
+	}
+	j = openJarAhead(path) // its directory read outside the lock
+	s.mu.Lock()
+	if old := s.ahead.jars[path]; old != nil || s.closed { // opened meanwhile
+		s.mu.Unlock()
+		j.close()
+		return old
+	}
+	if s.ahead.jars == nil {
+		s.ahead.jars = map[string]*jarAhead{}
+		s.ahead.byKey = map[string]*aheadEntry{}
+	}
+	s.ahead.jars[path] = j
+	s.ahead.on.Store(true)
+	s.mu.Unlock()
+	if j.src != nil {
+		s.h.Learn(j.src)
+	}
+	return j
+}
+
+// learnDir makes the Hierarchy learn the directory at path, once.
+func (s *Server) learnDir(path string) {
+	s.mu.Lock()
+	if s.ahead.dirs[path] || s.closed || len(s.ahead.jars)+len(s.ahead.dirs) >= maxAheadJars {
+		s.mu.Unlock()
+		return
+	}
+	if s.ahead.dirs == nil {
+		s.ahead.dirs = map[string]bool{}
+	}
+	s.ahead.dirs[path] = true
+	s.mu.Unlock()
+	s.h.Learn(classfile.NewDirSource(path))
+}
+
+// openJarAhead opens the jar at path and lists the classes to weave ahead
+// (at most maxAheadClasses; not META-INF/, module-info or sister classes).
+// A jar that cannot be read has no src: nothing is woven ahead from it.
+func openJarAhead(path string) *jarAhead {
+	j := &jarAhead{path: path, budget: aheadStart}
+	src, err := classfile.OpenJar(path)
+	if err != nil {
+		return j
+	}
+	j.src = src
+	listed := map[string]bool{}
+	errFull := errors.New("full")
+	src.Walk(func(e classfile.ClassEntry) error {
+		if len(j.classes) >= maxAheadClasses {
+			return errFull
+		}
+		n := strings.TrimSuffix(e.Path, ".class")
+		if n == "" || strings.HasPrefix(n, "META-INF/") || strings.HasSuffix(n, "module-info") ||
+			strings.HasSuffix(n, weaver.SisterSuffix) || listed[n] {
+			return nil
+		}
+		listed[n] = true
+		j.classes = append(j.classes, e)
+		return nil
+	})
+	return j
+}
+
+// close closes j's jar (Server.mu held, or j never shared).
+func (j *jarAhead) close() {
+	if j.src != nil {
+		j.src.Close()
+		j.src = nil
+	}
+	j.next = len(j.classes)
+}
+
+// codeSourcePath is the local jar or directory a code source names, or
+// "": only file: URLs of regular files named *.jar or *.zip (dir false)
+// and of directories (dir true) are read.
+func codeSourcePath(source string) (path string, dir bool) {
 	u, err := url.Parse(source)
 	if err != nil || u.Scheme != "file" || u.Host != "" && u.Host != "localhost" {
-		return ""
+		return "", false
 	}
 	p := filepath.Clean(u.Path)
 	if !filepath.IsAbs(p) {
-		return ""
+		return "", false
 	}
-	if ext := strings.ToLower(filepath.Ext(p)); ext != ".jar" && ext != ".zip" {
-		return ""
+	st, err := os.Stat(p)
+	if err != nil {
+		return "", false
 	}
-	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
-		return ""
+	if st.IsDir() {
+		return p, true
 	}
-	return p
+	if ext := strings.ToLower(filepath.Ext(p)); ext != ".jar" && ext != ".zip" || !st.Mode().IsRegular() {
+		return "", false
+	}
+	return p, false
 }
 
 // credit lets j weave more classes ahead: the JVM defined one of them.
@@ -150,30 +229,6 @@ func jarPath(source string) string {
 func (j *jarAhead) credit() {
 	if j.budget < maxAheadClasses {
 		j.budget += aheadPerClass
-	}
-}
-
-// open lists j's classes (Server.mu held: once per jar, a read of the
-// jar's directory).
-func (j *jarAhead) open() {
-	j.opened = true
-	zr, err := zip.OpenReader(j.path)
-	if err != nil {
-		return
-	}
-	j.zr = zr
-	j.byName = map[string]*zip.File{}
-	for _, f := range zr.File {
-		if len(j.files) >= maxAheadClasses {
-			break
-		}
-		n, ok := strings.CutSuffix(f.Name, ".class")
-		if !ok || n == "" || strings.HasPrefix(n, "META-INF/") || strings.HasSuffix(n, "module-info") ||
-			strings.HasSuffix(n, weaver.SisterSuffix) || f.UncompressedSize64 > MaxFrame || j.byName[n] != nil {
-			continue
-		}
-		j.files = append(j.files, f)
-		j.byName[n] = f
 	}
 }
 
@@ -199,24 +254,21 @@ func (s *Server) weaveAhead(cn *conn) {
 
 // nextAhead takes the next class to weave ahead from cn's jars: the
 // current one's first.
-func (s *Server) nextAhead(cn *conn) (*jarAhead, *zip.File) {
+func (s *Server) nextAhead(cn *conn) (*jarAhead, *classfile.ClassEntry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, nil
 	}
-	try := func(cj *connJar) *zip.File {
+	try := func(cj *connJar) *classfile.ClassEntry {
 		j := cj.j
-		if !j.opened {
-			j.open()
-		}
-		if j.zr == nil || j.budget <= 0 || j.next >= len(j.files) {
+		if j.src == nil || j.budget <= 0 || j.next >= len(j.classes) {
 			return nil
 		}
-		f := j.files[j.next]
+		e := &j.classes[j.next]
 		j.next++
 		j.budget--
-		return f
+		return e
 	}
 	if cn.current != nil {
 		if f := try(cn.current); f != nil {
@@ -231,26 +283,28 @@ func (s *Server) nextAhead(cn *conn) (*jarAhead, *zip.File) {
 	return nil, nil
 }
 
-// errNotInJar: a supertype is in neither the hierarchy nor the jar. The
-// JVM's loader might have it: the class is left to its round trip.
+// errNotInJar: a supertype is in neither the hierarchy nor the jar (which
+// the hierarchy has learned). The JVM's loader might have it: the class is
+// left to its round trip.
 var errNotInJar = errors.New("a supertype not in the jar")
 
 // weaveAheadClass weaves f, a class of j, as a round trip would weave it
-// (the same steps as Server.weave, its supertypes read from the jar
-// instead of asked of the JVM), or returns nil: a class it cannot weave
-// ahead is left to its round trip, which weaves or reports it. Nothing is
-// counted: the class is counted when the JVM uses its answer.
-func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
+// (the same steps as Server.weave, its supertypes found in the jar, which
+// the hierarchy learned, with no JVM to ask), or returns nil: a class it
+// cannot weave ahead is left to its round trip, which weaves or reports
+// it. Nothing is counted: the class is counted when the JVM uses its
+// answer.
+func (s *Server) weaveAheadClass(j *jarAhead, f *classfile.ClassEntry) (e *aheadEntry) {
 	defer func() {
 		if recover() != nil {
 			e = nil // the round trip reports it
 		}
 	}()
-	b, err := classfile.ReadZipEntry(j.path, f) // f is at most MaxFrame bytes (open)
+	b, err := f.Read() // at most MaxFrame bytes (classfile.ReadZipEntry)
 	if err != nil {
 		return nil
 	}
-	internal := strings.TrimSuffix(f.Name, ".class")
+	internal := strings.TrimSuffix(f.Path, ".class")
 	req := &Request{Kind: Normal, Name: strings.ReplaceAll(internal, "/", "."), Class: b}
 	sum := requestSum(req)
 	key := hex.EncodeToString(sum[:])
@@ -271,13 +325,7 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *zip.File) (e *aheadEntry) {
 			return e.encode(resp)
 		}
 	}
-	if e.learned, err = s.learnSupertypes(info, func(name string) ([]byte, error) {
-		zf := j.byName[name] // read-only once the jar is open
-		if zf == nil {
-			return nil, errNotInJar
-		}
-		return classfile.ReadZipEntry(j.path, zf)
-	}); err != nil {
+	if _, err = s.learnSupertypes(info, func(string) ([]byte, error) { return nil, errNotInJar }); err != nil {
 		return nil
 	}
 	resp, res, err := s.weaveClass(req, internal, true)
@@ -358,9 +406,6 @@ func (s *Server) useAhead(e *aheadEntry, inJVM bool) {
 	res := e.res
 	e.res = nil
 	woven := e.status == StatusWoven
-	if first {
-		s.sum.Asked += e.learned
-	}
 	switch {
 	case !woven:
 		s.sum.Unchanged++
@@ -408,11 +453,7 @@ func (s *Server) closeJars() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, j := range s.ahead.jars {
-		if j.zr != nil {
-			j.zr.Close()
-			j.zr = nil
-		}
-		j.next = len(j.files)
+		j.close()
 	}
 }
 

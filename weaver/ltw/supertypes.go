@@ -13,30 +13,41 @@ import (
 // An error means the channel failed.
 type Asker func(name string) ([]byte, error)
 
-// maxQueries bounds the classes asked of the JVM for one request.
-const maxQueries = 64
+// maxQueries bounds the classes asked of the JVM for one request,
+// maxSupertypes the supertypes walked.
+const (
+	maxQueries    = 64
+	maxSupertypes = 1024
+)
 
 // learnSupertypes makes the hierarchy know the class's supertypes before
 // it is woven. The JVM sends a class before it loads its superclass and
 // interfaces, so those of a class defined at run time (a plugin's base
-// class) may be unknown yet: each one neither defined so far nor on the
-// class path nor in the JDK is asked of the JVM, and so on up (at most
-// maxQueries per class). Without it, matching through a supertype
-// (execution(* Base+.run())) would miss the class. It returns how many
-// classes ask gave.
+// class) may be unknown yet: each one found neither among the classes
+// defined so far, nor on the class path or in the JDK, nor in the code
+// sources learned (Hierarchy.Learn) is asked of the JVM, and so on up (at
+// most maxQueries per class; the walk goes on above those found, but for
+// the class path's and the JDK's, whose own are there). Without it,
+// matching through a supertype (execution(* Base+.run())) would miss the
+// class. It returns how many classes ask gave.
 func (s *Server) learnSupertypes(info *classfile.ClassInfo, ask Asker) (learned int, err error) {
 	todo := supertypes(info)
-	asked := map[string]bool{}
-	for len(todo) > 0 && len(asked) < maxQueries {
+	visited := map[string]bool{}
+	asked := 0
+	for len(todo) > 0 && asked < maxQueries && len(visited) < maxSupertypes {
 		name := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
-		if asked[name] {
+		if visited[name] {
 			continue
 		}
-		if _, err := s.h.Lookup(name); err == nil {
+		visited[name] = true
+		if sup, static, err := s.h.find(name); err == nil {
+			if !static {
+				todo = append(todo, supertypes(sup)...)
+			}
 			continue
 		}
-		asked[name] = true
+		asked++
 		b, err := ask(name)
 		if err != nil {
 			return learned, err
