@@ -104,7 +104,7 @@ func BenchmarkComputeFrames(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, x := range methods {
-			if err := computeFrames(x.c, x.m, x.code, h); err != nil {
+			if err := computeFrames(x.c, x.m, x.code, h, nil, 0); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -217,6 +217,19 @@ type EncodeOptions struct {
 	// Without it the Code's own MaxStack, MaxLocals and Frames are written.
 	Frames bool
 	// Hierarchy resolves the common superclass of reference types when
-	// frames are merged. Required with Frames.
+	// frames are merged. Required with Frames. Where it does not know a
+	// class a merge needs, Encode fails with an *UnknownTypeError rather
+	// than guess (a local the code never reads again is Top instead).
 	Hierarchy Hierarchy
+	// KeepFrames, with Frames, keeps the Code's Frames as they were
+	// decoded: each stays the state at its label for the locals below
+	// KeptLocals and the stack, and only the rest is computed (frames at
+	// labels with none, locals from KeptLocals on). It is for code
+	// inserted into a decoded method that leaves the method's own locals
+	// and stack as they were wherever a frame of it stands, as the weaver
+	// does with locals past the body's max_locals: then the merges of the
+	// program's own types, which need its class hierarchy, were the
+	// compiler's, as in ASM's COMPUTE_INSERTED_FRAMES.
+	KeepFrames bool
+	KeptLocals int
 }

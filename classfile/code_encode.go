@@ -57,9 +57,14 @@ func (code *Code) place(c *Class, m *Member, opts EncodeOptions, ls *layoutScrat
 	if opts.Frames {
 		// Frame computation may rewrite dead code and insert labels; lay
 		// out again until the branch rewriting settles.
+		var given []Frame
+		kept := 0
+		if opts.KeepFrames {
+			given, kept = code.Frames, opts.KeptLocals
+		}
 		for try := 0; ; try++ {
 			before := code.Insns
-			if err := computeFrames(c, m, code, opts.Hierarchy); err != nil {
+			if err := computeFrames(c, m, code, opts.Hierarchy, given, kept); err != nil {
 				return nil, 0, fmt.Errorf("%s: %w", name, err)
 			}
 			if len(code.Insns) == len(before) && (len(before) == 0 || &code.Insns[0] == &before[0]) {

@@ -90,6 +90,7 @@ const (
 	bReached = 1 << iota
 	bDirty
 	bFrame // the verifier needs a frame here
+	bGiven // the entry state's kept locals and stack are a given frame's
 )
 
 // maxStateSlots bounds the memory of one analysis: blocks × locals.
@@ -156,6 +157,12 @@ type analyzer struct {
 	again         bool
 	err           error
 	errAt         int
+	// given holds the frames kept (EncodeOptions.KeepFrames), kept the
+	// number of locals they fix; unknown is the first merge the hierarchy
+	// could not answer, its result Top (see mergeRefs).
+	given   []Frame
+	kept    int
+	unknown *UnknownTypeError
 }
 
 var analyzers = sync.Pool{New: func() any {
@@ -173,12 +180,18 @@ var analyzers = sync.Pool{New: func() any {
 // `new` whose uninitialized value is in a frame, at a frame position with
 // no label) or rewrites dead code, it sets code.Insns to a new slice, which
 // tells Encode to lay the code out again.
-func computeFrames(c *Class, m *Member, code *Code, h Hierarchy) error {
+//
+// With given frames (EncodeOptions.KeepFrames), each block that one of
+// them starts takes its locals below kept and its stack from the frame
+// instead of merging them: only the frames the given ones do not fix are
+// computed, as ASM's COMPUTE_INSERTED_FRAMES does.
+func computeFrames(c *Class, m *Member, code *Code, h Hierarchy, given []Frame, kept int) error {
 	a := analyzers.Get().(*analyzer)
 	defer analyzers.Put(a)
 	a.setClass(c, h)
+	a.given, a.kept = given, kept
 	err := a.compute(m, code)
-	a.code, a.insns = nil, nil
+	a.code, a.insns, a.given = nil, nil, nil
 	return err
 }
 
@@ -372,6 +385,7 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 func (a *analyzer) reset(code *Code) {
 	a.code, a.insns = code, code.Insns
 	a.err, a.errAt = nil, -1
+	a.unknown = nil
 	a.frames = a.c.Major >= 50
 	a.sites = a.sites[:0]
 	a.inserts = a.inserts[:0]
@@ -588,6 +602,11 @@ func (a *analyzer) enter(m *Member, desc string, static bool) error {
 		slot += t.Size()
 		j = next
 	}
+	if a.frames && len(a.given) > 0 {
+		if err := a.seed(); err != nil {
+			return err
+		}
+	}
 	a.sp = 0
 	a.curBlock = 0
 	a.flowTo(0)
@@ -670,6 +689,10 @@ func (a *analyzer) flowState(b int32, stack []vtype) {
 	blk := &a.blocks[b]
 	ml := a.maxLocals
 	dst := a.entryLocals[int(b)*ml : int(b+1)*ml]
+	if blk.flags&bGiven != 0 {
+		a.flowGiven(b, dst, len(stack))
+		return
+	}
 	if blk.flags&bReached == 0 {
 		blk.flags |= bReached
 		copy(dst, a.cur)
@@ -693,6 +716,11 @@ func (a *analyzer) flowState(b int32, stack []vtype) {
 	for i, t := range stack {
 		if ds[i] != t && a.merge(&ds[i], t) {
 			changed = true
+			if ds[i] == tTop && t.isRef() && a.unknown != nil {
+				// Two references merged to Top: the hierarchy did not
+				// know one. A value on the stack is always used.
+				a.fail("%w", a.unknown)
+			}
 		}
 	}
 	if changed {
@@ -746,7 +774,17 @@ func (a *analyzer) mergeRefs(x, y vtype) vtype {
 	if m, ok := a.merged[key]; ok {
 		return m
 	}
-	m := a.mergeNames(a.names[x.arg()], a.names[y.arg()])
+	m, unknown := a.mergeNames(a.names[x.arg()], a.names[y.arg()])
+	if unknown != nil {
+		// No guess: a local of unknown type is Top, which a frame may
+		// hold as long as no instruction reads it (exec's aload checks);
+		// on the stack it fails (flowState). Not cached, so that each
+		// method meeting it learns why.
+		if a.unknown == nil {
+			a.unknown = unknown
+		}
+		return tTop
+	}
 	a.merged[key] = m
 	return m
 }
@@ -754,17 +792,25 @@ func (a *analyzer) mergeRefs(x, y vtype) vtype {
 // mergeNames merges two class names or array descriptors as ASM's
 // Frame.merge does: same-dimension arrays of references merge element-wise;
 // other arrays become an array of Object of the smaller dimension (an array
-// of primitives counting one dimension less), or Object.
-func (a *analyzer) mergeNames(s, t string) vtype {
+// of primitives counting one dimension less), or Object. It returns an
+// error instead where the merge needs a class the hierarchy does not know.
+func (a *analyzer) mergeNames(s, t string) (vtype, *UnknownTypeError) {
 	ds, dt := Type(s).Dims(), Type(t).Dims() // a class name has none
 	if ds == 0 && dt == 0 {
-		return a.intern(a.commonSuper(s, t))
+		c, err := a.commonSuper(s, t)
+		if err != nil {
+			return tTop, err
+		}
+		return a.intern(c), nil
 	}
 	es, et := Type(s).Element(), Type(t).Element()
 	rs, rt := es.IsReference(), et.IsReference()
 	if ds == dt && rs && rt {
-		e := a.commonSuper(es.InternalName(), et.InternalName())
-		return a.intern(strings.Repeat("[", ds) + string(ObjectType(e)))
+		e, err := a.commonSuper(es.InternalName(), et.InternalName())
+		if err != nil {
+			return tTop, err
+		}
+		return a.intern(strings.Repeat("[", ds) + string(ObjectType(e))), nil
 	}
 	if ds > 0 && !rs {
 		ds--
@@ -774,30 +820,42 @@ func (a *analyzer) mergeNames(s, t string) vtype {
 	}
 	d := min(ds, dt)
 	if d == 0 {
-		return tObject
+		return tObject, nil
 	}
-	return a.intern(strings.Repeat("[", d) + "Ljava/lang/Object;")
+	return a.intern(strings.Repeat("[", d) + "Ljava/lang/Object;"), nil
 }
 
 // commonSuper returns the nearest common superclass of two classes, or
 // java/lang/Object if either is an interface (the verifier treats
-// interfaces as Object) or is unknown to the hierarchy.
-func (a *analyzer) commonSuper(s, t string) string {
+// interfaces as Object). Where the hierarchy does not know a class the
+// answer needs, it returns an error: java/lang/Object would be a guess,
+// which the verifier rejects wherever the code needs the real type.
+func (a *analyzer) commonSuper(s, t string) (string, *UnknownTypeError) {
 	const object = "java/lang/Object"
 	if s == t {
-		return s
+		return s, nil
 	}
-	if s == object || t == object || a.h == nil {
-		return object
+	if s == object || t == object {
+		return object, nil
 	}
-	ci, err := a.h.Lookup(s)
-	if err != nil || ci.IsInterface() {
-		return object
+	unknown := func(missing string, err error) (string, *UnknownTypeError) {
+		return "", &UnknownTypeError{A: s, B: t, Missing: missing, Err: err}
 	}
-	cj, err := a.h.Lookup(t)
-	if err != nil || cj.IsInterface() {
-		return object
+	if a.h == nil {
+		return unknown(s, ErrClassNotFound)
 	}
+	ci, errS := a.h.Lookup(s)
+	cj, errT := a.h.Lookup(t)
+	if errS == nil && ci.IsInterface() || errT == nil && cj.IsInterface() {
+		return object, nil // whatever the other is
+	}
+	if errS != nil {
+		return unknown(s, errS)
+	}
+	if errT != nil {
+		return unknown(t, errT)
+	}
+	var err error
 	anc := a.ancestry[:0]
 	for n, info := s, ci; ; {
 		anc = append(anc, n)
@@ -807,14 +865,14 @@ func (a *analyzer) commonSuper(s, t string) string {
 		n = info.Super
 		if info, err = a.h.Lookup(n); err != nil {
 			a.ancestry = anc
-			return object
+			return unknown(n, err)
 		}
 	}
 	a.ancestry = anc
 	for n, info, depth := t, cj, 0; depth < 1000; depth++ {
 		for _, x := range anc {
 			if x == n {
-				return n
+				return n, nil
 			}
 		}
 		if info.Super == "" {
@@ -822,10 +880,10 @@ func (a *analyzer) commonSuper(s, t string) string {
 		}
 		n = info.Super
 		if info, err = a.h.Lookup(n); err != nil {
-			break
+			return unknown(n, err)
 		}
 	}
-	return object
+	return object, nil
 }
 
 // Operand-stack helpers. Underflow records an error and yields Top.
@@ -1019,7 +1077,11 @@ func (a *analyzer) exec(i int, in *Insn) {
 	case OpDload:
 		a.push2(tDouble)
 	case OpAload:
-		a.push(a.cur[in.Index])
+		t := a.cur[in.Index]
+		if t == tTop && a.frames {
+			a.failRead(int(in.Index))
+		}
+		a.push(t)
 	case OpIaload, OpBaload, OpCaload, OpSaload:
 		a.popN(2)
 		a.push(tInt)

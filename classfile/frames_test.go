@@ -187,7 +187,7 @@ func (h mapHierarchy) Lookup(name string) (*ClassInfo, error) {
 }
 
 // testHierarchy: A and its subclasses B, C; D extends B; I is an
-// interface; Integer extends Number.
+// interface; Integer extends Number; Orphan's superclass is unknown.
 var testHierarchy = mapHierarchy{
 	"java/lang/Object":    {Name: "java/lang/Object"},
 	"java/lang/String":    {Name: "java/lang/String", Super: "java/lang/Object"},
@@ -199,6 +199,7 @@ var testHierarchy = mapHierarchy{
 	"C":                   {Name: "C", Super: "A"},
 	"D":                   {Name: "D", Super: "B"},
 	"I":                   {Name: "I", Super: "java/lang/Object", Access: AccInterface | AccAbstract},
+	"Orphan":              {Name: "Orphan", Super: "Missing"}, // Missing is unknown
 }
 
 func newTestClass(name, super string, major uint16) *Class {
@@ -263,7 +264,7 @@ func TestFramesMergeRules(t *testing.T) {
 		{"D", "B", "B"},
 		{"B", "D", "B"},
 		{"B", "I", "java/lang/Object"},
-		{"B", "Unknown", "java/lang/Object"},
+		{"I", "Unknown", "java/lang/Object"}, // an interface merges to Object whatever the other
 		{"java/lang/String", "java/lang/Integer", "java/lang/Object"},
 		{"[LB;", "[LC;", "[LA;"},
 		{"[[LB;", "[[LD;", "[[LB;"},
@@ -278,6 +279,21 @@ func TestFramesMergeRules(t *testing.T) {
 		got := a.mergeRefs(a.intern(tc.x), a.intern(tc.y))
 		if got.kind() != VObject || a.names[got.arg()] != tc.want {
 			t.Errorf("merge(%s, %s) = %s, want %s", tc.x, tc.y, a.names[got.arg()], tc.want)
+		}
+	}
+	// A merge the hierarchy cannot answer is no guess: Top, and the reason.
+	for _, tc := range []struct{ x, y, missing string }{
+		{"B", "Unknown", "Unknown"},
+		{"Unknown", "C", "Unknown"},
+		{"[LB;", "[LUnknown;", "Unknown"},
+		{"Orphan", "B", "Missing"}, // its superclass is unknown
+	} {
+		a.unknown = nil
+		if got := a.mergeRefs(a.intern(tc.x), a.intern(tc.y)); got != tTop {
+			t.Errorf("merge(%s, %s) = %#x, want Top", tc.x, tc.y, got)
+		}
+		if a.unknown == nil || a.unknown.Missing != tc.missing {
+			t.Errorf("merge(%s, %s): unknown = %v, want one naming %s", tc.x, tc.y, a.unknown, tc.missing)
 		}
 	}
 	// Non-reference merges.

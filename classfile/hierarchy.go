@@ -24,3 +24,20 @@ type Hierarchy interface {
 
 // ErrClassNotFound is returned (wrapped) by Hierarchy.Lookup for unknown classes.
 var ErrClassNotFound = fmt.Errorf("class not found")
+
+// UnknownTypeError is the error of a frame computation that needed the
+// common superclass of A and B, where the hierarchy does not know Missing
+// (A, B or one of their superclasses). The frames are not written: a guess
+// (java/lang/Object) is what the verifier rejects wherever the code needs
+// the real type. The weaver then leaves the method unwoven.
+type UnknownTypeError struct {
+	A, B    string
+	Missing string
+	Err     error // the hierarchy's own error
+}
+
+func (e *UnknownTypeError) Error() string {
+	return fmt.Sprintf("the frames need the common superclass of %s and %s, and %s is unknown: %v", e.A, e.B, e.Missing, e.Err)
+}
+
+func (e *UnknownTypeError) Unwrap() error { return e.Err }

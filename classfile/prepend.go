@@ -1,6 +1,9 @@
 package classfile
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // This file inserts code into a method body without decoding the body:
 // before it, and in a constructor also after its super(...) call.
@@ -86,7 +89,7 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 	syn, begin, end := qs.insertionCode(entry, prefix, at)
 	offs, err := syn.placeInsertion(c, m, h, ls, qs)
 	if err != nil {
-		return false, err
+		return declineUnknown(err)
 	}
 	if pad := (end.Offset - split) % 4; body.hasSwitch && pad != 0 {
 		// A switch keeps its padding where the code after split moves by
@@ -96,7 +99,7 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 		}
 		syn, begin, end = qs.insertionCode(entry, prefix, at)
 		if offs, err = syn.placeInsertion(c, m, h, ls, qs); err != nil {
-			return false, err
+			return declineUnknown(err)
 		}
 	}
 	// Offsets before split move by lead, the others by shift.
@@ -181,6 +184,18 @@ func (qs *quickScratch) insertionCode(entry, prefix, at []Insn) (syn *Code, begi
 	syn.Insns = append(syn.Insns, prefix...)
 	syn.Insns = append(append(syn.Insns, at...), Insn{Op: OpLabel, Label: end}, Insn{Op: OpGoto, Label: end})
 	return syn, begin, end
+}
+
+// declineUnknown is InsertCode's answer to an error of its analysis: a
+// merge in the code before split that the hierarchy cannot answer is a
+// decline, not an error, since the caller's way (decoding the whole method
+// and keeping its frames) needs no answer there.
+func declineUnknown(err error) (bool, error) {
+	var u *UnknownTypeError
+	if errors.As(err, &u) {
+		return false, nil
+	}
+	return false, err
 }
 
 // placeInsertion lays out InsertCode's code and computes its frames, max

@@ -467,6 +467,33 @@ func (e *emitter) copyTables(lm func(*classfile.Label) *classfile.Label) {
 	code.Lines = lines
 	code.Locals = copyLocals(code.Locals, lm)
 	code.LocalTypes = copyLocals(code.LocalTypes, lm)
+	code.Frames = copyFrames(code.Frames, lm)
+}
+
+// copyFrames returns the body's frames followed by their copies for the
+// woven body, which has the same locals and stack at each copied label.
+// A frame naming an uninitialized value is not copied: around advice on
+// a constructor call drops its `new` from the copy (skipNews), and the
+// analysis computes the frames there.
+func copyFrames(fs []classfile.Frame, lm func(*classfile.Label) *classfile.Label) []classfile.Frame {
+	out := fs[:len(fs):len(fs)]
+	for _, f := range fs {
+		if hasUninitialized(f.Locals) || hasUninitialized(f.Stack) {
+			continue
+		}
+		f.At = lm(f.At)
+		out = append(out, f)
+	}
+	return out
+}
+
+func hasUninitialized(ts []classfile.VType) bool {
+	for _, t := range ts {
+		if t.Kind == classfile.VUninitialized {
+			return true
+		}
+	}
+	return false
 }
 
 // copyLocals returns vs followed by their copies for the woven body.

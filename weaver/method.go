@@ -127,6 +127,12 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		return false, ""
 	}
 	cw.number(shadows)
+	// The body's own frames stay (KeepFrames): the advice code only uses
+	// locals from its max_locals on and leaves the stack as it was, so
+	// the merges of the program's types at its join points remain the
+	// compiler's, who knew the types; the weaver may not (a jar woven
+	// without its dependencies, a class defined at load time).
+	kept := int(code.MaxLocals)
 	saved := append([]classfile.Attribute(nil), m.Attributes...)
 	e := &emitter{cw: cw, m: m, code: code, static: m.Access&classfile.AccStatic != 0,
 		ctor: mname == "<init>", desc: mdesc}
@@ -134,7 +140,8 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		m.Attributes = saved
 		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
 	}
-	err = code.Encode(c, m, classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy()})
+	err = code.Encode(c, m, classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy(),
+		KeepFrames: true, KeptLocals: kept})
 	putInsns(code.Insns) // the woven body is written: its list is free
 	code.Insns = nil
 	if err != nil {
