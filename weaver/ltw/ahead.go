@@ -51,7 +51,6 @@ const (
 type aheadState struct {
 	on      atomic.Bool            // a jar was named: round trips look for answers woven ahead
 	jars    map[string]*jarAhead   // by path
-	dirs    map[string]bool        // the directories learned, by path
 	entries []*aheadEntry          // by number (without aheadBit)
 	byKey   map[string]*aheadEntry // by request key
 }
@@ -91,17 +90,13 @@ type aheadEntry struct {
 }
 
 // source handles a Source request: name is the code source (a URL) of the
-// classes cn sends next. A jar's classes are woven ahead; a jar or a
-// directory is learned by the Hierarchy, once per server, as a source of
-// the types the classes from there name.
+// classes cn sends next. A jar's classes are woven ahead, and the
+// Hierarchy learns the jar, once per server, as a source of the types the
+// classes from there name.
 func (s *Server) source(cn *conn, name string) {
 	cn.current = nil
-	path, dir := codeSourcePath(name)
+	path := jarPath(name)
 	if path == "" {
-		return
-	}
-	if dir {
-		s.learnDir(path)
 		return
 	}
 	for _, cj := range cn.jars {
@@ -122,7 +117,7 @@ func (s *Server) source(cn *conn, name string) {
 // or nil past maxAheadJars or once the server closed.
 func (s *Server) jar(path string) *jarAhead {
 	s.mu.Lock()
-	j, full := s.ahead.jars[path], len(s.ahead.jars)+len(s.ahead.dirs) >= maxAheadJars
+	j, full := s.ahead.jars[path], len(s.ahead.jars) >= maxAheadJars
 	s.mu.Unlock()
 	if j != nil || full {
 		return j
@@ -145,21 +140,6 @@ func (s *Server) jar(path string) *jarAhead {
 		s.h.Learn(j.src)
 	}
 	return j
-}
-
-// learnDir makes the Hierarchy learn the directory at path, once.
-func (s *Server) learnDir(path string) {
-	s.mu.Lock()
-	if s.ahead.dirs[path] || s.closed || len(s.ahead.jars)+len(s.ahead.dirs) >= maxAheadJars {
-		s.mu.Unlock()
-		return
-	}
-	if s.ahead.dirs == nil {
-		s.ahead.dirs = map[string]bool{}
-	}
-	s.ahead.dirs[path] = true
-	s.mu.Unlock()
-	s.h.Learn(classfile.NewDirSource(path))
 }
 
 // openJarAhead opens the jar at path and lists the classes to weave ahead
@@ -199,29 +179,26 @@ func (j *jarAhead) close() {
 	j.next = len(j.classes)
 }
 
-// codeSourcePath is the local jar or directory a code source names, or
-// "": only file: URLs of regular files named *.jar or *.zip (dir false)
-// and of directories (dir true) are read.
-func codeSourcePath(source string) (path string, dir bool) {
+// jarPath is the local jar a code source names, or "": only file: URLs of
+// regular files named *.jar or *.zip are read. (A directory's classes are
+// asked of the JVM: its loader may define classes with no file behind
+// them under the directory's name, and a query is what finds those.)
+func jarPath(source string) string {
 	u, err := url.Parse(source)
 	if err != nil || u.Scheme != "file" || u.Host != "" && u.Host != "localhost" {
-		return "", false
+		return ""
 	}
 	p := filepath.Clean(u.Path)
 	if !filepath.IsAbs(p) {
-		return "", false
+		return ""
 	}
-	st, err := os.Stat(p)
-	if err != nil {
-		return "", false
+	if ext := strings.ToLower(filepath.Ext(p)); ext != ".jar" && ext != ".zip" {
+		return ""
 	}
-	if st.IsDir() {
-		return p, true
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+		return ""
 	}
-	if ext := strings.ToLower(filepath.Ext(p)); ext != ".jar" && ext != ".zip" || !st.Mode().IsRegular() {
-		return "", false
-	}
-	return p, false
+	return p
 }
 
 // credit lets j weave more classes ahead: the JVM defined one of them.

@@ -169,9 +169,9 @@ func TestAheadFrames(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for src, ok := range map[string]bool{"http://x/a.jar": false, "file:relative.jar": false, "file:" + filepath.Join(dir, "none.jar"): false,
-		"file:" + dir + "/": true} {
-		if got, isDir := codeSourcePath(src); (got != "") != ok || ok && !isDir {
-			t.Errorf("codeSourcePath(%q) = %q, %v", src, got, isDir)
+		"file:" + dir + "/": false} {
+		if got := jarPath(src); (got != "") != ok {
+			t.Errorf("jarPath(%q) = %q", src, got)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 // Hierarchy is the load-time weaver's view of the classes: the classes the
 // JVM has asked about so far (their original bytes), then the static
 // sources (the class path and the JDK image), then the code sources the
-// JVM named (learned: the jars and directories its classes come from).
+// JVM named (learned: the jars its classes come from).
 // Classes defined at run time come and go by name (a hidden class's name
 // is defined many times): the latest definition wins. It is safe for
 // concurrent use.
@@ -46,9 +46,8 @@ func (h *Hierarchy) Add(name string, data []byte) (*classfile.ClassInfo, error) 
 	return info, nil
 }
 
-// Learn adds src, a code source the JVM defines classes from (a jar or
-// a directory of the class path or of a plugin's loader), after the
-// sources it has: as AspectJ's load-time world reads the loader's
+// Learn adds src, a code source the JVM defines classes from (a jar of
+// the class path or of a plugin's loader), after the sources it has: as AspectJ's load-time world reads the loader's
 // resources, the types a class names — its supertypes, the types its
 // frames merge — are then found where the class came from, before the JVM
 // defines them, rather than asked of the JVM one by one or not known at
