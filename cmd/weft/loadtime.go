@@ -144,6 +144,14 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 // property is the JVM option naming the socket.
 func (lt *loadTime) property() string { return "-D" + rtjava.LTWProperty + "=" + lt.path }
 
+// drain stops accepting connections and waits, up to drainWait, for
+// those open to end: the last frames of a JVM that exited report the
+// classes it answered itself (ltw.Server.Drain).
+func (lt *loadTime) drain() {
+	lt.ln.Close()
+	lt.srv.Drain(drainWait)
+}
+
 // stop closes the channel and returns what was done.
 func (lt *loadTime) stop() ltw.Summary {
 	defer lt.restore()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -65,6 +66,7 @@ public class Main {
         System.out.println("scale " + sc.getClass().getMethod("scale", int.class).invoke(sc, 5));
         Object g = l.loadClass("plugin.Gauge").getConstructor().newInstance();
         System.out.println(g.getClass().getMethod("run").invoke(g));
+        System.out.println("pick " + Pick.pick(true) + Pick.pick(false));
         Supplier<String> s = () -> "lambda";
         System.out.println(s.get());
         Task t = (Task) Proxy.newProxyInstance(Main.class.getClassLoader(), new Class<?>[]{Task.class},
@@ -90,11 +92,27 @@ public class Main {
     }
 }
 `
+	// ltwPickSrc merges two of the application's types (Pz1 and Pz2 into
+	// Pz) in a method whose frames weaving computes again (a call advised
+	// in it): the types must be known when it is woven, before the JVM
+	// defines them (on the class path for weft run, in the application's
+	// jar for weft serve).
+	ltwPickSrc = `package app;
+public class Pick {
+    public static int pick(boolean f) { Pz p = f ? new Pz1() : new Pz2(); return p.n(); }
+}
+abstract class Pz { abstract int n(); }
+class Pz1 extends Pz { int n() { return 1; } }
+class Pz2 extends Pz { int n() { return 2; } }
+`
+	// Plugin's superclass is in its jar, which weft learns as the JVM
+	// sends Plugin: it is not asked of the JVM.
 	ltwPluginSrc = `package plugin;
-public class Plugin {
+public class Plugin extends Base {
     public int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += step(i); return s; }
     int step(int i) { return 2 * i; }
 }
+abstract class Base {}
 `
 	ltwScaleSrc = `package plugin;
 public class Scale {
@@ -230,6 +248,9 @@ public final class Seen {
     before(): execution(* appmod..*.*(..)) {
         count.Counter.hit(joinPointId);
     }
+    before(): call(int app.Pz.n()) && within(app.Pick) {
+        ltwtest.Seen.exec(thisJoinPointStaticPart);
+    }
     before(): execution(* plugin.Figure+.area()) || execution(* plugin.Measurable+.size()) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
@@ -332,7 +353,9 @@ func TestRunLoadTime(t *testing.T) {
 	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc,
 		"ltwtest/Tenfold.java": ltwTenfoldSrc, "ltwtest/Mark.java": ltwMarkSrc,
 		"ltwtest/Quiet.java": ltwQuietSrc}, "-cp", rtJar)
-	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc})
+	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc, "app/Pick.java": ltwPickSrc})
+	appJar := filepath.Join(t.TempDir(), "app.jar")
+	jvmtest.Jar(t, app, appJar, "")
 	jar := filepath.Join(t.TempDir(), "plugin.jar")
 	jvmtest.Jar(t, jvmtest.Compile(t, map[string]string{"plugin/Plugin.java": ltwPluginSrc,
 		"plugin/Scale.java": ltwScaleSrc, "plugin/Gauge.java": ltwGaugeSrc}, "-cp", adv), jar, "")
@@ -374,12 +397,14 @@ func TestRunLoadTime(t *testing.T) {
 		return stderr, sum, lines
 	}
 	stderr, sum, lines := runLTW()
+	advice := adviceLines(stderr)
 	for _, w := range []string{
 		ltwCount,                  // work, step, area, size, scale and Gauge's run, fill, drain, same
 		"seen app.Main$$Lambda$",  // the lambda proxy's get()
 		"seen app.$Proxy",         // the Proxy class's go()
 		"seen plugin.Square.area", // through a supertype weft asked the JVM for
 		"seen plugin.Square.size",
+		"seen app.Pz.n", // in Pick.pick, whose frames merge Pz1 and Pz2
 		"weft: warning: Bad (normal class) left unwoven: Bad: ",
 		"left unwoven: a reflection accessor the JDK generates",
 		// thisJoinPoint in a lambda proxy (a hidden class), the Proxy of
@@ -429,7 +454,8 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	// From the cache already, at most: ma.A and mb.B again in the second
 	// layer, if the cache's background writer has stored them by then.
-	// Square's four supertypes are asked of the JVM, once each.
+	// Square's four supertypes are asked of the JVM, once each; Plugin's
+	// superclass is read from its jar.
 	if sum.Woven < 3 || sum.UnwovenCount < 1 || sum.FromCache > 2 || sum.Asked != 4 {
 		t.Errorf("first run: %s, %d supertypes asked", sum, sum.Asked)
 	}
@@ -465,7 +491,7 @@ func TestRunLoadTime(t *testing.T) {
 	}
 	t.Logf("corrupt cache (%d records changed): %s", corrupted, third)
 
-	serveTwoJVMs(t, env, aspect, adv, app, woven, pluginJar, layer)
+	serveTwoJVMs(t, env, aspect, adv, appJar, woven, advice, pluginJar, layer)
 
 	// A module-path application (-p/-m): its classes, the lambda proxy in
 	// its module included, are woven at load time.
@@ -521,10 +547,14 @@ func corruptPacks(t *testing.T, env []string) int {
 }
 
 // serveTwoJVMs runs weft serve (on the woven java.base of env's cache) and
-// two JVMs of the load-time test program at once with java @DIR/weft.args:
-// each counts the plugin's executions exactly, with the stock output; on
-// SIGTERM weft serve reports the classes of both.
-func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, want string, mainArgs ...string) {
+// two JVMs of the load-time test program at once with java @DIR/weft.args,
+// the application from a jar (appJar): each prints what weft run's JVM
+// printed, stdout and the advice's lines (advice, adviceLines of weft
+// run's), though nothing of it was woven before it started; on SIGTERM
+// weft serve reports the classes of both, some of them answered in the
+// JVMs from the answers woven ahead from the jars, and the supertypes of
+// the jars' classes read from the jars, not asked of the JVMs.
+func serveTwoJVMs(t *testing.T, env []string, aspect, adv, appJar, want string, advice []string, mainArgs ...string) {
 	t.Helper()
 	start := time.Now()
 	dir := filepath.Join(t.TempDir(), "serve")
@@ -554,7 +584,7 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, want string, mai
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			c := exec.Command(jvmtest.Java(t), append([]string{"@" + args, "-Xverify:all", "-cp", app, "app.Main"}, mainArgs...)...)
+			c := exec.Command(jvmtest.Java(t), append([]string{"@" + args, "-Xverify:all", "-cp", appJar, "app.Main"}, mainArgs...)...)
 			var o, e bytes.Buffer
 			c.Stdout, c.Stderr = &o, &e
 			c.Run()
@@ -563,9 +593,9 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, want string, mai
 	}
 	wg.Wait()
 	for i, o := range outs {
-		if o.stdout != want || !strings.Contains(o.stderr, ltwCount) ||
-			!strings.Contains(o.stderr, "seen plugin.Square.area") {
-			t.Errorf("JVM %d under weft serve: stdout %q, want %q; stderr:\n%s", i, o.stdout, want, o.stderr)
+		if got := adviceLines(o.stderr); o.stdout != want || !slices.Equal(got, advice) || strings.Contains(o.stderr, "refused") {
+			t.Errorf("JVM %d under weft serve: stdout %q, want %q; advice's lines the same as under weft run: %v; stderr:\n%s",
+				i, o.stdout, want, slices.Equal(got, advice), o.stderr)
 		}
 	}
 	serve.Process.Signal(syscall.SIGTERM)
@@ -575,14 +605,35 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, app, want string, mai
 	var sum ltw.Summary
 	if b, err := os.ReadFile(report); err != nil {
 		t.Error(err)
-	} else if err := json.Unmarshal(b, &sum); err != nil || sum.Woven+sum.FromCache < 10 || sum.UnwovenCount < 2 {
-		t.Errorf("weft serve's report %s: %v", b, err)
+	} else if err := json.Unmarshal(b, &sum); err != nil || sum.Woven+sum.FromCache < 10 || sum.UnwovenCount < 2 || sum.Ahead == 0 {
+		t.Errorf("weft serve's report %s: %v; want classes answered in the JVMs, woven ahead from the jars", b, err)
+	} else if sum.Asked > 8 {
+		// Only Square's four, from a directory, once per JVM at most: the
+		// supertypes of the jars' classes are read from the jars.
+		t.Errorf("weft serve asked the JVMs for %d supertypes, want at most 8", sum.Asked)
 	}
-	if !strings.Contains(serveErr.String(), "weft: load-time weaving: ") {
-		t.Errorf("weft serve printed no summary:\n%s", serveErr.String())
+	if !strings.Contains(serveErr.String(), "weft: load-time weaving: ") || !strings.Contains(serveErr.String(), " answered in the JVM, woven ahead") {
+		t.Errorf("weft serve printed no summary, or one without the classes woven ahead:\n%s", serveErr.String())
 	}
-	t.Logf("weft serve, two JVMs: %s (%v)", sum, time.Since(start).Round(time.Millisecond))
+	t.Logf("weft serve, two JVMs: %s; %d supertypes asked (%v)", sum, sum.Asked, time.Since(start).Round(time.Millisecond))
 }
+
+// adviceLines are the lines the load-time test's advice prints in stderr,
+// sorted, the names of classes the JVM generates without their numbers.
+func adviceLines(stderr string) []string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "seen ") || strings.HasPrefix(l, "tjp ") || strings.HasPrefix(l, "ltw ") || strings.HasPrefix(l, "count: ") {
+			out = append(out, generatedNumbers.ReplaceAllString(l, "$1"))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// generatedNumbers matches the numbers in the names of lambda proxies and
+// Proxy classes and their modules.
+var generatedNumbers = regexp.MustCompile(`(\$\$Lambda\$|\$Proxy|jdk\.proxy)[0-9]+(/0x[0-9a-f]+)?`)
 
 // runtimesWeft counts the executions of one function of a Clojure and of a
 // JavaScript (Rhino) script: classes those runtimes compile as they run.

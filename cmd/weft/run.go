@@ -293,7 +293,7 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		archive.finish(code)
 	}
 	if lt != nil {
-		lt.srv.Drain(drainWait) // the JVM's last reports of classes it answered itself
+		lt.drain()
 		if err := reportLoadTime(os.Stderr, lt.stop(), fl.ltwFile); err != nil {
 			fmt.Fprintln(os.Stderr, "weft:", err)
 		}

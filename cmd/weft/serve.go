@@ -34,16 +34,21 @@ weaves at load time every class the JVMs started with
 
 define, as "weft run" does for the JVM it starts (docs/ltw.md): for JVMs
 weft does not start itself — service scripts, IDEs, build tools. It serves
-any number of them at once, until it is stopped (SIGINT or SIGTERM); it then
-prints what it did, as "weft run" does at the end of its JVM. A JVM started
-when serve is not running, or after it stopped, runs with its classes
-unwoven and says so once.
+any number of them at once, until it is stopped (SIGINT, SIGTERM or
+SIGHUP); it then prints what it did for all of them, the summary "weft
+run" prints at the end of its JVM (--ltw-report, --weave-info as there).
+A JVM started when serve is not running, or after it stopped, runs with
+its classes unwoven and says so once.
 
-Nothing of the JVMs' class paths is woven ahead of time: their classes are
-woven as they are defined (the answers are cached across runs, keyed by the
-aspects, the JDK and weft, as weft run's are). DIR (made readable by the
-user only) holds the socket and weft.args; default: a new directory under
-the temporary directory, printed on stderr.
+Nothing of the JVMs' class paths is woven before they start: their
+classes are woven as they are defined, and, as under "weft run", the jars
+they come from (their code sources) are learned from the JVMs' requests:
+their other classes are woven ahead while the JVM does not ask, and their
+types are known to the weaver (supertypes, the types frames merge) before
+the JVM defines them. The answers are cached across runs, keyed by the
+aspects, the JDK and weft. DIR (made readable by the user only) holds the
+socket and weft.args; default: a new directory under the temporary
+directory, printed on stderr.
 
 Examples:
 
@@ -115,6 +120,8 @@ func runServe(cmd *cobra.Command, args []string) error {
 	<-sigs
 	signal.Stop(sigs)
 	os.Remove(argsFile)
+	// JVMs still running go on with their classes unwoven.
+	lt.drain()
 	return reportLoadTime(os.Stderr, lt.stop(), fl.ltwFile)
 }
 
