@@ -1,6 +1,9 @@
 package classfile
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // ClassInfo is the header information about a class that frame computation
 // and type-pattern matching need.
@@ -37,7 +40,10 @@ type UnknownTypeError struct {
 }
 
 func (e *UnknownTypeError) Error() string {
-	return fmt.Sprintf("the frames need the common superclass of %s and %s, and %s is unknown: %v", e.A, e.B, e.Missing, e.Err)
+	if errors.Is(e.Err, ErrClassNotFound) {
+		return fmt.Sprintf("the frames need the common superclass of %s and %s, and %s is not found", e.A, e.B, e.Missing)
+	}
+	return fmt.Sprintf("the frames need the common superclass of %s and %s, and %s cannot be read: %v", e.A, e.B, e.Missing, e.Err)
 }
 
 func (e *UnknownTypeError) Unwrap() error { return e.Err }

@@ -1,6 +1,7 @@
 package weaver
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -144,6 +145,10 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		KeepFrames: true, KeptLocals: kept})
 	putInsns(code.Insns) // the woven body is written: its list is free
 	code.Insns = nil
+	if u := (*classfile.UnknownTypeError)(nil); errors.As(err, &u) {
+		m.Attributes = saved
+		return false, fmt.Sprintf("%s: left unwoven: %v (a class path with %s would let it be woven)", where, u, u.Missing)
+	}
 	if err != nil {
 		m.Attributes = saved
 		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)

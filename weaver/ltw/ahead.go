@@ -85,6 +85,7 @@ type aheadEntry struct {
 	payload   []byte         // the answer: a response's payload, as sent
 	fromCache bool           // the answer came from the Cache, not from this weaver
 	res       *weaver.Result // for OnResult (kept only if set), until first used
+	warnings  []string       // the methods left unwoven, recorded when first used
 	lines     string         // --weave-info
 	used      int            // definitions that used it
 }
@@ -309,8 +310,8 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *classfile.ClassEntry) (e *ahead
 	if err != nil {
 		return nil
 	}
-	e.lines = infoLines(res)
-	if s.OnResult != nil {
+	e.lines, e.warnings = infoLines(res), res.Warnings
+	if s.OnResult != nil && resp.Status == StatusWoven {
 		e.res = res
 	}
 	return e.encode(resp)
@@ -396,6 +397,9 @@ func (s *Server) useAhead(e *aheadEntry, inJVM bool) {
 		e.jar.credit()
 	}
 	s.mu.Unlock()
+	if first && len(e.warnings) > 0 {
+		s.methodsUnwoven(&Request{Kind: Normal}, strings.ReplaceAll(e.name, ".", "/"), e.warnings)
+	}
 	if first && !e.fromCache {
 		if s.OnResult != nil && res != nil {
 			s.OnResult(res)

@@ -42,6 +42,12 @@ type Summary struct {
 	// MaxUnwovenListed; UnwovenCount counts them all).
 	Unwoven      []Unwoven `json:"unwoven"`
 	UnwovenCount int       `json:"unwovenCount"`
+	// Methods lists the methods the weaver left unwoven in classes it
+	// wove or left unchanged, each with its class and the weaver's
+	// warning (at most MaxUnwovenListed; MethodsCount counts them all):
+	// a method whose frames need a type no source has, say.
+	Methods      []Unwoven `json:"methodsUnwoven,omitempty"`
+	MethodsCount int       `json:"methodsUnwovenCount,omitempty"`
 	// Skipped counts the classes Server.Skip kept unwoven.
 	Skipped int `json:"skipped"`
 	// Asked counts the supertypes asked of the JVM (learnSupertypes), or
@@ -77,8 +83,12 @@ func (s Summary) String() string {
 	if s.Ahead > 0 {
 		ahead = fmt.Sprintf(", %d answered in the JVM, woven ahead", s.Ahead)
 	}
-	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s%s%s (%.1f ms serving)",
-		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, skipped, inJVM, ahead, 1000*s.Seconds)
+	methods := ""
+	if s.MethodsCount > 0 {
+		methods = fmt.Sprintf(", %d methods left unwoven", s.MethodsCount)
+	}
+	return fmt.Sprintf("load-time weaving: %d classes woven, %d from cache, %d unchanged, %d left unwoven%s%s%s%s (%.1f ms serving)",
+		s.Woven, s.FromCache, s.Unchanged, s.UnwovenCount, methods, skipped, inJVM, ahead, 1000*s.Seconds)
 }
 
 // Server answers weave requests. It is safe for concurrent use: each
@@ -667,9 +677,10 @@ func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, *we
 	return resp, res, err
 }
 
-// weaveClass weaves the class named name (internal) and returns the answer and,
-// if woven, the weaver's result. OnResult sees it now, or, woven ahead,
-// when the JVM uses it.
+// weaveClass weaves the class named name (internal) and returns the answer and
+// the weaver's result. OnResult sees a woven class's now, or, woven ahead,
+// when the JVM uses it; the methods left unwoven are recorded now, or,
+// woven ahead, when the JVM defines the class.
 func (s *Server) weaveClass(req *Request, name string, ahead bool) (*Response, *weaver.Result, error) {
 	sister := ""
 	if req.Kind == Hidden {
@@ -699,8 +710,11 @@ func (s *Server) weaveClass(req *Request, name string, ahead bool) (*Response, *
 		return nil, nil, err
 	}
 	res := p.Result
+	if len(res.Warnings) > 0 && !ahead {
+		s.methodsUnwoven(req, name, res.Warnings)
+	}
 	if res.Class == nil {
-		return &Response{Status: StatusUnchanged}, nil, nil
+		return &Response{Status: StatusUnchanged}, res, nil
 	}
 	if s.OnResult != nil && !ahead {
 		s.OnResult(res)
@@ -744,6 +758,19 @@ func (s *Server) unwoven(req *Request, name, reason string) {
 		sum.UnwovenCount++
 		if len(sum.Unwoven) < MaxUnwovenListed {
 			sum.Unwoven = append(sum.Unwoven, Unwoven{Class: name, Kind: req.Kind.String(), Reason: reason})
+		}
+	})
+}
+
+// methodsUnwoven records the methods of class name the weaver left
+// unwoven, each warning naming one and why.
+func (s *Server) methodsUnwoven(req *Request, name string, warnings []string) {
+	s.count(func(sum *Summary) {
+		for _, w := range warnings {
+			sum.MethodsCount++
+			if len(sum.Methods) < MaxUnwovenListed {
+				sum.Methods = append(sum.Methods, Unwoven{Class: name, Kind: req.Kind.String(), Reason: w})
+			}
 		}
 	})
 }
