@@ -11,8 +11,26 @@ import (
 )
 
 // BenchmarkWeaveGuava weaves guava with the counting aspect in process
-// (for profiling; bench/ compares the CLI with ajc).
+// (for profiling; bench/ compares the CLI with ajc): count is
+// examples/count (before advice at entry: bodies kept as they are), exits
+// adds after advice at every method's exits and before advice at every
+// constructor call (bodies decoded, their frames computed).
 func BenchmarkWeaveGuava(b *testing.B) {
+	b.Run("count", func(b *testing.B) { benchWeaveGuava(b, string(must(os.ReadFile("../examples/count/count.weft")))) })
+	b.Run("exits", func(b *testing.B) { benchWeaveGuava(b, exitsAspect) })
+}
+
+const exitsAspect = `aspect Exits {
+    before(): (execution(* *(..)) || call(new(..))) && !within(count..*) {
+        count.Counter.hit(joinPointId);
+    }
+    after(): execution(* *(..)) && !within(count..*) {
+        count.Counter.hit(joinPointId);
+    }
+}
+`
+
+func benchWeaveGuava(b *testing.B, aspect string) {
 	const guava = "/usr/share/java/guava.jar"
 	home := jvmtest.JavaHome(b)
 	src, err := classfile.OpenSource(guava, home)
@@ -25,12 +43,12 @@ func BenchmarkWeaveGuava(b *testing.B) {
 	}
 	adv := jvmtest.Compile(b, map[string]string{"count/Counter.java": string(must(os.ReadFile("../examples/count/Counter.java")))},
 		"-cp", filepath.Join(home, "lib"), "-sourcepath", "../runtime-java")
-	text := must(os.ReadFile("../examples/count/count.weft"))
+	text := []byte(aspect)
 	out := filepath.Join(b.TempDir(), "g.jar")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		h := NewMethodHierarchy(classfile.NewHierarchy(src, jdk), src, jdk)
-		f, err := pointcut.ParseFile("count.weft", text)
+		f, err := pointcut.ParseFile("aspect.weft", text)
 		if err != nil {
 			b.Fatal(err)
 		}
