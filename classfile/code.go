@@ -22,23 +22,35 @@ const OpLabel = 0x100
 // The decoder normalizes forms that differ only in encoding, as ASM does:
 // xload_n/xstore_n become xload/xstore with Index n, wide prefixes are
 // folded, ldc_w becomes ldc (ldc2_w stays distinct), goto_w becomes goto and
-// jsr_w becomes jsr. The encoder picks the shortest valid form again, and
-// rewrites conditional branches that no longer fit in 16 bits.
+// jsr_w becomes jsr. It records the form an instruction was written in
+// where that was not the shortest (see Form), so that code decoded and
+// encoded again unchanged keeps its bytes. The encoder writes a recorded
+// form where it still holds the operands and the shortest valid form
+// otherwise, and rewrites conditional branches that no longer fit in 16
+// bits.
 //
 // Fields by opcode:
 //
 //	OpLabel                      Label
-//	ifXX, goto, jsr              Label (target)
+//	ifXX                         Label (target)
+//	goto, jsr                    Label (target), Const (form)
 //	tableswitch, lookupswitch    Switch
-//	ldc, ldc2_w                  Index (constant-pool entry)
+//	ldc                          Index (constant-pool entry), Const (form)
+//	ldc2_w                       Index (constant-pool entry)
 //	get/putfield, get/putstatic,
 //	invoke*, new, anewarray,
 //	checkcast, instanceof        Index (constant-pool entry)
 //	multianewarray               Index (class), Const (dimensions)
-//	xload, xstore, ret           Index (local slot)
-//	iinc                         Index (local slot), Const (increment)
+//	xload, xstore, ret           Index (local slot), Const (form)
+//	iinc                         Index (local slot), Const (increment, and form)
 //	bipush, sipush               Const (value)
 //	newarray                     Const (atype: 4 boolean … 11 long)
+//
+// The form is held in Const's bits above the low 16 (Insn.Form), which the
+// instructions that have forms leave unused: iinc's increment is at most a
+// signed 16-bit value, read as int16(Const); the others have no Const
+// operand. An instruction built with Const 0 (or iinc's increment) has the
+// shortest form.
 type Insn struct {
 	Op     uint16
 	Index  uint16
@@ -55,6 +67,11 @@ type Switch struct {
 	High    int32
 	Keys    []int32
 	Targets []*Label
+
+	// pad is the decoded switch's padding if it was not all zeros (the
+	// JVM ignores it from class version 51 on, and some writers leave
+	// bytes there); it is written again while the padding has its length.
+	pad []byte
 }
 
 // Handler is one exception-table entry: [Start, End) is protected, control
@@ -178,6 +195,10 @@ const (
 // VType is a verification type.
 type VType struct {
 	Kind uint8
+	// index is the Class entry a decoded VObject named: a pool may hold
+	// several for one name, and the type is written with its own while
+	// that entry still names Class.
+	index uint16
 	// Class is the internal name (or array descriptor) of a VObject.
 	Class string
 	// New labels the `new` instruction that created a VUninitialized value:

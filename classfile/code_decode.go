@@ -254,6 +254,9 @@ func (d *codeDecoder) decodeInsns(bc []byte, base int) ([]Insn, []int, error) {
 		switch {
 		case op >= OpIload && op <= OpAload, op >= OpIstore && op <= OpAstore, op == OpRet:
 			in.Index = uint16(bc[pc+1])
+			if in.Index <= 3 && op != OpRet {
+				in.SetForm(FormOperandByte)
+			}
 		case op >= OpIload0 && op <= OpAload3:
 			in.Op = uint16(OpIload + (op-OpIload0)/4)
 			in.Index = uint16((op - OpIload0) % 4)
@@ -269,6 +272,9 @@ func (d *codeDecoder) decodeInsns(bc []byte, base int) ([]Insn, []int, error) {
 		case op == OpLdcW:
 			in.Op = OpLdc
 			in.Index = uint16(u2(pc + 1))
+			if in.Index <= 255 {
+				in.SetForm(FormWide)
+			}
 		case op == OpLdc2W, op >= OpGetstatic && op <= OpInvokestatic, op == OpNew,
 			op == OpAnewarray, op == OpCheckcast, op == OpInstanceof:
 			in.Index = uint16(u2(pc + 1))
@@ -290,6 +296,7 @@ func (d *codeDecoder) decodeInsns(bc []byte, base int) ([]Insn, []int, error) {
 				in.Op = OpJsr
 			}
 			in.Label = d.labelAt(pc + int(s4(pc+1)))
+			in.SetForm(FormWide)
 		case op == OpWide:
 			if pc+1 >= len(bc) {
 				return fail(pc, "wide runs past the end of the code")
@@ -310,12 +317,20 @@ func (d *codeDecoder) decodeInsns(bc []byte, base int) ([]Insn, []int, error) {
 			if in.Op == OpIinc {
 				in.Const = int32(int16(u2(pc + 4)))
 			}
+			if in.Index <= 255 && in.Const >= -128 && in.Const <= 127 {
+				in.SetForm(FormWide) // a wide prefix the operands do not need
+			}
 		case op == OpTableswitch, op == OpLookupswitch:
 			p := (pc + 4) &^ 3
 			if p+12 > len(bc) && !(op == OpLookupswitch && p+8 <= len(bc)) {
 				return fail(pc, "%s runs past the end of the code", OpNames[op])
 			}
 			sw := &Switch{Default: d.labelAt(pc + int(s4(p)))}
+			for _, b := range bc[pc+1 : p] {
+				if b != 0 {
+					sw.pad = bc[pc+1 : p : p]
+				}
+			}
 			if op == OpTableswitch {
 				sw.Low, sw.High = s4(p+4), s4(p+8)
 				n := int64(sw.High) - int64(sw.Low) + 1

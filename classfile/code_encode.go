@@ -122,30 +122,26 @@ func insnSize(in *Insn, off int, long bool) int {
 	switch {
 	case op == OpLabel:
 		return 0
-	case op >= OpIload && op <= OpAload, op >= OpIstore && op <= OpAstore:
-		if in.Index <= 3 {
+	case op >= OpIload && op <= OpAload, op >= OpIstore && op <= OpAstore, op == OpRet:
+		switch localForm(in) {
+		case FormShortest:
 			return 1
-		} else if in.Index <= 255 {
-			return 2
-		}
-		return 4
-	case op == OpRet:
-		if in.Index <= 255 {
+		case FormOperandByte:
 			return 2
 		}
 		return 4
 	case op == OpIinc:
-		if in.Index <= 255 && in.Const >= -128 && in.Const <= 127 {
-			return 3
-		}
-		return 6
-	case op == OpLdc:
-		if in.Index <= 255 {
-			return 2
+		if iincWide(in) {
+			return 6
 		}
 		return 3
+	case op == OpLdc:
+		if in.Index > 255 || in.form() == FormWide {
+			return 3
+		}
+		return 2
 	case op == OpGoto, op == OpJsr:
-		if long {
+		if long || in.form() == FormWide {
 			return 5
 		}
 		return 3
@@ -155,6 +151,26 @@ func insnSize(in *Insn, off int, long bool) int {
 		return 1 + (3 - off%4) + 8 + 8*len(in.Switch.Keys)
 	}
 	return opSize[op]
+}
+
+// localForm returns the form an xload, xstore or ret is written in: the
+// one recorded unless the slot needs a longer one. FormShortest is
+// xload_n, FormOperandByte the form with an operand byte.
+func localForm(in *Insn) Form {
+	f := in.form()
+	switch {
+	case f == FormWide || in.Index > 255:
+		return FormWide
+	case in.Index > 3 || f == FormOperandByte || in.Op == OpRet:
+		return FormOperandByte
+	}
+	return FormShortest
+}
+
+// iincWide reports whether an iinc is written with the wide prefix.
+func iincWide(in *Insn) bool {
+	inc := in.increment()
+	return in.Index > 255 || inc < -128 || inc > 127 || in.form() == FormWide
 }
 
 // isJump reports whether op is a branch with a single label operand.
@@ -222,6 +238,9 @@ func (code *Code) layout(name memberName, ls *layoutScratch) (offs []int, end in
 				in := &code.Insns[i]
 				if !isJump(in.Op) || long[i] {
 					continue
+				}
+				if in.form() == FormWide && (in.Op == OpGoto || in.Op == OpJsr) {
+					continue // goto_w or jsr_w already
 				}
 				if in.Label == nil || in.Label.gen != gen {
 					return nil, 0, false, fmt.Errorf("%s: instruction %d (%s) jumps to a label that is not placed", name, i, OpNames[in.Op])
@@ -338,8 +357,8 @@ func (code *Code) appendBytecode(b []byte, p *Pool, offs []int) []byte {
 		switch {
 		case op == OpLabel:
 		case op >= OpIload && op <= OpAload, op >= OpIstore && op <= OpAstore, op == OpRet:
-			switch {
-			case in.Index <= 3 && op != OpRet:
+			switch localForm(in) {
+			case FormShortest:
 				base := uint16(OpIload0)
 				if op >= OpIstore {
 					base = OpIstore0
@@ -348,26 +367,26 @@ func (code *Code) appendBytecode(b []byte, p *Pool, offs []int) []byte {
 					op -= OpIload
 				}
 				b = append(b, byte(base+op*4+in.Index))
-			case in.Index <= 255:
+			case FormOperandByte:
 				b = append(b, byte(op), byte(in.Index))
 			default:
 				b = append(b, OpWide, byte(op))
 				b = be16(b, in.Index)
 			}
 		case op == OpIinc:
-			if in.Index <= 255 && in.Const >= -128 && in.Const <= 127 {
-				b = append(b, OpIinc, byte(in.Index), byte(int8(in.Const)))
-			} else {
+			if iincWide(in) {
 				b = append(b, OpWide, OpIinc)
 				b = be16(b, in.Index)
-				b = be16(b, uint16(int16(in.Const)))
+				b = be16(b, uint16(int16(in.increment())))
+			} else {
+				b = append(b, OpIinc, byte(in.Index), byte(int8(in.increment())))
 			}
 		case op == OpLdc:
-			if in.Index <= 255 {
-				b = append(b, OpLdc, byte(in.Index))
-			} else {
+			if in.Index > 255 || in.form() == FormWide {
 				b = append(b, OpLdcW)
 				b = be16(b, in.Index)
+			} else {
+				b = append(b, OpLdc, byte(in.Index))
 			}
 		case op == OpBipush, op == OpNewarray:
 			b = append(b, byte(op), byte(in.Const))
@@ -376,7 +395,7 @@ func (code *Code) appendBytecode(b []byte, p *Pool, offs []int) []byte {
 			b = be16(b, uint16(int16(in.Const)))
 		case isJump(op):
 			d := in.Label.Offset - off
-			if (op == OpGoto || op == OpJsr) && (d < -32768 || d > 32767) {
+			if (op == OpGoto || op == OpJsr) && (d < -32768 || d > 32767 || in.form() == FormWide) {
 				if op == OpGoto {
 					b = append(b, OpGotoW)
 				} else {
@@ -390,8 +409,10 @@ func (code *Code) appendBytecode(b []byte, p *Pool, offs []int) []byte {
 		case op == OpTableswitch, op == OpLookupswitch:
 			sw := in.Switch
 			b = append(b, byte(op))
-			for len(b)%4 != 0 { // code starts at offset 8 of the attribute: same alignment
-				b = append(b, 0)
+			if pad := 3 - off%4; len(sw.pad) == pad {
+				b = append(b, sw.pad...) // the decoded padding, not zeros
+			} else {
+				b = append(b, make([]byte, pad)...)
 			}
 			b = be32(b, uint32(int32(sw.Default.Offset-off)))
 			if op == OpTableswitch {

@@ -747,7 +747,7 @@ func (d *dumper) insn(in *Insn, bc []byte, pc int) string {
 	case OpIload, OpLload, OpFload, OpDload, OpAload, OpIstore, OpLstore, OpFstore, OpDstore, OpAstore, OpRet:
 		return pad(strconv.Itoa(int(in.Index)))
 	case OpIinc:
-		return pad(fmt.Sprintf("%d, %d", in.Index, in.Const))
+		return pad(fmt.Sprintf("%d, %d", in.Index, in.increment()))
 	case OpBipush, OpSipush:
 		return pad(strconv.Itoa(int(in.Const)))
 	case OpNewarray:

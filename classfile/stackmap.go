@@ -124,7 +124,7 @@ func readVType(r *reader, p *Pool, label func(off int) *Label) VType {
 	case VTop, VInteger, VFloat, VDouble, VLong, VNull, VUninitializedThis:
 	case VObject:
 		i := r.u2()
-		t.Class = p.ClassName(i)
+		t.Class, t.index = p.ClassName(i), i
 		if t.Class == "" && r.err == nil {
 			r.off -= 2
 			r.fail("verification type names constant %d, not a class", i)
@@ -300,7 +300,11 @@ func appendVType(b []byte, p *Pool, t VType) []byte {
 	b = append(b, t.Kind)
 	switch t.Kind {
 	case VObject:
-		b = be16(b, p.classIndex(t.Class))
+		i := t.index
+		if i == 0 || p.ClassName(i) != t.Class {
+			i = p.classIndex(t.Class)
+		}
+		b = be16(b, i)
 	case VUninitialized:
 		b = be16(b, uint16(t.New.Offset))
 	}
