@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -179,39 +177,6 @@ func TestJDKEveryClass(t *testing.T) {
 		t.Fatalf("only %d classes in the JDK image: is it complete?", n)
 	}
 	attrs.report(n)
-}
-
-// TestRoundTripJars does the same for every jar in /usr/share/java
-// (guava and commons-lang3 must be there).
-func TestRoundTripJars(t *testing.T) {
-	jars, _ := filepath.Glob("/usr/share/java/*.jar")
-	seen := map[string]bool{}
-	total := 0
-	for _, want := range []string{"guava.jar", "commons-lang3.jar"} {
-		if _, err := os.Stat(filepath.Join("/usr/share/java", want)); err != nil {
-			t.Fatalf("%v: install libguava-java and libcommons-lang3-java (bash .ci/run does)", err)
-		}
-	}
-	for _, jar := range jars {
-		real, err := filepath.EvalSymlinks(jar)
-		if err != nil || seen[real] {
-			continue
-		}
-		seen[real] = true
-		src, err := OpenJar(real)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := roundTripSource(t, src, nil)
-		src.Close()
-		if strings.Contains(real, "guava") || strings.Contains(real, "commons-lang3") {
-			if n < 100 {
-				t.Fatalf("%s: only %d classes", real, n)
-			}
-		}
-		total += n
-	}
-	t.Logf("%d classes of %d jars in /usr/share/java rewritten byte-identically", total, len(seen))
 }
 
 // TestRoundTripEmptyLocalVariableTable: the static initializer of
