@@ -40,6 +40,13 @@ func FuzzDecodeCode(f *testing.F) {
 			}
 		}
 	}
+	// Forms longer than the operands need and switch padding that is
+	// not zero (form_test.go), which the decoder records.
+	lookup := []byte{OpIconst0, OpLookupswitch, 0xFF, 0xFF, 0, 0, 0, 19, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, 19, OpReturn}
+	for _, code := range [][]byte{formsCode(1), lookup} {
+		info := append([]byte{0, 2, 1, 45, 0, 0, 0, byte(len(code))}, code...)
+		f.Add(uint8(0), uint16(0), append(info, 0, 0, 0, 0))
+	}
 	f.Fuzz(func(t *testing.T, ci uint8, mi uint16, info []byte) {
 		b := classes[int(ci)%len(classes)]
 		c, err := Parse("", b) // a fresh copy: Encode adds constants
