@@ -348,8 +348,7 @@ func (code *Code) emit(c *Class, m *Member, offs []int, end int) []byte {
 }
 
 // appendBytecode appends the laid-out instructions (offs are their
-// offsets) to b, which must be at a multiple of 4 bytes from the start of
-// the code for switch padding, as at offset 8 of a Code attribute.
+// offsets, which also give switch padding) to b.
 func (code *Code) appendBytecode(b []byte, p *Pool, offs []int) []byte {
 	for i := range code.Insns {
 		in := &code.Insns[i]
