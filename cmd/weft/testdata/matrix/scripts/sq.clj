@@ -1,0 +1,2 @@
+(defn probe-sq [x] (* x x))
+(println (reduce + (map probe-sq (range 10))))
