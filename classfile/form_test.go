@@ -4,7 +4,20 @@ import (
 	"bytes"
 	"regexp"
 	"testing"
+	"unsafe"
 )
+
+// TestInsnSize: instruction lists are the largest memory of weaving the
+// JDK; the form (in Const) and the Class entry of a frame's type (in
+// VType's padding) cost no bytes.
+func TestInsnSize(t *testing.T) {
+	if n := unsafe.Sizeof(Insn{}); n != 24 {
+		t.Errorf("an Insn is %d bytes, not 24", n)
+	}
+	if n := unsafe.Sizeof(VType{}); n != 32 {
+		t.Errorf("a VType is %d bytes, not 32", n)
+	}
+}
 
 // formsCode is the bytecode of a Code attribute (at offset 8, as code
 // is) that writes every instruction with forms in a form longer than its
