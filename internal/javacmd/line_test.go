@@ -87,7 +87,7 @@ var lineCases = []lineCase{
 		target: "Show", cp: []string{"a"}, program: []string{"x"}, jvm: []string{"-cp", "a"}},
 	{name: "argfile with quotes and comments", args: []string{"@opts", "Show", "y"},
 		files: map[string]string{"opts": "# the class path\n-cp \"a\"  # here\n-Dk=\"with space\"\n"},
-		mode: MainClass, target: "Show", cp: []string{"a"}, program: []string{"y"}, jvm: []string{"-cp", "a", "-Dk=with space"}, k: "with space"},
+		mode:  MainClass, target: "Show", cp: []string{"a"}, program: []string{"y"}, jvm: []string{"-cp", "a", "-Dk=with space"}, k: "with space"},
 	{name: "argfile continued line", args: []string{"@opts", "Show"}, files: map[string]string{"opts": "-cp \"a:\\\n    lib\"\n"},
 		mode: MainClass, target: "Show", cp: []string{"a", "lib"}, jvm: []string{"-cp", "a:lib"}},
 	{name: "argfiles do not nest", args: []string{"@opts"}, files: map[string]string{"opts": "-cp a Show @more", "more": "-cp lib"},
