@@ -28,6 +28,7 @@ type matrixServer struct {
 	pid            int
 	stdout, stderr bytes.Buffer
 	done           chan struct{} // closed once the process is waited for
+	cpu            string        // the CPU time it took, once done
 }
 
 // start starts java with args in mode, in dir.
@@ -44,6 +45,7 @@ func (m *matrix) start(t *testing.T, mode matrixMode, dir string, args ...string
 	go func() {
 		c.Wait()
 		s.out.stdout, s.out.stderr, s.out.code = s.stdout.String(), s.stderr.String(), c.ProcessState.ExitCode()
+		s.cpu = cpu(c.ProcessState)
 		close(s.done)
 	}()
 	t.Cleanup(func() { // a test that gave up: kill what is left
@@ -116,6 +118,7 @@ func (s *matrixServer) stop(t *testing.T, sig syscall.Signal) matrixOut {
 			break
 		}
 	}
+	t.Logf("%s: stopped by %v, %s", s.mode, sig, s.cpu)
 	if want := 128 + int(sig); s.out.code != want {
 		t.Errorf("%s: exit %d after %v, want %d; stderr:\n%s", s.mode, s.out.code, sig, want, tail(s.out.stderr))
 	}
@@ -126,8 +129,35 @@ func (s *matrixServer) stop(t *testing.T, sig syscall.Signal) matrixOut {
 // 127.0.0.1 only, port among them.
 func (s *matrixServer) checkListeners(t *testing.T, port int) {
 	t.Helper()
+	ls := tcpListeners(t, s.pid)
+	var bad []string
+	found := false
+	for _, l := range ls {
+		if !l.local {
+			bad = append(bad, l.String())
+		}
+		found = found || l.port == port
+	}
+	if len(bad) > 0 || !found {
+		t.Errorf("%s: listening beyond 127.0.0.1: %v; on port %d: %v", s.mode, bad, port, found)
+	}
+}
+
+// listener is a listening TCP socket.
+type listener struct {
+	addr  string // as /proc/net/tcp* spells it
+	port  int
+	local bool // 127.0.0.1 or ::ffff:127.0.0.1
+}
+
+func (l listener) String() string { return fmt.Sprintf("%s port %d", l.addr, l.port) }
+
+// tcpListeners returns the TCP sockets the process pid and its
+// descendants listen on.
+func tcpListeners(t *testing.T, pid int) []listener {
+	t.Helper()
 	inodes := map[string]bool{}
-	for _, p := range processTree(s.pid) {
+	for _, p := range processTree(pid) {
 		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", p.pid))
 		for _, fd := range fds {
 			l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", p.pid, fd.Name()))
@@ -136,8 +166,7 @@ func (s *matrixServer) checkListeners(t *testing.T, port int) {
 			}
 		}
 	}
-	var bad []string
-	found := false
+	var ls []listener
 	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -151,15 +180,11 @@ func (s *matrixServer) checkListeners(t *testing.T, port int) {
 			}
 			addr, portHex, _ := strings.Cut(fs[1], ":")
 			p, _ := strconv.ParseInt(portHex, 16, 32)
-			if addr != "0100007F" && addr != "0000000000000000FFFF00000100007F" { // 127.0.0.1, ::ffff:127.0.0.1
-				bad = append(bad, fmt.Sprintf("%s port %d", addr, p))
-			}
-			found = found || int(p) == port
+			ls = append(ls, listener{addr: addr, port: int(p),
+				local: addr == "0100007F" || addr == "0000000000000000FFFF00000100007F"})
 		}
 	}
-	if len(bad) > 0 || !found {
-		t.Errorf("%s: listening beyond 127.0.0.1: %v; on port %d: %v", s.mode, bad, port, found)
-	}
+	return ls
 }
 
 // proc is a process: its pid, name and start time (against pid reuse).

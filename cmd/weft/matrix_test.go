@@ -194,7 +194,7 @@ func (m *matrix) run(t *testing.T, mode matrixMode, dir string, args ...string) 
 		t.Errorf("%s: killed after 3 minutes", mode)
 	}
 	o.stdout, o.stderr, o.code = stdout.String(), stderr.String(), c.ProcessState.ExitCode()
-	t.Logf("%s: exit %d in %v", mode, o.code, time.Since(start).Round(time.Millisecond))
+	t.Logf("%s: exit %d in %v, %s", mode, o.code, time.Since(start).Round(time.Millisecond), cpu(c.ProcessState))
 	return o
 }
 
@@ -284,10 +284,14 @@ func checkUnwoven(t *testing.T, what string, report string) ltw.Summary {
 	return sum
 }
 
-// stopServe stops weft serve with SIGTERM (a minute at most), logs its
-// summary and checks the classes it left unwoven.
+// stopServe checks that weft serve listens on no TCP socket, stops it with
+// SIGTERM (a minute at most), logs its summary and checks what it left
+// unwoven.
 func (m *matrix) stopServe(t *testing.T) {
 	t.Helper()
+	if ls := tcpListeners(t, m.serve.Process.Pid); len(ls) > 0 {
+		t.Errorf("weft serve listens on TCP: %v", ls)
+	}
 	m.serve.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-m.serveDone:
@@ -301,10 +305,15 @@ func (m *matrix) stopServe(t *testing.T) {
 	}
 	for _, l := range strings.Split(m.serveErr.String(), "\n") {
 		if strings.HasPrefix(l, "weft: load-time weaving: ") {
-			t.Log("weft serve: " + l)
+			t.Logf("weft serve (%s in all): %s", cpu(m.serve.ProcessState), l)
 		}
 	}
 	checkUnwoven(t, "weft serve", m.serveReport)
+}
+
+// cpu is the CPU time a process and the children it waited for took.
+func cpu(p *os.ProcessState) string {
+	return fmt.Sprintf("%.1f CPU-s", (p.UserTime() + p.SystemTime()).Seconds())
 }
 
 // tail is a long output's first error (its first 3,000 characters) and
