@@ -15,16 +15,15 @@ func (l *Line) findClassPath(getenv Env) {
 	case l.Mode == Jar:
 		// The launcher ignores -cp and $CLASSPATH with -jar.
 		l.ClassPath = append([]string{l.Target}, manifestClassPath(l.Target)...)
-		l.ClassPathGiven = true
+		l.ClassPathFrom = FromJar
 	case l.cpSet:
-		l.ClassPath = expandClassPath(l.cp)
-		l.ClassPathGiven = true
+		l.ClassPath, l.ClassPathFrom = expandClassPath(l.cp), FromOption
 	case getenv != nil && getenv("CLASSPATH") != "":
-		l.ClassPath = expandClassPath(getenv("CLASSPATH"))
+		l.ClassPath, l.ClassPathFrom = expandClassPath(getenv("CLASSPATH")), FromEnv
 	case l.Mode == Module:
 		// none: the module path has the program
 	default:
-		l.ClassPath = []string{"."}
+		l.ClassPath, l.ClassPathFrom = []string{"."}, FromDefault
 	}
 }
 

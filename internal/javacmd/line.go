@@ -21,6 +21,17 @@ func (m Mode) String() string {
 	return [...]string{"no program", "main class", "jar", "module", "source file"}[m]
 }
 
+// Source is where a class path came from.
+type Source int
+
+const (
+	FromNowhere Source = iota // a tool's, or -m's without one: none
+	FromOption                // -cp, -classpath or --class-path
+	FromJar                   // -jar: the jar and its manifest's Class-Path
+	FromEnv                   // $CLASSPATH
+	FromDefault               // the current directory, as no option says otherwise
+)
+
 // Line is a launcher's command line, parsed. Its fields are read-only: a
 // stage that changes the command makes a new Line.
 type Line struct {
@@ -40,11 +51,11 @@ type Line struct {
 	// ClassPath is the application class path as the launcher builds it:
 	// the last -cp, -classpath or --class-path, else $CLASSPATH, else the
 	// current directory; for -jar, the jar and its manifest's Class-Path
-	// (resolved against the jar's directory). Wildcard entries (dir/*) are
-	// expanded to the directory's jars. ClassPathGiven says it came from
-	// the command line (or the jar).
-	ClassPath      []string
-	ClassPathGiven bool
+	// (resolved against the jar's directory); none for -m without them.
+	// Wildcard entries (dir/*) are expanded to the directory's jars.
+	// ClassPathFrom says where it came from.
+	ClassPath     []string
+	ClassPathFrom Source
 	// ModulePath is the --module-path (-p) entries, in order.
 	ModulePath []string
 	// Argfiles lists the argfiles expanded, in order.
@@ -60,22 +71,32 @@ type Line struct {
 type Env func(name string) string
 
 // Parse reads args, the arguments after the command, as the launcher named
-// by launcher (a path or a name: java, javac, ...) reads them. getenv gives
-// $CLASSPATH (nil: none). An argfile that cannot be read is an error, as
-// it is to the launcher.
+// by launcher (a path or a name: java, javac, ...) reads them: as a tool's
+// (ParseTool) if it is named like one of the JDK's tools, else as java's
+// (ParseJava).
 func Parse(launcher string, args []string, getenv Env) (*Line, error) {
-	l := &Line{Launcher: launcher}
-	name := strings.TrimSuffix(filepath.Base(launcher), ".exe")
-	if tools[name] {
-		l.Tool = true
-		l.Options = slices.Clone(args)
-		return l, nil
+	if tools[strings.TrimSuffix(filepath.Base(launcher), ".exe")] {
+		return ParseTool(launcher, args), nil
 	}
+	return ParseJava(launcher, args, getenv)
+}
+
+// ParseJava reads args as the java launcher does. getenv gives $CLASSPATH
+// (nil: none). An argfile that cannot be read is an error, as it is to
+// the launcher.
+func ParseJava(launcher string, args []string, getenv Env) (*Line, error) {
+	l := &Line{Launcher: launcher}
 	if err := l.parseJava(args); err != nil {
 		return nil, err
 	}
 	l.findClassPath(getenv)
 	return l, nil
+}
+
+// ParseTool reads args as a JDK tool's (javac, jar, jshell, ...): its
+// own arguments, with JVM options as -J options.
+func ParseTool(launcher string, args []string) *Line {
+	return &Line{Launcher: launcher, Tool: true, Options: slices.Clone(args)}
 }
 
 // item is an argument and whether it came from an argfile (whose own @

@@ -100,6 +100,6 @@ func (l *Line) WithClassPath(woven func(entry string) string) *Line {
 	default:
 		n.Options[last+1] = cp
 	}
-	n.cp, n.cpSet, n.ClassPathGiven = cp, true, true
+	n.cp, n.cpSet, n.ClassPathFrom = cp, true, FromOption
 	return &n
 }

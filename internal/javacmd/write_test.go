@@ -1,0 +1,57 @@
+package javacmd
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWithClassPath(t *testing.T) {
+	woven := func(e string) string {
+		if strings.HasPrefix(e, "app") {
+			return "/cache/" + e
+		}
+		return e
+	}
+	env := func(string) string { return "app.jar:other" }
+	for _, tc := range []struct {
+		args []string
+		env  Env
+		want []string
+	}{
+		{[]string{"-cp", "app.jar:lib.jar", "Main", "-cp", "app.jar"}, nil, []string{"-cp", "/cache/app.jar:lib.jar", "Main", "-cp", "app.jar"}},
+		{[]string{"-cp", "x", "--class-path=app:b", "Main"}, nil, []string{"-cp", "x", "--class-path=/cache/app:b", "Main"}},
+		{[]string{"-cp", "lib.jar", "Main"}, nil, []string{"-cp", "lib.jar", "Main"}}, // unchanged: as given
+		{[]string{"-Dk=v", "Main", "x"}, env, []string{"-Dk=v", "-cp", "/cache/app.jar:other", "Main", "x"}},
+		{[]string{"-ea", "-jar", "app.jar", "x"}, nil, []string{"-ea", "-jar", "/cache/app.jar", "x"}},
+	} {
+		l, err := ParseJava("java", tc.args, tc.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := l.WithClassPath(woven)
+		if got := n.Args(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: WithClassPath: %q, want %q", tc.args, got, tc.want)
+		}
+		if got := l.Args(); strings.Join(got, " ") == strings.Join(n.Args(), " ") && !reflect.DeepEqual(tc.args, tc.want) {
+			t.Errorf("%q: WithClassPath changed the Line it was called on", tc.args)
+		}
+	}
+}
+
+func TestWithJVMOptions(t *testing.T) {
+	l, _ := ParseJava("java", []string{"-Xmx1g", "Main", "a"}, nil)
+	if got, want := l.WithJVMOptions("-Dweft=1", "-ea").Args(), []string{"-Dweft=1", "-ea", "-Xmx1g", "Main", "a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("java: %q, want %q", got, want)
+	}
+	if got := l.Args(); !reflect.DeepEqual(got, []string{"-Xmx1g", "Main", "a"}) {
+		t.Errorf("the original changed: %q", got)
+	}
+	tl := ParseTool("javac", []string{"-J-Xmx1g", "-d", "out", "A.java"})
+	if got, want := tl.WithJVMOptions("-Dweft=1").Args(), []string{"-J-Dweft=1", "-J-Xmx1g", "-d", "out", "A.java"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("javac: %q, want %q", got, want)
+	}
+	if got, want := tl.WithJVMOptions("-Dweft=1").JVMOptions(), []string{"-Dweft=1", "-Xmx1g"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("javac JVM options: %q, want %q", got, want)
+	}
+}
