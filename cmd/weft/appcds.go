@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,17 +59,16 @@ const (
 	cdsStamp     = "stamp"     // appArchive.stamp of the files above
 )
 
-// newAppArchive returns the application archive of the java command on
-// the image (javaArgs its arguments, woven the class path's copies), or
-// nil if the command takes no archive: options of its own about CDS, the
-// boot class path or modules, or agents.
-func newAppArchive(imageDir string, javaArgs []string, woven map[string]string) *appArchive {
-	opts, main, ok := cdsOptions(javaArgs)
+// newAppArchive returns the application archive of the java command line
+// on the image (entries its class path woven ahead, woven their copies),
+// or nil if the command takes no archive: options of its own about CDS,
+// the boot class path or modules, or agents.
+func newAppArchive(imageDir string, line *javacmd.Line, entries []string, woven map[string]string) *appArchive {
+	opts, main, ok := cdsOptions(line)
 	if !ok {
 		return nil
 	}
 	var jars []string
-	entries, _ := appEntries(javaArgs)
 	for _, e := range entries {
 		w, ok := woven[e]
 		if st, err := os.Stat(w); !ok || err != nil || !st.Mode().IsRegular() || !strings.HasSuffix(w, ".jar") {
@@ -92,23 +92,27 @@ func newAppArchive(imageDir string, javaArgs []string, woven map[string]string) 
 	return a
 }
 
-// cdsOptions returns the JVM options among java's arguments that the
+// cdsOptions returns the JVM options of a java command line that the
 // archive depends on (-X and -XX options but logging: heap size and
-// compressed pointers, the collector...) and the main class (or -jar
-// jar): the program, whose classes the archive holds; false if the
-// command sets CDS, the boot class path, modules or agents of its own.
-func cdsOptions(javaArgs []string) (opts []string, main string, ok bool) {
-	for i := 0; i < len(javaArgs); i++ {
-		a := javaArgs[i]
+// compressed pointers, the collector...) and the program, whose classes the
+// archive holds (its main class, or -jar and the jar); false if the command
+// sets CDS, the boot class path, modules or agents of its own, or runs no
+// program of a class path.
+func cdsOptions(line *javacmd.Line) (opts []string, main string, ok bool) {
+	switch line.Mode {
+	case javacmd.MainClass:
+		main = line.Target
+	case javacmd.Jar:
+		main = "-jar " + line.Target
+	default:
+		return nil, "", false // java -version, a module, a source file
+	}
+	if len(line.ModulePath) > 0 {
+		return nil, "", false
+	}
+	for _, a := range line.JVMOptions() {
 		switch {
-		case a == "-jar" && i+1 < len(javaArgs):
-			return opts, "-jar " + javaArgs[i+1], true // the rest are the program's
-		case strings.HasPrefix(a, "@"):
-			return nil, "", false // options weft does not see
-		case !strings.HasPrefix(a, "-"):
-			return opts, a, true
-		case a == "-m" || a == "--module" || strings.HasPrefix(a, "--module") || a == "-p" ||
-			strings.HasPrefix(a, "--upgrade-module-path") || strings.HasPrefix(a, "--patch-module") ||
+		case strings.HasPrefix(a, "--upgrade-module-path") || strings.HasPrefix(a, "--patch-module") ||
 			strings.HasPrefix(a, "--limit-modules") || strings.HasPrefix(a, "-Xbootclasspath") ||
 			strings.HasPrefix(a, "-Xshare") || strings.HasPrefix(a, "-javaagent") || strings.HasPrefix(a, "-agent") ||
 			strings.HasPrefix(a, "-XX:Flags=") || strings.HasPrefix(a, "-XX:VMOptionsFile="):
@@ -119,11 +123,9 @@ func cdsOptions(javaArgs []string) (opts []string, main string, ok bool) {
 		case strings.HasPrefix(a, "-Xlog"):
 		case strings.HasPrefix(a, "-X"):
 			opts = append(opts, a)
-		case javaValueOptions[a]:
-			i++
 		}
 	}
-	return nil, "", false // no program: java -version and the like
+	return opts, main, true
 }
 
 // runOptions returns the JVM options of this run: the archive if there is

@@ -3,11 +3,14 @@ package main
 import (
 	"slices"
 	"testing"
+
+	"github.com/weft-aop/weft/internal/javacmd"
 )
 
 // TestCDSOptions checks which java commands get the application's class
 // data sharing archive, and the options and program it is keyed by.
 func TestCDSOptions(t *testing.T) {
+	argfile := writeFile(t, "args", "-Xmx1g\n-cp a.jar\n")
 	tests := []struct {
 		args       []string
 		opts       []string
@@ -27,10 +30,15 @@ func TestCDSOptions(t *testing.T) {
 		{[]string{"-javaagent:agent.jar", "Main"}, nil, "", false},
 		{[]string{"-p", "mods", "-m", "m/p.Main"}, nil, "", false},
 		{[]string{"--module-path=mods", "Main"}, nil, "", false},
-		{[]string{"@argfile", "Main"}, nil, "", false},
+		{[]string{"@" + argfile, "Main"}, []string{"-Xmx1g"}, "Main", true}, // an argfile is read as java reads it
+		{[]string{"Hello.java"}, nil, "", false},
 	}
 	for _, tt := range tests {
-		opts, main, ok := cdsOptions(tt.args)
+		line, err := javacmd.ParseJava("java", tt.args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts, main, ok := cdsOptions(line)
 		if ok != tt.archivable || main != tt.main || !slices.Equal(opts, tt.opts) {
 			t.Errorf("cdsOptions(%q) = %q, %q, %v; want %q, %q, %v", tt.args, opts, main, ok, tt.opts, tt.main, tt.archivable)
 		}

@@ -62,9 +62,9 @@ func cachedImage(home, jdkDir, bootCP string) (string, error) {
 // holds the woven JDK's options, so only extra JVM options are added (as
 // -J options for launchers other than java, and -R options too for
 // jshell's snippet JVM), and java's class path is the woven one.
-func imageArgs(name string, tool bool, extra, args []string, woven map[string]string) []string {
+func imageArgs(name string, tool bool, extra, args []string) []string {
 	if !tool {
-		return append(append([]string(nil), extra...), rewriteClassPath(args, woven)...)
+		return append(append([]string(nil), extra...), args...)
 	}
 	var out []string
 	for _, x := range extra {

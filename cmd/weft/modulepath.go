@@ -20,9 +20,9 @@ import (
 // time: weft's runtime package exported to each, and each reading the
 // unnamed modules, where the advice classes are (the boot class path).
 // Nothing when there is no module path.
-func moduleAccessOptions(javaArgs []string) []string {
+func moduleAccessOptions(modulePath []string) []string {
 	var mods []string
-	for _, e := range modulePath(javaArgs) {
+	for _, e := range modulePath {
 		mods = append(mods, modulesIn(e)...)
 	}
 	if len(mods) == 0 {
@@ -36,29 +36,6 @@ func moduleAccessOptions(javaArgs []string) []string {
 		opts = append(opts, "--add-reads", m+"=ALL-UNNAMED")
 	}
 	return opts
-}
-
-// modulePath returns the entries of java's --module-path (-p), up to the
-// main class or module.
-func modulePath(javaArgs []string) []string {
-	var out []string
-	for i := 0; i < len(javaArgs); i++ {
-		a := javaArgs[i]
-		switch {
-		case (a == "-p" || a == "--module-path") && i+1 < len(javaArgs):
-			out = append(out, filepath.SplitList(javaArgs[i+1])...)
-			i++
-		case strings.HasPrefix(a, "--module-path="):
-			out = append(out, filepath.SplitList(strings.TrimPrefix(a, "--module-path="))...)
-		case a == "-m" || a == "--module" || strings.HasPrefix(a, "--module=") || a == "-jar":
-			return out
-		case javaValueOptions[a]:
-			i++
-		case !strings.HasPrefix(a, "-"):
-			return out
-		}
-	}
-	return out
 }
 
 // modulesIn returns the names of the modules a module path entry holds: an

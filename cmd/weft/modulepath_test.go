@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,13 +38,23 @@ func TestModuleAccessOptions(t *testing.T) {
 	}
 	writeJar("lib-2.0.jar", nil)
 	writeJar("named.jar", map[string]string{"META-INF/MANIFEST.MF": "Manifest-Version: 1.0\r\nAutomatic-Module-Name: org.example.named\r\n\r\n"})
-	got := moduleAccessOptions([]string{"-Xss1m", "-p", dir, "-m", "org.example.named/a.Main", "-p", "not-java's"})
+	got := moduleAccessOptions(modulePathOf(t, "-Xss1m", "-p", dir, "-m", "org.example.named/a.Main", "-p", "not-java's"))
 	want := []string{"--add-exports", "java.base/weft.rt=lib,org.example.named",
 		"--add-reads", "lib=ALL-UNNAMED", "--add-reads", "org.example.named=ALL-UNNAMED"}
 	if !slices.Equal(got, want) {
 		t.Errorf("options %q, want %q", got, want)
 	}
-	if got := moduleAccessOptions([]string{"-cp", dir, "Main", "-p", dir}); got != nil {
+	if got := moduleAccessOptions(modulePathOf(t, "-cp", dir, "Main", "-p", dir)); got != nil {
 		t.Errorf("a class path application: %q", got)
 	}
+}
+
+// modulePathOf returns the module path of a java command line.
+func modulePathOf(t *testing.T, args ...string) []string {
+	t.Helper()
+	line, err := javacmd.ParseJava("java", args, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return line.ModulePath
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"io"
 	"os"
 	"path/filepath"
@@ -123,7 +124,11 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	runFlags.jvmOptions = append(append(append([]string(nil), profilerJVMOptions...), jit...), collectorOptions(args)...)
+	line, err := javacmd.Parse(args[0], args[1:], os.Getenv)
+	if err != nil {
+		return err
+	}
+	runFlags.jvmOptions = append(append(append([]string(nil), profilerJVMOptions...), jit...), collectorOptions(line)...)
 	code, err := runTool(cmd, args, aspect, adv, fl.aspects, fl.adviceCP, fl.modules, env)
 	if err != nil {
 		return err
@@ -166,14 +171,15 @@ const profilerCollector = "-XX:+UseParallelGC"
 var choosesCollector = regexp.MustCompile(`-XX:[+-]Use[A-Za-z0-9]*GC\b`)
 
 // collectorOptions returns the profiler's choice of collector unless the
-// command's arguments, or the JVM's option variables, choose one.
-func collectorOptions(args []string) []string {
+// command's JVM options (not its program's arguments), or the JVM's option
+// variables, choose one.
+func collectorOptions(line *javacmd.Line) []string {
 	for _, v := range []string{"JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"} {
 		if choosesCollector.MatchString(os.Getenv(v)) {
 			return nil
 		}
 	}
-	for _, a := range args {
+	for _, a := range line.JVMOptions() {
 		if choosesCollector.MatchString(a) {
 			return nil
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -247,13 +248,24 @@ func TestCollectorOptions(t *testing.T) {
 		{[]string{"java", "-XX:-UseParallelGC", "Main"}, 0},
 		{[]string{"java", "-XX:+UseGCOverheadLimit", "Main"}, 1}, // not a collector
 		{[]string{"java", "-XX:+UseStringDeduplication", "Main"}, 1},
+		{[]string{"java", "Main", "-XX:+UseG1GC"}, 1}, // the program's argument, not the JVM's
 	} {
-		if got := collectorOptions(c.args); len(got) != c.want {
+		if got := collectorOptions(parseLine(t, c.args)); len(got) != c.want {
 			t.Errorf("%q: %q", c.args, got)
 		}
 	}
 	t.Setenv("JDK_JAVA_OPTIONS", "-Xmx1g -XX:+UseZGC")
-	if got := collectorOptions([]string{"java", "Main"}); got != nil {
+	if got := collectorOptions(parseLine(t, []string{"java", "Main"})); got != nil {
 		t.Errorf("JDK_JAVA_OPTIONS chooses ZGC: %q", got)
 	}
+}
+
+// parseLine parses a command line, its command first.
+func parseLine(t *testing.T, args []string) *javacmd.Line {
+	t.Helper()
+	line, err := javacmd.Parse(args[0], args[1:], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return line
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,11 +114,11 @@ func runRecrash(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	cp, jar := appClassPath(args[1:])
-	if jar != "" {
-		cp = jar
+	line, err := javacmd.Parse(args[0], args[1:], os.Getenv)
+	if err != nil {
+		return err
 	}
-	v := verifier{home: home, dir: out, appCP: cp, junit: fl.junit}
+	v := verifier{home: home, dir: out, appCP: strings.Join(line.ClassPath, string(filepath.ListSeparator)), junit: fl.junit}
 	if err := v.run(crashes); err != nil {
 		return err
 	}

@@ -25,6 +25,8 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
@@ -168,14 +170,18 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		}
 	}
 
-	// The application's class path: java's only (javac's -cp is not code
-	// it runs).
+	// The command line, read once as the launcher reads it; the
+	// application's class path is java's only (javac's -cp is not code it
+	// runs).
 	javaArgs := args[1:]
 	tool := isOtherJDKLauncher(launcher, home)
-	var entries, present []string
+	line := javacmd.ParseTool(launcher, javaArgs)
 	if !tool {
-		entries, present = appEntries(javaArgs)
+		if line, err = javacmd.ParseJava(launcher, javaArgs, os.Getenv); err != nil {
+			return 0, err
+		}
 	}
+	entries, present := appEntries(line)
 	outs := map[string]string{} // entry → its woven copy, filled below
 
 	// The aspects, with their advice classes on --advice-cp or the class
@@ -233,6 +239,9 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 			if err != nil {
 				return err
 			}
+			if err := jarClassPath(line, outs); err != nil {
+				return err
+			}
 			return writeNextID(appDir, next)
 		}); err != nil {
 			return 0, err
@@ -261,7 +270,7 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 		}
 		jvmOpts = append(jvmOpts, lt.property())
 		if !tool { // the application's named modules reach weft's runtime and the advice
-			jvmOpts = append(jvmOpts, moduleAccessOptions(javaArgs)...)
+			jvmOpts = append(jvmOpts, moduleAccessOptions(line.ModulePath)...)
 		}
 		say("load-time weaving: %s", lt.path)
 	}
@@ -269,23 +278,30 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	// The application's class data sharing archive, on the image.
 	var archive *appArchive
 	if imageDir != "" && !tool && fl.appCDS {
-		if archive = newAppArchive(imageDir, javaArgs, outs); archive != nil {
+		if archive = newAppArchive(imageDir, line, entries, outs); archive != nil {
 			jvmOpts = append(jvmOpts, archive.runOptions(say)...)
 		}
 	}
 
-	// Run the command on both.
+	// Run the command on both, the class path's entries replaced by their
+	// woven copies.
+	line = line.WithClassPath(func(e string) string {
+		if w, ok := outs[e]; ok {
+			return w
+		}
+		return e
+	})
 	var cmdArgs []string
 	if imageDir != "" {
 		launcher = filepath.Join(imageDir, "bin", filepath.Base(launcher))
-		cmdArgs = imageArgs(filepath.Base(launcher), tool, jvmOpts, javaArgs, outs)
+		cmdArgs = imageArgs(filepath.Base(launcher), tool, jvmOpts, line.Args())
 	} else if tool {
 		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher), jvmOpts...); err != nil {
 			return 0, err
 		}
 		cmdArgs = append(cmdArgs, javaArgs...)
 	} else {
-		cmdArgs = append(append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, jvmOpts...), rewriteClassPath(javaArgs, outs)...)
+		cmdArgs = append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, line.WithJVMOptions(jvmOpts...).Args()...)
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
 	code := runJava(launcher, cmdArgs, env)
@@ -301,21 +317,40 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	return code, nil
 }
 
-// appEntries returns the entries of the class path (or the -jar file) of
-// java's arguments, and of those the directories and jars, once each.
-func appEntries(javaArgs []string) (entries, present []string) {
-	cp, jar := appClassPath(javaArgs)
-	if jar != "" {
-		entries = []string{jar}
-	} else {
-		entries = filepath.SplitList(cp)
+// appEntries returns the entries of a java command's class path that weft
+// weaves ahead of time, and of those the directories and jars, once each:
+// the class path given (-cp, -jar with its manifest's Class-Path, or
+// $CLASSPATH), not the current directory the launcher takes when none is
+// (which may be anything: its classes are woven at load time).
+func appEntries(line *javacmd.Line) (entries, present []string) {
+	if line.Tool || line.ClassPathFrom == javacmd.FromDefault {
+		return nil, nil
 	}
+	entries = line.ClassPath
 	for _, e := range entries {
-		if _, err := os.Stat(e); err == nil && e != "" && !strings.HasSuffix(e, "*") && !slices.Contains(present, e) {
+		if _, err := os.Stat(e); err == nil && e != "" && !slices.Contains(present, e) {
 			present = append(present, e)
 		}
 	}
 	return entries, present
+}
+
+// jarClassPath points the woven copy of a -jar file's manifest Class-Path
+// at the woven copies of its entries (the others where they are): its
+// relative entries would name nothing next to the copy.
+func jarClassPath(line *javacmd.Line, outs map[string]string) error {
+	woven, ok := outs[line.Target]
+	if line.Mode != javacmd.Jar || !ok || len(line.ClassPath) < 2 {
+		return nil
+	}
+	var cp []string
+	for _, e := range line.ClassPath[1:] {
+		if w, ok := outs[e]; ok {
+			e = w
+		}
+		cp = append(cp, e)
+	}
+	return archive.SetManifestClassPath(woven, cp)
 }
 
 // launcherArgs returns the woven JDK's options for one of its launchers
@@ -600,85 +635,6 @@ func keys(m map[string]string) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
-	return out
-}
-
-// javaValueOptions are the java launcher options whose value is the next
-// argument.
-var javaValueOptions = map[string]bool{
-	"-cp": true, "-classpath": true, "--class-path": true, "-p": true, "--module-path": true,
-	"--upgrade-module-path": true, "--add-modules": true, "--limit-modules": true, "--add-reads": true,
-	"--add-exports": true, "--add-opens": true, "--patch-module": true, "-d": true, "--describe-module": true,
-	"--source": true, "--enable-native-access": true, "-javaagent": false,
-}
-
-// appClassPath finds the class path (-cp and its spellings) or the -jar
-// file in java's arguments, up to the main class.
-func appClassPath(args []string) (cp, jar string) {
-	cp = os.Getenv("CLASSPATH")
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-jar" && i+1 < len(args):
-			return "", args[i+1]
-		case a == "-cp" || a == "-classpath" || a == "--class-path":
-			if i+1 < len(args) {
-				cp = args[i+1]
-			}
-			i++
-		case strings.HasPrefix(a, "--class-path="):
-			cp = strings.TrimPrefix(a, "--class-path=")
-		case a == "-m" || a == "--module" || strings.HasPrefix(a, "--module="):
-			return cp, ""
-		case javaValueOptions[a]:
-			i++
-		case !strings.HasPrefix(a, "-"):
-			return cp, "" // the main class: the rest are its arguments
-		}
-	}
-	return cp, ""
-}
-
-// rewriteClassPath replaces the class path entries and the -jar file in
-// java's arguments by their woven copies.
-func rewriteClassPath(args []string, woven map[string]string) []string {
-	out := append([]string(nil), args...)
-	mapCP := func(cp string) string {
-		parts := filepath.SplitList(cp)
-		for i, p := range parts {
-			if w, ok := woven[p]; ok {
-				parts[i] = w
-			}
-		}
-		return strings.Join(parts, string(filepath.ListSeparator))
-	}
-	hasCP := false
-	for i := 0; i < len(out); i++ {
-		a := out[i]
-		switch {
-		case a == "-jar" && i+1 < len(out):
-			if w, ok := woven[out[i+1]]; ok {
-				out[i+1] = w
-			}
-			return out
-		case (a == "-cp" || a == "-classpath" || a == "--class-path") && i+1 < len(out):
-			out[i+1] = mapCP(out[i+1])
-			hasCP = true
-			i++
-		case strings.HasPrefix(a, "--class-path="):
-			out[i] = "--class-path=" + mapCP(strings.TrimPrefix(a, "--class-path="))
-			hasCP = true
-		case a == "-m" || a == "--module" || strings.HasPrefix(a, "--module="):
-			return out
-		case javaValueOptions[a]:
-			i++
-		case !strings.HasPrefix(a, "-"):
-			if !hasCP && len(woven) > 0 { // the class path came from $CLASSPATH
-				return append(append(out[:i:i], "-cp", mapCP(os.Getenv("CLASSPATH"))), out[i:]...)
-			}
-			return out
-		}
-	}
 	return out
 }
 

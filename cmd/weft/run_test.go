@@ -18,7 +18,8 @@ import (
 // java's @argfile) and its output runs. Both run from the woven runtime
 // image, linked once: java and javac of its bin/; it has both class data
 // sharing archives of the stock JDK. A program's second run maps the
-// application's archive (appCDS).
+// application's archive (appCDS). The command line is read as java reads
+// it: an @argfile's class path, a -jar's manifest Class-Path (cmdLines).
 func TestRunLaunchers(t *testing.T) {
 	adv := countAdvice(t)
 	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
@@ -85,6 +86,7 @@ func TestRunLaunchers(t *testing.T) {
 	}
 
 	appCDS(t, env, aspects[1:], adv, app)
+	cmdLines(t, env, aspects[1:], adv, app)
 }
 
 // appCDS checks the application's class data sharing archive (appcds.go)

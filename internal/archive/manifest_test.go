@@ -1,0 +1,52 @@
+package archive
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSetManifestClassPath(t *testing.T) {
+	dir := t.TempDir()
+	jar := filepath.Join(dir, "app.jar")
+	manifest := "Manifest-Version: 1.0\r\nClass-Path: lib/a.jar\r\n  lib/b.jar\r\nMain-Class: app.Main\r\n\r\nName: x\r\nClass-Path: keep\r\n\r\n"
+	f, _ := os.Create(jar)
+	zw := zip.NewWriter(f)
+	w, _ := zw.Create("META-INF/MANIFEST.MF")
+	w.Write([]byte(manifest))
+	w, _ = zw.Create("app/Main.class")
+	w.Write([]byte("class bytes"))
+	zw.Close()
+	f.Close()
+
+	long := filepath.Join(dir, strings.Repeat("long-directory-name/", 4), "with space.jar")
+	if err := SetManifestClassPath(jar, []string{"/cache/a.jar", long}); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if len(zr.File) != 2 || zr.File[1].Name != "app/Main.class" {
+		t.Fatalf("entries: %v", zr.File)
+	}
+	b, _ := readEntry(zr.File[0])
+	got := string(b)
+	for _, line := range strings.Split(got, "\r\n") {
+		if len(line) > 72 {
+			t.Errorf("line of %d bytes: %q", len(line), line)
+		}
+	}
+	joined := strings.ReplaceAll(got, "\r\n ", "")
+	want := "Manifest-Version: 1.0\r\nClass-Path: file:///cache/a.jar file://" + filepath.ToSlash(strings.ReplaceAll(long, " ", "%20")) +
+		"\r\nMain-Class: app.Main\r\n\r\nName: x\r\nClass-Path: keep\r\n\r\n"
+	if joined != want {
+		t.Errorf("manifest:\n%q\nwant (continuations joined):\n%q", joined, want)
+	}
+	if c, _ := readEntry(zr.File[1]); string(c) != "class bytes" {
+		t.Errorf("class entry %q", c)
+	}
+}
