@@ -259,8 +259,9 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// httpClient fetches over 127.0.0.1 only: no proxy, 10 s a request.
-var httpClient = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
+// httpClient fetches over 127.0.0.1 only: no proxy, 30 s a request at most
+// (the first request of a JSP page compiles it).
+var httpClient = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
 
 // get fetches url; ok is false unless the status is 200.
 func get(url string) (body string, ok bool) {

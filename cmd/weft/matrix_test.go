@@ -34,8 +34,12 @@ import (
 // docs/ltw.md lists. weft run stopped by SIGTERM or SIGINT stops its
 // server, and no process of any run is left.
 //
-// Measured (2 cores, the rest of the suite not running): NN s wall,
-// NN CPU-s (go test -count=1 -run TestProgramMatrix ./cmd/weft).
+// Measured: 110 s wall, 132 CPU-s (/usr/bin/time go test -count=1 -run
+// TestProgramMatrix ./cmd/weft, 2 cores shared with other jobs, load
+// average 1.3-3.3): the stock runs 13 CPU-s, weft run 51 (each class path
+// woven ahead included), the JVMs under weft serve 30, weft serve itself 31
+// (java.base, then 14,788 classes woven at load time, most of them woven
+// ahead of the JVMs' requests). Each run logs its CPU time.
 func TestProgramMatrix(t *testing.T) {
 	m := newMatrix(t)
 	for _, p := range matrixPrograms {
@@ -213,7 +217,7 @@ var (
 // reason docs/ltw.md lists.
 func checkWoven(t *testing.T, mode matrixMode, what string, o matrixOut, probes map[string]int) {
 	t.Helper()
-	for _, bad := range []string{"VerifyError", "the JVM refused", "load-time weaving stopped", "LinkageError"} {
+	for _, bad := range []string{"VerifyError", "NoClassDefFoundError: weft/", "the JVM refused", "load-time weaving stopped", "LinkageError"} {
 		if strings.Contains(o.stderr, bad) {
 			t.Errorf("%s: stderr has %q:\n%s", what, bad, tail(o.stderr))
 			break
