@@ -167,7 +167,7 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 			}
 		}
 	}}
-	sum, err := jdk.WeaveImage(jdk.Options{JavaHome: home, Out: dir, Weaver: cw, Exclusions: x, Jars: true,
+	sum, err := jdk.WeaveModules(jdk.Options{JavaHome: home, Out: dir, Weaver: cw, Exclusions: x, Jars: true,
 		Runtime: rt, BootAppend: []string{adv}})
 	if err != nil {
 		return nil, err.Error()
@@ -179,7 +179,7 @@ func weaveHarsh(t *testing.T) (*wovenJDK, string) {
 	os.Setenv("WEFT_TEST_ADVICE_RAN", ran)
 	// The tests check the default archive (-Xshare:on); cmd/weft's
 	// TestRunLaunchers checks that an image gets both.
-	err = jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}, DefaultArchiveOnly: true})
+	err = jdk.LinkImage(jdk.LinkOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}, DefaultArchiveOnly: true})
 	os.Unsetenv("WEFT_TEST_ADVICE_RAN")
 	if err != nil {
 		return nil, err.Error()

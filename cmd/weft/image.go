@@ -28,7 +28,7 @@ func buildImage(home, woven, dir, adviceCP string, progress bool) error {
 	if progress {
 		fmt.Fprintf(os.Stderr, "weft: linking the runtime image %s\n", dir)
 	}
-	if err := jdk.BuildImage(jdk.ImageOptions{JavaHome: home, Woven: woven, Out: dir, BootAppend: boot}); err != nil {
+	if err := jdk.LinkImage(jdk.LinkOptions{JavaHome: home, Woven: woven, Out: dir, BootAppend: boot}); err != nil {
 		return err
 	}
 	sum, err := os.ReadFile(filepath.Join(woven, "summary.json"))

@@ -257,7 +257,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 		opts.Progress = bar.update
 		defer bar.done()
 	}
-	sum, err := jdk.WeaveImage(opts)
+	sum, err := jdk.WeaveModules(opts)
 	if err == nil && !checked {
 		sortDeclared(declared)
 		reportDeclared(diag, declared)

@@ -55,7 +55,7 @@ func BenchmarkWeaveAllModules(b *testing.B) {
 		x := &Exclusions{}
 		w := weaver.New(everyExecution{adv}, nil, weaver.Options{Hierarchy: classfile.NewHierarchy(img),
 			Mode: weaver.JDK, Exclude: x.Excluded})
-		sum, err := WeaveImage(Options{JavaHome: home, Out: b.TempDir(), Weaver: Aspects{W: w}, Jars: true,
+		sum, err := WeaveModules(Options{JavaHome: home, Out: b.TempDir(), Weaver: Aspects{W: w}, Jars: true,
 			Exclusions: x, Runtime: rt})
 		if err != nil {
 			b.Fatal(err)

@@ -15,7 +15,7 @@ import (
 )
 
 // The runtime image's class data sharing archives, the last phase of
-// BuildImage.
+// LinkImage.
 
 // writeClassList adds to the image's lib/classlist, the classes its
 // default archive holds (those a start-up loads), the classes woven code

@@ -127,7 +127,7 @@ func TestPatchDefinersRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WeaveImage(Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
+	if _, err := WeaveModules(Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
 		Weaver: unchanged{}, Runtime: rt, Jars: true}); err != nil {
 		t.Fatal(err)
 	}

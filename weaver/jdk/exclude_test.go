@@ -56,7 +56,7 @@ func TestExcludeEmptyFinalize(t *testing.T) {
 			h.Exclude = x.Excluded
 		}
 		out := t.TempDir()
-		_, err := WeaveImage(Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
+		_, err := WeaveModules(Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
 			Weaver: onlyClasses{map[string]bool{"java/lang/Object": true}, h}, Exclusions: x,
 			Runtime: rt, BootAppend: []string{adv}})
 		if err != nil {

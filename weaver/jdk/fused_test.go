@@ -80,7 +80,7 @@ public class Main {
 	}
 	for name, patchClass := range map[string]func([]byte) ([]byte, error){
 		"java/lang/System": PatchSystem, "java/lang/Thread": PatchThread} {
-		b, err := ImageClass(home, name)
+		b, err := BaseClass(home, name)
 		if err != nil {
 			t.Fatal(err)
 		}

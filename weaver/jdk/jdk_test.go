@@ -88,7 +88,7 @@ func TestPrototypeJavaBase(t *testing.T) {
 			ids[class+"."+method] = id
 			mu.Unlock()
 		}}
-	sum, err := WeaveImage(Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
+	sum, err := WeaveModules(Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
 		Weaver: h, Exclusions: x, Runtime: rt, BootAppend: []string{adv}})
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func TestWeaveImageIsReproducible(t *testing.T) {
 			Mode: weaver.JDK, Exclude: x.Excluded, SharedEntries: true})
 		out := t.TempDir()
 		// Run 0 on 4 workers, run 1 on 3: different interleavings.
-		if _, err := WeaveImage(Options{JavaHome: home, Modules: []string{"java.logging", "java.xml"}, Out: out,
+		if _, err := WeaveModules(Options{JavaHome: home, Modules: []string{"java.logging", "java.xml"}, Out: out,
 			Weaver: Aspects{W: w}, Jars: true, Exclusions: x, Runtime: rt, Workers: 4 - run, NextID: w.NextID}); err != nil {
 			t.Fatal(err)
 		}

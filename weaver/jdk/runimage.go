@@ -22,10 +22,10 @@ import (
 // image and maps a class data sharing archive made for it. docs/jdk.md
 // says why jlink and how the image differs from the stock one.
 
-// ImageOptions configure BuildImage.
-type ImageOptions struct {
+// LinkOptions configure LinkImage.
+type LinkOptions struct {
 	JavaHome string
-	// Woven is a WeaveImage output directory: its patch/<module>.jar (or
+	// Woven is a WeaveModules output directory: its patch/<module>.jar (or
 	// class tree patch/<module>/) hold each woven module's new classes.
 	Woven string
 	// Out is the image directory; it must not exist or be empty.
@@ -44,12 +44,12 @@ type ImageOptions struct {
 // AdviceJar is where an image keeps the advice classes, relative to it.
 const AdviceJar = "lib/weft/advice.jar"
 
-// BuildImage links the runtime image opts.Out from the JDK at
+// LinkImage links the runtime image opts.Out from the JDK at
 // opts.JavaHome and the woven modules of opts.Woven: a jmod file per woven
 // module (the stock image's classes with the woven ones over them, the
 // stock jmod's other sections), jlink over those and the stock jmods, the
 // advice jar, then the class data sharing archives.
-func BuildImage(opts ImageOptions) error {
+func LinkImage(opts LinkOptions) error {
 	b, err := planImage(opts)
 	if err != nil {
 		return err
@@ -67,9 +67,9 @@ func BuildImage(opts ImageOptions) error {
 	return b.dumpCDS()
 }
 
-// imageBuild is one run of BuildImage.
+// imageBuild is one run of LinkImage.
 type imageBuild struct {
-	opts    ImageOptions
+	opts    LinkOptions
 	jmods   string // the JDK's jmods/
 	work    string // the woven jmod files, removed at the end
 	img     *jimage.Image
@@ -90,7 +90,7 @@ func HasJmods(javaHome string) bool {
 	return err == nil
 }
 
-func planImage(opts ImageOptions) (b *imageBuild, err error) {
+func planImage(opts LinkOptions) (b *imageBuild, err error) {
 	b = &imageBuild{opts: opts, jmods: filepath.Join(opts.JavaHome, "jmods"), stock: map[string][]jimage.Entry{},
 		woven: map[string]*archive.Input{}, hashers: map[string]bool{}, sums: map[string][]byte{}}
 	if !HasJmods(opts.JavaHome) {

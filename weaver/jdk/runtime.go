@@ -8,7 +8,7 @@ import (
 // javaHome, compiled against its patched java.lang.Thread (cached in
 // cacheDir).
 func BuildRuntime(javaHome, cacheDir string) (map[string][]byte, error) {
-	b, err := ImageClass(javaHome, "java/lang/Thread")
+	b, err := BaseClass(javaHome, "java/lang/Thread")
 	if err != nil {
 		return nil, err
 	}

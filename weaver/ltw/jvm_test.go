@@ -118,7 +118,7 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 	}
 	adv := jvmtest.Compile(t, map[string]string{"adv/Log.java": logSrc})
 	out := t.TempDir()
-	if _, err := jdk.WeaveImage(jdk.Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
+	if _, err := jdk.WeaveModules(jdk.Options{JavaHome: home, Modules: []string{"java.base"}, Out: out,
 		Weaver: noWeaving{}, Runtime: rt, BootAppend: []string{adv}, Jars: true}); err != nil {
 		t.Fatal(err)
 	}
