@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -314,7 +315,8 @@ func TestLeakTracker(t *testing.T) {
 	// did (128+15).
 	sleeper := jvmtest.Compile(t, map[string]string{"Sleeper.java": sleeperSrc})
 	sleepOut := t.TempDir()
-	cmd := exec.Command(weft, "leak", "--modules", "java.base", "--patches", "-o", sleepOut, "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
+	cpu := filepath.Join(t.TempDir(), "weft.pprof") // written though java's exit code is 143
+	cmd := exec.Command(weft, "leak", "--cpuprofile", cpu, "--modules", "java.base", "--patches", "-o", sleepOut, "--", jvmtest.Java(t), "-cp", sleeper, "Sleeper")
 	cmd.Env = append(os.Environ(), "WEFT_CACHE="+cache)
 	var o bytes.Buffer
 	cmd.Stdout = &o
@@ -342,5 +344,9 @@ func TestLeakTracker(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(sleepOut, "leak.json")); err != nil {
 		t.Errorf("after SIGTERM, no report: %v", err)
+	}
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if out, err := exec.Command(goCmd, "tool", "pprof", "-raw", cpu).CombinedOutput(); err != nil || !strings.Contains(string(out), "PeriodType: cpu nanoseconds") {
+		t.Errorf("weft leak --cpuprofile: go tool pprof: %v\n%.500s", err, out)
 	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"archive/zip"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -32,6 +34,15 @@ func cmdLines(t *testing.T, env, aspectArgs []string, adv, classes string) {
 		return stdout, m[1]
 	}
 	inline, dirInline := run("inline", "-Dcount.quiet=1", "-cp", cp, "Hello")
+	// And --cpuprofile: written when the java command's exit code is not
+	// 0 too (weft exited at once, its profile empty).
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	_, stderr, code := weft(t, env, append(append([]string{"run", "--cpuprofile", prof}, aspectArgs...), "--advice-cp", adv, "--",
+		jvmtest.Java(t), "-cp", cp, "NoSuchClass")...)
+	if code != 1 || !strings.Contains(stderr, "NoSuchClass") {
+		t.Errorf("java of a missing class: exit %d, want java's 1; stderr:\n%s", code, stderr)
+	}
+	checkCPUProfile(t, prof)
 	fromFile, dirFile := run("argfile", "-Dcount.quiet=1", "@"+argfile)
 	if inline != "hello\n" || fromFile != inline || dirFile != dirInline {
 		t.Errorf("@argfile: stdout %q in %s, want %q in %s (the class path woven ahead as inline)", fromFile, dirFile, inline, dirInline)
@@ -86,5 +97,16 @@ func writeManifestJar(t *testing.T, jar, dir, manifest string) {
 	}
 	if err != nil && !strings.Contains(err.Error(), "already") {
 		t.Fatal(err)
+	}
+}
+
+// checkCPUProfile fails t unless path holds a Go CPU profile that
+// go tool pprof reads.
+func checkCPUProfile(t *testing.T, path string) {
+	t.Helper()
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out, err := exec.Command(goCmd, "tool", "pprof", "-raw", path).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "PeriodType: cpu nanoseconds") {
+		t.Errorf("--cpuprofile %s: go tool pprof: %v\n%.500s", path, err, out)
 	}
 }

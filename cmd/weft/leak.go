@@ -104,8 +104,7 @@ func runLeak(cmd *cobra.Command, args []string) error {
 	if err := writeLeakReport(cmd.ErrOrStderr(), out); err != nil {
 		return err
 	}
-	os.Exit(code)
-	return nil
+	return exitCode(code)
 }
 
 // writeLeakReport prints the tracker's report and renders its folded

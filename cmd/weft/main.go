@@ -6,6 +6,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -39,7 +40,11 @@ func main() {
 	if perr := stopProfile(); err == nil {
 		err = perr
 	}
-	if err != nil {
+	var exit exitError
+	switch {
+	case errors.As(err, &exit):
+		os.Exit(exit.code)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "weft:", err)
 		os.Exit(1)
 	}

@@ -140,8 +140,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if err := writeProfile(cmd.ErrOrStderr(), out, top, fl.folded, fl.speedscope); err != nil {
 		return err
 	}
-	os.Exit(code)
-	return nil
+	return exitCode(code)
 }
 
 // profiler is examples/profile. Its calibration class is woven: the

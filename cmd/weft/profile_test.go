@@ -133,7 +133,9 @@ func at(m map[string]int64, path string) (n int64) {
 func TestProfileCommand(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
 	out := filepath.Join(t.TempDir(), "prof")
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--patches", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	cpu := filepath.Join(t.TempDir(), "weft.pprof")
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--cpuprofile", cpu, "--patches", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	checkCPUProfile(t, cpu)
 	if code != 0 || stdout != "fib 610\npool 1152 32\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

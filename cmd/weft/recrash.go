@@ -125,8 +125,7 @@ func runRecrash(cmd *cobra.Command, args []string) error {
 	if err := writeRecrashSummary(cmd.ErrOrStderr(), out, crashes); err != nil {
 		return err
 	}
-	os.Exit(code)
-	return nil
+	return exitCode(code)
 }
 
 // recrashMark marks a directory weft recrash made: only such a directory

@@ -190,7 +190,9 @@ func TestRecrashCommand(t *testing.T) {
 	wantOut, wantErr, _ := jvmtest.RunErr(t, java[1:]...)
 	out := filepath.Join(t.TempDir(), "crash")
 	start := time.Now()
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "-v", "--patches", "--jdk-frames", "--method", "crashy.Config.port", "-o", out, "--"}, java...)...)
+	cpu := filepath.Join(t.TempDir(), "weft.pprof")
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, append([]string{"recrash", "--cpuprofile", cpu, "-v", "--patches", "--jdk-frames", "--method", "crashy.Config.port", "-o", out, "--"}, java...)...)
+	checkCPUProfile(t, cpu)
 	t.Logf("weft recrash: %v", time.Since(start))
 	if code != 0 || stdout != wantOut {
 		t.Fatalf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, wantOut, stderr)

@@ -138,8 +138,7 @@ func runRun(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	os.Exit(code)
-	return nil
+	return exitCode(code)
 }
 
 // runWoven weaves as runFlags say and runs the command in args on the
