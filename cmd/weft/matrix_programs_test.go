@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/weaver/ltw"
 )
 
 // matrixProgram is a program of the matrix that runs to its end: a
@@ -121,6 +124,18 @@ func (m *matrix) ant(t *testing.T) {
 				t.Errorf("javac wrote another %s than on the stock JDK (%d bytes, stock %d)", c, len(b), len(wantClasses[c]))
 			}
 		}
-		checkWoven(t, mode, "ant", o, map[string]int{" SqTask.probeSq(int)": 10, " Sq.probeSq(int)": 10})
+		// Sq runs in Ant's isolated AntClassLoader, which does not see
+		// weft's runtime: defined unwoven, its probe not counted, and
+		// listed with the reason (under weft serve, in its summary).
+		checkWoven(t, mode, "ant", o, map[string]int{" SqTask.probeSq(int)": 10})
+		if strings.Contains(o.stderr, " Sq.probeSq(int)") {
+			t.Errorf("Sq.probeSq counted, though its loader does not see weft's runtime")
+		}
+		if mode == runMode {
+			sum := checkUnwoven(t, "ant", o.report)
+			if !slices.ContainsFunc(sum.Unwoven, func(u ltw.Unwoven) bool { return u.Class == "Sq" && strings.HasPrefix(u.Reason, ltwUnseen) }) {
+				t.Errorf("Sq not listed as left unwoven for its loader: %+v", sum.Unwoven)
+			}
+		}
 	})
 }

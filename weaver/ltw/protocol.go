@@ -61,6 +61,11 @@ const (
 	// classes this connection sends next: the server may weave the jar's
 	// other classes ahead (ahead.go). It gets no response.
 	Source Kind = 8
+	// Unseen: a class whose defining loader does not see weft's runtime
+	// (it does not delegate weft.rt to its parent), so woven code of it
+	// could not run. The server records it as left unwoven and answers
+	// unchanged.
+	Unseen Kind = 9
 )
 
 func (k Kind) String() string {
@@ -83,6 +88,8 @@ func (k Kind) String() string {
 		return "hits"
 	case Source:
 		return "source"
+	case Unseen:
+		return "unseen"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -163,7 +170,7 @@ func ParseRequest(b []byte) (*Request, error) {
 		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
 	}
 	req := &Request{Kind: Kind(b[0])}
-	if req.Kind > Source {
+	if req.Kind > Unseen {
 		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
 	}
 	n := int(binary.BigEndian.Uint16(b[1:]))

@@ -500,6 +500,10 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 		return &Response{Status: StatusError, Message: err.Error()}, nil
 	}
 	name = info.Name
+	if req.Kind == Unseen {
+		s.unwoven(req, name, unseenReason)
+		return &Response{Status: StatusUnchanged}, nil
+	}
 	if why := unweavable(name); why != "" {
 		s.unwoven(req, name, why)
 		return &Response{Status: StatusUnchanged}, nil
@@ -774,6 +778,10 @@ func (s *Server) methodsUnwoven(req *Request, name string, warnings []string) {
 		}
 	})
 }
+
+// unseenReason is why a class of a loader that does not see weft's runtime
+// is left unwoven (Unseen).
+const unseenReason = "its class loader does not see weft's runtime (it does not delegate weft.rt to its parent, as an isolated or child-first loader may not): woven, it would fail with NoClassDefFoundError"
 
 // unweavable says why a class must be defined unwoven, or "".
 func unweavable(name string) string {

@@ -49,6 +49,8 @@ final class LTWClient {
      * connection sends next: weft weaves the jar's other classes ahead.
      */
     private static final int SOURCE = 8;
+    /** A class whose loader does not see weft's runtime (LTWLoaders). */
+    private static final int UNSEEN = 9;
     /** Response statuses; AHEAD prefixes a response with answers woven ahead (LTWAhead). */
     private static final int WOVEN = 1, QUERY = 3, TOKEN = 4, INDEXED = 5, AHEAD = 6;
     /** Set once the index was asked for. */
@@ -99,6 +101,9 @@ final class LTWClient {
         if (PATH == null || broken || name != null && name.endsWith(SISTER) || wovenAlready(b, off, len)) {
             return null;
         }
+        if (!LTWLoaders.seeRuntime(loader)) {
+            return unseen(loader, name, b, off, len);
+        }
         Object ahead = LTWAhead.answer(kind, name, b, off, len);
         if (ahead != LTWCache.MISS) {
             return (Object[]) ahead;
@@ -129,6 +134,25 @@ final class LTWClient {
             fail(name, e);
             return null;
         }
+    }
+
+    /**
+     * Tells the server of a class whose loader does not see weft's runtime
+     * (LTWLoaders), which records it as left unwoven and answers
+     * unchanged; it is defined unwoven whatever the answer.
+     */
+    private static Object[] unseen(ClassLoader loader, String name, byte[] b, int off, int len) {
+        Conn c = null;
+        try {
+            c = take();
+            send(c, c.ch, UNSEEN, name, b, off, len, null);
+            receive(c, loader);
+            give(c);
+        } catch (Throwable e) {
+            close(c);
+            fail(name, e);
+        }
+        return null;
     }
 
     /** weft's guard class (rtjava.Weft), as a class file names it. */
