@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/weft-aop/weft/internal/cache"
 )
 
 //go:embed weft
@@ -59,14 +61,11 @@ func SourcesHash(src map[string][]byte, extra ...[]byte) string {
 // Build compiles the runtime with javac (javaHome/bin/javac; "" means javac
 // on PATH) for Java 11 and returns its class files by internal name (e.g.
 // "weft/rt/DIB"). Results are cached in cacheDir/rt-HASH ("" means the
-// user cache directory), so only the first call runs javac.
+// rt directory of weft's cache, cache.SharedDir), so only the first call
+// runs javac.
 func Build(javaHome, cacheDir string) (map[string][]byte, error) {
 	if cacheDir == "" {
-		d, err := os.UserCacheDir()
-		if err != nil {
-			d = os.TempDir()
-		}
-		cacheDir = filepath.Join(d, "weft")
+		cacheDir = cache.SharedDir(cache.Root())
 	}
 	javac := "javac"
 	if javaHome != "" {

@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/weft-aop/weft/internal/cache"
+	"github.com/weft-aop/weft/internal/javacmd"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -43,7 +42,9 @@ func addAppCDSFlag(f *pflag.FlagSet) {
 // An appArchive is the CDS archive of one program (its class path) on one
 // runtime image with one set of JVM options that matter, in the cache.
 type appArchive struct {
-	dir       string   // cacheRoot()/cds-KEY
+	key       string // its cache entry's
+	meta      cache.Meta
+	dir       string   // its cache entry, once acquired
 	java      string   // the image's java
 	classPath string   // the archived prefix of the woven class path
 	options   []string // the command's JVM options the archive depends on
@@ -78,9 +79,8 @@ func newAppArchive(imageDir string, line *javacmd.Line, entries []string, woven 
 	}
 	a := &appArchive{java: filepath.Join(imageDir, "bin", "java"), classPath: strings.Join(jars, string(filepath.ListSeparator)),
 		options: opts}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", imageDir, a.classPath, main, strings.Join(opts, "\x00"))
-	a.dir = filepath.Join(cacheRoot(), "cds-"+hex.EncodeToString(h.Sum(nil))[:20])
+	a.key = cache.Key(imageDir, a.classPath, main, strings.Join(opts, "\x00"))
+	a.meta = cache.Meta{JavaHome: imageDir, ClassPath: jars, Program: strings.TrimSpace(strings.Join(opts, " ") + " " + main)}
 	var stamp strings.Builder
 	for _, f := range append([]string{filepath.Join(imageDir, "lib", "modules"), filepath.Join(imageDir, "lib", "server", "classes.jsa"),
 		filepath.Join(imageDir, "lib", "weft", "advice.jar")}, jars...) {
@@ -131,16 +131,23 @@ func cdsOptions(line *javacmd.Line) (opts []string, main string, ok bool) {
 // runOptions returns the JVM options of this run: the archive if there is
 // one (made now if the first run listed its classes), else the option
 // listing the classes this run loads. Any failure means no option: the run
-// goes on without.
-func (a *appArchive) runOptions(say func(string, ...any)) []string {
-	if err := os.MkdirAll(a.dir, 0o755); err != nil {
+// goes on without. The archive's cache entry is in use until u is
+// released.
+func (a *appArchive) runOptions(u *cacheUse, say func(string, ...any)) []string {
+	var opts []string
+	if _, err := u.acquire("cds", a.key, a.meta, func(dir string, _, _ bool) error {
+		a.dir = dir
+		opts = a.lockedOptions(say)
+		return nil
+	}); err != nil {
+		say("%v", err)
 		return nil
 	}
-	unlock, err := lockFile(a.dir + ".lock")
-	if err != nil {
-		return nil
-	}
-	defer unlock()
+	return opts
+}
+
+// lockedOptions is runOptions under the entry's lock.
+func (a *appArchive) lockedOptions(say func(string, ...any)) []string {
 	if b, err := os.ReadFile(filepath.Join(a.dir, cdsStamp)); err != nil || string(b) != a.stamp {
 		// New, or stale: the image or a jar changed since.
 		os.RemoveAll(a.dir)

@@ -44,20 +44,6 @@ func buildImage(home, woven, dir, adviceCP string, progress bool) error {
 	return nil
 }
 
-// cachedImage returns the runtime image linked from the woven JDK in
-// jdkDir (a weft run cache entry), linking it the first time: it is
-// cached in jdkDir/image, under the same key. A JDK without jmods gets
-// none ("", said so): the run falls back to patches.
-func cachedImage(home, jdkDir, bootCP string) (string, error) {
-	if !jdk.HasJmods(home) {
-		fmt.Fprintf(os.Stderr, "weft: %s has no jmods/ to link a runtime image from: running it with --patch-module (slower start-up)\n", home)
-		return "", nil
-	}
-	dir := filepath.Join(jdkDir, "image")
-	_, err := cached(dir, func() error { return buildImage(home, jdkDir, dir, bootCP, true) })
-	return dir, err
-}
-
 // imageArgs returns the arguments of a launcher of the image: the image
 // holds the woven JDK's options, so only extra JVM options are added (as
 // -J options for launchers other than java, and -R options too for

@@ -225,7 +225,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rt, err := jdk.BuildRuntime(home, filepath.Join(cacheRoot(), "rt"))
+	rt, err := jdk.BuildRuntime(home, rtCache())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -251,7 +251,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 		}
 	}
 	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w, OnResult: onResult},
-		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs, CacheDir: cacheRoot()}
+		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs, CacheDir: rtCache()}
 	if job.progress && isTerminal(os.Stderr) {
 		bar := &progressBar{w: os.Stderr, start: time.Now()}
 		opts.Progress = bar.update
@@ -301,19 +301,6 @@ func summaryPath(dir, image string) string {
 		return filepath.Join(image, imageSummary)
 	}
 	return filepath.Join(dir, "summary.json")
-}
-
-// cacheRoot is weft's cache directory: $WEFT_CACHE, else the user cache
-// directory's weft/.
-func cacheRoot() string {
-	if d := os.Getenv("WEFT_CACHE"); d != "" {
-		return d
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		d = os.TempDir()
-	}
-	return filepath.Join(d, "weft")
 }
 
 // isTerminal reports whether f is a character device (a terminal).

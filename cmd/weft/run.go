@@ -1,14 +1,8 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -16,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -26,9 +19,9 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/weaver"
-	"github.com/weft-aop/weft/weaver/jdk"
 )
 
 var runFlags struct {
@@ -44,6 +37,7 @@ var runFlags struct {
 	ltwWait  time.Duration
 	patches  bool
 	appCDS   bool
+	cacheMax string
 	// jvmOptions are JVM options a tool's runs take (not a flag of weft
 	// run: e.g. weft profile's, for the JIT).
 	jvmOptions []string
@@ -61,7 +55,9 @@ Both weavings are cached under $WEFT_CACHE (default: the user cache
 directory's weft/). The JDK's is keyed by the JDK's release and build, the
 aspect files, the advice classes' bytes, the modules chosen and weft itself;
 the application's by that and the class path's contents. A second run with
-the same inputs starts java at once.
+the same inputs starts java at once. The cache is bounded (--cache-max,
+$WEFT_CACHE_MAX, else 5G): the entries used least recently are removed,
+never those a running JVM uses; "weft cache" lists and prunes it.
 
 The woven JDK runs as a runtime image linked from it (as "weft jdk
 --image" links one, cached with it): the command is run from the image's
@@ -122,6 +118,7 @@ func init() {
 	f.BoolVar(&runFlags.loadTime, "load-time", true, "weave the classes the JVM defines at run time too (docs/ltw.md)")
 	f.BoolVar(&runFlags.patches, "patches", false, "run the stock JDK with the woven modules as --patch-module patches, not a woven runtime image")
 	addAppCDSFlag(f)
+	addCacheMaxFlag(f, &runFlags.cacheMax)
 	f.StringVar(&runFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file")
 	f.DurationVar(&runFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class at load time may take; past it the class is defined unwoven and reported")
 	f.StringVar(&runFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
@@ -193,35 +190,35 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	bootCP := joinClassPath(append([]string{fl.adviceCP}, holders...)...)
 	applied := appliedAdvice{}
 
-	// The JDK, once per key.
-	wj, err := cachedJDK(home, m, advs, fl.aspects, bootCP, fl.modules, holders)
+	// The JDK, once per key. The cache's entries this run uses stay in
+	// use until its JVM ends.
+	cu, err := useCache(fl.cacheMax)
 	if err != nil {
 		return 0, err
 	}
-	key, jdkDir, sum, wove := wj.key, wj.dir, wj.sum, wj.wove
+	defer cu.release()
+	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, bootCP, fl.modules, holders, !fl.patches)
+	if err != nil {
+		return 0, err
+	}
+	key, jdkDir, imageDir, sum, wove := wj.key, wj.dir, wj.image, wj.sum, wj.wove
 	say("woven JDK: %s", jdkDir)
-	imageDir := ""
-	if !fl.patches {
-		if imageDir, err = cachedImage(home, jdkDir, bootCP); err != nil {
-			return 0, err
-		} else if imageDir != "" {
-			say("woven runtime image: %s", imageDir)
-		}
+	if imageDir != "" {
+		say("woven runtime image: %s", imageDir)
 	}
 
 	// The application's class path, once per key. Load-time weaving
 	// numbers its join points after the JDK's and the class path's.
 	idBase := sum.NextID
-	ltwDir := filepath.Join(cacheRoot(), "ltw-"+key) // load-time answers, keyed as the weavings before
+	meta := jdkMeta(home, fl.aspects, bootCP, fl.modules)
+	ltwKey := key // load-time answers, keyed as the weavings before
 	if len(entries) > 0 {
-		h := sha256.New()
-		h.Write([]byte(key))
+		k := cache.NewHasher().String(key)
 		for _, e := range entries {
-			fmt.Fprintf(h, "\x00%s\x00", e)
-			hashPath(h, e)
+			k.String(e).Path(e)
 		}
-		appDir := filepath.Join(cacheRoot(), "app-"+hex.EncodeToString(h.Sum(nil))[:20])
-		ltwDir = filepath.Join(cacheRoot(), "ltw-"+hex.EncodeToString(h.Sum(nil))[:20])
+		ltwKey, meta.ClassPath = k.Key(), absPaths(entries)
+		appDir := cu.store.EntryDir("app", ltwKey)
 		for i, e := range entries {
 			if st, err := os.Stat(e); err == nil && slices.Contains(present, e) {
 				name := fmt.Sprintf("%d-%s", i, filepath.Base(e))
@@ -231,7 +228,10 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 				outs[e] = filepath.Join(appDir, name)
 			}
 		}
-		if _, err := cached(appDir, func() error {
+		if _, err := cu.acquire("app", ltwKey, meta, func(appDir string, fresh, _ bool) error {
+			if !fresh {
+				return nil
+			}
 			fmt.Fprintf(os.Stderr, "weft: weaving the class path into %s (once)\n", appDir)
 			wove = true
 			next, err := weaveApp(home, m, advs, fl.adviceCP, entries, outs, sum.NextID, applied)
@@ -263,8 +263,12 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	var lt *loadTime
 	jvmOpts := append([]string(nil), fl.jvmOptions...)
 	if fl.loadTime {
+		answers, err := cu.acquire("ltw", ltwKey, meta, nil)
+		if err != nil {
+			return 0, err
+		}
 		if lt, err = startLoadTime(m, advs, loadTimeJob{home: home, classPath: present, adviceCP: bootCP, modules: fl.modules,
-			idBase: idBase, cacheDir: ltwDir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait}); err != nil {
+			idBase: idBase, cacheDir: answers.Dir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait}); err != nil {
 			return 0, err
 		}
 		jvmOpts = append(jvmOpts, lt.property())
@@ -278,9 +282,10 @@ func runWoven(cmd *cobra.Command, args []string, env []string) (int, error) {
 	var archive *appArchive
 	if imageDir != "" && !tool && fl.appCDS {
 		if archive = newAppArchive(imageDir, line, entries, outs); archive != nil {
-			jvmOpts = append(jvmOpts, archive.runOptions(say)...)
+			jvmOpts = append(jvmOpts, archive.runOptions(cu, say)...)
 		}
 	}
+	cu.trim() // the entries made, and those this run uses in use
 
 	// Run the command on both, the class path's entries replaced by their
 	// woven copies.
@@ -437,148 +442,6 @@ func readAppliedAdvice(dir string, into appliedAdvice) error {
 		into[k] = true
 	}
 	return nil
-}
-
-// A cachedWovenJDK is the JDK woven for a run's aspects, in the cache.
-type cachedWovenJDK struct {
-	key, dir string
-	sum      *jdk.Summary
-	wove     bool // woven by this call, not found in the cache
-}
-
-// cachedJDK weaves the JDK for the aspects once per key (jdkKey, cached),
-// for weft run and weft serve. holders are class-path entries holding
-// advice classes, which bootCP includes. The advice applied is written in
-// the cache directory (appliedFile) for the caller's lint.
-func cachedJDK(home string, m advice.Matcher, advs []*advice.Advice, aspects []string, bootCP, modules string,
-	holders []string) (cachedWovenJDK, error) {
-	var w cachedWovenJDK
-	key, err := jdkKey(home, aspects, bootCP, modules)
-	if err != nil {
-		return w, err
-	}
-	w.key, w.dir = key, filepath.Join(cacheRoot(), "jdk-"+key)
-	w.sum, err = cached(w.dir, func() error {
-		fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", w.dir)
-		if len(holders) > 0 {
-			fmt.Fprintf(os.Stderr, "weft: advice classes found on the class path in %s: on the boot class path too\n",
-				strings.Join(holders, ", "))
-		}
-		s, applied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: bootCP, javaHome: home,
-			modules: modules, out: w.dir, progress: true})
-		if err != nil {
-			return err
-		}
-		if len(s.Intrinsics) > 0 {
-			fmt.Fprintf(os.Stderr, "weft: %d advised JDK methods are intrinsic candidates (see %s): counts there can be partial\n",
-				len(s.Intrinsics), filepath.Join(w.dir, "summary.json"))
-		}
-		w.wove = true
-		return writeAppliedAdvice(w.dir, applied)
-	})
-	return w, err
-}
-
-// jdkKey hashes what the woven JDK depends on.
-// weftDigest is the SHA-256 of the running weft executable (of its version
-// string if it cannot be read), computed once: cached weavings depend on it.
-var weftDigest = sync.OnceValue(func() []byte {
-	h := sha256.New()
-	h.Write([]byte(version))
-	if exe, err := os.Executable(); err == nil {
-		hashPath(h, exe)
-	}
-	return h.Sum(nil)
-})
-
-func jdkKey(home string, aspects []string, adviceCP, modules string) (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "weft %s\x00%s\x00%s\x00%s\x00", version, jdk.Release(home), home, modules)
-	// weft itself: a rebuilt weft may weave differently.
-	h.Write(weftDigest())
-	for _, a := range aspects {
-		b, err := os.ReadFile(a)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "aspect\x00%d\x00", len(b))
-		h.Write(b)
-	}
-	for _, p := range filepath.SplitList(adviceCP) {
-		fmt.Fprintf(h, "advice\x00%s\x00", p)
-		hashPath(h, p)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:20], nil
-}
-
-// hashPath writes a file's bytes, or a directory's files' names and bytes
-// in name order, to h.
-func hashPath(h hash.Hash, p string) {
-	filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		f, err := os.Open(q)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		rel, _ := filepath.Rel(p, q)
-		fmt.Fprintf(h, "file\x00%s\x00", rel)
-		io.Copy(h, f)
-		return nil
-	})
-}
-
-// cached runs make to fill dir unless a previous run completed it, under
-// an exclusive lock so concurrent runs weave once. It returns the JDK
-// summary if dir holds one.
-func cached(dir string, make func() error) (*jdk.Summary, error) {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return nil, err
-	}
-	unlock, err := lockFile(dir + ".lock")
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	done := filepath.Join(dir, ".complete")
-	if _, err := os.Stat(done); errors.Is(err, fs.ErrNotExist) {
-		os.RemoveAll(dir) // a run that died half way
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		if err := make(); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(done, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	sum := &jdk.Summary{}
-	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
-		if err := json.Unmarshal(b, sum); err != nil {
-			return nil, fmt.Errorf("%s: %v", dir, err)
-		}
-	}
-	return sum, nil
-}
-
-// lockFile takes an exclusive lock on the file (created if need be) and
-// returns its release.
-func lockFile(name string) (func(), error) {
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }
 
 // weaveApp weaves the class path entries into outs (entry → output), with

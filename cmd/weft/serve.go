@@ -22,6 +22,7 @@ var serveFlags struct {
 	ltwFile  string
 	ltwInfo  string
 	ltwWait  time.Duration
+	cacheMax string
 }
 
 var serveCmd = &cobra.Command{
@@ -69,6 +70,7 @@ func init() {
 	f.StringVar(&serveFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
 	f.DurationVar(&serveFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class may take; past it the class is defined unwoven and reported")
 	addLintFlag(f, &serveFlags.xlint)
+	addCacheMaxFlag(f, &serveFlags.cacheMax)
 	serveCmd.MarkFlagRequired("aspect")
 	rootCmd.AddCommand(serveCmd)
 }
@@ -84,7 +86,13 @@ func runServe(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	m, advs := prog, prog.Advice()
-	wj, err := cachedJDK(home, m, advs, fl.aspects, fl.adviceCP, fl.modules, nil)
+	// The cache's entries served from stay in use until serve stops.
+	cu, err := useCache(fl.cacheMax)
+	if err != nil {
+		return err
+	}
+	defer cu.release()
+	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, fl.adviceCP, fl.modules, nil, false)
 	if err != nil {
 		return err
 	}
@@ -103,8 +111,13 @@ func runServe(cmd *cobra.Command, args []string) error {
 		}
 		defer os.RemoveAll(dir)
 	}
+	answers, err := cu.acquire("ltw", key, jdkMeta(home, fl.aspects, fl.adviceCP, fl.modules), nil)
+	if err != nil {
+		return err
+	}
+	cu.trim()
 	lt, err := startLoadTime(m, advs, loadTimeJob{home: home, adviceCP: fl.adviceCP, modules: fl.modules, idBase: nextID,
-		cacheDir: filepath.Join(cacheRoot(), "ltw-"+key), weaveInfo: fl.ltwInfo, timeout: fl.ltwWait, listenDir: dir})
+		cacheDir: answers.Dir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait, listenDir: dir})
 	if err != nil {
 		return err
 	}

@@ -31,13 +31,13 @@ type tool struct {
 // both named by their content (and weft's: finish may weave), and returns
 // their paths.
 func (t tool) install(home string) (aspect, adv string, err error) {
-	classes, err := t.build(home, cacheRoot())
+	classes, err := t.build(home, rtCache())
 	if err != nil {
 		return "", "", fmt.Errorf("building the %s advice: %v", t.name, err)
 	}
 	key := rtjava.SourcesHash(t.sources, t.aspect, weftDigest())
-	aspect = filepath.Join(cacheRoot(), t.name+"-"+key+".weft")
-	adv = filepath.Join(cacheRoot(), t.name+"-"+key+"-advice")
+	aspect = filepath.Join(rtCache(), t.name+"-"+key+".weft")
+	adv = filepath.Join(rtCache(), t.name+"-"+key+"-advice")
 	if !fileExists(aspect) {
 		if err := os.WriteFile(aspect, t.aspect, 0o644); err != nil {
 			return "", "", err
@@ -84,6 +84,7 @@ func addWovenRunFlags(f *pflag.FlagSet, modules *string, defaultModules, what st
 	f.BoolVar(&runFlags.loadTime, "load-time", true, what+" the classes the JVM defines at run time too (docs/ltw.md)")
 	f.BoolVar(&runFlags.patches, "patches", false, "run the stock JDK with --patch-module patches, not a woven runtime image")
 	addAppCDSFlag(f)
+	addCacheMaxFlag(f, &runFlags.cacheMax)
 	f.SetInterspersed(false)
 }
 

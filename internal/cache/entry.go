@@ -90,7 +90,7 @@ func (s *Store) Acquire(kind, key string, meta Meta, fill Fill) (*Entry, error) 
 	if err := os.MkdirAll(s.root, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %v", err)
 	}
-	dir := s.entryDir(kind, key)
+	dir := s.EntryDir(kind, key)
 	lk, err := lockPath(dir+lockExt, syscall.LOCK_EX, true)
 	if err != nil {
 		return nil, fmt.Errorf("cache: %v", err)

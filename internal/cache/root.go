@@ -44,5 +44,5 @@ func (s *Store) Dir() string { return s.root }
 // Shared returns the store's rt directory (SharedDir).
 func (s *Store) Shared() string { return SharedDir(s.root) }
 
-// entryDir returns the directory of the entry kind-key.
-func (s *Store) entryDir(kind, key string) string { return filepath.Join(s.root, kind+"-"+key) }
+// EntryDir returns the directory of the entry kind-key.
+func (s *Store) EntryDir(kind, key string) string { return filepath.Join(s.root, kind+"-"+key) }

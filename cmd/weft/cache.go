@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/internal/cache"
+)
+
+// cacheHelp is what weft cache teaches: the cache's layout and bound.
+const cacheHelp = `cache lists and prunes what weft keeps between runs, all under one
+directory: $WEFT_CACHE, else the user cache directory's weft/
+(~/.cache/weft). Each entry is made once for a set of inputs and reused:
+
+  jdk  the JDK woven for a set of aspects (and modules), with the runtime
+       image linked from it (weft run, serve, profile, leak, recrash)
+  app  the application's class path woven for them
+  ltw  the load-time weaving answers of a JDK or class path
+  cds  a program's class data sharing archive on a woven image
+  rt   weft's runtime and tools' advice compiled, facts about JDKs (small,
+       not an entry: removed only by prune --all)
+
+The cache is bounded: after a command makes an entry, the entries used
+least recently are removed until the cache is under the bound (5G, or
+$WEFT_CACHE_MAX, or the command's --cache-max). An entry a running JVM
+uses is never removed: weft run and the others mark theirs in use until
+the JVM exits.`
+
+var cacheCmd = &cobra.Command{
+	Use:   "cache [list | prune]",
+	Short: "List and prune weft's cache (woven JDKs, class paths, load-time answers)",
+	Long: cacheHelp + `
+
+Examples:
+
+  weft cache                          # what the cache holds, least recently used first
+  weft cache prune                    # bring it under its bound
+  weft cache prune --max 2G           # ... under 2 GB
+  weft cache prune --older-than 168h  # remove what was not used for a week
+  weft cache prune --all              # remove everything not in use
+  WEFT_CACHE_MAX=2G weft run ...      # bound the cache to 2 GB`,
+	Args: cobra.NoArgs,
+	RunE: func(cmd *cobra.Command, _ []string) error {
+		return runCacheList(cmd.OutOrStdout())
+	},
+}
+
+var cacheListCmd = &cobra.Command{
+	Use:   "list",
+	Short: "List the cache's entries: what each holds, its size, its last use",
+	Long: `list prints the cache's entries, least recently used (first evicted)
+first: their kind, key, size, last use, whether a process uses them now,
+and what they hold (the aspects, the JDK and its version, the modules, the
+class path). The last line gives the total and the bound.
+
+Example:
+
+  weft cache list`,
+	Args: cobra.NoArgs,
+	RunE: func(cmd *cobra.Command, _ []string) error {
+		return runCacheList(cmd.OutOrStdout())
+	},
+}
+
+// cachePruneOptions are weft cache prune's flags.
+type cachePruneOptions struct {
+	max       string
+	all       bool
+	olderThan time.Duration
+}
+
+func newCachePruneCmd() *cobra.Command {
+	opts := &cachePruneOptions{}
+	cmd := &cobra.Command{
+		Use:   "prune [--max SIZE] [--older-than DURATION] [--all]",
+		Short: "Remove cache entries: the least recently used over a size, the old, or all",
+		Long: `prune removes entries of the cache that no process uses: with no flag, the
+least recently used until the cache is under its bound ($WEFT_CACHE_MAX,
+else 5G); with --max, under SIZE; with --older-than, those not used for
+DURATION; with --all, every one, and the compiled runtimes too. An entry
+in use (a JVM runs on it) is kept and said so.
+
+Examples:
+
+  weft cache prune
+  weft cache prune --max 1G
+  weft cache prune --older-than 720h
+  weft cache prune --all`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runCachePrune(cmd.OutOrStdout(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.max, "max", "", "remove the least recently used entries until the cache is under SIZE (e.g. 2G, 500M)")
+	f.BoolVar(&opts.all, "all", false, "remove every entry not in use, and the compiled runtimes")
+	f.DurationVar(&opts.olderThan, "older-than", 0, "remove the entries last used longer ago than DURATION (e.g. 168h)")
+	return cmd
+}
+
+func init() {
+	cacheCmd.AddCommand(cacheListCmd, newCachePruneCmd())
+	rootCmd.AddCommand(cacheCmd)
+}
+
+func runCacheList(w io.Writer) error {
+	s := cache.Open("")
+	ents, err := s.List()
+	if err != nil {
+		return fmt.Errorf("cache: %v", err)
+	}
+	max, err := cache.Max("")
+	if err != nil {
+		return err
+	}
+	shared := cache.DiskSize(s.Shared())
+	total := shared
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KIND\tKEY\tSIZE\tLAST USE\tIN USE\tHOLDS")
+	for _, e := range ents {
+		total += e.Size
+		holds := "(no record: unfinished, or made by an older weft)"
+		if e.Meta != nil {
+			holds = cacheHolds(e.Meta)
+		}
+		inUse := ""
+		if e.InUse {
+			inUse = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Kind, e.Key, cache.FormatSize(e.Size),
+			e.LastUse.Local().Format("2006-01-02 15:04"), inUse, holds)
+	}
+	if shared > 0 {
+		fmt.Fprintf(tw, "rt\t\t%s\t\t\tweft's runtime and tools compiled, JDK facts\n", cache.FormatSize(shared))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s: %d entr%s, %s in all (bound %s)\n", s.Dir(), len(ents), plural2(len(ents), "y", "ies"),
+		cache.FormatSize(total), cache.FormatSize(max))
+	return err
+}
+
+// cacheHolds is what an entry holds, in a line: the aspects by file name.
+func cacheHolds(m *cache.Meta) string {
+	short := *m
+	short.Aspects = nil
+	for _, a := range m.Aspects {
+		short.Aspects = append(short.Aspects, filepath.Base(a))
+	}
+	return strings.TrimSpace(short.Holds())
+}
+
+func runCachePrune(w io.Writer, opts *cachePruneOptions) error {
+	p := cache.PruneOptions{Max: -1, OlderThan: opts.olderThan, All: opts.all}
+	switch {
+	case opts.max != "":
+		max, err := cache.ParseSize(opts.max)
+		if err != nil {
+			return fmt.Errorf("--max: %v", err)
+		}
+		p.Max = max
+	case !opts.all && opts.olderThan == 0: // the bound
+		max, err := cache.Max("")
+		if err != nil {
+			return err
+		}
+		p.Max = max
+	}
+	s := cache.Open("")
+	removed, size, err := s.Prune(p)
+	for _, e := range removed {
+		fmt.Fprintf(w, "removed %s-%s (%s)\n", e.Kind, e.Key, cache.FormatSize(e.Size))
+	}
+	if err != nil {
+		return fmt.Errorf("cache prune: %v", err)
+	}
+	ents, _ := s.List()
+	busy := 0
+	for _, e := range ents {
+		if e.InUse {
+			busy++
+		}
+	}
+	if busy > 0 {
+		fmt.Fprintf(w, "kept %d entr%s in use\n", busy, plural2(busy, "y", "ies"))
+	}
+	_, err = fmt.Fprintf(w, "%s: %s\n", s.Dir(), cache.FormatSize(size))
+	return err
+}
