@@ -98,9 +98,9 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.max, "max", "", "remove the least recently used entries until the cache is under SIZE (e.g. 2G, 500M)")
+	f.StringVar(&opts.max, "max", "", "remove the least recently used entries until the cache is under `SIZE` (e.g. 2G, 500M)")
 	f.BoolVar(&opts.all, "all", false, "remove every entry not in use, and the compiled runtimes")
-	f.DurationVar(&opts.olderThan, "older-than", 0, "remove the entries last used longer ago than DURATION (e.g. 168h)")
+	f.DurationVar(&opts.olderThan, "older-than", 0, "remove the entries last used longer ago than `DURATION` (e.g. 168h)")
 	return cmd
 }
 

@@ -30,7 +30,7 @@ func rtCache() string { return cache.SharedDir(cache.Root()) }
 // cache entries.
 func addCacheMaxFlag(f *pflag.FlagSet, p *string) {
 	f.StringVar(p, "cache-max", "", fmt.Sprintf(
-		"bound the cache to SIZE (e.g. 2G, 500M), evicting the least recently used entries not in use (default: $%s, else %s)",
+		"bound the cache to `SIZE` (e.g. 2G, 500M), evicting the least recently used entries not in use (default: $%s, else %s)",
 		cache.MaxEnv, cache.FormatSize(cache.DefaultMax)))
 }
 
