@@ -12,6 +12,12 @@ import "sync"
 // than InsertCode's last jump to itself) makes it give up, and InsertCode
 // runs the general analysis. The frames are the ones that analysis finds
 // (the prepend test compares them).
+//
+// Why a second interpreter beside the analysis's: measured without it
+// (every insertion through the general analysis, BenchmarkWeaveGuava/count,
+// 4 interleaved pairs), weaving guava took a median 15 % longer. The
+// general analysis's cheap mode for inserted code is KeepFrames, which
+// still sets up blocks and per-class caches for a whole method.
 
 // quickState is the state at one point: locals by slot (the second slot
 // of a long or double is Top), the stack by value.
