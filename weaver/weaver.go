@@ -10,6 +10,7 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/weaver/scope"
 )
 
 // Mode says which kind of classes a Weaver weaves. Woven code is the same in
@@ -50,6 +51,10 @@ type Options struct {
 	// modules at once, not for classes woven one by one as the JVM
 	// defines them.
 	SharedEntries bool
+	// Scope, if set, says which classes may be woven: a class out of it
+	// is left as it is (copied byte for byte by WeavePath), whatever the
+	// aspects match, and counted in the scope.
+	Scope *scope.Scope
 
 	// decodeAll makes every method take the decoding path (weaveMethod),
 	// none weaveEntry's shortcut: tests compare the two.
@@ -272,7 +277,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 	// would keep too.
 	res = &Result{Name: strings.Clone(cname)}
 	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
-		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] {
+		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] || !w.opts.Scope.Class(cname) {
 		return res, nil, nil
 	}
 	if alreadyWoven(c) {
