@@ -182,6 +182,10 @@ func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 // JVM starts there.
 func (w *Weaver) NextID() int32 { return w.nextID.Load() }
 
+// Scope returns the scope the weaver was made with (Options.Scope), nil
+// for none.
+func (w *Weaver) Scope() *scope.Scope { return w.opts.Scope }
+
 // SisterSuffix ends the name of every sister class; no Java compiler emits
 // it, so it cannot clash with a class of the program.
 const SisterSuffix = "$weft$jp"

@@ -50,6 +50,9 @@ type Summary struct {
 	MethodsCount int       `json:"methodsUnwovenCount,omitempty"`
 	// Skipped counts the classes Server.Skip kept unwoven.
 	Skipped int `json:"skipped"`
+	// OutOfScope counts the classes the weaver's scope left out
+	// (weaver.Options.Scope).
+	OutOfScope int `json:"outOfScope,omitempty"`
 	// Asked counts the supertypes asked of the JVM (learnSupertypes), or
 	// read from the jar for a class woven ahead that the JVM defined.
 	Asked int `json:"asked"`
@@ -82,6 +85,9 @@ func (s Summary) String() string {
 	ahead := ""
 	if s.Ahead > 0 {
 		ahead = fmt.Sprintf(", %d answered in the JVM, woven ahead", s.Ahead)
+	}
+	if s.OutOfScope > 0 {
+		skipped += fmt.Sprintf(", %d outside the scope", s.OutOfScope)
 	}
 	methods := ""
 	if s.MethodsCount > 0 {
@@ -506,6 +512,10 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 	}
 	if why := unweavable(name); why != "" {
 		s.unwoven(req, name, why)
+		return &Response{Status: StatusUnchanged}, nil
+	}
+	if !s.w.Scope().Class(name) { // at once: the weaver would parse it first
+		s.count(func(sum *Summary) { sum.OutOfScope++ })
 		return &Response{Status: StatusUnchanged}, nil
 	}
 	if s.Skip != nil && s.Skip(name) {

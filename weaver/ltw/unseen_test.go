@@ -4,6 +4,12 @@ import (
 	"net"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/weaver/scope"
 )
 
 // TestUnseenLoader: a class whose loader does not see weft's runtime
@@ -27,5 +33,37 @@ func TestUnseenLoader(t *testing.T) {
 	if sum.Woven != 0 || sum.UnwovenCount != 1 || sum.Unwoven[0].Class != "p/Plugin" || sum.Unwoven[0].Kind != "unseen" ||
 		!strings.HasPrefix(sum.Unwoven[0].Reason, "its class loader does not see weft's runtime") {
 		t.Errorf("summary %s: %+v", sum, sum.Unwoven)
+	}
+}
+
+// TestScopeAtLoadTime: a class outside the weaver's scope is answered
+// unchanged at once and counted apart; one inside is woven.
+func TestScopeAtLoadTime(t *testing.T) {
+	sc, err := scope.New(scope.Pattern{Glob: "q/**", Where: "--include"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { img.Close() })
+	h := NewHierarchy(img)
+	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
+		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
+		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
+	s := NewServer(weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000, Scope: sc}), h)
+	a, b := net.Pipe()
+	s.wg.Add(1)
+	go s.serveConn(a)
+	defer b.Close()
+	go b.Write(AppendRequest(nil, &Request{Kind: Normal, Name: "p.Plugin", Class: compiled(t, "p/Plugin")}))
+	resp, err := ReadResponse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := s.Summary()
+	if resp.Status != StatusUnchanged || sum.OutOfScope != 1 || sum.Woven != 0 || !strings.Contains(sum.String(), ", 1 outside the scope") {
+		t.Errorf("p.Plugin outside q/**: status %d, summary %s", resp.Status, sum)
 	}
 }
