@@ -287,7 +287,14 @@ func (cw *classWeaver) shadowMethod(e *emitter, s *shadow, vals []hparam, inner 
 // encodeAroundMethod writes a join point method's code and adds it to the
 // class.
 func (cw *classWeaver) encodeAroundMethod(m *classfile.Member, code *classfile.Code) {
-	if err := code.Encode(cw.c, m, classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy()}); err != nil {
+	cw.encodeAroundMethodKeeping(m, code, -1)
+}
+
+// encodeAroundMethodKeeping is encodeAroundMethod keeping code's frames
+// for its first kept locals (EncodeOptions.KeepFrames); none if kept < 0.
+func (cw *classWeaver) encodeAroundMethodKeeping(m *classfile.Member, code *classfile.Code, kept int) {
+	opts := classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy(), KeepFrames: kept >= 0, KeptLocals: kept}
+	if err := code.Encode(cw.c, m, opts); err != nil {
 		panic(err) // recovered by weave: the class is copied unchanged
 	}
 	cw.c.Methods = append(cw.c.Methods, m)
@@ -328,13 +335,19 @@ func (e *emitter) emitAroundExecution(exec *shadow, calls []*shadow) error {
 		shadows = append(shadows, &in)
 	}
 	shadows = append(shadows, calls...)
+	kept := int(code.MaxLocals)
 	if len(shadows) > 0 {
 		be := &emitter{cw: cw, m: e.m, code: code, static: e.static, desc: e.desc}
 		if err := be.emit(shadows); err != nil {
 			return err
 		}
 	}
-	cw.encodeAroundMethod(body, code)
+	// The body keeps its slots, `this` its type (but in a hidden class,
+	// where the join point method takes it as Object): its frames stay.
+	if cw.hidden {
+		kept = -1
+	}
+	cw.encodeAroundMethodKeeping(body, code, kept)
 
 	// This method: the guard, then the around advice with the outer
 	// advice around it, and the original body.

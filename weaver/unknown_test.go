@@ -125,3 +125,26 @@ func withRuntime(sources map[string]string) map[string]string {
 	}
 	return all
 }
+
+// TestAroundWithoutDependencies: around advice at pick's execution moves
+// its body to a join point method, whose frames are the compiler's too: woven
+// over the JDK alone, it verifies and runs (with the frames merged again,
+// the join of lib.Left and lib.Right left the method unwoven).
+func TestAroundWithoutDependencies(t *testing.T) {
+	src := withRuntime(unknownSources)
+	src["adv/Log.java"] = `package adv;
+public class Log {
+    public static Object once(weft.rt.Proceed p) throws Throwable { System.out.println("around"); return p.proceed(); }
+}`
+	dir := jvmtest.Compile(t, src, "-g")
+	once := adv(advice.Around, 0, "once", "(Lweft/rt/Proceed;)Ljava/lang/Object;", val(advice.Proceed, 0, "Lweft/rt/Proceed;"))
+	once.AroundType = "Ljava/lang/Object;"
+	rules := testMatcher{{kind: advice.MethodExecution, owner: "app/Main", name: "pick", adv: once}}
+	w := New(rules, []*advice.Advice{once}, Options{Hierarchy: classfile.NewHierarchy(mustJDK(t)), IDBase: 1000})
+	for _, warn := range weaveClassInPlace(t, w, dir, "app/Main.class").Warnings {
+		t.Errorf("warning: %s", warn)
+	}
+	if out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "app.Main"); out != "around\nleft\naround\nright\n" {
+		t.Errorf("output:\n%s", out)
+	}
+}
