@@ -47,10 +47,10 @@ func TestWritePprof(t *testing.T) {
 		got[strings.Join(frames, ";")] = s.Value
 	}
 	want := map[string][]int64{
-		"main;app.Main.main":                                    {1, 0, 1000},
-		"main;app.Main.main;app.Main.work":                      {10, 3, 5000},
+		"main;app.Main.main":                                     {1, 0, 1000},
+		"main;app.Main.main;app.Main.work":                       {10, 3, 5000},
 		"main;app.Main.main;app.Main.work;java.util.HashMap.put": {30, 30, 2500},
-		"worker;app.Main.work":                                  {5, 0, 700},
+		"worker;app.Main.work":                                   {5, 0, 700},
 	}
 	if len(got) != len(want) {
 		t.Errorf("samples %v, want %v", got, want)
