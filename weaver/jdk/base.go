@@ -15,7 +15,11 @@ func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string
 	}{{"java/lang/Thread", PatchThread}, {"java/lang/System", PatchSystem}}
 	// The load-time weaving hook: wrappers around the natives that define
 	// classes, called from every caller of theirs (definers.go).
-	for _, name := range DefinerCallers {
+	callers, err := DefinerCallers(img.JavaHome())
+	if err != nil {
+		return err
+	}
+	for _, name := range callers {
 		name := name
 		patches = append(patches, struct {
 			name  string

@@ -1,7 +1,9 @@
 package jdk
 
 import (
+	"bytes"
 	"fmt"
+	"sort"
 
 	"github.com/weft-aop/weft/classfile"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -122,10 +124,43 @@ var definers = map[string][]*definer{
 	"jdk/internal/misc/Unsafe": {unsafeDefineClass0},
 }
 
-// DefinerCallers are the classes of java.base that call a wrapped native:
-// their calls are redirected to the wrappers. TestDefinerCallers checks
-// the list against the image.
-var DefinerCallers = []string{"java/lang/ClassLoader", "java/lang/System$2", "jdk/internal/misc/Unsafe"}
+// DefinerCallers returns the classes of the JDK's java.base that call a
+// wrapped native, whose calls are redirected to the wrappers: found in the
+// image, since they differ between releases (JavaLangAccess is System$2 in
+// JDK 17, System$1 in JDK 25).
+func DefinerCallers(javaHome string) ([]string, error) {
+	img, err := classfile.OpenJDK(javaHome, "java.base")
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	var callers []string
+	err = img.Walk(func(e classfile.ClassEntry) error {
+		b, err := e.Read()
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(b, []byte("defineClass")) {
+			return nil
+		}
+		c, err := classfile.Parse(e.Path, b)
+		if err != nil {
+			return err
+		}
+		for i := 1; i < c.Pool.Len(); i++ {
+			if c.Pool.Tag(uint16(i)) != classfile.TagMethodref {
+				continue
+			}
+			if owner, name, desc := c.Pool.MemberRef(uint16(i)); IsDefiner(owner, name, desc) {
+				callers = append(callers, c.Name())
+				break
+			}
+		}
+		return nil
+	})
+	sort.Strings(callers)
+	return callers, err
+}
 
 // IsDefiner reports whether owner.name desc is a native the hook wraps.
 func IsDefiner(owner, name, desc string) bool { return findDefiner(owner, name, desc) != nil }
