@@ -34,8 +34,8 @@ import (
 // handle holders (they would replace the woven ones).
 
 // addAppCDSFlag adds --app-cds to weft run's and its tools' flags.
-func addAppCDSFlag(f *pflag.FlagSet) {
-	f.BoolVar(&runFlags.appCDS, "app-cds", true,
+func addAppCDSFlag(f *pflag.FlagSet, p *bool) {
+	f.BoolVar(p, "app-cds", true,
 		"on the runtime image, map a class data sharing archive of the program's classes from its second run on (made once)")
 }
 

@@ -19,8 +19,8 @@ func runCapturingStderr(t *testing.T, args ...string) (string, error) {
 	}
 	defer f.Close()
 	// The repeatable -a flags append across in-process runs: start afresh.
-	weaveFlags.aspects, jdkFlags.aspects, runFlags.aspects = nil, nil, nil
-	defer func() { weaveFlags.aspects, jdkFlags.aspects, runFlags.aspects = nil, nil, nil }()
+	weaveFlags.aspects, jdkFlags.aspects = nil, nil
+	defer func() { weaveFlags.aspects, jdkFlags.aspects = nil, nil }()
 	saved := os.Stderr
 	os.Stderr = f
 	rootCmd.SetArgs(args)

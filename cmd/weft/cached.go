@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,15 +42,17 @@ type cacheUse struct {
 	store   *cache.Store
 	max     int64
 	entries []*cache.Entry
+	log     io.Writer // what is woven, linked and evicted (the command's stderr)
 }
 
-// useCache opens the cache for a command with --cache-max maxFlag.
-func useCache(maxFlag string) (*cacheUse, error) {
+// useCache opens the cache for a command with --cache-max maxFlag, which
+// says what it does on log.
+func useCache(maxFlag string, log io.Writer) (*cacheUse, error) {
 	max, err := cache.Max(maxFlag)
 	if err != nil {
 		return nil, err
 	}
-	return &cacheUse{store: cache.Open(""), max: max}, nil
+	return &cacheUse{store: cache.Open(""), max: max, log: log}, nil
 }
 
 // acquire returns the entry kind-key, made by fill if need be
@@ -68,7 +71,7 @@ func (u *cacheUse) acquire(kind, key string, meta cache.Meta, fill cache.Fill) (
 func (u *cacheUse) trim() {
 	removed, size, err := u.store.Trim(u.max)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "weft: trimming the cache %s: %v\n", u.store.Dir(), err)
+		fmt.Fprintf(u.log, "weft: trimming the cache %s: %v\n", u.store.Dir(), err)
 		return
 	}
 	var freed int64
@@ -76,11 +79,11 @@ func (u *cacheUse) trim() {
 		freed += e.Size
 	}
 	if len(removed) > 0 {
-		fmt.Fprintf(os.Stderr, "weft: cache over %s: removed %d entr%s used least recently (%s)\n",
+		fmt.Fprintf(u.log, "weft: cache over %s: removed %d entr%s used least recently (%s)\n",
 			cache.FormatSize(u.max), len(removed), plural2(len(removed), "y", "ies"), cache.FormatSize(freed))
 	}
 	if size > u.max {
-		fmt.Fprintf(os.Stderr, "weft: cache %s holds %s, over its bound %s: the rest is in use\n",
+		fmt.Fprintf(u.log, "weft: cache %s holds %s, over its bound %s: the rest is in use\n",
 			u.store.Dir(), cache.FormatSize(size), cache.FormatSize(u.max))
 	}
 }
@@ -184,7 +187,7 @@ func cachedJDK(u *cacheUse, home string, m advice.Matcher, advs []*advice.Advice
 		return w, err
 	}
 	if image && !jdk.HasJmods(home) {
-		fmt.Fprintf(os.Stderr, "weft: %s has no jmods/ to link a runtime image from: running it with --patch-module (slower start-up)\n", home)
+		fmt.Fprintf(u.log, "weft: %s has no jmods/ to link a runtime image from: running it with --patch-module (slower start-up)\n", home)
 		image = false
 	}
 	fill := func(dir string, fresh, alone bool) error {
@@ -192,18 +195,18 @@ func cachedJDK(u *cacheUse, home string, m advice.Matcher, advs []*advice.Advice
 		patched := fileExists(filepath.Join(dir, patchesDone))
 		linked := fileExists(filepath.Join(imageDir, imageDone))
 		if !patched && !(image && linked) {
-			fmt.Fprintf(os.Stderr, "weft: weaving the JDK into %s (once)\n", dir)
+			fmt.Fprintf(u.log, "weft: weaving the JDK into %s (once)\n", dir)
 			if len(holders) > 0 {
-				fmt.Fprintf(os.Stderr, "weft: advice classes found on the class path in %s: on the boot class path too\n",
+				fmt.Fprintf(u.log, "weft: advice classes found on the class path in %s: on the boot class path too\n",
 					strings.Join(holders, ", "))
 			}
 			s, applied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: bootCP, javaHome: home,
-				modules: modules, out: dir, progress: true})
+				modules: modules, out: dir, progress: true, diag: u.log})
 			if err != nil {
 				return err
 			}
 			if len(s.Intrinsics) > 0 {
-				fmt.Fprintf(os.Stderr, "weft: %d advised JDK methods are intrinsic candidates (see %s): counts there can be partial\n",
+				fmt.Fprintf(u.log, "weft: %d advised JDK methods are intrinsic candidates (see %s): counts there can be partial\n",
 					len(s.Intrinsics), filepath.Join(dir, "summary.json"))
 			}
 			w.wove, patched = true, true
@@ -216,7 +219,7 @@ func cachedJDK(u *cacheUse, home string, m advice.Matcher, advs []*advice.Advice
 		}
 		if image && !linked {
 			os.RemoveAll(imageDir) // a link that died half way
-			if err := buildImage(home, dir, imageDir, bootCP, true); err != nil {
+			if err := buildImage(u.log, home, dir, imageDir, bootCP, true); err != nil {
 				return err
 			}
 			if err := os.WriteFile(filepath.Join(imageDir, imageDone), nil, 0o644); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -17,7 +18,7 @@ const imageSummary = "lib/weft/summary.json"
 // weaving in woven (a weft jdk output directory), with the advice class
 // path adviceCP on its boot class path, and copies the weaving's summary
 // into it.
-func buildImage(home, woven, dir, adviceCP string, progress bool) error {
+func buildImage(log io.Writer, home, woven, dir, adviceCP string, progress bool) error {
 	start := time.Now()
 	var boot []string
 	for _, p := range filepath.SplitList(adviceCP) {
@@ -26,7 +27,7 @@ func buildImage(home, woven, dir, adviceCP string, progress bool) error {
 		}
 	}
 	if progress {
-		fmt.Fprintf(os.Stderr, "weft: linking the runtime image %s\n", dir)
+		fmt.Fprintf(log, "weft: linking the runtime image %s\n", dir)
 	}
 	if err := jdk.LinkImage(jdk.LinkOptions{JavaHome: home, Woven: woven, Out: dir, BootAppend: boot}); err != nil {
 		return err
@@ -39,7 +40,7 @@ func buildImage(home, woven, dir, adviceCP string, progress bool) error {
 		return err
 	}
 	if progress {
-		fmt.Fprintf(os.Stderr, "weft: linked %s in %.1fs\n", dir, time.Since(start).Seconds())
+		fmt.Fprintf(log, "weft: linked %s in %.1fs\n", dir, time.Since(start).Seconds())
 	}
 	return nil
 }

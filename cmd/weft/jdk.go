@@ -122,12 +122,12 @@ Examples:
 			return err
 		}
 		if fl.image != "" {
-			if err := buildImage(home, out, fl.image, fl.adviceCP, !fl.quiet); err != nil {
+			if err := buildImage(cmd.ErrOrStderr(), home, out, fl.image, fl.adviceCP, !fl.quiet); err != nil {
 				return err
 			}
 		}
 		if !fl.quiet {
-			printJDKSummary(os.Stderr, fl.out, fl.image, sum)
+			printJDKSummary(cmd.ErrOrStderr(), fl.out, fl.image, sum)
 		}
 		lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
 		return nil

@@ -13,20 +13,23 @@ import (
 	"github.com/weft-aop/weft/flame"
 )
 
-var leakFlags struct {
-	out     string
-	depth   int
-	sample  int
-	window  int
-	rate    int64
-	period  float64
-	modules string
+// leakOptions are weft leak's flags.
+type leakOptions struct {
+	wovenRunOptions
+	out    string
+	depth  int
+	sample int
+	window int
+	rate   int64
+	period float64
 }
 
-var leakCmd = &cobra.Command{
-	Use:   "leak [-o DIR] [--sample N] [--depth N] -- java ARGS...",
-	Short: "Find memory leaks, the JDK included: allocation sites whose live objects keep growing, in context",
-	Long: `leak weaves the leak tracker of examples/leak into the JDK and the program
+func newLeakCmd() *cobra.Command {
+	opts := &leakOptions{}
+	cmd := &cobra.Command{
+		Use:   "leak [-o DIR] [--sample N] [--depth N] -- java ARGS...",
+		Short: "Find memory leaks, the JDK included: allocation sites whose live objects keep growing, in context",
+		Long: `leak weaves the leak tracker of examples/leak into the JDK and the program
 (as "weft run" does, cached), runs the command, prints the report and
 writes to DIR (default ./weft-leak):
 
@@ -56,25 +59,23 @@ Examples:
   weft leak -- java -Xmx64m -cp app.jar Main
   weft leak -o /tmp/leaks --sample 16 -- java -jar server.jar
   weft flame /tmp/leaks/live-bytes.folded --top 20`,
-	Args: cobra.MinimumNArgs(1),
-	RunE: runLeak,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runLeak(cmd, opts, args) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.out, "out", "o", "weft-leak", "output directory")
+	f.IntVar(&opts.depth, "depth", 4, "executions of calling context kept per allocation")
+	f.IntVar(&opts.sample, "sample", 0, "track one allocation in N (0: every one while --rate allows)")
+	f.IntVar(&opts.window, "window", 8, "samples the growth test looks back over (at least 4)")
+	f.Int64Var(&opts.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")
+	f.Float64Var(&opts.period, "period", 0, "also write the report every SECONDS while the program runs")
+	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "track")
+	return cmd
 }
 
-func init() {
-	f := leakCmd.Flags()
-	f.StringVarP(&leakFlags.out, "out", "o", "weft-leak", "output directory")
-	f.IntVar(&leakFlags.depth, "depth", 4, "executions of calling context kept per allocation")
-	f.IntVar(&leakFlags.sample, "sample", 0, "track one allocation in N (0: every one while --rate allows)")
-	f.IntVar(&leakFlags.window, "window", 8, "samples the growth test looks back over (at least 4)")
-	f.Int64Var(&leakFlags.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")
-	f.Float64Var(&leakFlags.period, "period", 0, "also write the report every SECONDS while the program runs")
-	addWovenRunFlags(f, &leakFlags.modules, "all", "track")
-	rootCmd.AddCommand(leakCmd)
-}
-
-func runLeak(cmd *cobra.Command, args []string) error {
-	fl := &leakFlags
-	home, err := jdkHome(runFlags.javaHome)
+func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
+	fl := opts
+	home, err := jdkHome(fl.javaHome)
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func runLeak(cmd *cobra.Command, args []string) error {
 		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
 		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
-	code, err := runTool(cmd, args, aspect, adv, nil, "", fl.modules, env)
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{env: env})
 	if err != nil {
 		return err
 	}

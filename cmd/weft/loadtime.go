@@ -66,7 +66,8 @@ type loadTimeJob struct {
 	modules   string // the JDK modules woven ahead of time
 	idBase    int32  // the first join point id after the JDK's and the class path's
 	cacheDir  string // the cross-run cache of answers, "" for none
-	weaveInfo string // the file for --weave-info lines, "" for none
+	weaveInfo string // the file for --weave-info lines, "" for none, "-" for infoOut
+	infoOut   io.Writer
 	timeout   time.Duration
 	listenDir string // the socket's directory (weft serve), "" for a temporary one
 }
@@ -124,14 +125,14 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 	}
 	if job.cacheDir != "" {
 		if lt.cache, err = ltw.OpenCache(job.cacheDir, idBase); err != nil {
-			lt.stop()
+			lt.stop(io.Discard) // no --weave-info file yet
 			return nil, err
 		}
 		lt.srv.Cache = lt.cache
 	}
 	if job.weaveInfo != "" {
-		if lt.info, err = createInfoFile(job.weaveInfo); err != nil {
-			lt.stop()
+		if lt.info, err = createInfoFile(job.weaveInfo, job.infoOut); err != nil {
+			lt.stop(io.Discard) // no --weave-info file yet
 			return nil, err
 		}
 		lt.srv.OnInfo = lt.info.write
@@ -152,9 +153,12 @@ func (lt *loadTime) drain() {
 	lt.srv.Drain(drainWait)
 }
 
-// stop closes the channel and returns what was done.
-func (lt *loadTime) stop() ltw.Summary {
-	defer lt.restore()
+// stop closes the channel and returns what was done; an error closing the
+// --weave-info file is reported on stderr.
+func (lt *loadTime) stop(stderr io.Writer) ltw.Summary {
+	if lt.restore != nil { // nil when startLoadTime failed
+		defer lt.restore()
+	}
 	lt.ln.Close()
 	lt.srv.Close()
 	if lt.tempDir {
@@ -166,7 +170,7 @@ func (lt *loadTime) stop() ltw.Summary {
 	}
 	if lt.info != nil {
 		if err := lt.info.close(); err != nil {
-			fmt.Fprintln(os.Stderr, "weft:", err)
+			fmt.Fprintln(stderr, "weft:", err)
 		}
 	}
 	return lt.srv.Summary()
@@ -176,11 +180,15 @@ func (lt *loadTime) stop() ltw.Summary {
 // time, as the server's connections send them.
 type infoFile struct {
 	mu sync.Mutex
-	f  *os.File
+	f  *os.File // nil for standard output
 	w  *bufio.Writer
 }
 
-func createInfoFile(name string) (*infoFile, error) {
+// createInfoFile creates the file name, or for "-" writes to stdout.
+func createInfoFile(name string, stdout io.Writer) (*infoFile, error) {
+	if name == "-" {
+		return &infoFile{w: bufio.NewWriter(stdout)}, nil
+	}
 	f, err := os.Create(name)
 	if err != nil {
 		return nil, err
@@ -198,6 +206,9 @@ func (i *infoFile) close() error {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	err := i.w.Flush()
+	if i.f == nil {
+		return err
+	}
 	if cerr := i.f.Close(); err == nil {
 		err = cerr
 	}

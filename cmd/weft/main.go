@@ -35,6 +35,10 @@ static methods of your own Java class. Start with:
 	SilenceErrors: true,
 }
 
+func init() {
+	rootCmd.AddCommand(newRunCmd(), newServeCmd(), newProfileCmd(), newLeakCmd(), newRecrashCmd())
+}
+
 func main() {
 	err := rootCmd.Execute()
 	if perr := stopProfile(); err == nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/weft-aop/weft/internal/javacmd"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,29 +14,37 @@ import (
 	"github.com/weft-aop/weft/classfile"
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 )
 
-var profileFlags struct {
-	out        string
-	cpu        bool
-	maxNodes   int
-	top        int
-	folded     bool
-	speedscope bool
-	noTime     bool
-	period     float64
-	aspects    []string // woven with the profiler
-	adviceCP   string
-	modules    string
-	jit        string
+// profileOptions are weft profile's flags.
+type profileOptions struct {
+	wovenRunOptions
+	out             string
+	cpu             bool
+	maxNodes        int
+	top             int
+	writeFolded     bool
+	writeSpeedscope bool
+	noTime          bool
+	period          float64
+	aspects         []string // woven with the profiler
+	adviceCP        string
+	jit             string
 }
 
-var profileCmd = &cobra.Command{
-	Use:   "profile [-o DIR] [--cpu] [--modules M] -- java ARGS...",
-	Short: "Profile a program, the JDK included: calling contexts, calls, time, allocations; a flame graph",
-	Long: `profile weaves the calling-context profiler of examples/profile into the
+// profileRenamed are weft profile's flags of the spellings weft flame
+// gives another meaning (a file to write).
+var profileRenamed = renamedFlags{"folded": "--write-folded", "speedscope": "--write-speedscope"}
+
+func newProfileCmd() *cobra.Command {
+	opts := &profileOptions{}
+	cmd := &cobra.Command{
+		Use:   "profile [-o DIR] [--cpu] [--modules M] -- java ARGS...",
+		Short: "Profile a program, the JDK included: calling contexts, calls, time, allocations; a flame graph",
+		Long: `profile weaves the calling-context profiler of examples/profile into the
 JDK and the program (as "weft run" does, cached), runs the command, and
 writes to DIR (default ./weft-profile):
 
@@ -46,9 +53,9 @@ writes to DIR (default ./weft-profile):
                           reads it)
   summary.txt             threads, contexts, the calibrated cost
 
-and with --folded one folded-stack file per metric (calls.folded ...: for
+and with --write-folded one folded-stack file per metric (calls.folded ...: for
 flamegraph.pl, speedscope or async-profiler's converter; large for deep
-programs, as every path is spelled out), with --speedscope
+programs, as every path is spelled out), with --write-speedscope
 profile.speedscope.json.
 
 Per calling context: calls; wall time with the profiler's own cost
@@ -74,34 +81,33 @@ Examples:
   weft profile --modules java.base -- java -cp . Fib
   # with an aspect of yours woven too
   weft profile -a count.weft --advice-cp adv -- java -cp app.jar Main`,
-	Args: cobra.MinimumNArgs(1),
-	RunE: runProfile,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runProfile(cmd, opts, args) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.out, "out", "o", "weft-profile", "output directory")
+	f.BoolVar(&opts.cpu, "cpu", false, "also measure thread CPU time per context (slower)")
+	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "an aspect of yours to weave with the profiler (repeatable)")
+	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of your aspects' advice classes")
+	f.BoolVar(&opts.noTime, "no-time", false, "count only (calls, allocations): no clock read per execution")
+	f.Float64Var(&opts.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
+	f.IntVar(&opts.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
+	f.IntVar(&opts.top, "top", 10, "print the N frames with the most exclusive time (not with --no-time)")
+	f.BoolVar(&opts.writeFolded, "write-folded", false, "also write one folded-stack file per metric into the output directory")
+	f.BoolVar(&opts.writeSpeedscope, "write-speedscope", false, "also write profile.speedscope.json into the output directory")
+	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
+	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "profile")
+	cmd.SetFlagErrorFunc(flagErrorWithRenames(profileRenamed))
+	return cmd
 }
 
-func init() {
-	f := profileCmd.Flags()
-	f.StringVarP(&profileFlags.out, "out", "o", "weft-profile", "output directory")
-	f.BoolVar(&profileFlags.cpu, "cpu", false, "also measure thread CPU time per context (slower)")
-	f.StringArrayVarP(&profileFlags.aspects, "aspect", "a", nil, "an aspect of yours to weave with the profiler (repeatable)")
-	f.StringVar(&profileFlags.adviceCP, "advice-cp", "", "class path of your aspects' advice classes")
-	f.BoolVar(&profileFlags.noTime, "no-time", false, "count only (calls, allocations): no clock read per execution")
-	f.Float64Var(&profileFlags.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
-	f.IntVar(&profileFlags.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
-	f.IntVar(&profileFlags.top, "top", 10, "print the N frames with the most exclusive time (not with --no-time)")
-	f.BoolVar(&profileFlags.folded, "folded", false, "also write one folded-stack file per metric")
-	f.BoolVar(&profileFlags.speedscope, "speedscope", false, "also write profile.speedscope.json")
-	f.StringVar(&profileFlags.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
-	addWovenRunFlags(f, &profileFlags.modules, "all", "profile")
-	rootCmd.AddCommand(profileCmd)
-}
-
-func runProfile(cmd *cobra.Command, args []string) error {
-	fl := &profileFlags
+func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
+	fl := opts
 	jit, ok := jitPolicies[fl.jit]
 	if !ok {
 		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
 	}
-	home, err := jdkHome(runFlags.javaHome)
+	home, err := jdkHome(fl.javaHome)
 	if err != nil {
 		return err
 	}
@@ -128,8 +134,9 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	runFlags.jvmOptions = append(append(append([]string(nil), profilerJVMOptions...), jit...), collectorOptions(line)...)
-	code, err := runTool(cmd, args, aspect, adv, fl.aspects, fl.adviceCP, fl.modules, env)
+	jvmOptions := append(append(append([]string(nil), profilerJVMOptions...), jit...), collectorOptions(line)...)
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, fl.aspects, fl.adviceCP,
+		wovenRunExtras{jvmOptions: jvmOptions, env: env})
 	if err != nil {
 		return err
 	}
@@ -137,7 +144,7 @@ func runProfile(cmd *cobra.Command, args []string) error {
 	if fl.noTime {
 		top = 0 // no time to rank frames by (and no tree to read for it)
 	}
-	if err := writeProfile(cmd.ErrOrStderr(), out, top, fl.folded, fl.speedscope); err != nil {
+	if err := writeProfile(cmd.ErrOrStderr(), out, top, fl.writeFolded, fl.writeSpeedscope); err != nil {
 		return err
 	}
 	return exitCode(code)

@@ -61,7 +61,7 @@ func TestProfileSnapshotsAndCounts(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Snap.java": snapSrc})
 	out := filepath.Join(t.TempDir(), "prof")
 	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--patches", "-o", out, "--no-time", "--period", "0.2",
-		"--folded", "-v", "--modules", "java.base", "--", "java", "-cp", app, "Snap")
+		"--write-folded", "-v", "--modules", "java.base", "--", "java", "-cp", app, "Snap")
 	if code != 0 || stdout != "snapshot while running: true\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -134,7 +134,7 @@ func TestProfileCommand(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
 	out := filepath.Join(t.TempDir(), "prof")
 	cpu := filepath.Join(t.TempDir(), "weft.pprof")
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--cpuprofile", cpu, "--patches", "-o", out, "--folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--cpuprofile", cpu, "--patches", "-o", out, "--write-folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
 	checkCPUProfile(t, cpu)
 	if code != 0 || stdout != "fib 610\npool 1152 32\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)

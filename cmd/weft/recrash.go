@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/weft-aop/weft/internal/javacmd"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,22 +13,26 @@ import (
 	"github.com/spf13/cobra"
 
 	recrash "github.com/weft-aop/weft/examples/recrash"
+	"github.com/weft-aop/weft/internal/javacmd"
 )
 
-var recrashFlags struct {
+// recrashOptions are weft recrash's flags.
+type recrashOptions struct {
+	wovenRunOptions
 	out       string
 	jdkFrames bool
 	depth     int
 	frames    int
 	method    string
 	junit     string
-	modules   string
 }
 
-var recrashCmd = &cobra.Command{
-	Use:   "recrash [-o DIR] [--jdk-frames] [--depth N] -- java ARGS...",
-	Short: "Run a program recording each thread's calls; turn each crash into unit tests that reproduce it",
-	Long: `recrash weaves the ReCrash recorder of examples/recrash into the program
+func newRecrashCmd() *cobra.Command {
+	opts := &recrashOptions{}
+	cmd := &cobra.Command{
+		Use:   "recrash [-o DIR] [--jdk-frames] [--depth N] -- java ARGS...",
+		Short: "Run a program recording each thread's calls; turn each crash into unit tests that reproduce it",
+		Long: `recrash weaves the ReCrash recorder of examples/recrash into the program
 (and, with --jdk-frames, into the JDK's code as well) and runs it. Each
 thread keeps a shadow stack of the receiver and arguments of its active
 methods. When an exception escapes a thread (or, with --method, that
@@ -56,20 +59,18 @@ Examples:
   weft recrash -- java -cp app.jar Main
   weft recrash --jdk-frames -o /tmp/crash -- java -cp app Main
   weft recrash --depth 2 --method com.example.Parser.parse -- java -cp app Main`,
-	Args: cobra.MinimumNArgs(1),
-	RunE: runRecrash,
-}
-
-func init() {
-	f := recrashCmd.Flags()
-	f.StringVarP(&recrashFlags.out, "out", "o", "weft-recrash", "output directory")
-	f.BoolVar(&recrashFlags.jdkFrames, "jdk-frames", false, "record the JDK's methods too (those of the woven modules)")
-	f.IntVar(&recrashFlags.depth, "depth", 0, "copy receivers and arguments this many levels deep on entry (0: shallow)")
-	f.IntVar(&recrashFlags.frames, "frames", 50, "innermost frames saved (and tested) per crash")
-	f.StringVar(&recrashFlags.method, "method", "", "also save a crash when an exception escapes this method (pkg.Class.name)")
-	f.StringVar(&recrashFlags.junit, "junit", defaultJUnit(), "JUnit 4's class path for the tests (empty: plain programs)")
-	addWovenRunFlags(f, &recrashFlags.modules, "java.base", "record")
-	rootCmd.AddCommand(recrashCmd)
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRecrash(cmd, opts, args) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.out, "out", "o", "weft-recrash", "output directory")
+	f.BoolVar(&opts.jdkFrames, "jdk-frames", false, "record the JDK's methods too (those of the woven modules)")
+	f.IntVar(&opts.depth, "depth", 0, "copy receivers and arguments this many levels deep on entry (0: shallow)")
+	f.IntVar(&opts.frames, "frames", 50, "innermost frames saved (and tested) per crash")
+	f.StringVar(&opts.method, "method", "", "also save a crash when an exception escapes this method (pkg.Class.name)")
+	f.StringVar(&opts.junit, "junit", defaultJUnit(), "JUnit 4's class path for the tests (empty: plain programs)")
+	addWovenRunFlags(f, &opts.wovenRunOptions, "java.base", "record")
+	return cmd
 }
 
 // defaultJUnit is Debian's junit4 and hamcrest, if installed.
@@ -86,9 +87,9 @@ func defaultJUnit() string {
 // The recorder's outputs in DIR; an earlier run's are removed first.
 var recrashOutputs = []string{"tests", "classes", "summary.txt"}
 
-func runRecrash(cmd *cobra.Command, args []string) error {
-	fl := &recrashFlags
-	home, err := jdkHome(runFlags.javaHome)
+func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
+	fl := opts
+	home, err := jdkHome(fl.javaHome)
 	if err != nil {
 		return err
 	}
@@ -106,7 +107,7 @@ func runRecrash(cmd *cobra.Command, args []string) error {
 	}
 	env := []string{"WEFT_RECRASH_OUT=" + out, "WEFT_RECRASH_DEPTH=" + strconv.Itoa(fl.depth),
 		"WEFT_RECRASH_FRAMES=" + strconv.Itoa(fl.frames), "WEFT_RECRASH_METHOD=" + fl.method}
-	code, err := runTool(cmd, args, aspect, adv, nil, "", fl.modules, env)
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{env: env})
 	if err != nil {
 		return err
 	}

@@ -7,28 +7,28 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 )
 
-var serveFlags struct {
+// serveOptions are weft serve's flags.
+type serveOptions struct {
+	loadTimeOptions
 	aspects  []string
 	adviceCP string
 	javaHome string
 	modules  string
 	dir      string
 	xlint    lintLevel
-	ltwFile  string
-	ltwInfo  string
-	ltwWait  time.Duration
 	cacheMax string
 }
 
-var serveCmd = &cobra.Command{
-	Use:   "serve -a ASPECT... [--advice-cp CP] [--dir DIR]",
-	Short: "Weave the JDK and serve load-time weaving to JVMs started with java @DIR/weft.args",
-	Long: `serve weaves the JDK (as "weft run" does, cached the same way) and then
+func newServeCmd() *cobra.Command {
+	opts := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve -a ASPECT... [--advice-cp CP] [--dir DIR]",
+		Short: "Weave the JDK and serve load-time weaving to JVMs started with java @DIR/weft.args",
+		Long: `serve weaves the JDK (as "weft run" does, cached the same way) and then
 weaves at load time every class the JVMs started with
 
   java @DIR/weft.args ...
@@ -55,39 +55,36 @@ Examples:
 
   weft serve -a count.weft --advice-cp adv --dir /tmp/weft-serve &
   java @/tmp/weft-serve/weft.args -cp app Main`,
-	Args: cobra.NoArgs,
-	RunE: runServe,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, opts) },
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	javaHomeFlag(cmd, &opts.javaHome, "the JDK the JVMs run")
+	f.StringVar(&opts.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
+	f.StringVar(&opts.dir, "dir", "", "the directory for the socket and weft.args (default: a new temporary one)")
+	addLoadTimeFlags(f, &opts.loadTimeOptions, " at exit")
+	addLintFlag(f, &opts.xlint)
+	addCacheMaxFlag(f, &opts.cacheMax)
+	cmd.MarkFlagRequired("aspect")
+	return cmd
 }
 
-func init() {
-	f := serveCmd.Flags()
-	f.StringArrayVarP(&serveFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
-	f.StringVar(&serveFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
-	javaHomeFlag(serveCmd, &serveFlags.javaHome, "the JDK the JVMs run")
-	f.StringVar(&serveFlags.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
-	f.StringVar(&serveFlags.dir, "dir", "", "the directory for the socket and weft.args (default: a new temporary one)")
-	f.StringVar(&serveFlags.ltwFile, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON file at exit")
-	f.StringVar(&serveFlags.ltwInfo, "weave-info", "", "write one line per shadow advised at load time to this file, as ajc -showWeaveInfo")
-	f.DurationVar(&serveFlags.ltwWait, "ltw-timeout", 10*time.Second, "the longest weaving one class may take; past it the class is defined unwoven and reported")
-	addLintFlag(f, &serveFlags.xlint)
-	addCacheMaxFlag(f, &serveFlags.cacheMax)
-	serveCmd.MarkFlagRequired("aspect")
-	rootCmd.AddCommand(serveCmd)
-}
-
-func runServe(cmd *cobra.Command, args []string) error {
-	fl := &serveFlags
+func runServe(cmd *cobra.Command, opts *serveOptions) error {
+	fl := opts
+	stderr := cmd.ErrOrStderr()
 	home, err := jdkHome(fl.javaHome)
 	if err != nil {
 		return err
 	}
-	prog, _, err := resolveAdvice(os.Stderr, home, fl.aspects, fl.adviceCP, nil)
+	prog, _, err := resolveAdvice(stderr, home, fl.aspects, fl.adviceCP, nil)
 	if err != nil {
 		return err
 	}
 	m, advs := prog, prog.Advice()
 	// The cache's entries served from stay in use until serve stops.
-	cu, err := useCache(fl.cacheMax)
+	cu, err := useCache(fl.cacheMax, stderr)
 	if err != nil {
 		return err
 	}
@@ -101,7 +98,7 @@ func runServe(cmd *cobra.Command, args []string) error {
 		if err := readAppliedAdvice(wj.dir, applied); err != nil {
 			return err
 		}
-		lintAdviceDidNotMatch(os.Stderr, fl.xlint, advs, applied)
+		lintAdviceDidNotMatch(stderr, fl.xlint, advs, applied)
 	}
 	key, jdkDir, nextID := wj.key, wj.dir, wj.sum.NextID
 	dir := fl.dir
@@ -117,16 +114,16 @@ func runServe(cmd *cobra.Command, args []string) error {
 	}
 	cu.trim()
 	lt, err := startLoadTime(m, advs, loadTimeJob{home: home, adviceCP: fl.adviceCP, modules: fl.modules, idBase: nextID,
-		cacheDir: answers.Dir, weaveInfo: fl.ltwInfo, timeout: fl.ltwWait, listenDir: dir})
+		cacheDir: answers.Dir, weaveInfo: fl.weaveInfo, infoOut: cmd.OutOrStdout(), timeout: fl.timeout, listenDir: dir})
 	if err != nil {
 		return err
 	}
 	argsFile, err := writeServeArgs(dir, jdkDir, lt.property())
 	if err != nil {
-		lt.stop()
+		lt.stop(stderr)
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "weft: serving load-time weaving until stopped: java @%s ...\n", argsFile)
+	fmt.Fprintf(stderr, "weft: serving load-time weaving until stopped: java @%s ...\n", argsFile)
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
@@ -135,7 +132,7 @@ func runServe(cmd *cobra.Command, args []string) error {
 	os.Remove(argsFile)
 	// JVMs still running go on with their classes unwoven.
 	lt.drain()
-	return reportLoadTime(os.Stderr, lt.stop(), fl.ltwFile)
+	return reportLoadTime(stderr, lt.stop(stderr), fl.report)
 }
 
 // writeServeArgs writes DIR/weft.args: the woven JDK's options and the

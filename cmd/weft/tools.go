@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/weft-aop/weft/internal/archive"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -62,30 +61,18 @@ func (t tool) install(home string) (aspect, adv string, err error) {
 
 // runTool runs the command in args as weft run does, with the tool's
 // aspect and advice woven, then the user's aspects and advice class path,
-// and env added to the program's environment; advice that matches nothing
-// is not warned of. modules are the JDK modules the tool's --modules chose.
-func runTool(cmd *cobra.Command, args []string, aspect, adv string, aspects []string, adviceCP, modules string,
-	env []string) (int, error) {
-	runFlags.aspects = append([]string{aspect}, aspects...)
-	runFlags.adviceCP, runFlags.xlint = joinClassPath(adv, adviceCP), "ignore"
-	runFlags.modules = modules
-	return runWoven(cmd, args, env)
-}
-
-// addWovenRunFlags adds to a tool's command the options of weft run it
-// shares; all but --modules set runFlags. --modules sets *modules, whose
-// default is the tool's own: runTool copies it into runFlags (a default
-// given to runFlags.modules here would be overwritten by the next
-// command's registration). what names the tool's work in the help.
-func addWovenRunFlags(f *pflag.FlagSet, modules *string, defaultModules, what string) {
-	f.StringVar(&runFlags.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
-	f.StringVar(modules, "modules", defaultModules, `JDK modules to weave: "all" or a comma-separated list`)
-	f.BoolVarP(&runFlags.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
-	f.BoolVar(&runFlags.loadTime, "load-time", true, what+" the classes the JVM defines at run time too (docs/ltw.md)")
-	f.BoolVar(&runFlags.patches, "patches", false, "run the stock JDK with --patch-module patches, not a woven runtime image")
-	addAppCDSFlag(f)
-	addCacheMaxFlag(f, &runFlags.cacheMax)
-	f.SetInterspersed(false)
+// as the tool's options wo say, with extra's JVM options and environment;
+// advice that matches nothing is not warned of.
+func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv string, aspects []string, adviceCP string,
+	extra wovenRunExtras) (int, error) {
+	opts := &runOptions{
+		wovenRunOptions: wo,
+		loadTimeOptions: loadTimeOptions{timeout: defaultLTWTimeout},
+		aspects:         append([]string{aspect}, aspects...),
+		adviceCP:        joinClassPath(adv, adviceCP),
+		xlint:           "ignore",
+	}
+	return runWoven(cmd, opts, args, extra)
 }
 
 func fileExists(p string) bool {
