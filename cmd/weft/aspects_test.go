@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,13 +19,9 @@ func runCapturingStderr(t *testing.T, args ...string) (string, error) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	// The repeatable -a flags append across in-process runs: start afresh.
-	weaveFlags.aspects, jdkFlags.aspects = nil, nil
-	defer func() { weaveFlags.aspects, jdkFlags.aspects = nil, nil }()
 	saved := os.Stderr
-	os.Stderr = f
-	rootCmd.SetArgs(args)
-	err = rootCmd.Execute()
+	os.Stderr = f // the JDK weaving's progress and diagnostics go to os.Stderr
+	err = runWeft(args, strings.NewReader(""), io.Discard, f)
 	os.Stderr = saved
 	b, rerr := os.ReadFile(f.Name())
 	if rerr != nil {

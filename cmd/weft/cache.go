@@ -32,10 +32,12 @@ $WEFT_CACHE_MAX, or the command's --cache-max). An entry a running JVM
 uses is never removed: weft run and the others mark theirs in use until
 the JVM exits.`
 
-var cacheCmd = &cobra.Command{
-	Use:   "cache [list | prune]",
-	Short: "List and prune weft's cache (woven JDKs, class paths, load-time answers)",
-	Long: cacheHelp + `
+// newCacheCmd returns weft cache and its subcommands.
+func newCacheCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cache [list | prune]",
+		Short: "List and prune weft's cache (woven JDKs, class paths, load-time answers)",
+		Long: cacheHelp + `
 
 Examples:
 
@@ -45,16 +47,20 @@ Examples:
   weft cache prune --older-than 168h  # remove what was not used for a week
   weft cache prune --all              # remove everything not in use
   WEFT_CACHE_MAX=2G weft run ...      # bound the cache to 2 GB`,
-	Args: cobra.NoArgs,
-	RunE: func(cmd *cobra.Command, _ []string) error {
-		return runCacheList(cmd.OutOrStdout())
-	},
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runCacheList(cmd.OutOrStdout())
+		},
+	}
+	cmd.AddCommand(newCacheListCmd(), newCachePruneCmd())
+	return cmd
 }
 
-var cacheListCmd = &cobra.Command{
-	Use:   "list",
-	Short: "List the cache's entries: what each holds, its size, its last use",
-	Long: `list prints the cache's entries, least recently used (first evicted)
+func newCacheListCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the cache's entries: what each holds, its size, its last use",
+		Long: `list prints the cache's entries, least recently used (first evicted)
 first: their kind, key, size, last use, whether a process uses them now,
 and what they hold (the aspects, the JDK and its version, the modules, the
 class path). The last line gives the total and the bound.
@@ -62,10 +68,11 @@ class path). The last line gives the total and the bound.
 Example:
 
   weft cache list`,
-	Args: cobra.NoArgs,
-	RunE: func(cmd *cobra.Command, _ []string) error {
-		return runCacheList(cmd.OutOrStdout())
-	},
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runCacheList(cmd.OutOrStdout())
+		},
+	}
 }
 
 // cachePruneOptions are weft cache prune's flags.
@@ -102,11 +109,6 @@ Examples:
 	f.BoolVar(&opts.all, "all", false, "remove every entry not in use, and the compiled runtimes")
 	f.DurationVar(&opts.olderThan, "older-than", 0, "remove the entries last used longer ago than `DURATION` (e.g. 168h)")
 	return cmd
-}
-
-func init() {
-	cacheCmd.AddCommand(cacheListCmd, newCachePruneCmd())
-	rootCmd.AddCommand(cacheCmd)
 }
 
 func runCacheList(w io.Writer) error {

@@ -12,15 +12,18 @@ import (
 	"github.com/weft-aop/weft/pointcut"
 )
 
-var checkFlags struct {
+// checkOptions are weft check's flags.
+type checkOptions struct {
 	adviceCP string
 	javaHome string
 }
 
-var checkCmd = &cobra.Command{
-	Use:   "check ASPECT... [--advice-cp CP] [--java-home H]",
-	Short: "Parse and validate .weft aspects, and print what they contain",
-	Long: `check parses and resolves .weft aspect files and prints a summary of their
+func newCheckCmd() *cobra.Command {
+	opts := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check ASPECT... [--advice-cp CP] [--java-home H]",
+		Short: "Parse and validate .weft aspects, and print what they contain",
+		Long: `check parses and resolves .weft aspect files and prints a summary of their
 aspects, named pointcuts and advice. Every error is reported with its
 file:line:col, the source line and a caret; check exits non-zero if there is
 any.
@@ -53,22 +56,20 @@ Examples:
   weft runtime -o weft-rt.jar
   javac -d build/advice -cp weft-rt.jar examples/count/Counter.java
   weft check examples/count/count.weft --advice-cp build/advice:weft-rt.jar`,
-	Args: cobra.MinimumNArgs(1),
-	RunE: runCheck,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, opts, args) },
+	}
+	cmd.Flags().StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	javaHomeFlag(cmd, &opts.javaHome, "the JDK whose classes aspects are checked against")
+	return cmd
 }
 
-func init() {
-	checkCmd.Flags().StringVar(&checkFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
-	javaHomeFlag(checkCmd, &checkFlags.javaHome, "the JDK whose classes aspects are checked against")
-	rootCmd.AddCommand(checkCmd)
-}
-
-func runCheck(cmd *cobra.Command, args []string) error {
-	home, err := jdkHome(checkFlags.javaHome)
+func runCheck(cmd *cobra.Command, opts *checkOptions, args []string) error {
+	home, err := jdkHome(opts.javaHome)
 	if err != nil {
 		return err
 	}
-	prog, err := loadAspects(cmd.ErrOrStderr(), args, pointcut.Options{AdviceCP: checkFlags.adviceCP, JavaHome: home})
+	prog, err := loadAspects(cmd.ErrOrStderr(), args, pointcut.Options{AdviceCP: opts.adviceCP, JavaHome: home})
 	if err != nil {
 		return err
 	}

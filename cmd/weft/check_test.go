@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,15 +12,7 @@ import (
 // runCheckCmd runs `weft check args...` in process.
 func runCheckCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var o, e bytes.Buffer
-	rootCmd.SetOut(&o)
-	rootCmd.SetErr(&e)
-	rootCmd.SetArgs(append([]string{"check"}, args...))
-	checkFlags.adviceCP, checkFlags.javaHome = "", ""
-	err = rootCmd.Execute()
-	rootCmd.SetOut(nil)
-	rootCmd.SetErr(nil)
-	return o.String(), e.String(), err
+	return weftInProcess(append([]string{"check"}, args...)...)
 }
 
 const allocWeft = `aspect AllocTracker {

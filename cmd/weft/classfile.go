@@ -2,11 +2,13 @@ package main
 
 import "github.com/spf13/cobra"
 
-// classfileCmd groups the class-file tools (dump, rewrite); each subcommand
-// lives in its own file and adds itself here in an init function.
-var classfileCmd = &cobra.Command{
-	Use:   "classfile",
-	Short: "Inspect and rewrite Java class files (including the JDK's own)",
+// newClassfileCmd returns the group of the class-file tools (dump,
+// rewrite); each subcommand lives in a file of its own.
+func newClassfileCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "classfile",
+		Short: "Inspect and rewrite Java class files (including the JDK's own)",
+	}
+	cmd.AddCommand(newClassfileDumpCmd(), newClassfileRewriteCmd())
+	return cmd
 }
-
-func init() { rootCmd.AddCommand(classfileCmd) }

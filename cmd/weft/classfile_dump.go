@@ -14,16 +14,19 @@ import (
 	"github.com/weft-aop/weft/classfile"
 )
 
-var dumpFlags struct {
+// dumpOptions are weft classfile dump's flags.
+type dumpOptions struct {
 	noPool   bool
 	method   string
 	javaHome string
 }
 
-var classfileDumpCmd = &cobra.Command{
-	Use:   "dump CLASS",
-	Short: "List a class file like javap -c -v: pool, members, bytecode, attributes",
-	Long: `dump prints a readable listing of one class file: the header, the constant
+func newClassfileDumpCmd() *cobra.Command {
+	opts := &dumpOptions{}
+	cmd := &cobra.Command{
+		Use:   "dump CLASS",
+		Short: "List a class file like javap -c -v: pool, members, bytecode, attributes",
+		Long: `dump prints a readable listing of one class file: the header, the constant
 pool, the fields, the methods with their bytecode (branch targets, switch
 tables, exception table, line numbers, local variables and stack map frames
 shown with bytecode offsets) and every attribute, decoded where the JVM
@@ -46,19 +49,17 @@ Examples:
   weft classfile dump --method hashCode jdk:java/lang/String
   weft classfile dump --no-pool build/classes/com/x/Foo.class
   weft classfile dump app.jar!com/x/Foo`,
-	Args: cobra.ExactArgs(1),
-	RunE: func(cmd *cobra.Command, args []string) error {
-		return dumpClass(cmd.OutOrStdout(), args[0], dumpFlags.javaHome,
-			classfile.DumpOptions{NoPool: dumpFlags.noPool, Method: dumpFlags.method})
-	},
-}
-
-func init() {
-	f := classfileDumpCmd.Flags()
-	f.BoolVar(&dumpFlags.noPool, "no-pool", false, "leave out the constant pool")
-	f.StringVarP(&dumpFlags.method, "method", "m", "", "list only the methods with this `name` (or name+descriptor, e.g. \"hashCode()I\")")
-	javaHomeFlag(classfileDumpCmd, &dumpFlags.javaHome, "the `JDK` whose image jdk: names read")
-	classfileCmd.AddCommand(classfileDumpCmd)
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return dumpClass(cmd.OutOrStdout(), args[0], opts.javaHome,
+				classfile.DumpOptions{NoPool: opts.noPool, Method: opts.method})
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.noPool, "no-pool", false, "leave out the constant pool")
+	f.StringVarP(&opts.method, "method", "m", "", "list only the methods with this `name` (or name+descriptor, e.g. \"hashCode()I\")")
+	javaHomeFlag(cmd, &opts.javaHome, "the `JDK` whose image jdk: names read")
+	return cmd
 }
 
 // dumpClass loads the class spec names and writes its listing to w.

@@ -89,18 +89,10 @@ public class Hello { public static void main(String[] a) { System.out.println("h
 // TestClassfileDumpCommand runs the command as the CLI does.
 func TestClassfileDumpCommand(t *testing.T) {
 	jvmtest.JavaHome(t)
-	var buf bytes.Buffer
-	rootCmd.SetOut(&buf)
-	rootCmd.SetArgs([]string{"classfile", "dump", "--no-pool", "-m", "hashCode", "jdk:java/lang/String"})
-	defer func() {
-		rootCmd.SetOut(nil)
-		rootCmd.SetArgs(nil)
-		dumpFlags.noPool, dumpFlags.method = false, ""
-	}()
-	if err := rootCmd.Execute(); err != nil {
+	s, _, err := weftInProcess("classfile", "dump", "--no-pool", "-m", "hashCode", "jdk:java/lang/String")
+	if err != nil {
 		t.Fatal(err)
 	}
-	s := buf.String()
 	if !strings.Contains(s, "hashCode()I") || strings.Contains(s, "Constant pool:") || strings.Contains(s, "length()I") {
 		t.Errorf("weft classfile dump --no-pool -m hashCode jdk:java/lang/String:\n%s", s)
 	}

@@ -27,7 +27,7 @@ type rewriteFlags struct {
 	jobs     int
 }
 
-func init() {
+func newClassfileRewriteCmd() *cobra.Command {
 	var f rewriteFlags
 	cmd := &cobra.Command{
 		Use:   "rewrite [--frames] INPUT... -o OUT",
@@ -61,11 +61,11 @@ Examples:
 			if f.out == "" {
 				return errors.New("rewrite: -o/--out OUT is required")
 			}
-			st, err := rewrite(args, f, os.Stderr)
+			st, err := rewrite(args, f, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(os.Stderr, st.summary())
+			fmt.Fprintln(cmd.ErrOrStderr(), st.summary())
 			return nil
 		},
 	}
@@ -73,7 +73,7 @@ Examples:
 	cmd.Flags().BoolVar(&f.frames, "frames", false, "recompute max stack, max locals and StackMapTable frames")
 	javaHomeFlag(cmd, &f.javaHome, "the JDK for jdk: inputs and the class hierarchy of --frames")
 	cmd.Flags().IntVarP(&f.jobs, "jobs", "j", parallel.Workers(0), "classes rewritten in parallel")
-	classfileCmd.AddCommand(cmd)
+	return cmd
 }
 
 // rewriteStats counts what a rewrite did; fields are updated atomically.

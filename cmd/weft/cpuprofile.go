@@ -9,26 +9,29 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// cpuProfile and execTrace are the hidden --cpuprofile and --trace
-// flags: where to write a Go CPU profile (for `go tool pprof`) and an
-// execution trace (for `go tool trace`) of the whole command, as weaving
-// speed is measured on the CLI itself.
-var cpuProfile, execTrace string
-
-// stopProfile ends the profile started for --cpuprofile, if any.
-var stopProfile = func() error { return nil }
-
-func init() {
-	rootCmd.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a Go CPU profile of the command to `FILE`")
-	rootCmd.PersistentFlags().StringVar(&execTrace, "trace", "", "write a Go execution trace of the command to `FILE`")
-	rootCmd.PersistentFlags().MarkHidden("cpuprofile")
-	rootCmd.PersistentFlags().MarkHidden("trace")
-	cobra.OnInitialize(startProfile)
+// goProfiles are the hidden --cpuprofile and --trace flags: where to
+// write a Go CPU profile (for `go tool pprof`) and an execution trace (for
+// `go tool trace`) of the whole command, as weaving speed is measured on
+// the CLI itself.
+type goProfiles struct {
+	cpuProfile, execTrace string
+	stops                 []func() error // in the order started
 }
 
-// startProfile starts the CPU profile and the trace once the flags are
-// parsed.
-func startProfile() {
+// addFlags adds the flags to root, for every command, and starts the
+// profiles once they are parsed.
+func (p *goProfiles) addFlags(root *cobra.Command) {
+	f := root.PersistentFlags()
+	f.StringVar(&p.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the command to `FILE`")
+	f.StringVar(&p.execTrace, "trace", "", "write a Go execution trace of the command to `FILE`")
+	f.MarkHidden("cpuprofile")
+	f.MarkHidden("trace")
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) { p.start(cmd) }
+}
+
+// start starts the CPU profile and the trace asked for; a profile that
+// cannot start is reported, and the command runs without it.
+func (p *goProfiles) start(cmd *cobra.Command) {
 	start := func(flag, path string, begin func(*os.File) error, end func()) {
 		if path == "" {
 			return
@@ -38,19 +41,27 @@ func startProfile() {
 			err = begin(f)
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "weft: --%s: %v\n", flag, err)
+			fmt.Fprintf(cmd.ErrOrStderr(), "weft: --%s: %v\n", flag, err)
 			return
 		}
-		stop := stopProfile
-		stopProfile = func() error {
+		p.stops = append(p.stops, func() error {
 			end()
-			err := f.Close()
-			if serr := stop(); err == nil {
-				err = serr
-			}
-			return err
+			return f.Close()
+		})
+	}
+	start("cpuprofile", p.cpuProfile, func(f *os.File) error { return pprof.StartCPUProfile(f) }, pprof.StopCPUProfile)
+	start("trace", p.execTrace, func(f *os.File) error { return trace.Start(f) }, trace.Stop)
+}
+
+// stop ends the profiles started, the last first, and returns the first
+// error writing them.
+func (p *goProfiles) stop() error {
+	var err error
+	for i := len(p.stops) - 1; i >= 0; i-- {
+		if serr := p.stops[i](); err == nil {
+			err = serr
 		}
 	}
-	start("cpuprofile", cpuProfile, func(f *os.File) error { return pprof.StartCPUProfile(f) }, pprof.StopCPUProfile)
-	start("trace", execTrace, func(f *os.File) error { return trace.Start(f) }, trace.Stop)
+	p.stops = nil
+	return err
 }

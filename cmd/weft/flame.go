@@ -13,7 +13,8 @@ import (
 	"github.com/weft-aop/weft/flame"
 )
 
-var flameFlags struct {
+// flameOptions are weft flame's flags.
+type flameOptions struct {
 	out        string
 	speedscope string
 	folded     string
@@ -21,10 +22,12 @@ var flameFlags struct {
 	top        int
 }
 
-var flameCmd = &cobra.Command{
-	Use:   "flame [NAME=]FOLDED...|PROFILE.cct [-o OUT.html] [--speedscope OUT.json] [--top N]",
-	Short: "Render folded stacks as an interactive flame graph (HTML), speedscope JSON or a top-N table",
-	Long: `flame reads folded stacks — one line per calling context, root frame
+func newFlameCmd() *cobra.Command {
+	opts := &flameOptions{}
+	cmd := &cobra.Command{
+		Use:   "flame [NAME=]FOLDED...|PROFILE.cct [-o OUT.html] [--speedscope OUT.json] [--top N]",
+		Short: "Render folded stacks as an interactive flame graph (HTML), speedscope JSON or a top-N table",
+		Long: `flame reads folded stacks — one line per calling context, root frame
 first, a value last:
 
   main;Parser.parse;Lexer.next 1200
@@ -48,67 +51,65 @@ Examples:
   weft flame --top 15 calls=prof/calls.folded
   weft flame prof/calls.folded --speedscope prof.speedscope.json
   weft flame a.folded b.folded --folded merged.folded   (a's lines merged)`,
-	Args: cobra.MinimumNArgs(1),
-	RunE: func(cmd *cobra.Command, args []string) error {
-		fl := &flameFlags
-		if streamed, err := streamFlame(args); streamed || err != nil {
-			if err == nil {
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl := opts
+			if streamed, err := streamFlame(opts, args); streamed || err != nil {
+				if err == nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "weft: flame graph in %s\n", fl.out)
+				}
+				return err
+			}
+			p, err := readFolded(args)
+			if err != nil {
+				return err
+			}
+			title := fl.title
+			if title == "" {
+				title = "weft flame graph: " + strings.Join(p.Metrics, ", ")
+			}
+			if fl.out != "" {
+				if err := writeFileWith(fl.out, func(w io.Writer) error { return flame.WriteHTML(w, p, title) }); err != nil {
+					return err
+				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "weft: flame graph in %s\n", fl.out)
 			}
-			return err
-		}
-		p, err := readFolded(args)
-		if err != nil {
-			return err
-		}
-		title := fl.title
-		if title == "" {
-			title = "weft flame graph: " + strings.Join(p.Metrics, ", ")
-		}
-		if fl.out != "" {
-			if err := writeFileWith(fl.out, func(w io.Writer) error { return flame.WriteHTML(w, p, title) }); err != nil {
-				return err
+			if fl.speedscope != "" {
+				if err := writeFileWith(fl.speedscope, func(w io.Writer) error { return flame.WriteSpeedscope(w, p, title) }); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "weft: speedscope profile in %s\n", fl.speedscope)
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "weft: flame graph in %s\n", fl.out)
-		}
-		if fl.speedscope != "" {
-			if err := writeFileWith(fl.speedscope, func(w io.Writer) error { return flame.WriteSpeedscope(w, p, title) }); err != nil {
-				return err
+			if fl.folded != "" {
+				if err := writeFileWith(fl.folded, func(w io.Writer) error { return flame.WriteFolded(w, p, 0) }); err != nil {
+					return err
+				}
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "weft: speedscope profile in %s\n", fl.speedscope)
-		}
-		if fl.folded != "" {
-			if err := writeFileWith(fl.folded, func(w io.Writer) error { return flame.WriteFolded(w, p, 0) }); err != nil {
-				return err
+			if fl.top > 0 || (fl.out == "" && fl.speedscope == "" && fl.folded == "") {
+				n := fl.top
+				if n <= 0 {
+					n = 20
+				}
+				return flame.WriteTop(cmd.OutOrStdout(), p, 0, n)
 			}
-		}
-		if fl.top > 0 || (fl.out == "" && fl.speedscope == "" && fl.folded == "") {
-			n := fl.top
-			if n <= 0 {
-				n = 20
-			}
-			return flame.WriteTop(cmd.OutOrStdout(), p, 0, n)
-		}
-		return nil
-	},
-}
-
-func init() {
-	f := flameCmd.Flags()
-	f.StringVarP(&flameFlags.out, "out", "o", "", "write an HTML flame graph here")
-	f.StringVar(&flameFlags.speedscope, "speedscope", "", "write speedscope JSON here")
-	f.StringVar(&flameFlags.folded, "folded", "", "write the first metric back as folded stacks, one line per context")
-	f.StringVar(&flameFlags.title, "title", "", "the page's title")
-	f.IntVar(&flameFlags.top, "top", 0, "print the N frames with the largest self and total values")
-	rootCmd.AddCommand(flameCmd)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.out, "out", "o", "", "write an HTML flame graph here")
+	f.StringVar(&opts.speedscope, "speedscope", "", "write speedscope JSON here")
+	f.StringVar(&opts.folded, "folded", "", "write the first metric back as folded stacks, one line per context")
+	f.StringVar(&opts.title, "title", "", "the page's title")
+	f.IntVar(&opts.top, "top", 0, "print the N frames with the largest self and total values")
+	return cmd
 }
 
 // streamFlame writes the page alone from one calling-context file in
 // canonical order, as weft profile does, without reading the tree whole;
 // it reports false, having written nothing, when there is more to write
 // or the file is in another order.
-func streamFlame(args []string) (bool, error) {
-	fl := &flameFlags
+func streamFlame(opts *flameOptions, args []string) (bool, error) {
+	fl := opts
 	if len(args) != 1 || !strings.HasSuffix(args[0], ".cct") || fl.out == "" || fl.speedscope != "" || fl.folded != "" || fl.top > 0 {
 		return false, nil
 	}

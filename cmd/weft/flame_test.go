@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,17 +17,8 @@ func TestFlameCommand(t *testing.T) {
 	out := filepath.Join(dir, "again.folded")
 	page := filepath.Join(dir, "p.html")
 	ss := filepath.Join(dir, "p.json")
-	var stdout bytes.Buffer
-	rootCmd.SetOut(&stdout)
-	defer rootCmd.SetOut(nil)
-	rootCmd.SetArgs([]string{"flame", in, "--folded", out, "-o", page, "--speedscope", ss, "--top", "2"})
-	defer func() {
-		flameFlags = struct {
-			out, speedscope, folded, title string
-			top                            int
-		}{}
-	}()
-	if err := rootCmd.Execute(); err != nil {
+	stdout, _, err := weftInProcess("flame", in, "--folded", out, "-o", page, "--speedscope", ss, "--top", "2")
+	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(out)
@@ -40,8 +30,8 @@ func TestFlameCommand(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	if !strings.Contains(stdout.String(), "    7   63.6%  b\n") || !strings.Contains(stdout.String(), "   11  100.0%  main\n") {
-		t.Errorf("top:\n%s", stdout.String())
+	if !strings.Contains(stdout, "    7   63.6%  b\n") || !strings.Contains(stdout, "   11  100.0%  main\n") {
+		t.Errorf("top:\n%s", stdout)
 	}
 
 	// A calling-context file in canonical order: the page streamed is the
@@ -49,12 +39,10 @@ func TestFlameCommand(t *testing.T) {
 	cct := filepath.Join(dir, "p.cct")
 	os.WriteFile(cct, []byte("# weft cct 1\nmetrics calls objects\nf main\nn 0 0 1 0\nf a\nn 1 1 2 3\nf b\nn 2 2 4 0\nn 1 2 1 1\n"), 0o644)
 	streamed, whole := filepath.Join(dir, "s.html"), filepath.Join(dir, "w.html")
-	flameFlags.folded, flameFlags.speedscope, flameFlags.top, flameFlags.out = "", "", 0, streamed
-	if ok, err := streamFlame([]string{cct}); !ok || err != nil {
+	if ok, err := streamFlame(&flameOptions{out: streamed}, []string{cct}); !ok || err != nil {
 		t.Fatalf("weft flame did not stream the page: %v", err)
 	}
-	rootCmd.SetArgs([]string{"flame", cct, "-o", whole, "--speedscope", ss})
-	if err := rootCmd.Execute(); err != nil {
+	if _, _, err := weftInProcess("flame", cct, "-o", whole, "--speedscope", ss); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := os.ReadFile(streamed)
@@ -65,8 +53,7 @@ func TestFlameCommand(t *testing.T) {
 
 	bad := filepath.Join(dir, "bad.folded")
 	os.WriteFile(bad, []byte("main;a 1\nmain;b x\n"), 0o644)
-	rootCmd.SetArgs([]string{"flame", bad})
-	if err := rootCmd.Execute(); err == nil || !strings.Contains(err.Error(), bad+":2: ") {
+	if _, _, err := weftInProcess("flame", bad); err == nil || !strings.Contains(err.Error(), bad+":2: ") {
 		t.Errorf("bad input: %v, want an error at %s:2", err, bad)
 	}
 }

@@ -18,7 +18,8 @@ import (
 	"github.com/weft-aop/weft/weaver/jdk"
 )
 
-var jdkFlags struct {
+// jdkOptions are weft jdk's flags.
+type jdkOptions struct {
 	aspects  []string
 	adviceCP string
 	javaHome string
@@ -30,10 +31,12 @@ var jdkFlags struct {
 	xlint    lintLevel
 }
 
-var jdkCmd = &cobra.Command{
-	Use:   "jdk -a ASPECT... --advice-cp CP [--java-home H] [--modules all|M,...] [--Xlint ignore] (-o DIR | --image IMG)",
-	Short: "Weave the JDK's own modules (java.base included) into a runtime image or patches for java",
-	Long: `jdk weaves the classes of the JDK's modules, read from its modules image,
+func newJDKCmd() *cobra.Command {
+	opts := &jdkOptions{}
+	cmd := &cobra.Command{
+		Use:   "jdk -a ASPECT... --advice-cp CP [--java-home H] [--modules all|M,...] [--Xlint ignore] (-o DIR | --image IMG)",
+		Short: "Weave the JDK's own modules (java.base included) into a runtime image or patches for java",
+		Long: `jdk weaves the classes of the JDK's modules, read from its modules image,
 on all cores, and writes what the JVM needs to run them in place of the
 originals:
 
@@ -92,61 +95,59 @@ Examples:
   # only java.base, with a given JDK
   weft jdk -a alloc.weft --advice-cp adv.jar --modules java.base \
       --java-home /usr/lib/jvm/java-17-openjdk-amd64 -o /tmp/wbase`,
-	Args: cobra.NoArgs,
-	RunE: func(cmd *cobra.Command, _ []string) error {
-		fl := &jdkFlags
-		if fl.out == "" && fl.image == "" {
-			return fmt.Errorf("jdk: -o DIR or --image IMG is required")
-		}
-		home, err := jdkHome(fl.javaHome)
-		if err != nil {
-			return err
-		}
-		if ents, err := os.ReadDir(fl.image); fl.image != "" && err == nil && len(ents) > 0 {
-			return fmt.Errorf("jdk: --image %s: not empty: the image directory must be new", fl.image)
-		}
-		out := fl.out
-		if out == "" { // the patches are the image's input only
-			if out, err = os.MkdirTemp("", "weft-jdk-"); err != nil {
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fl := opts
+			if fl.out == "" && fl.image == "" {
+				return fmt.Errorf("jdk: -o DIR or --image IMG is required")
+			}
+			home, err := jdkHome(fl.javaHome)
+			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(out)
-		}
-		prog, _, err := resolveAdvice(cmd.ErrOrStderr(), home, fl.aspects, fl.adviceCP, nil)
-		if err != nil {
-			return err
-		}
-		sum, applied, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: fl.adviceCP, javaHome: home,
-			modules: fl.modules, out: out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
-		if err != nil {
-			return err
-		}
-		if fl.image != "" {
-			if err := buildImage(cmd.ErrOrStderr(), home, out, fl.image, fl.adviceCP, !fl.quiet); err != nil {
+			if ents, err := os.ReadDir(fl.image); fl.image != "" && err == nil && len(ents) > 0 {
+				return fmt.Errorf("jdk: --image %s: not empty: the image directory must be new", fl.image)
+			}
+			out := fl.out
+			if out == "" { // the patches are the image's input only
+				if out, err = os.MkdirTemp("", "weft-jdk-"); err != nil {
+					return err
+				}
+				defer os.RemoveAll(out)
+			}
+			prog, _, err := resolveAdvice(cmd.ErrOrStderr(), home, fl.aspects, fl.adviceCP, nil)
+			if err != nil {
 				return err
 			}
-		}
-		if !fl.quiet {
-			printJDKSummary(cmd.ErrOrStderr(), fl.out, fl.image, sum)
-		}
-		lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
-		return nil
-	},
-}
-
-func init() {
-	f := jdkCmd.Flags()
-	f.StringArrayVarP(&jdkFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
-	f.StringVar(&jdkFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
-	javaHomeFlag(jdkCmd, &jdkFlags.javaHome, "the JDK to weave")
-	f.StringVar(&jdkFlags.modules, "modules", "all", `modules to weave: "all" or a comma-separated list`)
-	f.StringVarP(&jdkFlags.out, "out", "o", "", "output directory (patches and @argfile)")
-	f.StringVar(&jdkFlags.image, "image", "", "link a woven runtime image into this new directory")
-	f.BoolVarP(&jdkFlags.quiet, "quiet", "q", false, "no progress bar nor summary")
-	f.BoolVar(&jdkFlags.dirs, "patch-dirs", false, "write DIR/patch/<module>/ class trees instead of DIR/patch/<module>.jar")
-	addLintFlag(f, &jdkFlags.xlint)
-	jdkCmd.MarkFlagRequired("aspect")
-	rootCmd.AddCommand(jdkCmd)
+			sum, applied, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: fl.adviceCP, javaHome: home,
+				modules: fl.modules, out: out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
+			if err != nil {
+				return err
+			}
+			if fl.image != "" {
+				if err := buildImage(cmd.ErrOrStderr(), home, out, fl.image, fl.adviceCP, !fl.quiet); err != nil {
+					return err
+				}
+			}
+			if !fl.quiet {
+				printJDKSummary(cmd.ErrOrStderr(), fl.out, fl.image, sum)
+			}
+			lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	javaHomeFlag(cmd, &opts.javaHome, "the JDK to weave")
+	f.StringVar(&opts.modules, "modules", "all", `modules to weave: "all" or a comma-separated list`)
+	f.StringVarP(&opts.out, "out", "o", "", "output directory (patches and @argfile)")
+	f.StringVar(&opts.image, "image", "", "link a woven runtime image into this new directory")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar nor summary")
+	f.BoolVar(&opts.dirs, "patch-dirs", false, "write DIR/patch/<module>/ class trees instead of DIR/patch/<module>.jar")
+	addLintFlag(f, &opts.xlint)
+	cmd.MarkFlagRequired("aspect")
+	return cmd
 }
 
 // jdkHeapLimit is the soft limit of the Go heap while weaving the JDK.

@@ -59,7 +59,7 @@ Examples:
   weft leak -- java -Xmx64m -cp app.jar Main
   weft leak -o /tmp/leaks --sample 16 -- java -jar server.jar
   weft flame /tmp/leaks/live-bytes.folded --top 20`,
-		Args: cobra.MinimumNArgs(1),
+		Args: javaCommand,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLeak(cmd, opts, args) },
 	}
 	f := cmd.Flags()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -14,9 +15,10 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-// asWeft makes the test binary run as weft: tests that need a process of
-// their own (weft run ends with os.Exit, flags keep state between
-// in-process runs) start it with this variable set.
+// asWeft makes the test binary run as weft: tests that run a JVM start
+// it in a process of its own with this variable set (weft run passes
+// signals on, and the JVM takes the terminal's streams; weftInProcess
+// runs the other commands).
 const asWeft = "WEFT_TEST_AS_WEFT"
 
 func TestMain(m *testing.M) {
@@ -79,6 +81,14 @@ func linkRuntime(t *testing.T, cache string) {
 	if err := os.Symlink(runtimeDir, filepath.Join(cache, "rt")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// weftInProcess runs weft with args in this process, as main does, on a
+// command tree of its own, and returns its output and error.
+func weftInProcess(args ...string) (stdout, stderr string, err error) {
+	var o, e bytes.Buffer
+	err = runWeft(args, strings.NewReader(""), &o, &e)
+	return o.String(), e.String(), err
 }
 
 // weft runs weft with args in a process of its own, with extra environment

@@ -81,7 +81,7 @@ Examples:
   weft profile --modules java.base -- java -cp . Fib
   # with an aspect of yours woven too
   weft profile -a count.weft --advice-cp adv -- java -cp app.jar Main`,
-		Args: cobra.MinimumNArgs(1),
+		Args: javaCommand,
 		RunE: func(cmd *cobra.Command, args []string) error { return runProfile(cmd, opts, args) },
 	}
 	f := cmd.Flags()

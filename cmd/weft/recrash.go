@@ -27,6 +27,10 @@ type recrashOptions struct {
 	junit     string
 }
 
+// recrashRenamed are weft recrash's flags of the spellings weft classfile
+// rewrite gives another meaning.
+var recrashRenamed = renamedFlags{"frames": "--max-frames"}
+
 func newRecrashCmd() *cobra.Command {
 	opts := &recrashOptions{}
 	cmd := &cobra.Command{
@@ -59,17 +63,18 @@ Examples:
   weft recrash -- java -cp app.jar Main
   weft recrash --jdk-frames -o /tmp/crash -- java -cp app Main
   weft recrash --depth 2 --method com.example.Parser.parse -- java -cp app Main`,
-		Args: cobra.MinimumNArgs(1),
+		Args: javaCommand,
 		RunE: func(cmd *cobra.Command, args []string) error { return runRecrash(cmd, opts, args) },
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.out, "out", "o", "weft-recrash", "output directory")
 	f.BoolVar(&opts.jdkFrames, "jdk-frames", false, "record the JDK's methods too (those of the woven modules)")
 	f.IntVar(&opts.depth, "depth", 0, "copy receivers and arguments this many levels deep on entry (0: shallow)")
-	f.IntVar(&opts.frames, "frames", 50, "innermost frames saved (and tested) per crash")
+	f.IntVar(&opts.frames, "max-frames", 50, "innermost frames saved (and tested) per crash")
 	f.StringVar(&opts.method, "method", "", "also save a crash when an exception escapes this method (pkg.Class.name)")
 	f.StringVar(&opts.junit, "junit", defaultJUnit(), "JUnit 4's class path for the tests (empty: plain programs)")
 	addWovenRunFlags(f, &opts.wovenRunOptions, "java.base", "record")
+	cmd.SetFlagErrorFunc(flagErrorWithRenames(recrashRenamed))
 	return cmd
 }
 

@@ -76,7 +76,7 @@ Examples:
 
   # javac on the woven JDK (javac lives in jdk.compiler)
   weft run -a count.weft --advice-cp adv -- javac -d out Hello.java`,
-		Args: cobra.MinimumNArgs(1),
+		Args: javaCommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			code, err := runWoven(cmd, opts, args, wovenRunExtras{})
 			if err != nil {

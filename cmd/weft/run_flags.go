@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -88,7 +89,20 @@ func flagErrorWithRenames(renamed renamedFlags) func(*cobra.Command, error) erro
 type flagRenamedError struct{ cmd, old, now string }
 
 func (e *flagRenamedError) Error() string {
-	return "weft " + e.cmd + ": " + e.old + " is now " + e.now
+	return e.cmd + ": " + e.old + " is now " + e.now
+}
+
+// javaCommand is the Args of the commands that run a java command: one,
+// after "--". The check comes before any work (the tools build their
+// advice first).
+func javaCommand(cmd *cobra.Command, args []string) error {
+	if err := cobra.MinimumNArgs(1)(cmd, args); err != nil {
+		return err
+	}
+	if cmd.ArgsLenAtDash() != 0 {
+		return fmt.Errorf("%s: put -- before the java command: %s", cmd.Name(), withDash(cmd, args))
+	}
+	return nil
 }
 
 // withDash is the command line the user meant: weft's flags as given, --,
@@ -110,6 +124,8 @@ func withDash(cmd *cobra.Command, args []string) string {
 				words = append(words, name, v)
 			case v == "true":
 				words = append(words, name)
+			default: // a bool whose default is true, given as false
+				words = append(words, "--"+f.Name+"=false")
 			}
 		}
 	})

@@ -39,9 +39,6 @@ type wovenRunExtras struct {
 func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRunExtras) (int, error) {
 	fl := opts
 	stderr := cmd.ErrOrStderr()
-	if cmd.ArgsLenAtDash() != 0 {
-		return 0, fmt.Errorf("%s: put -- before the java command: %s", cmd.Name(), withDash(cmd, args))
-	}
 	launcher, err := exec.LookPath(args[0])
 	if err != nil {
 		return 0, err

@@ -7,15 +7,18 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-var runtimeFlags struct {
+// runtimeOptions are weft runtime's flags.
+type runtimeOptions struct {
 	out      string
 	javaHome string
 }
 
-var runtimeCmd = &cobra.Command{
-	Use:   "runtime -o weft-rt.jar",
-	Short: "Write weft's runtime jar (weft.rt: bypass flags, join points and their static parts)",
-	Long: `runtime writes the jar of weft's runtime classes (package weft.rt). Woven
+func newRuntimeCmd() *cobra.Command {
+	opts := &runtimeOptions{}
+	cmd := &cobra.Command{
+		Use:   "runtime -o weft-rt.jar",
+		Short: "Write weft's runtime jar (weft.rt: bypass flags, join points and their static parts)",
+		Long: `runtime writes the jar of weft's runtime classes (package weft.rt). Woven
 application code needs it on the class path, and advice classes compile
 against it (for weft.rt.JoinPoint and weft.rt.JoinPointStaticPart).
 
@@ -26,22 +29,20 @@ Example:
 
   weft runtime -o lib/weft-rt.jar
   javac -cp lib/weft-rt.jar -d advice src/counting/Counter.java`,
-	Args: cobra.NoArgs,
-	RunE: func(cmd *cobra.Command, _ []string) error {
-		home, err := jdkHome(runtimeFlags.javaHome)
-		if err != nil {
-			return err
-		}
-		classes, err := rtjava.Build(home, "")
-		if err != nil {
-			return err
-		}
-		return archive.WriteClasses(runtimeFlags.out, archive.Jar, classes)
-	},
-}
-
-func init() {
-	runtimeCmd.Flags().StringVarP(&runtimeFlags.out, "out", "o", "weft-rt.jar", "output jar")
-	javaHomeFlag(runtimeCmd, &runtimeFlags.javaHome, "the JDK whose javac builds the runtime")
-	rootCmd.AddCommand(runtimeCmd)
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			home, err := jdkHome(opts.javaHome)
+			if err != nil {
+				return err
+			}
+			classes, err := rtjava.Build(home, "")
+			if err != nil {
+				return err
+			}
+			return archive.WriteClasses(opts.out, archive.Jar, classes)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.out, "out", "o", "weft-rt.jar", "output jar")
+	javaHomeFlag(cmd, &opts.javaHome, "the JDK whose javac builds the runtime")
+	return cmd
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,22 +17,25 @@ import (
 	"github.com/weft-aop/weft/weaver"
 )
 
-var weaveFlags struct {
+// weaveOptions are weft weave's flags.
+type weaveOptions struct {
 	aspects   []string
 	adviceCP  string
 	classPath string
 	out       string
-	info      bool
+	weaveInfo string // a file, "-" for standard output
 	idBase    int32
 	javaHome  string
 	quiet     bool
 	xlint     lintLevel
 }
 
-var weaveCmd = &cobra.Command{
-	Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] [--Xlint ignore] -o OUT INPUT...",
-	Short: "Weave aspects into application jars, class directories and class files",
-	Long: `weave applies the advice of .weft aspects to the classes of jars, class
+func newWeaveCmd() *cobra.Command {
+	opts := &weaveOptions{}
+	cmd := &cobra.Command{
+		Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] [--Xlint ignore] -o OUT INPUT...",
+		Short: "Weave aspects into application jars, class directories and class files",
+		Long: `weave applies the advice of .weft aspects to the classes of jars, class
 directories and single .class files, and writes the woven copies.
 
 Each woven method keeps its original body: a guard at entry runs it while
@@ -64,47 +68,81 @@ Examples:
 
   # weave a jar, print what was advised (AspectJ's -showWeaveInfo lines)
   weft weave -a examples/count/count.weft --advice-cp count.jar \
-      -o out/app.jar --weave-info app.jar
+      -o out/app.jar --weave-info - app.jar
   java -cp out/app.jar:out/weft-rt.jar:count.jar Main
 
   # weave a class directory against its libraries
   weft weave -a trace.weft --advice-cp build/advice -cp lib/guava.jar \
       -o build/woven build/classes`,
-	Args: cobra.MinimumNArgs(1),
-	RunE: runWeave,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := checkWeaveInfo(opts.weaveInfo, args); err != nil {
+				return err
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, inputs []string) error { return runWeave(cmd, opts, inputs) },
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
+	f.StringVar(&opts.classPath, "cp", "", "class path of the inputs' dependencies, for type resolution")
+	f.StringVarP(&opts.out, "out", "o", "", "output jar, directory or class file")
+	addWeaveInfoFlag(f, &opts.weaveInfo, "")
+	f.Int32Var(&opts.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
+	javaHomeFlag(cmd, &opts.javaHome, "the JDK for type resolution and for building the runtime")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no summary line")
+	addLintFlag(f, &opts.xlint)
+	cmd.MarkFlagRequired("aspect")
+	cmd.MarkFlagRequired("out")
+	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if err.Error() == "flag needs an argument: --weave-info" {
+			return errors.New(weaveInfoTakesFile)
+		}
+		return err
+	})
+	return cmd
 }
 
-func init() {
-	f := weaveCmd.Flags()
-	f.StringArrayVarP(&weaveFlags.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
-	f.StringVar(&weaveFlags.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
-	f.StringVar(&weaveFlags.classPath, "cp", "", "class path of the inputs' dependencies, for type resolution")
-	f.StringVarP(&weaveFlags.out, "out", "o", "", "output jar, directory or class file")
-	f.BoolVar(&weaveFlags.info, "weave-info", false, "print one line per advised shadow, as ajc -showWeaveInfo")
-	f.Int32Var(&weaveFlags.idBase, "id-base", 0, "first join point id (keep runs sharing a JVM disjoint)")
-	javaHomeFlag(weaveCmd, &weaveFlags.javaHome, "the JDK for type resolution and for building the runtime")
-	f.BoolVarP(&weaveFlags.quiet, "quiet", "q", false, "no summary line")
-	addLintFlag(f, &weaveFlags.xlint)
-	weaveCmd.MarkFlagRequired("aspect")
-	weaveCmd.MarkFlagRequired("out")
-	rootCmd.AddCommand(weaveCmd)
-	// -cp is the Java spelling, but pflag shorthands are one letter:
-	// accept it for this command by rewriting its arguments (up to "--").
-	if len(os.Args) > 1 && os.Args[1] == "weave" {
-		for i, a := range os.Args {
-			if a == "--" {
-				break
-			}
-			if a == "-cp" {
-				os.Args[i] = "--cp"
-			}
+// javaSpellings returns weft's arguments with -cp, the Java spelling,
+// written --cp for weft weave (pflag shorthands are one letter), up to
+// "--".
+func javaSpellings(args []string) []string {
+	if len(args) == 0 || args[0] != "weave" {
+		return args
+	}
+	out := append([]string(nil), args...)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if a == "-cp" {
+			out[i] = "--cp"
 		}
 	}
+	return out
 }
 
-func runWeave(cmd *cobra.Command, inputs []string) error {
+// weaveInfoTakesFile says how --weave-info is spelled since it takes a
+// file in every command (it was a bool in weft weave).
+const weaveInfoTakesFile = "weave: --weave-info takes the file to write the lines to: --weave-info - for standard output"
+
+// checkWeaveInfo refuses a --weave-info file that is a class path entry:
+// weft weave's --weave-info was a bool, and "--weave-info app.jar" would
+// now write the lines over the input app.jar.
+func checkWeaveInfo(file string, inputs []string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	ext := strings.ToLower(filepath.Ext(file))
+	if ext == ".jar" || ext == ".zip" || ext == ".class" || isDir(file) || slices.Contains(inputs, file) {
+		return fmt.Errorf("%s (%s is a class path entry, not a file for the lines)", weaveInfoTakesFile, file)
+	}
+	return nil
+}
+
+func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 	start := time.Now()
-	fl := &weaveFlags
+	fl := opts
 	// The first input's classes are read on the other core while this
 	// one opens the class path and resolves the aspects.
 	archive.Prefetch(inputs[0])
@@ -152,7 +190,7 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	if err != nil {
 		return err
 	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: !fl.info})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: fl.weaveInfo == ""})
 	checked, err := precheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
 	if err != nil {
 		return err
@@ -166,6 +204,17 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 			outs[in] = filepath.Join(fl.out, filepath.Base(in))
 		}
 	}
+	var info *infoFile
+	if fl.weaveInfo != "" {
+		if info, err = createInfoFile(fl.weaveInfo, cmd.OutOrStdout()); err != nil {
+			return err
+		}
+		defer func() {
+			if info != nil { // not closed below: the weaving failed
+				info.close()
+			}
+		}()
+	}
 	total := &weaver.Stats{}
 	applied := appliedAdvice{}
 	for _, in := range inputs {
@@ -173,13 +222,13 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", in, err)
 		}
-		if fl.info {
+		if info != nil {
 			for i := range st.Shadows {
-				fmt.Fprintln(cmd.OutOrStdout(), st.Shadows[i].String())
+				info.write(st.Shadows[i].String() + "\n")
 			}
 		}
 		for _, warn := range st.Warnings {
-			fmt.Fprintln(os.Stderr, "weft: warning:", warn)
+			fmt.Fprintln(cmd.ErrOrStderr(), "weft: warning:", warn)
 		}
 		if !checked {
 			reportDeclared(cmd.ErrOrStderr(), st.Declared)
@@ -201,12 +250,18 @@ func runWeave(cmd *cobra.Command, inputs []string) error {
 	case isDir(fl.out):
 		rtOut, rtJar = fl.out, false
 	}
+	if info != nil {
+		if err := info.close(); err != nil {
+			return fmt.Errorf("--weave-info: %v", err)
+		}
+		info = nil
+	}
 	rtDir, err := writeRuntime(home, rtOut, rtJar)
 	if err != nil {
 		return err
 	}
 	if !fl.quiet {
-		fmt.Fprintf(os.Stderr, "weft: wove %d of %d classes (%d methods, %d advised shadows) in %.2fs; runtime in %s\n",
+		fmt.Fprintf(cmd.ErrOrStderr(), "weft: wove %d of %d classes (%d methods, %d advised shadows) in %.2fs; runtime in %s\n",
 			total.Woven, total.Classes, total.MethodsWoven, total.Advised, time.Since(start).Seconds(), rtDir)
 	}
 	return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"archive/zip"
-	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,8 +20,7 @@ import (
 func TestWeaveCommand(t *testing.T) {
 	tmp := t.TempDir()
 	rtJar := filepath.Join(tmp, "weft-rt.jar")
-	rootCmd.SetArgs([]string{"runtime", "-o", rtJar})
-	if err := rootCmd.Execute(); err != nil {
+	if _, _, err := weftInProcess("runtime", "-o", rtJar); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := zip.OpenReader(rtJar)
@@ -57,19 +55,17 @@ public class Fib {
 }`}, "-g")
 	os.WriteFile(filepath.Join(app, "demo", "notes.txt"), []byte("kept"), 0o644)
 	out := filepath.Join(tmp, "out")
-	var stdout bytes.Buffer
-	rootCmd.SetOut(&stdout)
-	rootCmd.SetArgs([]string{"weave", "-q", "-a", "../../examples/count/count.weft", "--advice-cp", adv,
-		"-o", out, "--weave-info", app})
-	if err := rootCmd.Execute(); err != nil {
+	stdout, _, err := weftInProcess("weave", "-q", "-a", "../../examples/count/count.weft", "--advice-cp", adv,
+		"-o", out, "--weave-info", "-", app)
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := `Join point 'constructor-execution(void demo.Fib.<init>())' in Type 'demo.Fib' (Fib.java:2) advised by before advice from 'Count' (count.weft:3)
 Join point 'method-execution(int demo.Fib.fib(int))' in Type 'demo.Fib' (Fib.java:3) advised by before advice from 'Count' (count.weft:3)
 Join point 'method-execution(void demo.Fib.main(java.lang.String[]))' in Type 'demo.Fib' (Fib.java:4) advised by before advice from 'Count' (count.weft:3)
 `
-	if stdout.String() != want {
-		t.Errorf("weave info:\n%s\nwant:\n%s", stdout.String(), want)
+	if stdout != want {
+		t.Errorf("weave info:\n%s\nwant:\n%s", stdout, want)
 	}
 	if b, err := os.ReadFile(filepath.Join(out, "demo", "notes.txt")); err != nil || string(b) != "kept" {
 		t.Errorf("resource not copied: %q %v", b, err)
@@ -147,9 +143,9 @@ public class Fib {
 
 // weaveCount runs `weft weave -q -a count.weft --advice-cp adv -o out inputs...`.
 func weaveCount(adv, out string, inputs ...string) error {
-	weaveFlags.aspects, weaveFlags.adviceCP, weaveFlags.classPath = []string{"../../examples/count/count.weft"}, adv, ""
-	weaveFlags.out, weaveFlags.info, weaveFlags.idBase, weaveFlags.javaHome, weaveFlags.quiet = out, false, 0, "", true
-	return runWeave(weaveCmd, inputs)
+	_, _, err := weftInProcess(append([]string{"weave", "-q", "-a", "../../examples/count/count.weft", "--advice-cp", adv,
+		"-o", out}, inputs...)...)
+	return err
 }
 
 // TestWeaveClassFile: a single .class file is woven into a class file, or
@@ -226,7 +222,7 @@ func TestOutputFlagIsOut(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(rootCmd)
+	walk(newRootCmd(&goProfiles{}))
 	if n < 4 { // weave, jdk, runtime, classfile rewrite
 		t.Errorf("%d commands with -o, want at least 4", n)
 	}
