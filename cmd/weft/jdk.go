@@ -253,8 +253,9 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 	}
 	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w, OnResult: onResult},
 		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs, CacheDir: rtCache()}
-	if job.progress && isTerminal(os.Stderr) {
-		bar := &progressBar{w: os.Stderr, start: time.Now()}
+	// The bar redraws its line: on a terminal only.
+	if term, ok := diag.(*os.File); ok && job.progress && isTerminal(term) {
+		bar := &progressBar{w: term, start: time.Now()}
 		opts.Progress = bar.update
 		defer bar.done()
 	}
