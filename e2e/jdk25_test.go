@@ -29,8 +29,9 @@ public class Main {
             case Circle c -> 3 * square(c.r());
         };
     }
-    static int square(int x) { return x * x; }
+    static int square(int x) { if (x < 0) throw new IllegalArgumentException("negative " + x); return x * x; }
     public static void main(String[] a) throws Exception {
+        if (a.length > 0) square(-1); // weft recrash's crash
         System.out.println(area(new Square(3)) + " " + area(new Circle(2)));
         List<Thread> ts = new ArrayList<>();
         ConcurrentHashMap<Integer, Integer> sums = new ConcurrentHashMap<>();
@@ -52,7 +53,8 @@ public class Main {
 // TestJDK25 weaves JDK 25's java.base (the counting aspect) and runs a
 // program with records, sealed types, a pattern switch and 100 virtual
 // threads on it under -Xverify:all: the stock run's output; javac 25 on
-// the woven JDK compiles the program into the stock javac's class files.
+// the woven JDK compiles the program into the stock javac's class files;
+// weft recrash turns its crash into tests that reproduce it on JDK 25.
 func TestJDK25(t *testing.T) {
 	j25 := jvmtest.JDK25(t)
 	weft := buildWeft(t)
@@ -113,5 +115,16 @@ func TestJDK25(t *testing.T) {
 	run.Stdout, run.Stderr = &stdout, &stderr
 	if err := run.Run(); err != nil || stdout.String() != string(want) || !strings.Contains(stderr.String(), " hits at ") {
 		t.Errorf("woven JDK 25: %v, stdout %q, stderr:\n%s", err, stdout.String(), stderr.String())
+	}
+
+	// weft recrash of a program on JDK 25: its tests are compiled and run
+	// by JDK 25 (they were by the default JDK, which refused class files
+	// of version 69).
+	crash := filepath.Join(t.TempDir(), "crash")
+	rc := exec.Command(weft, "recrash", "-o", crash, "--", java, "-cp", stockClasses, "app.Main", "crash")
+	rc.Env = append(os.Environ(), "WEFT_CACHE="+newCache(t))
+	b, _ := rc.CombinedOutput()
+	if !strings.Contains(string(b), "Crash1_0_Main_squareTest  reproduces it from app.Main.square(int)") {
+		t.Errorf("weft recrash on JDK 25:\n%s", b)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -33,4 +34,23 @@ func jdkHome(flag string) (string, error) {
 // JDK is for.
 func javaHomeFlag(cmd *cobra.Command, p *string, use string) {
 	cmd.Flags().StringVar(p, "java-home", "", use+" (default: the java on PATH, else $JAVA_HOME)")
+}
+
+// commandJDK returns the launcher a command names (looked up on PATH) and
+// the JDK to weave for it: javaHome if given, else the launcher's own, so
+// that `weft run -- /path/to/jdk25/bin/java` weaves JDK 25, and a tool's
+// generated code (recrash's tests) is compiled and run by the JDK the
+// program ran on.
+func commandJDK(javaHome, command string) (launcher, home string, err error) {
+	if launcher, err = exec.LookPath(command); err != nil {
+		return "", "", err
+	}
+	home = javaHome
+	if home == "" {
+		if home, err = classfile.JavaHomeOf(launcher); err != nil {
+			return "", "", fmt.Errorf("%v (use --java-home)", err)
+		}
+	}
+	home, err = jdkHome(home)
+	return launcher, home, err
 }

@@ -75,7 +75,7 @@ Examples:
 
 func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	fl := opts
-	home, err := jdkHome(fl.javaHome)
+	_, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if !ok {
 		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
 	}
-	home, err := jdkHome(fl.javaHome)
+	_, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
 	}

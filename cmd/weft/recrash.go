@@ -94,7 +94,7 @@ var recrashOutputs = []string{"tests", "classes", "summary.txt"}
 
 func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	fl := opts
-	home, err := jdkHome(fl.javaHome)
+	_, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
 	}

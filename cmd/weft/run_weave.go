@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -39,18 +38,8 @@ type wovenRunExtras struct {
 func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRunExtras) (int, error) {
 	fl := opts
 	stderr := cmd.ErrOrStderr()
-	launcher, err := exec.LookPath(args[0])
+	launcher, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
-		return 0, err
-	}
-	// The JDK woven must be the java command's, unless named.
-	home := fl.javaHome
-	if home == "" {
-		if home, err = classfile.JavaHomeOf(launcher); err != nil {
-			return 0, fmt.Errorf("%v (use --java-home)", err)
-		}
-	}
-	if home, err = jdkHome(home); err != nil {
 		return 0, err
 	}
 	say := func(format string, a ...any) {
