@@ -28,6 +28,7 @@ type weaveOptions struct {
 	javaHome  string
 	quiet     bool
 	xlint     lintLevel
+	scope     scopeOptions
 }
 
 func newWeaveCmd() *cobra.Command {
@@ -73,7 +74,11 @@ Examples:
 
   # weave a class directory against its libraries
   weft weave -a trace.weft --advice-cp build/advice -cp lib/guava.jar \
-      -o build/woven build/classes`,
+      -o build/woven build/classes
+
+  # weave only one package's classes (the rest copied byte for byte)
+  weft weave -a count.weft --advice-cp adv --include 'com/google/common/collect/**' \
+      -o out/guava.jar guava.jar`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := checkWeaveInfo(opts.weaveInfo, args); err != nil {
 				return err
@@ -92,6 +97,7 @@ Examples:
 	javaHomeFlag(cmd, &opts.javaHome, "the JDK for type resolution and for building the runtime")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no summary line")
 	addLintFlag(f, &opts.xlint)
+	addScopeFlags(f, &opts.scope)
 	cmd.MarkFlagRequired("aspect")
 	cmd.MarkFlagRequired("out")
 	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
@@ -190,7 +196,11 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 	if err != nil {
 		return err
 	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: fl.weaveInfo == ""})
+	sc, err := fl.scope.build()
+	if err != nil {
+		return err
+	}
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: fl.weaveInfo == "", Scope: sc})
 	checked, err := precheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
 	if err != nil {
 		return err
@@ -241,6 +251,7 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 		applied.addAdvice(st.Applied)
 	}
 	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
+	reportScope(cmd.ErrOrStderr(), sc)
 	// The runtime goes into a directory output, else next to the jar or
 	// class file written (in OUT for a class file woven into OUT).
 	rtOut, rtJar := filepath.Join(filepath.Dir(fl.out), "weft-rt.jar"), true

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/weft-aop/weft/weaver/scope"
+)
+
+// scopeOptions are the flags that narrow what a command weaves: classes by
+// glob (--include, --exclude), or a scope file or aop.xml (--scope).
+type scopeOptions struct {
+	include, exclude []string
+	file             string
+}
+
+// addScopeFlags adds opts' flags.
+func addScopeFlags(f *pflag.FlagSet, opts *scopeOptions) {
+	f.StringArrayVar(&opts.include, "include", nil, "weave only classes matching this `GLOB` over internal names (com/acme/**; repeatable)")
+	f.StringArrayVar(&opts.exclude, "exclude", nil, "never weave classes matching this `GLOB` (**/generated/**; repeatable)")
+	f.StringVar(&opts.file, "scope", "", "read include and exclude patterns from `FILE`: one a line, ! to exclude, # comments; or an AspectJ aop.xml's <weaver> element")
+}
+
+// build returns the scope the flags say, nil for none.
+func (o *scopeOptions) build() (*scope.Scope, error) {
+	var ps []scope.Pattern
+	for _, g := range o.include {
+		ps = append(ps, scope.Pattern{Glob: g, Where: "--include"})
+	}
+	for _, g := range o.exclude {
+		ps = append(ps, scope.Pattern{Glob: g, Exclude: true, Where: "--exclude"})
+	}
+	if o.file != "" {
+		read := scope.ReadFile
+		if strings.HasSuffix(o.file, ".xml") {
+			read = scope.ReadAopXML
+		}
+		more, err := read(o.file)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, more...)
+	}
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	return scope.New(ps...)
+}
+
+// reportScope says what the scope left out and which patterns matched
+// nothing (a misspelt package, as adviceDidNotMatch is a misspelt
+// pointcut).
+func reportScope(w io.Writer, s *scope.Scope) {
+	if s.Empty() {
+		return
+	}
+	left := s.Left()
+	var parts []string
+	for k, n := range left {
+		parts = append(parts, fmt.Sprintf("%d %s", n, k))
+	}
+	sort.Strings(parts)
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "weft: scope: classes left as they are: %s\n", strings.Join(parts, ", "))
+	}
+	for _, u := range s.Unmatched() {
+		fmt.Fprintf(w, "weft: warning: %s\n", u)
+	}
+}

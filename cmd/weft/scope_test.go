@@ -1,0 +1,90 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWeaveScope weaves guava with the counting aspect in the scope
+// com/google/common/collect/** given three ways — flags, a scope file, an
+// aop.xml — each making the same jar, in which only classes of that
+// package changed (and got sisters), every other entry the input's byte
+// for byte; a pattern matching nothing is warned of.
+func TestWeaveScope(t *testing.T) {
+	const guava = "/usr/share/java/guava.jar"
+	adv := countAdvice(t)
+	scopeFile := writeFile(t, "scope.txt", "# guava's collections only\ncom/google/common/collect/**\n!com/google/common/collect/nothing/**\n")
+	aopXML := writeFile(t, "aop.xml", `<aspectj><weaver><include within="com.google.common.collect..*"/>`+
+		`<exclude within="com.google.common.collect.nothing..*"/></weaver></aspectj>`)
+	var jars []map[string][]byte
+	for _, scopeArgs := range [][]string{
+		{"--include", "com/google/common/collect/**", "--exclude", "com/google/common/collect/nothing/**"},
+		{"--scope", scopeFile},
+		{"--scope", aopXML},
+	} {
+		out := filepath.Join(t.TempDir(), "guava.jar")
+		_, stderr, err := weftInProcess(append([]string{"weave", "-a", countWeft, "--advice-cp", adv, "-o", out}, append(scopeArgs, guava)...)...)
+		if err != nil {
+			t.Fatalf("weft weave %v: %v\n%s", scopeArgs, err, stderr)
+		}
+		if !strings.Contains(stderr, "classes left as they are: ") || !strings.Contains(stderr, "outside the includes") ||
+			!strings.Contains(stderr, ": exclude com/google/common/collect/nothing/**") || !strings.Contains(stderr, " matched no class") {
+			t.Errorf("%v: stderr:\n%s", scopeArgs, stderr)
+		}
+		jars = append(jars, jarEntries(t, out))
+	}
+	in := jarEntries(t, guava)
+	changed := 0
+	for name, b := range jars[0] {
+		orig, ok := in[name]
+		inScope := strings.HasPrefix(name, "com/google/common/collect/")
+		switch {
+		case ok && bytes.Equal(orig, b):
+		case inScope && (ok || strings.HasSuffix(name, "$weft$jp.class")):
+			changed++
+		default:
+			t.Errorf("%s: changed or added outside the scope", name)
+		}
+	}
+	if changed < 200 {
+		t.Errorf("%d entries changed in the scope", changed)
+	}
+	for i, j := range jars[1:] {
+		if len(j) != len(jars[0]) {
+			t.Errorf("way %d: %d entries, the flags' %d", i+2, len(j), len(jars[0]))
+		}
+		for name, b := range jars[0] {
+			if !bytes.Equal(j[name], b) {
+				t.Errorf("way %d: %s differs from the flags' weave", i+2, name)
+				break
+			}
+		}
+	}
+}
+
+func jarEntries(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatalf("%v: install Debian's libguava-java (bash .ci/run does)", err)
+	}
+	defer zr.Close()
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f.Name] = b
+	}
+	return out
+}
