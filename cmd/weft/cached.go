@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/weft-aop/weft/weaver/scope"
+
 	"github.com/spf13/pflag"
 
 	"github.com/weft-aop/weft/advice"
@@ -117,8 +119,11 @@ var weftDigest = sync.OnceValue(func() []byte {
 // jdkKey is the key of what the woven JDK depends on: weft itself (a
 // rebuilt weft may weave differently), the JDK, the modules, the aspects'
 // and the advice classes' bytes.
-func jdkKey(home string, aspects []string, adviceCP, modules string) (string, error) {
+func jdkKey(home string, aspects []string, adviceCP, modules, scopeKey string) (string, error) {
 	k := cache.NewHasher().String("weft " + version).Bytes(weftDigest()).String(jdk.Release(home)).String(home).String(modules)
+	if scopeKey != "" { // a narrower scope is another woven JDK, class path and answers
+		k.String("scope " + scopeKey)
+	}
 	for _, a := range aspects {
 		b, err := os.ReadFile(a)
 		if err != nil {
@@ -180,9 +185,9 @@ type cachedWovenJDK struct {
 // advice applied is written in the entry (appliedFile) for the caller's
 // lint. The entry is in use until u is released.
 func cachedJDK(u *cacheUse, home string, m advice.Matcher, advs []*advice.Advice, aspects []string, bootCP, modules string,
-	holders []string, image bool) (cachedWovenJDK, error) {
+	holders []string, image bool, sc *scope.Scope) (cachedWovenJDK, error) {
 	var w cachedWovenJDK
-	key, err := jdkKey(home, aspects, bootCP, modules)
+	key, err := jdkKey(home, aspects, bootCP, modules, sc.Key())
 	if err != nil {
 		return w, err
 	}
@@ -201,7 +206,7 @@ func cachedJDK(u *cacheUse, home string, m advice.Matcher, advs []*advice.Advice
 					strings.Join(holders, ", "))
 			}
 			s, applied, err := weaveJDK(jdkJob{matcher: m, advice: advs, adviceCP: bootCP, javaHome: home,
-				modules: modules, out: dir, progress: true, diag: u.log})
+				modules: modules, scope: sc, out: dir, progress: true, diag: u.log})
 			if err != nil {
 				return err
 			}

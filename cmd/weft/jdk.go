@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/weft-aop/weft/weaver/scope"
+
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/advice"
@@ -29,6 +31,7 @@ type jdkOptions struct {
 	quiet    bool
 	dirs     bool
 	xlint    lintLevel
+	scope    scopeOptions
 }
 
 func newJDKCmd() *cobra.Command {
@@ -119,8 +122,16 @@ Examples:
 			if err != nil {
 				return err
 			}
+			sc, err := fl.scope.build()
+			if err != nil {
+				return err
+			}
+			modules, err := expandModules(home, fl.modules)
+			if err != nil {
+				return err
+			}
 			sum, applied, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: fl.adviceCP, javaHome: home,
-				modules: fl.modules, out: out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
+				modules: modules, scope: sc, out: out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
@@ -133,6 +144,7 @@ Examples:
 				printJDKSummary(cmd.ErrOrStderr(), fl.out, fl.image, sum)
 			}
 			lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
+			reportScope(cmd.ErrOrStderr(), sc)
 			return nil
 		},
 	}
@@ -140,7 +152,8 @@ Examples:
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	javaHomeFlag(cmd, &opts.javaHome, "the JDK to weave")
-	f.StringVar(&opts.modules, "modules", "all", `modules to weave: "all" or a comma-separated list`)
+	f.StringVar(&opts.modules, "modules", "all", `modules to weave: "all" or a comma-separated list of names or globs (java.*, !jdk.jfr)`)
+	addScopeFlags(f, &opts.scope)
 	f.StringVarP(&opts.out, "out", "o", "", "output directory (patches and @argfile)")
 	f.StringVar(&opts.image, "image", "", "link a woven runtime image into this new directory")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar nor summary")
@@ -159,7 +172,8 @@ type jdkJob struct {
 	advice   []*advice.Advice
 	adviceCP string // put on the boot class path
 	javaHome string
-	modules  string // "all" or M,M...
+	modules  string       // "all" or M,M...
+	scope    *scope.Scope // the classes that may be woven, nil for all
 	out      string
 	progress bool      // a progress bar when stderr is a terminal
 	dirs     bool      // class trees instead of jars
@@ -198,7 +212,7 @@ func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
 	x := &jdk.Exclusions{}
 	w := weaver.New(job.matcher, job.advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded,
-		SharedEntries: true})
+		SharedEntries: true, Scope: job.scope})
 	diag := job.diag
 	if diag == nil {
 		diag = os.Stderr

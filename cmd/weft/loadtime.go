@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/weft-aop/weft/weaver/scope"
+
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/parallel"
@@ -64,6 +66,7 @@ type loadTimeJob struct {
 	classPath []string // the class path entries present (originals)
 	adviceCP  string
 	modules   string // the JDK modules woven ahead of time
+	scope     *scope.Scope
 	idBase    int32  // the first join point id after the JDK's and the class path's
 	cacheDir  string // the cross-run cache of answers, "" for none
 	weaveInfo string // the file for --weave-info lines, "" for none, "-" for infoOut
@@ -93,7 +96,7 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 	}
 	srcs = append(srcs, img)
 	h := ltw.NewHierarchy(srcs...)
-	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase})
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase, Scope: job.scope})
 	var ln net.Listener
 	var path string
 	if job.listenDir != "" {

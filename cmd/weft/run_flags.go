@@ -20,6 +20,7 @@ type wovenRunOptions struct {
 	patches  bool
 	appCDS   bool
 	cacheMax string
+	scope    scopeOptions
 }
 
 // addWovenRunFlags adds the flags of opts to a command that runs a program
@@ -29,12 +30,13 @@ type wovenRunOptions struct {
 // another command.
 func addWovenRunFlags(f *pflag.FlagSet, opts *wovenRunOptions, defaultModules, what string) {
 	f.StringVar(&opts.javaHome, "java-home", "", "the JDK (default: the one of the java command)")
-	f.StringVar(&opts.modules, "modules", defaultModules, `JDK modules to weave: "all" or a comma-separated list`)
+	f.StringVar(&opts.modules, "modules", defaultModules, `JDK modules to weave: "all" or a comma-separated list of names or globs (java.*)`)
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "say what is woven and what comes from the cache")
 	f.BoolVar(&opts.loadTime, "load-time", true, what+" the classes the JVM defines at run time too (docs/ltw.md)")
 	f.BoolVar(&opts.patches, "patches", false, "run the stock JDK with the woven modules as --patch-module patches, not a woven runtime image")
 	addAppCDSFlag(f, &opts.appCDS)
 	addCacheMaxFlag(f, &opts.cacheMax)
+	addScopeFlags(f, &opts.scope)
 	// weft's flags end at the java command: what follows is java's, and
 	// a missing -- is reported as such rather than as java's flags.
 	f.SetInterspersed(false)

@@ -87,6 +87,7 @@ func TestRunLaunchers(t *testing.T) {
 
 	appCDS(t, env, aspects[1:], adv, app)
 	cmdLines(t, env, aspects[1:], adv, app)
+	scopeRun(t, env, aspects[1:], adv, app)
 }
 
 // appCDS checks the application's class data sharing archive (appcds.go)

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/weft-aop/weft/weaver/scope"
+
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/advice"
@@ -71,6 +73,15 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	m, advs := prog, prog.Advice()
 	bootCP := joinClassPath(append([]string{fl.adviceCP}, holders...)...)
 	applied := appliedAdvice{}
+	// The scope: which classes and JDK modules may be woven.
+	sc, err := fl.scope.build()
+	if err != nil {
+		return 0, err
+	}
+	modules, err := expandModules(home, fl.modules)
+	if err != nil {
+		return 0, err
+	}
 
 	// The JDK, once per key. The cache's entries this run uses stay in
 	// use until its JVM ends.
@@ -79,7 +90,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		return 0, err
 	}
 	defer cu.release()
-	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, bootCP, fl.modules, holders, !fl.patches)
+	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, bootCP, modules, holders, !fl.patches, sc)
 	if err != nil {
 		return 0, err
 	}
@@ -92,7 +103,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	// The application's class path, once per key. Load-time weaving
 	// numbers its join points after the JDK's and the class path's.
 	idBase := sum.NextID
-	meta := jdkMeta(home, fl.aspects, bootCP, fl.modules)
+	meta := jdkMeta(home, fl.aspects, bootCP, modules)
 	ltwKey := key // load-time answers, keyed as the weavings before
 	if len(entries) > 0 {
 		k := cache.NewHasher().String(key)
@@ -116,7 +127,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 			}
 			fmt.Fprintf(stderr, "weft: weaving the class path into %s (once)\n", appDir)
 			wove = true
-			next, err := weaveApp(stderr, home, m, advs, fl.adviceCP, entries, outs, sum.NextID, applied)
+			next, err := weaveApp(stderr, home, m, advs, fl.adviceCP, entries, outs, sum.NextID, applied, sc)
 			if err != nil {
 				return err
 			}
@@ -139,6 +150,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 			return 0, err
 		}
 		lintAdviceDidNotMatch(stderr, fl.xlint, advs, applied)
+		reportScope(stderr, sc) // what the weaving ahead left out
 	}
 
 	// What the JVM defines as it runs: served from this process.
@@ -149,7 +161,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		if err != nil {
 			return 0, err
 		}
-		if lt, err = startLoadTime(m, advs, loadTimeJob{home: home, classPath: present, adviceCP: bootCP, modules: fl.modules,
+		if lt, err = startLoadTime(m, advs, loadTimeJob{home: home, classPath: present, adviceCP: bootCP, modules: modules, scope: sc,
 			idBase: idBase, cacheDir: answers.Dir, weaveInfo: fl.weaveInfo, infoOut: cmd.OutOrStdout(), timeout: fl.timeout}); err != nil {
 			return 0, err
 		}
@@ -243,7 +255,7 @@ func jarClassPath(line *javacmd.Line, outs map[string]string) error {
 // join point ids after the JDK's, adds the advice that advised a join
 // point to applied, and returns the first join point id after them.
 func weaveApp(stderr io.Writer, home string, m advice.Matcher, advs []*advice.Advice, adviceCP string, entries []string, outs map[string]string,
-	idBase int32, applied appliedAdvice) (int32, error) {
+	idBase int32, applied appliedAdvice, sc *scope.Scope) (int32, error) {
 	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, keys(outs)...), adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
 		return 0, err
@@ -259,7 +271,7 @@ func weaveApp(stderr io.Writer, home string, m advice.Matcher, advs []*advice.Ad
 		}
 	}()
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase, OmitShadows: true})
+	w := weaver.New(m, advs, weaver.Options{Hierarchy: h, IDBase: idBase, OmitShadows: true, Scope: sc})
 	var woven []string
 	for _, e := range entries {
 		if _, ok := outs[e]; ok {

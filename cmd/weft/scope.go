@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/weft-aop/weft/weaver/jdk"
 	"github.com/weft-aop/weft/weaver/scope"
 )
 
@@ -70,4 +71,33 @@ func reportScope(w io.Writer, s *scope.Scope) {
 	for _, u := range s.Unmatched() {
 		fmt.Fprintf(w, "weft: warning: %s\n", u)
 	}
+}
+
+// expandModules returns --modules with its globs (java.*, !jdk.jfr to
+// leave one out) expanded to the JDK's module names, in the image's order;
+// "all" and plain lists are returned as they are.
+func expandModules(home, modules string) (string, error) {
+	if modules == "" || modules == "all" || !strings.ContainsAny(modules, "*?[{!") {
+		return modules, nil
+	}
+	var ps []scope.Pattern
+	for _, m := range strings.Split(modules, ",") {
+		p := scope.Pattern{Glob: strings.TrimSpace(m), Module: true, Where: "--modules"}
+		if rest, ok := strings.CutPrefix(p.Glob, "!"); ok {
+			p.Glob, p.Exclude = rest, true
+		}
+		ps = append(ps, p)
+	}
+	s, err := scope.New(ps...)
+	if err != nil {
+		return "", err
+	}
+	mods, err := jdk.ModulesInScope(home, s)
+	if err != nil {
+		return "", err
+	}
+	if len(mods) == 0 {
+		return "", fmt.Errorf("--modules %s: no module of %s matches", modules, home)
+	}
+	return strings.Join(mods, ","), nil
 }

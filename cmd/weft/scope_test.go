@@ -3,10 +3,15 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"io"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
 // TestWeaveScope weaves guava with the counting aspect in the scope
@@ -87,4 +92,30 @@ func jarEntries(t *testing.T, path string) map[string][]byte {
 		out[f.Name] = b
 	}
 	return out
+}
+
+// scopeRun runs weft run in the scope Hello and java/util/** (env's cache,
+// java.base): the JDK is woven again for the scope (another key), with only
+// java.util's classes of java.base, and the summary says how many classes
+// the scope left out.
+func scopeRun(t *testing.T, env, aspectArgs []string, adv, classes string) {
+	args := append(append([]string{"run"}, aspectArgs...), "--advice-cp", adv, "-v", "--include", "Hello", "--include", "java/util/**",
+		"--", jvmtest.Java(t), "-cp", classes, "Hello")
+	stdout, stderr, code := weft(t, env, args...)
+	m := regexp.MustCompile(`weft: woven JDK: (\S+)`).FindStringSubmatch(stderr)
+	if code != 0 || stdout != "hello\n" || m == nil || !strings.Contains(stderr, "weft: scope: classes left as they are: ") {
+		t.Fatalf("weft run in a scope: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	var sum struct {
+		Modules map[string]struct{ Classes, ClassesWoven int }
+	}
+	b, err := os.ReadFile(filepath.Join(m[1], "summary.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &sum)
+	}
+	base := sum.Modules["java.base"]
+	// java.util and its subpackages: 1,282 of java.base's 6,445 classes here.
+	if err != nil || base.ClassesWoven < 1000 || base.ClassesWoven > 2000 {
+		t.Errorf("java.base woven in the scope java/util/**: %d of %d classes (%v)", base.ClassesWoven, base.Classes, err)
+	}
 }

@@ -21,6 +21,7 @@ type serveOptions struct {
 	dir      string
 	xlint    lintLevel
 	cacheMax string
+	scope    scopeOptions
 }
 
 func newServeCmd() *cobra.Command {
@@ -62,7 +63,8 @@ Examples:
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	javaHomeFlag(cmd, &opts.javaHome, "the JDK the JVMs run")
-	f.StringVar(&opts.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list`)
+	f.StringVar(&opts.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list of names or globs (java.*)`)
+	addScopeFlags(f, &opts.scope)
 	f.StringVar(&opts.dir, "dir", "", "the directory for the socket and weft.args (default: a new temporary one)")
 	addLoadTimeFlags(f, &opts.loadTimeOptions, " at exit")
 	addLintFlag(f, &opts.xlint)
@@ -83,13 +85,21 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 		return err
 	}
 	m, advs := prog, prog.Advice()
+	sc, err := fl.scope.build()
+	if err != nil {
+		return err
+	}
+	modules, err := expandModules(home, fl.modules)
+	if err != nil {
+		return err
+	}
 	// The cache's entries served from stay in use until serve stops.
 	cu, err := useCache(fl.cacheMax, stderr)
 	if err != nil {
 		return err
 	}
 	defer cu.release()
-	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, fl.adviceCP, fl.modules, nil, false)
+	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, fl.adviceCP, modules, nil, false, sc)
 	if err != nil {
 		return err
 	}
@@ -108,12 +118,12 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 		}
 		defer os.RemoveAll(dir)
 	}
-	answers, err := cu.acquire("ltw", key, jdkMeta(home, fl.aspects, fl.adviceCP, fl.modules), nil)
+	answers, err := cu.acquire("ltw", key, jdkMeta(home, fl.aspects, fl.adviceCP, modules), nil)
 	if err != nil {
 		return err
 	}
 	cu.trim()
-	lt, err := startLoadTime(m, advs, loadTimeJob{home: home, adviceCP: fl.adviceCP, modules: fl.modules, idBase: nextID,
+	lt, err := startLoadTime(m, advs, loadTimeJob{home: home, adviceCP: fl.adviceCP, modules: modules, scope: sc, idBase: nextID,
 		cacheDir: answers.Dir, weaveInfo: fl.weaveInfo, infoOut: cmd.OutOrStdout(), timeout: fl.timeout, listenDir: dir})
 	if err != nil {
 		return err
@@ -132,6 +142,7 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	os.Remove(argsFile)
 	// JVMs still running go on with their classes unwoven.
 	lt.drain()
+	reportScope(stderr, sc)
 	return reportLoadTime(stderr, lt.stop(stderr), fl.report)
 }
 
