@@ -18,6 +18,7 @@ type flameOptions struct {
 	out        string
 	speedscope string
 	folded     string
+	pprof      string
 	title      string
 	top        int
 }
@@ -85,7 +86,13 @@ Examples:
 					return err
 				}
 			}
-			if fl.top > 0 || (fl.out == "" && fl.speedscope == "" && fl.folded == "") {
+			if fl.pprof != "" {
+				if err := writeFileWith(fl.pprof, func(w io.Writer) error { return flame.WritePprof(w, p) }); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "weft: pprof profile in %s (go tool pprof -http=: %s)\n", fl.pprof, fl.pprof)
+			}
+			if fl.top > 0 || (fl.out == "" && fl.speedscope == "" && fl.folded == "" && fl.pprof == "") {
 				n := fl.top
 				if n <= 0 {
 					n = 20
@@ -99,6 +106,7 @@ Examples:
 	f.StringVarP(&opts.out, "out", "o", "", "write an HTML flame graph here")
 	f.StringVar(&opts.speedscope, "speedscope", "", "write speedscope JSON here")
 	f.StringVar(&opts.folded, "folded", "", "write the first metric back as folded stacks, one line per context")
+	f.StringVar(&opts.pprof, "pprof", "", "write every metric in pprof's format to `FILE` (go tool pprof, Pyroscope, Parca)")
 	f.StringVar(&opts.title, "title", "", "the page's title")
 	f.IntVar(&opts.top, "top", 0, "print the N frames with the largest self and total values")
 	return cmd
@@ -110,7 +118,7 @@ Examples:
 // or the file is in another order.
 func streamFlame(opts *flameOptions, args []string) (bool, error) {
 	fl := opts
-	if len(args) != 1 || !strings.HasSuffix(args[0], ".cct") || fl.out == "" || fl.speedscope != "" || fl.folded != "" || fl.top > 0 {
+	if len(args) != 1 || !strings.HasSuffix(args[0], ".cct") || fl.out == "" || fl.speedscope != "" || fl.folded != "" || fl.pprof != "" || fl.top > 0 {
 		return false, nil
 	}
 	title := fl.title

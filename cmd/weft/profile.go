@@ -27,6 +27,7 @@ type profileOptions struct {
 	maxNodes        int
 	top             int
 	writeFolded     bool
+	pprof           string // --pprof FILE
 	writeSpeedscope bool
 	noTime          bool
 	period          float64
@@ -95,6 +96,7 @@ Examples:
 	f.IntVar(&opts.top, "top", 10, "print the N frames with the most exclusive time (not with --no-time)")
 	f.BoolVar(&opts.writeFolded, "write-folded", false, "also write one folded-stack file per metric into the output directory")
 	f.BoolVar(&opts.writeSpeedscope, "write-speedscope", false, "also write profile.speedscope.json into the output directory")
+	f.StringVar(&opts.pprof, "pprof", "", "also write the profile in pprof's format to `FILE` (go tool pprof, Pyroscope, Parca, the OpenTelemetry collector): one sample type per metric")
 	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "profile")
 	cmd.SetFlagErrorFunc(flagErrorWithRenames(profileRenamed))
@@ -144,7 +146,7 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if fl.noTime {
 		top = 0 // no time to rank frames by (and no tree to read for it)
 	}
-	if err := writeProfile(cmd.ErrOrStderr(), out, top, fl.writeFolded, fl.writeSpeedscope); err != nil {
+	if err := writeProfile(cmd.ErrOrStderr(), out, top, profileFormats{fl.writeFolded, fl.writeSpeedscope, fl.pprof}); err != nil {
 		return err
 	}
 	return exitCode(code)
@@ -258,21 +260,29 @@ func weaveCalibration(home, aspect, in, out string) error {
 // streamed from the file, which the profiler writes in canonical order,
 // without building the tree (flame.WriteCCTHTML); with them, or for a
 // file in another order, it is written from the tree read once.
-func writeProfile(w io.Writer, dir string, top int, folded, speedscope bool) error {
+// profileFormats are the formats written besides the flame graph.
+type profileFormats struct {
+	folded, speedscope bool
+	pprof              string // a file, "" for none
+}
+
+func (f profileFormats) any() bool { return f.folded || f.speedscope || f.pprof != "" }
+
+func writeProfile(w io.Writer, dir string, top int, formats profileFormats) error {
 	cct := filepath.Join(dir, "profile.cct")
 	if !fileExists(cct) {
 		return fmt.Errorf("the profiler wrote nothing to %s (did the program run on the woven JDK?)", dir)
 	}
 	html := filepath.Join(dir, "profile.html")
-	if folded || speedscope || top > 0 {
+	if formats.any() || top > 0 {
 		// The tree is read anyway: the page from it, one reading.
-		if err := writeFromTree(w, cct, html, true, top, folded, speedscope); err != nil {
+		if err := writeFromTree(w, cct, html, true, top, formats); err != nil {
 			return err
 		}
 	} else if streamed, err := streamHTML(cct, html, "weft profile"); err != nil {
 		return err
 	} else if !streamed {
-		if err := writeFromTree(w, cct, html, true, 0, false, false); err != nil {
+		if err := writeFromTree(w, cct, html, true, 0, profileFormats{}); err != nil {
 			return err
 		}
 	}
@@ -298,7 +308,7 @@ func streamHTML(cct, html, title string) (bool, error) {
 // writeFromTree reads the calling-context file as a tree and writes what
 // is asked from it: the page (if not streamed), speedscope JSON, folded
 // stacks, the top frames by wall time.
-func writeFromTree(w io.Writer, cct, html string, page bool, top int, folded, speedscope bool) error {
+func writeFromTree(w io.Writer, cct, html string, page bool, top int, formats profileFormats) error {
 	p, err := readFolded([]string{cct})
 	if err != nil {
 		return err
@@ -309,14 +319,19 @@ func writeFromTree(w io.Writer, cct, html string, page bool, top int, folded, sp
 			return err
 		}
 	}
-	if speedscope {
+	if formats.pprof != "" {
+		if err := writeFileWith(formats.pprof, func(w io.Writer) error { return flame.WritePprof(w, p) }); err != nil {
+			return err
+		}
+	}
+	if formats.speedscope {
 		ss := filepath.Join(dir, "profile.speedscope.json")
 		if err := writeFileWith(ss, func(w io.Writer) error { return flame.WriteSpeedscope(w, p, "weft profile") }); err != nil {
 			return err
 		}
 	}
 	for m, name := range p.Metrics {
-		if folded {
+		if formats.folded {
 			if err := writeFileWith(filepath.Join(dir, name+".folded"), func(w io.Writer) error { return flame.WriteFolded(w, p, m) }); err != nil {
 				return err
 			}

@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/internal/javacmd"
 
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/internal/jvmtest"
@@ -134,8 +137,11 @@ func TestProfileCommand(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
 	out := filepath.Join(t.TempDir(), "prof")
 	cpu := filepath.Join(t.TempDir(), "weft.pprof")
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--cpuprofile", cpu, "--patches", "-o", out, "--write-folded", "--modules", "java.base", "--", "java", "-cp", app, "Prof")
+	pprofFile := filepath.Join(t.TempDir(), "prof.pb.gz")
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--cpuprofile", cpu, "--patches", "-o", out, "--write-folded",
+		"--pprof", pprofFile, "--modules", "java.base", "--", "java", "-cp", app, "Prof")
 	checkCPUProfile(t, cpu)
+	checkPprof(t, pprofFile, "Prof.empty", 400000) // warm()'s 3 × 100,000 and measured()'s 100,000, in every context
 	if code != 0 || stdout != "fib 610\npool 1152 32\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -270,4 +276,34 @@ func parseLine(t *testing.T, args []string) *javacmd.Line {
 		t.Fatal(err)
 	}
 	return line
+}
+
+// checkPprof reads weft's pprof output with go tool pprof: the calls of
+// function fn (its flat count) are want, and every metric of the profile
+// is a sample type.
+func checkPprof(t *testing.T, path, fn string, want int64) {
+	t.Helper()
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out, err := exec.Command(goCmd, "tool", "pprof", "-top", "-nodecount=10000", "-sample_index=calls", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool pprof %s: %v\n%s", path, err, out)
+	}
+	found := false
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 6 && f[5] == fn {
+			found = true
+			if f[0] != strconv.FormatInt(want, 10) {
+				t.Errorf("go tool pprof: %s called %s times, want %d:\n%s", fn, f[0], want, line)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("go tool pprof -top: no %s in\n%.3000s", fn, out)
+	}
+	raw, err := exec.Command(goCmd, "tool", "pprof", "-raw", path).CombinedOutput()
+	if err != nil || !strings.Contains(string(raw), "calls/count") || !strings.Contains(string(raw), "objects/count") ||
+		!strings.Contains(string(raw), "wall-ns/nanoseconds") {
+		t.Errorf("go tool pprof -raw: the sample types:\n%.800s", raw)
+	}
 }
