@@ -58,15 +58,7 @@ public class Main {
 func TestJDK25(t *testing.T) {
 	j25 := jvmtest.JDK25(t)
 	weft := buildWeft(t)
-	countSrc, err := os.ReadFile("../examples/count/Counter.java")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
-	if b, err := exec.Command(weft, "runtime", "-o", rtJar).CombinedOutput(); err != nil {
-		t.Fatalf("weft runtime: %v\n%s", err, b)
-	}
-	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(countSrc)}, "-cp", rtJar)
+	adv := countAdvice(t, weft)
 	woven := t.TempDir()
 	cmd := exec.Command(weft, "jdk", "-a", "../examples/count/count.weft", "--advice-cp", adv, "--modules", "java.base",
 		"--java-home", j25, "-o", woven)

@@ -16,15 +16,7 @@ import (
 // JVM runs on the result under -Xverify:all.
 func TestJDKCommand(t *testing.T) {
 	weft := buildWeft(t)
-	src, err := os.ReadFile("../examples/count/Counter.java")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
-	if b, err := exec.Command(weft, "runtime", "-o", rtJar).CombinedOutput(); err != nil {
-		t.Fatalf("weft runtime: %v\n%s", err, b)
-	}
-	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(src)}, "-cp", rtJar)
+	adv := countAdvice(t, weft)
 	out := t.TempDir()
 	cmd := exec.Command(weft, "jdk", "-a", "../examples/count/count.weft", "--advice-cp", adv, "--modules", "java.base", "-o", out)
 	cmd.Env = append(os.Environ(), "WEFT_CACHE="+newCache(t))
@@ -80,4 +72,19 @@ func TestJDKCommand(t *testing.T) {
 	if !strings.Contains(string(b), "\rweaving [") || !strings.Contains(string(b), " classes ") {
 		t.Errorf("no progress bar on a terminal:\n%.1000q", b)
 	}
+}
+
+// countAdvice compiles examples/count's Counter against the runtime weft
+// writes (weft runtime) and returns the class directory.
+func countAdvice(t *testing.T, weft string) string {
+	t.Helper()
+	src, err := os.ReadFile("../examples/count/Counter.java")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
+	if b, err := exec.Command(weft, "runtime", "-o", rtJar).CombinedOutput(); err != nil {
+		t.Fatalf("weft runtime: %v\n%s", err, b)
+	}
+	return jvmtest.Compile(t, map[string]string{"count/Counter.java": string(src)}, "-cp", rtJar)
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/flame"
-	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
 // javacCount counts every execution of javac's own code (lambda proxies
@@ -29,15 +28,7 @@ const javacCount = `aspect JavacCount {
 // under javac's.
 func TestProfileJavac(t *testing.T) {
 	weft := buildWeft(t)
-	rtJar := filepath.Join(t.TempDir(), "weft-rt.jar")
-	if b, err := exec.Command(weft, "runtime", "-o", rtJar).CombinedOutput(); err != nil {
-		t.Fatalf("weft runtime: %v\n%s", err, b)
-	}
-	src, err := os.ReadFile("../examples/count/Counter.java")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(src)}, "-cp", rtJar)
+	adv := countAdvice(t, weft)
 	aspect := filepath.Join(t.TempDir(), "javaccount.weft")
 	if err := os.WriteFile(aspect, []byte(javacCount), 0o644); err != nil {
 		t.Fatal(err)

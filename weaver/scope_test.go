@@ -1,9 +1,7 @@
 package weaver
 
 import (
-	"archive/zip"
 	"bytes"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,7 +33,7 @@ func TestScopeGuava(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, outs := readJar(t, guava), readJar(t, out)
+	in, outs := jvmtest.JarEntries(t, guava), jvmtest.JarEntries(t, out)
 	changed, kept, sisters := 0, 0, 0
 	for name, b := range outs {
 		orig, ok := in[name]
@@ -61,27 +59,4 @@ func TestScopeGuava(t *testing.T) {
 	if left < 500 {
 		t.Errorf("the scope left out %d classes, want guava's classes outside collect", left)
 	}
-}
-
-func readJar(t *testing.T, path string) map[string][]byte {
-	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	out := map[string][]byte{}
-	for _, f := range zr.File {
-		r, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f.Name] = b
-	}
-	return out
 }

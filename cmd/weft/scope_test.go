@@ -1,10 +1,8 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +19,9 @@ import (
 // for byte; a pattern matching nothing is warned of.
 func TestWeaveScope(t *testing.T) {
 	const guava = "/usr/share/java/guava.jar"
+	if _, err := os.Stat(guava); err != nil {
+		t.Fatalf("%v: install Debian's libguava-java (bash .ci/run does)", err)
+	}
 	adv := countAdvice(t)
 	scopeFile := writeFile(t, "scope.txt", "# guava's collections only\ncom/google/common/collect/**\n!com/google/common/collect/nothing/**\n")
 	aopXML := writeFile(t, "aop.xml", `<aspectj><weaver><include within="com.google.common.collect..*"/>`+
@@ -40,9 +41,9 @@ func TestWeaveScope(t *testing.T) {
 			!strings.Contains(stderr, ": exclude com/google/common/collect/nothing/**") || !strings.Contains(stderr, " matched no class") {
 			t.Errorf("%v: stderr:\n%s", scopeArgs, stderr)
 		}
-		jars = append(jars, jarEntries(t, out))
+		jars = append(jars, jvmtest.JarEntries(t, out))
 	}
-	in := jarEntries(t, guava)
+	in := jvmtest.JarEntries(t, guava)
 	changed := 0
 	for name, b := range jars[0] {
 		orig, ok := in[name]
@@ -69,29 +70,6 @@ func TestWeaveScope(t *testing.T) {
 			}
 		}
 	}
-}
-
-func jarEntries(t *testing.T, path string) map[string][]byte {
-	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatalf("%v: install Debian's libguava-java (bash .ci/run does)", err)
-	}
-	defer zr.Close()
-	out := map[string][]byte{}
-	for _, f := range zr.File {
-		r, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f.Name] = b
-	}
-	return out
 }
 
 // scopeRun runs weft run in the scope Hello and java/util/** (env's cache,

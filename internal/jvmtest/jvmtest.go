@@ -185,3 +185,28 @@ func Jar(t testing.TB, dir, path, mainClass string) {
 		t.Fatalf("writing %s: %v", path, err)
 	}
 }
+
+// JarEntries reads every entry of the jar at path, by name.
+func JarEntries(t testing.TB, path string) map[string][]byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatalf("%s: %s: %v", path, f.Name, err)
+		}
+		var b bytes.Buffer
+		_, err = b.ReadFrom(r)
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s: %s: %v", path, f.Name, err)
+		}
+		out[f.Name] = b.Bytes()
+	}
+	return out
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/weaver/scope"
 )
 
 // everyExecution advises every method execution outside adv/ with
@@ -41,6 +42,12 @@ func newTestServer(t testing.TB, panicOn string) (*Server, *Hierarchy) {
 // newTestServerWith is newTestServer with the matcher wrapped.
 func newTestServerWith(t testing.TB, wrap func(advice.Matcher) advice.Matcher) (*Server, *Hierarchy) {
 	t.Helper()
+	return newTestServerScoped(t, wrap, nil)
+}
+
+// newTestServerScoped is newTestServerWith with the weaver in scope sc.
+func newTestServerScoped(t testing.TB, wrap func(advice.Matcher) advice.Matcher, sc *scope.Scope) (*Server, *Hierarchy) {
+	t.Helper()
 	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +57,7 @@ func newTestServerWith(t testing.TB, wrap func(advice.Matcher) advice.Matcher) (
 	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
 		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
 		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
-	w := weaver.New(wrap(everyExecution{adv}), []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
+	w := weaver.New(wrap(everyExecution{adv}), []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000, Scope: sc})
 	return NewServer(w, h), h
 }
 

@@ -6,9 +6,6 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/scope"
 )
 
@@ -43,16 +40,7 @@ func TestScopeAtLoadTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { img.Close() })
-	h := NewHierarchy(img)
-	adv := &advice.Advice{Kind: advice.Before, Aspect: "T", File: "t.weft", Line: 1,
-		Method: advice.Method{Owner: "adv/Log", Name: "hit", Desc: "(I)V"},
-		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
-	s := NewServer(weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000, Scope: sc}), h)
+	s, _ := newTestServerScoped(t, func(m advice.Matcher) advice.Matcher { return m }, sc)
 	a, b := net.Pipe()
 	s.wg.Add(1)
 	go s.serveConn(a)
