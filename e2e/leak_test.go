@@ -182,7 +182,8 @@ func TestLeakTracker(t *testing.T) {
 			t.Fatalf("stock run of Leaky %s: %q", mode, want)
 		}
 		out := filepath.Join(t.TempDir(), "leak")
-		stdout, stderr, code := run("", "-o", out, "--", jvmtest.Java(t), "-Xverify:all", "-Xmx16m", "-Didle=8", "-cp", app, "Leaky", mode)
+		pprofFile := filepath.Join(t.TempDir(), "live.pb.gz")
+		stdout, stderr, code := run("", "-o", out, "--pprof", pprofFile, "--", jvmtest.Java(t), "-Xverify:all", "-Xmx16m", "-Didle=8", "-cp", app, "Leaky", mode)
 		if code != 0 || stdout != want {
 			t.Fatalf("Leaky %s: exit %d, stdout %q, want %q\nstderr:\n%s", mode, code, stdout, want, stderr)
 		}
@@ -226,6 +227,14 @@ func TestLeakTracker(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(out, "leak.html")); err != nil {
 				t.Error(err)
+			}
+			// The same live objects in pprof's format, as go tool pprof reads it.
+			goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+			top, err := exec.Command(goCmd, "tool", "pprof", "-top", "-sample_index=live", pprofFile).CombinedOutput()
+			raw, err2 := exec.Command(goCmd, "tool", "pprof", "-raw", pprofFile).CombinedOutput()
+			if err != nil || err2 != nil || !strings.Contains(string(top), "new Leaky$Session") ||
+				!strings.Contains(string(raw), "live/count") || !strings.Contains(string(raw), "live-bytes/bytes") {
+				t.Errorf("weft leak --pprof: go tool pprof: %v %v\n%.1500s\n%.500s", err, err2, top, raw)
 			}
 		case "none":
 			if len(r.Growing) != 0 || !strings.Contains(stderr, "no growing context") {

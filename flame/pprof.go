@@ -10,7 +10,8 @@ import (
 // WritePprof writes p in pprof's format (gzipped protocol buffers, as go
 // tool pprof, Grafana Pyroscope, Parca and the OpenTelemetry collector's
 // pprof receiver read it), with the format's own library: one sample type
-// per metric (its unit nanoseconds for a metric named *-ns, else count), one
+// per metric (its unit nanoseconds for a metric named *-ns, bytes for
+// *-bytes, else count), one
 // sample per context with a non-zero self value, its locations the
 // context's frames, leaf first, each a function named as the frame is.
 // Exact counts stay exact: a sample's values are the context's own.
@@ -18,8 +19,11 @@ func WritePprof(w io.Writer, p *Profile) error {
 	prof := &profile.Profile{}
 	for _, m := range p.Metrics {
 		unit := "count"
-		if strings.HasSuffix(m, "-ns") {
+		switch {
+		case strings.HasSuffix(m, "-ns"):
 			unit = "nanoseconds"
+		case strings.HasSuffix(m, "-bytes"):
+			unit = "bytes"
 		}
 		prof.SampleType = append(prof.SampleType, &profile.ValueType{Type: m, Unit: unit})
 	}

@@ -22,6 +22,7 @@ type leakOptions struct {
 	window int
 	rate   int64
 	period float64
+	pprof  string // --pprof FILE
 }
 
 func newLeakCmd() *cobra.Command {
@@ -69,6 +70,7 @@ Examples:
 	f.IntVar(&opts.window, "window", 8, "samples the growth test looks back over (at least 4)")
 	f.Int64Var(&opts.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")
 	f.Float64Var(&opts.period, "period", 0, "also write the report every SECONDS while the program runs")
+	f.StringVar(&opts.pprof, "pprof", "", "also write the live objects' contexts in pprof's format to `FILE` (live objects and bytes)")
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "track")
 	return cmd
 }
@@ -102,15 +104,16 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeLeakReport(cmd.ErrOrStderr(), out); err != nil {
+	if err := writeLeakReport(cmd.ErrOrStderr(), out, fl.pprof); err != nil {
 		return err
 	}
 	return exitCode(code)
 }
 
 // writeLeakReport prints the tracker's report and renders its folded
-// stacks of live objects as a flame graph.
-func writeLeakReport(w io.Writer, dir string) error {
+// stacks of live objects as a flame graph, and in pprof's format to the
+// file pprof if given.
+func writeLeakReport(w io.Writer, dir, pprof string) error {
 	report, err := os.ReadFile(filepath.Join(dir, "leak.txt"))
 	if err != nil {
 		return fmt.Errorf("the leak tracker wrote no report to %s (did the program run on the woven JDK?)", dir)
@@ -123,6 +126,11 @@ func writeLeakReport(w io.Writer, dir string) error {
 	html := filepath.Join(dir, "leak.html")
 	if err := writeFileWith(html, func(w io.Writer) error { return flame.WriteHTML(w, p, "weft leak: live objects") }); err != nil {
 		return err
+	}
+	if pprof != "" {
+		if err := writeFileWith(pprof, func(w io.Writer) error { return flame.WritePprof(w, p) }); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(w, "\nweft: leak report in %s (leak.txt, leak.json; live objects' flame graph: %s)\n", dir, html)
 	return nil
