@@ -168,3 +168,7 @@ func LTWRefs() []Ref { return []Ref{LTWWeave, LTWWeaveBuffer, LTWWeaveLookup, LT
 // LTWProperty is the system property that gives the JVM the load-time
 // weaving socket's path.
 const LTWProperty = "weft.ltw"
+
+// LTWScopeProperty names the file of the scope's class globs, a line each,
+// + or - then the glob, that the JVM applies itself (weft.rt.LTWScope).
+const LTWScopeProperty = "weft.ltw.scope"

@@ -51,6 +51,7 @@ type loadTime struct {
 	srv   *ltw.Server
 	ln    io.Closer
 	path  string // the socket
+	scope string // the scope's file for the JVM beside it, "" for none
 	srcs  []classfile.Source
 	cache *ltw.Cache
 	info  *infoFile
@@ -110,6 +111,13 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 	}
 	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs, tempDir: job.listenDir == "", restore: func() {}}
 	lt.srv.Timeout = job.timeout
+	if !job.scope.Empty() {
+		// The JVM leaves the classes out of scope unwoven itself.
+		lt.scope = filepath.Join(filepath.Dir(path), "scope")
+		if err := os.WriteFile(lt.scope, scopeForJVM(job.scope), 0o600); err != nil {
+			lt.scope = "" // the server still applies it, a round trip a class
+		}
+	}
 	if modules != "" && modules != "all" {
 		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
 		if err != nil {
@@ -146,7 +154,13 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 }
 
 // property is the JVM option naming the socket.
-func (lt *loadTime) property() string { return "-D" + rtjava.LTWProperty + "=" + lt.path }
+func (lt *loadTime) properties() []string {
+	p := []string{"-D" + rtjava.LTWProperty + "=" + lt.path}
+	if lt.scope != "" {
+		p = append(p, "-D"+rtjava.LTWScopeProperty+"="+lt.scope)
+	}
+	return p
+}
 
 // drain stops accepting connections and waits, up to drainWait, for
 // those open to end: the last frames of a JVM that exited report the

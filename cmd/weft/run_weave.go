@@ -165,7 +165,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 			idBase: idBase, cacheDir: answers.Dir, weaveInfo: fl.weaveInfo, infoOut: cmd.OutOrStdout(), timeout: fl.timeout}); err != nil {
 			return 0, err
 		}
-		jvmOpts = append(jvmOpts, lt.property())
+		jvmOpts = append(jvmOpts, lt.properties()...)
 		if !tool { // the application's named modules reach weft's runtime and the advice
 			jvmOpts = append(jvmOpts, moduleAccessOptions(line.ModulePath)...)
 		}

@@ -101,3 +101,21 @@ func expandModules(home, modules string) (string, error) {
 	}
 	return strings.Join(mods, ","), nil
 }
+
+// scopeForJVM is the scope file the JVM reads (weft.rt.LTWScope): the
+// class patterns, a line each, + to include, - to exclude.
+func scopeForJVM(s *scope.Scope) []byte {
+	var b strings.Builder
+	for _, p := range s.Patterns() {
+		if p.Module {
+			continue
+		}
+		if p.Exclude {
+			b.WriteString("-")
+		} else {
+			b.WriteString("+")
+		}
+		b.WriteString(p.Glob + "\n")
+	}
+	return []byte(b.String())
+}

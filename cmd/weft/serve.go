@@ -128,7 +128,7 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	argsFile, err := writeServeArgs(dir, jdkDir, lt.property())
+	argsFile, err := writeServeArgs(dir, jdkDir, strings.Join(lt.properties(), "\n"))
 	if err != nil {
 		lt.stop(stderr)
 		return err

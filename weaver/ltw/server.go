@@ -619,6 +619,11 @@ func (s *Server) indexResponse() *Response {
 	return &Response{Status: StatusIndex, Index: snap.enc}
 }
 
+// HitOutOfScope is the Hits number of a class the JVM left unwoven itself,
+// out of the scope weft gave it (-Dweft.ltw.scope): past every index
+// entry and without aheadBit.
+const HitOutOfScope = aheadBit - 1
+
 // hits counts the classes a Hits request reports, answered by the JVM
 // from the index: u32 entry numbers, HitWoven set for a woven class,
 // whose --weave-info lines are read from the Cache. Numbers the index
@@ -628,9 +633,13 @@ func (s *Server) hits(b []byte) {
 	if s.Cache != nil && s.indexSent.Load() {
 		snap = s.Cache.snapshot()
 	}
-	woven, unchanged := 0, 0
+	woven, unchanged, outOfScope := 0, 0, 0
 	for ; len(b) >= 4; b = b[4:] {
 		v := binary.BigEndian.Uint32(b)
+		if v == HitOutOfScope {
+			outOfScope++
+			continue
+		}
 		if v&aheadBit != 0 {
 			s.hitAhead(v)
 			continue
@@ -654,6 +663,7 @@ func (s *Server) hits(b []byte) {
 		sum.FromCache += woven
 		sum.Unchanged += unchanged
 		sum.InJVM += woven + unchanged
+		sum.OutOfScope += outOfScope
 	})
 }
 

@@ -371,8 +371,8 @@ final class LTWCache {
         }
     }
 
-    /** At exit: reports the last hits. */
-    private static final class Report extends Thread {
+    /** At exit: reports the last hits (LTWScope's too, without an index). */
+    static final class Report extends Thread {
         Report() {
             super("weft load-time weaving report");
         }

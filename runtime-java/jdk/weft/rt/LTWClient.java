@@ -51,6 +51,8 @@ final class LTWClient {
     private static final int SOURCE = 8;
     /** A class whose loader does not see weft's runtime (LTWLoaders). */
     private static final int UNSEEN = 9;
+    /** The hit of a class out of the scope (ltw.HitOutOfScope). */
+    static final int OUT_OF_SCOPE = (1 << 30) - 1;
     /** Response statuses; AHEAD prefixes a response with answers woven ahead (LTWAhead). */
     private static final int WOVEN = 1, QUERY = 3, TOKEN = 4, INDEXED = 5, AHEAD = 6;
     /** Set once the index was asked for. */
@@ -103,6 +105,10 @@ final class LTWClient {
         }
         if (!LTWLoaders.seeRuntime(loader)) {
             return unseen(loader, name, b, off, len);
+        }
+        if (name != null && !LTWScope.takes(name)) {
+            LTWCache.hit(OUT_OF_SCOPE); // counted by the server, no round trip
+            return null;
         }
         Object ahead = LTWAhead.answer(kind, name, b, off, len);
         if (ahead != LTWCache.MISS) {
