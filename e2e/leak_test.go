@@ -176,6 +176,26 @@ func TestLeakTracker(t *testing.T) {
 		}
 		return r
 	}
+	// In a scope of the program's own classes (the JDK out of it), the
+	// leaking site and its context are found the same.
+	t.Run("scope", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "leak")
+		_, stderr, code := run("", "-o", out, "--include", "Leaky*", "--", jvmtest.Java(t), "-Xmx16m", "-Didle=8", "-cp", app, "Leaky", "leak")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		r := report(out)
+		if len(r.Growing) == 0 || r.Growing[0].Site != "Leaky$Session" ||
+			strings.Join(r.Growing[0].Context, " ") != "Leaky.remember Leaky.serve Leaky.main" {
+			t.Errorf("in the scope Leaky*: growing %+v, want new Leaky$Session in Leaky.remember, serve, main\n%s", r.Growing, stderr)
+		}
+		for _, c := range append(r.Growing, r.Live...) {
+			if !strings.HasPrefix(c.Location, "Leaky.java:") { // a site in code out of the scope
+				t.Errorf("in the scope Leaky*: a site outside it %+v", c)
+				break
+			}
+		}
+	})
 	for _, mode := range []string{"leak", "none"} {
 		want, _ := jvmtest.Run(t, "-Xmx16m", "-Dpause=0", "-cp", app, "Leaky", mode)
 		if !strings.HasSuffix(want, " probes kept 0\n") {

@@ -112,6 +112,9 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	}
 	env := []string{"WEFT_RECRASH_OUT=" + out, "WEFT_RECRASH_DEPTH=" + strconv.Itoa(fl.depth),
 		"WEFT_RECRASH_FRAMES=" + strconv.Itoa(fl.frames), "WEFT_RECRASH_METHOD=" + fl.method}
+	// A scope never leaves out where the recorder sees a thread end by an
+	// exception.
+	fl.wovenRunOptions.scope.keep = []string{"java/lang/Thread"}
 	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{env: env})
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 type scopeOptions struct {
 	include, exclude []string
 	file             string
+	keep             []string // classes a tool's own advice needs, in scope whatever the patterns
 }
 
 // addScopeFlags adds opts' flags.
@@ -49,7 +50,11 @@ func (o *scopeOptions) build() (*scope.Scope, error) {
 	if len(ps) == 0 {
 		return nil, nil
 	}
-	return scope.New(ps...)
+	s, err := scope.New(ps...)
+	if err == nil {
+		s.Keep(o.keep...)
+	}
+	return s, err
 }
 
 // reportScope says what the scope left out and which patterns matched

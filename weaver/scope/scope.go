@@ -46,6 +46,7 @@ type Scope struct {
 	includes bool // some class pattern includes
 	modIncl  bool // some module pattern includes
 	missed   atomic.Int64
+	kept     map[string]bool // classes in scope whatever the patterns (Keep)
 }
 
 // New returns the scope of patterns, checking each glob.
@@ -73,10 +74,26 @@ func (s *Scope) Empty() bool { return s == nil || len(s.patterns) == 0 }
 // Class reports whether the class of internal name is in scope, counting
 // the patterns' matches.
 func (s *Scope) Class(name string) bool {
-	if s == nil || !s.classes {
+	if s == nil || !s.classes || s.kept[name] {
 		return true
 	}
 	return s.match(name, false)
+}
+
+// Keep puts the classes named (internal names) in scope whatever the
+// patterns say: those a tool's own advice needs (recrash's
+// java/lang/Thread, where it sees a thread end by an exception). Call it
+// before the scope is used.
+func (s *Scope) Keep(names ...string) {
+	if s == nil {
+		return
+	}
+	if s.kept == nil {
+		s.kept = map[string]bool{}
+	}
+	for _, n := range names {
+		s.kept[n] = true
+	}
 }
 
 // Module reports whether the JDK module name is in scope.

@@ -162,3 +162,11 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestKeep(t *testing.T) {
+	s, _ := New(Pattern{Glob: "app/**"}, Pattern{Glob: "java/**", Exclude: true})
+	s.Keep("java/lang/Thread")
+	if !s.Class("java/lang/Thread") || s.Class("java/lang/String") || !s.Class("app/A") {
+		t.Error("Keep: java/lang/Thread must be in scope whatever the patterns, the rest as they say")
+	}
+}
