@@ -109,7 +109,7 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if !ok {
 		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
 	}
-	_, home, err := commandJDK(fl.javaHome, args[0])
+	launcher, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
 	}
@@ -132,13 +132,13 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	line, err := javacmd.Parse(args[0], args[1:], os.Getenv)
+	line, err := commandLine(launcher, home, args[1:])
 	if err != nil {
 		return err
 	}
 	jvmOptions := append(append(append([]string(nil), profilerJVMOptions...), jit...), collectorOptions(line)...)
 	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, fl.aspects, fl.adviceCP,
-		wovenRunExtras{jvmOptions: jvmOptions, env: env})
+		wovenRunExtras{jvmOptions: jvmOptions, env: env, line: line})
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	recrash "github.com/weft-aop/weft/examples/recrash"
-	"github.com/weft-aop/weft/internal/javacmd"
 )
 
 // recrashOptions are weft recrash's flags.
@@ -94,7 +93,7 @@ var recrashOutputs = []string{"tests", "classes", "summary.txt"}
 
 func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	fl := opts
-	_, home, err := commandJDK(fl.javaHome, args[0])
+	launcher, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
 	}
@@ -115,15 +114,15 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	// A scope never leaves out where the recorder sees a thread end by an
 	// exception.
 	fl.wovenRunOptions.scope.keep = []string{"java/lang/Thread"}
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{env: env})
+	line, err := commandLine(launcher, home, args[1:]) // for the run, then the tests' class path
+	if err != nil {
+		return err
+	}
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{env: env, line: line})
 	if err != nil {
 		return err
 	}
 	crashes, err := readCrashes(out)
-	if err != nil {
-		return err
-	}
-	line, err := javacmd.Parse(args[0], args[1:], os.Getenv)
 	if err != nil {
 		return err
 	}

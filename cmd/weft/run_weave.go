@@ -31,6 +31,9 @@ import (
 type wovenRunExtras struct {
 	jvmOptions []string
 	env        []string
+	// line is the command line already read (commandLine), by a tool
+	// that needs it too; nil: runWoven reads it.
+	line *javacmd.Line
 }
 
 // runWoven weaves as opts say and runs the command in args on the woven
@@ -50,17 +53,15 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		}
 	}
 
-	// The command line, read once as the launcher reads it; the
-	// application's class path is java's only (javac's -cp is not code it
-	// runs).
+	// The command line, read once as the launcher reads it.
 	javaArgs := args[1:]
-	tool := isOtherJDKLauncher(launcher, home)
-	line := javacmd.ParseTool(launcher, javaArgs)
-	if !tool {
-		if line, err = javacmd.ParseJava(launcher, javaArgs, os.Getenv); err != nil {
+	line := extra.line
+	if line == nil {
+		if line, err = commandLine(launcher, home, javaArgs); err != nil {
 			return 0, err
 		}
 	}
+	tool := line.Tool
 	entries, present := appEntries(line)
 	outs := map[string]string{} // entry → its woven copy, filled below
 
@@ -213,6 +214,16 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		}
 	}
 	return code, nil
+}
+
+// commandLine reads the arguments of the launcher of JDK home as it does:
+// a tool's (javac, jar... in the JDK's bin) or java's, whose class path is
+// the application's (javac's -cp is not code it runs).
+func commandLine(launcher, home string, args []string) (*javacmd.Line, error) {
+	if isOtherJDKLauncher(launcher, home) {
+		return javacmd.ParseTool(launcher, args), nil
+	}
+	return javacmd.ParseJava(launcher, args, os.Getenv)
 }
 
 // appEntries returns the entries of a java command's class path that weft
