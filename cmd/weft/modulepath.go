@@ -2,7 +2,6 @@ package main
 
 import (
 	"archive/zip"
-	"bufio"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/weft-aop/weft/internal/archive"
 
 	"github.com/weft-aop/weft/classfile"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -89,25 +90,14 @@ func jarModule(jar string) string {
 	}
 	defer z.Close()
 	for _, f := range z.File {
-		switch f.Name {
-		case "module-info.class":
+		if f.Name == "module-info.class" {
 			if b, err := readZipEntry(f); err == nil {
 				return moduleName(b)
 			}
-		case "META-INF/MANIFEST.MF":
-			r, err := f.Open()
-			if err != nil {
-				continue
-			}
-			sc := bufio.NewScanner(r)
-			for sc.Scan() {
-				if v, ok := strings.CutPrefix(sc.Text(), "Automatic-Module-Name:"); ok {
-					r.Close()
-					return strings.TrimSpace(v)
-				}
-			}
-			r.Close()
 		}
+	}
+	if n := strings.TrimSpace(archive.ManifestAttribute(jar, "Automatic-Module-Name")); n != "" {
+		return n
 	}
 	return automaticModuleName(filepath.Base(jar))
 }

@@ -95,36 +95,84 @@ func readEntry(f *zip.File) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, 1<<20))
 }
 
-// replaceAttribute replaces the value of the main section's attribute name
-// (its line and continuation lines) by value, written in lines of at most
-// 72 bytes as the manifest format wants; false if the main section has no
-// such attribute.
-func replaceAttribute(manifest []byte, name, value string) ([]byte, bool) {
-	lines := bytes.SplitAfter(manifest, []byte("\n"))
-	for i := 0; i < len(lines); i++ {
-		line := strings.TrimRight(string(lines[i]), "\r\n")
-		if line == "" {
-			return nil, false // the main section ended
+// ManifestAttribute returns the value of the main section's attribute
+// name (case-insensitive, its continuation lines joined) in the manifest of
+// the jar at path; "" if the jar, its manifest or the attribute is missing.
+func ManifestAttribute(path, name string) string {
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return ""
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if strings.EqualFold(f.Name, "META-INF/MANIFEST.MF") {
+			b, err := readEntry(f)
+			if err != nil {
+				return ""
+			}
+			lines := bytes.SplitAfter(b, []byte("\n"))
+			start, end, ok := findAttribute(lines, name)
+			if !ok {
+				return ""
+			}
+			var v strings.Builder
+			for i, l := range lines[start:end] {
+				l := strings.TrimRight(string(l), "\r\n")
+				if i == 0 {
+					_, l, _ = strings.Cut(l, ":")
+					l = strings.TrimPrefix(l, " ")
+				} else {
+					l = l[1:] // a continuation line's leading space
+				}
+				v.WriteString(l)
+			}
+			return v.String()
 		}
-		k, _, ok := strings.Cut(line, ":")
-		if !ok || !strings.EqualFold(k, name) || strings.HasPrefix(line, " ") {
+	}
+	return ""
+}
+
+// findAttribute returns the lines [start, end) of the main section's
+// attribute name (its line and continuation lines); false if the main
+// section has none.
+func findAttribute(lines [][]byte, name string) (start, end int, ok bool) {
+	for i, l := range lines {
+		line := strings.TrimRight(string(l), "\r\n")
+		if line == "" {
+			return 0, 0, false // the main section ended
+		}
+		k, _, found := strings.Cut(line, ":")
+		if !found || !strings.EqualFold(k, name) || strings.HasPrefix(line, " ") {
 			continue
 		}
 		end := i + 1
 		for end < len(lines) && strings.HasPrefix(string(lines[end]), " ") {
 			end++
 		}
-		var out bytes.Buffer
-		for _, l := range lines[:i] {
-			out.Write(l)
-		}
-		writeWrapped(&out, k+": "+value)
-		for _, l := range lines[end:] {
-			out.Write(l)
-		}
-		return out.Bytes(), true
+		return i, end, true
 	}
-	return nil, false
+	return 0, 0, false
+}
+
+// replaceAttribute replaces the value of the main section's attribute name
+// by value, written in lines of at most 72 bytes as the manifest format
+// wants; false if the main section has no such attribute.
+func replaceAttribute(manifest []byte, name, value string) ([]byte, bool) {
+	lines := bytes.SplitAfter(manifest, []byte("\n"))
+	start, end, ok := findAttribute(lines, name)
+	if !ok {
+		return nil, false
+	}
+	k, _, _ := strings.Cut(string(lines[start]), ":")
+	var out bytes.Buffer
+	for _, l := range lines[:start] {
+		out.Write(l)
+	}
+	writeWrapped(&out, k+": "+value)
+	for _, l := range lines[end:] {
+		out.Write(l)
+	}
+	return out.Bytes(), true
 }
 
 // writeWrapped writes one attribute line, continued on lines starting

@@ -50,3 +50,21 @@ func TestSetManifestClassPath(t *testing.T) {
 		t.Errorf("class entry %q", c)
 	}
 }
+
+func TestManifestAttribute(t *testing.T) {
+	jar := filepath.Join(t.TempDir(), "a.jar")
+	f, _ := os.Create(jar)
+	zw := zip.NewWriter(f)
+	w, _ := zw.Create("META-INF/MANIFEST.MF")
+	w.Write([]byte("Manifest-Version: 1.0\r\nclass-path: lib/a.jar\r\n  lib/b.jar\r\nAutomatic-Module-Name: org.x\r\n\r\nName: y\r\nMain-Class: Not.Main\r\n"))
+	zw.Close()
+	f.Close()
+	for name, want := range map[string]string{"Class-Path": "lib/a.jar lib/b.jar", "Automatic-Module-Name": "org.x", "Main-Class": ""} {
+		if got := ManifestAttribute(jar, name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	if got := ManifestAttribute(filepath.Join(t.TempDir(), "none.jar"), "Class-Path"); got != "" {
+		t.Errorf("a missing jar: %q", got)
+	}
+}

@@ -1,12 +1,11 @@
 package javacmd
 
 import (
-	"archive/zip"
-	"bufio"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/weft-aop/weft/internal/archive"
 )
 
 // findClassPath sets ClassPath as the launcher builds it.
@@ -69,66 +68,17 @@ func jarsIn(dir string) []string {
 // relative URL resolved against the jar's directory; nil if there is
 // none or the jar cannot be read (the launcher then fails on its own).
 func manifestClassPath(jar string) []string {
-	zr, err := zip.OpenReader(jar)
-	if err != nil {
-		return nil
-	}
-	defer zr.Close()
-	for _, f := range zr.File {
-		if !strings.EqualFold(f.Name, "META-INF/MANIFEST.MF") {
+	var out []string
+	for _, u := range strings.Fields(archive.ManifestAttribute(jar, "Class-Path")) {
+		u = strings.TrimPrefix(u, "file:")
+		if strings.Contains(u, ":") { // another URL scheme: not a file
 			continue
 		}
-		r, err := f.Open()
-		if err != nil {
-			return nil
+		p := filepath.FromSlash(u)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(jar), p)
 		}
-		defer r.Close()
-		value := manifestAttribute(io.LimitReader(r, 1<<20), "Class-Path")
-		var out []string
-		for _, u := range strings.Fields(value) {
-			if strings.HasPrefix(u, "file:") {
-				u = strings.TrimPrefix(u, "file:")
-			}
-			if strings.Contains(u, ":") { // another URL scheme: not a file
-				continue
-			}
-			p := filepath.FromSlash(u)
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(filepath.Dir(jar), p)
-			}
-			out = append(out, p)
-		}
-		return out
+		out = append(out, p)
 	}
-	return nil
-}
-
-// manifestAttribute returns the value of a main-section attribute of a
-// manifest, its continuation lines (starting with one space) joined.
-func manifestAttribute(r io.Reader, name string) string {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	var value strings.Builder
-	in := false
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		switch {
-		case line == "":
-			if value.Len() > 0 || in {
-				return value.String()
-			}
-			return "" // the main section ended
-		case strings.HasPrefix(line, " "):
-			if in {
-				value.WriteString(line[1:])
-			}
-		default:
-			in = false
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, name) {
-				in = true
-				value.WriteString(strings.TrimPrefix(v, " "))
-			}
-		}
-	}
-	return value.String()
+	return out
 }
