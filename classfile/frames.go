@@ -129,6 +129,7 @@ type analyzer struct {
 	arrayOf  []vtype // by pool index: the array type whose element is a Class entry
 	refs     []refInfo
 	merged   map[uint64]vtype
+	unknowns map[uint64]*UnknownTypeError // why a merged pair is Top (mergeRefs)
 	ancestry []string
 
 	// Per method.
@@ -166,7 +167,7 @@ type analyzer struct {
 }
 
 var analyzers = sync.Pool{New: func() any {
-	return &analyzer{nameIdx: map[string]uint32{}, merged: map[uint64]vtype{}}
+	return &analyzer{nameIdx: map[string]uint32{}, merged: map[uint64]vtype{}, unknowns: map[uint64]*UnknownTypeError{}}
 }}
 
 // computeFrames sets code.MaxStack, code.MaxLocals and, for class files of
@@ -209,6 +210,7 @@ func (a *analyzer) setClass(c *Class, h Hierarchy) {
 		a.c, a.pool, a.h = c, c.Pool, h
 		clear(a.nameIdx)
 		clear(a.merged)
+		clear(a.unknowns)
 		a.names = a.names[:0]
 		a.elems = a.elems[:0]
 		for _, n := range wellKnownNames {
@@ -771,21 +773,20 @@ func (a *analyzer) mergeRefs(x, y vtype) vtype {
 		x, y = y, x
 	}
 	key := uint64(x)<<32 | uint64(y)
-	if m, ok := a.merged[key]; ok {
-		return m
-	}
-	m, unknown := a.mergeNames(a.names[x.arg()], a.names[y.arg()])
-	if unknown != nil {
-		// No guess: a local of unknown type is Top, which a frame may
-		// hold as long as no instruction reads it (exec's aload checks);
-		// on the stack it fails (flowState). Not cached, so that each
-		// method meeting it learns why.
-		if a.unknown == nil {
-			a.unknown = unknown
+	m, ok := a.merged[key]
+	if !ok {
+		var unknown *UnknownTypeError
+		if m, unknown = a.mergeNames(a.names[x.arg()], a.names[y.arg()]); unknown != nil {
+			// No guess: a local of unknown type is Top, which a frame may
+			// hold as long as no instruction reads it (exec's aload
+			// checks); on the stack it fails (flowState).
+			m, a.unknowns[key] = tTop, unknown
 		}
-		return tTop
+		a.merged[key] = m
 	}
-	a.merged[key] = m
+	if m == tTop && a.unknown == nil {
+		a.unknown = a.unknowns[key] // each method meeting it learns why
+	}
 	return m
 }
 

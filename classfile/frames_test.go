@@ -255,7 +255,7 @@ func frameAt(t *testing.T, code *Code, l *Label) string {
 
 func TestFramesMergeRules(t *testing.T) {
 	c := newTestClass("A", "java/lang/Object", 61)
-	a := &analyzer{nameIdx: map[string]uint32{}, merged: map[uint64]vtype{}}
+	a := &analyzer{nameIdx: map[string]uint32{}, merged: map[uint64]vtype{}, unknowns: map[uint64]*UnknownTypeError{}}
 	a.setClass(c, testHierarchy)
 	a.frames = true
 	for _, tc := range []struct{ x, y, want string }{
