@@ -180,7 +180,7 @@ type cachedWovenJDK struct {
 
 // cachedJDK returns the JDK woven for the aspects (jdkKey), weaving it
 // the first time, and with image its runtime image, linked the first time
-// (none for a JDK without jmods: then its patches, said so). holders are
+// (none for a JDK it cannot be linked for: then its patches, said so). holders are
 // class-path entries holding advice classes, which bootCP includes. The
 // advice applied is written in the entry (appliedFile) for the caller's
 // lint. The entry is in use until u is released.
@@ -191,8 +191,8 @@ func cachedJDK(u *cacheUse, home string, m advice.Matcher, advs []*advice.Advice
 	if err != nil {
 		return w, err
 	}
-	if image && !jdk.HasJmods(home) {
-		fmt.Fprintf(u.log, "weft: %s has no jmods/ to link a runtime image from: running it with --patch-module (slower start-up)\n", home)
+	if image && !jdk.CanLinkImage(home) {
+		fmt.Fprintf(u.log, "weft: %s has no jmods/ to link a runtime image from, nor the lists of its modules' files to rebuild them: running it with --patch-module (slower start-up)\n", home)
 		image = false
 	}
 	fill := func(dir string, fresh, alone bool) error {

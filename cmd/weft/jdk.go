@@ -76,8 +76,9 @@ counts there can be partial. Empty finalize() methods are never woven
 (docs/jdk.md lists the exclusions and why).
 
 Patching the JDK disables class data sharing: start-up is slower. With
---image IMG, jdk links a complete runtime image instead (from the JDK's
-jmods/, with jlink): IMG/bin/java and the image's other launchers run the
+--image IMG, jdk links a complete runtime image instead (with jlink, from
+the JDK's jmods/ or, for a JDK without them such as JDK 25, from jmods
+rebuilt from its image): IMG/bin/java and the image's other launchers run the
 woven JDK with no options, read every class from one modules image and
 map a class data sharing archive made for it. The advice classes are
 copied into IMG/lib/weft/advice.jar, the summary to

@@ -52,10 +52,24 @@ func (b *imageBuild) writeClassList() error {
 	return os.WriteFile(file, data, 0o644)
 }
 
+// defaultArchives are the default class data sharing archives a JDK may
+// have in lib/server/, each with the options that make the JVM map (and
+// dump) it: JDK 17 has the first two, JDK 25 the compact object headers'
+// two as well. An image gets those its JDK has.
+var defaultArchives = []struct {
+	file string
+	opts []string
+}{
+	{"classes.jsa", nil},
+	{"classes_nocoops.jsa", []string{"-XX:-UseCompressedOops"}},
+	{"classes_coh.jsa", []string{"-XX:+UseCompactObjectHeaders"}},
+	{"classes_nocoops_coh.jsa", []string{"-XX:-UseCompressedOops", "-XX:+UseCompactObjectHeaders"}},
+}
+
 // dumpCDS makes the image's default class data sharing archives as the
-// stock JDK has them (lib/server/classes.jsa and, for heaps over 32 GB,
-// classes_nocoops.jsa, unless opts.DefaultArchiveOnly) with the image's
-// java, then checks that it maps the default one.
+// stock JDK has them (defaultArchives; only the first with
+// opts.DefaultArchiveOnly) with the image's java, then checks that it maps
+// the default one.
 func (b *imageBuild) dumpCDS() error {
 	if err := b.writeClassList(); err != nil {
 		return err
@@ -64,9 +78,14 @@ func (b *imageBuild) dumpCDS() error {
 	// The dumps run Java code of the image (class initializers, the box
 	// caches): without the user's advice.
 	unadvised := "-D" + rtjava.UnadvisedProperty + "=true"
-	dumps := [][]string{{unadvised, "-Xshare:dump"}}
-	if _, err := os.Stat(filepath.Join(b.opts.JavaHome, "lib", "server", "classes_nocoops.jsa")); err == nil && !b.opts.DefaultArchiveOnly {
-		dumps = append(dumps, []string{unadvised, "-XX:-UseCompressedOops", "-Xshare:dump"})
+	var dumps [][]string
+	for i, a := range defaultArchives {
+		if i > 0 && b.opts.DefaultArchiveOnly {
+			break
+		}
+		if _, err := os.Stat(filepath.Join(b.opts.JavaHome, "lib", "server", a.file)); err == nil || i == 0 {
+			dumps = append(dumps, append(append([]string{unadvised}, a.opts...), "-Xshare:dump"))
+		}
 	}
 	err := parallel.Each(len(dumps), b.opts.Workers, func(i int) error {
 		if out, err := exec.Command(java, dumps[i]...).CombinedOutput(); err != nil {

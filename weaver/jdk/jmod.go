@@ -21,6 +21,19 @@ const jmodMagic = "JM\x01\x00"
 
 const classesSection = "classes/"
 
+// stockModule is a module's stock content a woven jmod is made from: its
+// classes section (where the image lacks a resource: the stock image's
+// resources come first) and its other sections (native code, launchers,
+// configuration, legal notices, headers, man pages). A JDK with jmods/
+// gives them from the module's jmod file, one without from its image and
+// its directories (imageModule).
+type stockModule interface {
+	classes() map[string]bool         // names in the classes section, without it
+	read(name string) ([]byte, error) // an entry, name with its section
+	copySections(zw *zip.Writer) error
+	Close() error
+}
+
 // jmodFile is an open jmod.
 type jmodFile struct {
 	path  string
@@ -88,12 +101,23 @@ func (j *jmodFile) read(name string) ([]byte, error) {
 	return b, nil
 }
 
+// copySections copies the sections other than classes as they are.
+func (j *jmodFile) copySections(zw *zip.Writer) error {
+	for _, e := range j.zr.File {
+		if !strings.HasPrefix(e.Name, classesSection) {
+			if err := zw.Copy(e); err != nil {
+				return fmt.Errorf("%s!%s: %v", j.path, e.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
 // writeJmod writes a jmod at path: the classes section from names, read
-// by content (in name order, stored), then stock's other sections copied
-// as they are. It returns the module's hash as the JDK records it in
+// by content (in name order, stored), then stock's other sections. It returns the module's hash as the JDK records it in
 // ModuleHashes: the SHA-256 of the classes section's names and contents,
 // in name order (ModuleHashes.computeHash over the module's reader).
-func writeJmod(path string, stock *jmodFile, names []string, content func(name string) ([]byte, error)) ([]byte, error) {
+func writeJmod(path string, stock stockModule, names []string, content func(name string) ([]byte, error)) ([]byte, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -121,12 +145,8 @@ func writeJmod(path string, stock *jmodFile, names []string, content func(name s
 			h.Write([]byte(n))
 			h.Write(b)
 		}
-		for _, e := range stock.zr.File {
-			if !strings.HasPrefix(e.Name, classesSection) {
-				if err := zw.Copy(e); err != nil {
-					return fmt.Errorf("%s!%s: %v", stock.path, e.Name, err)
-				}
-			}
+		if err := stock.copySections(zw); err != nil {
+			return err
 		}
 		if err := zw.Close(); err != nil {
 			return err

@@ -20,7 +20,9 @@ import (
 // the woven modules in place of the stock ones, so its bin/java runs the
 // woven JDK without --patch-module, reads every class from one modules
 // image and maps a class data sharing archive made for it. docs/jdk.md
-// says why jlink and how the image differs from the stock one.
+// says why jlink and how the image differs from the stock one. A JDK
+// without jmods/ (JEP 493) has its every module's jmod rebuilt from its
+// image (runtimelink.go), then linked the same way.
 
 // LinkOptions configure LinkImage.
 type LinkOptions struct {
@@ -48,7 +50,8 @@ const AdviceJar = "lib/weft/advice.jar"
 // opts.JavaHome and the woven modules of opts.Woven: a jmod file per woven
 // module (the stock image's classes with the woven ones over them, the
 // stock jmod's other sections), jlink over those and the stock jmods, the
-// advice jar, then the class data sharing archives.
+// advice jar, then the class data sharing archives. Without jmods/, every
+// module's jmod is written, its sections from the JDK's directories.
 func LinkImage(opts LinkOptions) error {
 	b, err := planImage(opts)
 	if err != nil {
@@ -70,12 +73,15 @@ func LinkImage(opts LinkOptions) error {
 // imageBuild is one run of LinkImage.
 type imageBuild struct {
 	opts    LinkOptions
-	jmods   string // the JDK's jmods/
-	work    string // the woven jmod files, removed at the end
+	jmods   string // the JDK's jmods/; "" for a JDK without (JEP 493)
+	work    string // the jmod files written, removed at the end
 	img     *jimage.Image
 	stock   map[string][]jimage.Entry // module → its entries in the stock image
 	modules []string                  // every module of the stock image
 	woven   map[string]*archive.Input // module → its woven classes
+	// written are the modules whose jmod is written: the woven ones,
+	// those recording their hashes, and every module without jmods/.
+	written map[string]bool
 	// hashers record the hashes of tied modules (java.base in JDK 17):
 	// written last, with the hashes of the jmod files written before.
 	hashers map[string]bool
@@ -91,10 +97,13 @@ func HasJmods(javaHome string) bool {
 }
 
 func planImage(opts LinkOptions) (b *imageBuild, err error) {
-	b = &imageBuild{opts: opts, jmods: filepath.Join(opts.JavaHome, "jmods"), stock: map[string][]jimage.Entry{},
-		woven: map[string]*archive.Input{}, hashers: map[string]bool{}, sums: map[string][]byte{}}
-	if !HasJmods(opts.JavaHome) {
-		return nil, fmt.Errorf("%s: no java.base.jmod: a runtime image is linked from the JDK's jmods (on Ubuntu: package openjdk-17-jmods)", b.jmods)
+	b = &imageBuild{opts: opts, stock: map[string][]jimage.Entry{}, woven: map[string]*archive.Input{},
+		written: map[string]bool{}, hashers: map[string]bool{}, sums: map[string][]byte{}}
+	switch {
+	case HasJmods(opts.JavaHome):
+		b.jmods = filepath.Join(opts.JavaHome, "jmods")
+	case !HasModuleFileLists(opts.JavaHome):
+		return nil, fmt.Errorf("%s: no jmods/java.base.jmod, and its image does not list its modules' files: a runtime image is linked from the JDK's jmods (on Ubuntu: package openjdk-17-jmods)", opts.JavaHome)
 	}
 	if ents, err := os.ReadDir(opts.Out); err == nil && len(ents) > 0 {
 		return nil, fmt.Errorf("%s: not empty: the image directory must be new", opts.Out)
@@ -128,9 +137,15 @@ func planImage(opts LinkOptions) (b *imageBuild, err error) {
 			return b, err
 		}
 		b.woven[strings.TrimSuffix(p.Name(), ".jar")] = in
+		b.written[strings.TrimSuffix(p.Name(), ".jar")] = true
 	}
 	if b.woven["java.base"] == nil {
 		return b, fmt.Errorf("%s: no java.base patch: not a weft jdk output", opts.Woven)
+	}
+	if b.jmods == "" {
+		for _, m := range b.modules {
+			b.written[m] = true
+		}
 	}
 	for _, m := range b.modules {
 		if err := b.noteHashes(m); err != nil {
@@ -141,10 +156,19 @@ func planImage(opts LinkOptions) (b *imageBuild, err error) {
 	return b, err
 }
 
+// openStock opens module m's stock content: its jmod, or without jmods/
+// its image's resources and its listed files.
+func (b *imageBuild) openStock(m string) (stockModule, error) {
+	if b.jmods == "" {
+		return openImageModule(b.opts.JavaHome, b.img, m, b.stock[m])
+	}
+	return openJmod(filepath.Join(b.jmods, m+".jmod"))
+}
+
 // noteHashes makes module m a hasher if its stock descriptor records the
-// hash of a woven module: it is then rewritten too, last.
+// hash of a module whose jmod is written: it is then written too, last.
 func (b *imageBuild) noteHashes(m string) error {
-	j, err := openJmod(filepath.Join(b.jmods, m+".jmod"))
+	j, err := b.openStock(m)
 	if err != nil {
 		return err
 	}
@@ -162,7 +186,7 @@ func (b *imageBuild) noteHashes(m string) error {
 		return err
 	}
 	for h := range hashed {
-		if b.woven[h] != nil {
+		if b.written[h] {
 			b.hashers[m] = true
 		}
 	}
@@ -181,10 +205,11 @@ func (b *imageBuild) close() {
 	}
 }
 
-// writeJmods writes a jmod per woven module, those recording hashes last.
+// writeJmods writes a jmod per module written, those recording hashes
+// last.
 func (b *imageBuild) writeJmods() error {
 	var first, last []string
-	for m := range b.woven {
+	for m := range b.written {
 		if !b.hashers[m] {
 			first = append(first, m)
 		}
@@ -209,7 +234,7 @@ func (b *imageBuild) writeJmods() error {
 // stock one plus weaving), the woven classes over them, and its stock
 // descriptor with the added packages and the new hashes.
 func (b *imageBuild) writeJmod(m string) error {
-	stock, err := openJmod(filepath.Join(b.jmods, m+".jmod"))
+	stock, err := b.openStock(m)
 	if err != nil {
 		return err
 	}
@@ -261,7 +286,7 @@ func (b *imageBuild) writeJmod(m string) error {
 // descriptor returns module m's stock module-info with the packages of the
 // classes added (the runtime's exported to every module: woven code in any
 // module calls it) and, for a hasher, the hashes of the jmods written.
-func (b *imageBuild) descriptor(m string, stock *jmodFile, added []string) ([]byte, error) {
+func (b *imageBuild) descriptor(m string, stock stockModule, added []string) ([]byte, error) {
 	data, err := stock.read(classesSection + "module-info.class")
 	if err != nil {
 		return nil, err
@@ -298,8 +323,8 @@ func (b *imageBuild) descriptor(m string, stock *jmodFile, added []string) ([]by
 	return mi.bytes(), nil
 }
 
-// link runs the JDK's jlink over the woven jmods, then the stock ones, for
-// every module of the stock image. The woven java.base carries the stock
+// link runs the JDK's jlink over the jmods written, then the stock ones
+// (if any), for every module of the stock image. The woven java.base carries the stock
 // image's java.lang.invoke classes (woven), so jlink must not generate
 // them again. The options the woven code needs (each woven module of the
 // boot layer reads the advice, on the boot class path) are stored in the
@@ -327,8 +352,12 @@ func (b *imageBuild) link() error {
 		}
 		vmOpts = append(vmOpts, argQuote("-Xbootclasspath/a:"+filepath.Join(out, AdviceJar)))
 	}
+	mp := b.work
+	if b.jmods != "" {
+		mp += string(os.PathListSeparator) + b.jmods
+	}
 	args := append(slices.Clip(rtjava.ToolJVM), // jlink runs a few seconds
-		"--module-path", b.work+string(os.PathListSeparator)+b.jmods,
+		"--module-path", mp,
 		"--add-modules", strings.Join(b.modules, ","),
 		"--disable-plugin", "generate-jli-classes",
 		// A value starting with "-" would be taken for an option.
