@@ -49,6 +49,7 @@ type namePat struct {
 	plus    bool
 	dims    int // array dimensions, counting a varargs `...`
 	varargs bool
+	parts   []*NamePart // the name as written: Head (Sep "") then Rest, for classRegexp
 }
 
 func (p *namePat) String() string { return p.text }
@@ -56,6 +57,7 @@ func (p *namePat) String() string { return p.text }
 // newNamePat compiles the name of a SimpleType (Head and Rest).
 func newNamePat(st *SimpleType) *namePat {
 	p := &namePat{plus: st.Plus, dims: len(st.Dims), varargs: st.Varargs}
+	p.parts = append([]*NamePart{{Name: st.Head}}, st.Rest...)
 	if st.Varargs {
 		p.dims++
 	}

@@ -151,6 +151,9 @@ type Weaver struct {
 	checker     advice.Checker
 	declKinds   advice.KindSet
 	adviceKinds advice.KindSet
+	// reach is the classes the shadows m matches can be in (nil: every
+	// class): a class outside it is left as it is once its name is read.
+	reach *advice.Reach
 	// allLeaf: an application weaving whose advice is all leaf
 	// (advice.AllLeaf): woven entries may call it with no token (leaf.go).
 	allLeaf bool
@@ -168,6 +171,7 @@ func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 	if c, ok := m.(advice.Checker); ok && c.DeclaredKinds() != 0 {
 		w.checker, w.declKinds = c, c.DeclaredKinds()
 	}
+	w.reach = advice.ClassReach(m)
 	w.nextID.Store(opts.IDBase)
 	if opts.SharedEntries && opts.Mode == JDK {
 		w.shared = newShared(adv)
@@ -185,6 +189,11 @@ func (w *Weaver) NextID() int32 { return w.nextID.Load() }
 // Scope returns the scope the weaver was made with (Options.Scope), nil
 // for none.
 func (w *Weaver) Scope() *scope.Scope { return w.opts.Scope }
+
+// Reach returns the classes the aspects' shadows can be in (nil: every
+// class), for a load-time weaver's pre-filter: a class outside it is left
+// as it is, so it need not be parsed, nor sent by the JVM.
+func (w *Weaver) Reach() *advice.Reach { return w.reach }
 
 // SisterSuffix ends the name of every sister class; no Java compiler emits
 // it, so it cannot clash with a class of the program.
@@ -281,7 +290,8 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 	// would keep too.
 	res = &Result{Name: strings.Clone(cname)}
 	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
-		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] || !w.opts.Scope.Class(cname) {
+		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] || !w.opts.Scope.Class(cname) ||
+		!w.reach.Has(cname) {
 		return res, nil, nil
 	}
 	if alreadyWoven(c) {

@@ -111,10 +111,11 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job loadTimeJob) (*l
 	}
 	lt := &loadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: srcs, tempDir: job.listenDir == "", restore: func() {}}
 	lt.srv.Timeout = job.timeout
-	if !job.scope.Empty() {
-		// The JVM leaves the classes out of scope unwoven itself.
+	if reach := w.Reach(); !job.scope.Empty() || reach != nil {
+		// The JVM leaves the classes out of scope, and those no aspect
+		// reaches, unwoven itself.
 		lt.scope = filepath.Join(filepath.Dir(path), "scope")
-		if err := os.WriteFile(lt.scope, scopeForJVM(job.scope), 0o600); err != nil {
+		if err := os.WriteFile(lt.scope, scopeForJVM(job.scope, reach), 0o600); err != nil {
 			lt.scope = "" // the server still applies it, a round trip a class
 		}
 	}

@@ -240,13 +240,16 @@ func (s *Server) nextAhead(cn *conn) (*jarAhead, *classfile.ClassEntry) {
 	}
 	try := func(cj *connJar) *classfile.ClassEntry {
 		j := cj.j
-		if j.src == nil || j.budget <= 0 || j.next >= len(j.classes) {
-			return nil
+		for j.src != nil && j.budget > 0 && j.next < len(j.classes) {
+			e := &j.classes[j.next]
+			j.next++
+			if !s.reach.Has(strings.TrimSuffix(e.Path, ".class")) {
+				continue // the JVM answers it itself, or the round trip is quick
+			}
+			j.budget--
+			return e
 		}
-		e := &j.classes[j.next]
-		j.next++
-		j.budget--
-		return e
+		return nil
 	}
 	if cn.current != nil {
 		if f := try(cn.current); f != nil {

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -53,6 +54,10 @@ type Summary struct {
 	// OutOfScope counts the classes the weaver's scope left out
 	// (weaver.Options.Scope).
 	OutOfScope int `json:"outOfScope,omitempty"`
+	// Unreached counts the classes no aspect's shadows can be in
+	// (weaver.Weaver.Reach), left as they are: mostly in the JVM, which
+	// then sends them no more.
+	Unreached int `json:"unreached,omitempty"`
 	// Asked counts the supertypes asked of the JVM (learnSupertypes), or
 	// read from the jar for a class woven ahead that the JVM defined.
 	Asked int `json:"asked"`
@@ -89,6 +94,9 @@ func (s Summary) String() string {
 	if s.OutOfScope > 0 {
 		skipped += fmt.Sprintf(", %d outside the scope", s.OutOfScope)
 	}
+	if s.Unreached > 0 {
+		skipped += fmt.Sprintf(", %d no aspect reaches", s.Unreached)
+	}
 	methods := ""
 	if s.MethodsCount > 0 {
 		methods = fmt.Sprintf(", %d methods left unwoven", s.MethodsCount)
@@ -100,8 +108,9 @@ func (s Summary) String() string {
 // Server answers weave requests. It is safe for concurrent use: each
 // connection is served by a goroutine of its own.
 type Server struct {
-	w *weaver.Weaver
-	h *Hierarchy
+	w     *weaver.Weaver
+	h     *Hierarchy
+	reach *advice.Reach // the weaver's: nil for every class
 	// OnResult, if set, sees each woven class's result (concurrently).
 	OnResult func(*weaver.Result)
 	// Skip, if set, keeps the classes it names (internal names) unwoven
@@ -140,7 +149,7 @@ type Server struct {
 // NewServer returns a server weaving with w, whose hierarchy must be h
 // (the classes the JVM defines are added to it).
 func NewServer(w *weaver.Weaver, h *Hierarchy) *Server {
-	return &Server{w: w, h: h, conns: map[*conn]bool{}, served: map[string]bool{},
+	return &Server{w: w, h: h, reach: w.Reach(), conns: map[*conn]bool{}, served: map[string]bool{},
 		pending: map[string]chan *conn{}, done: make(chan struct{})}
 }
 
@@ -518,6 +527,10 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 		s.count(func(sum *Summary) { sum.OutOfScope++ })
 		return &Response{Status: StatusUnchanged}, nil
 	}
+	if !s.reach.Has(name) {
+		s.count(func(sum *Summary) { sum.Unreached++ })
+		return &Response{Status: StatusUnchanged}, nil
+	}
 	if s.Skip != nil && s.Skip(name) {
 		s.count(func(sum *Summary) { sum.Skipped++ })
 		return &Response{Status: StatusUnchanged}, nil
@@ -624,6 +637,10 @@ func (s *Server) indexResponse() *Response {
 // entry and without aheadBit.
 const HitOutOfScope = aheadBit - 1
 
+// HitUnreached is the Hits number of a class the JVM left unwoven itself
+// because no aspect's shadows can be in it (the reach weft gave it).
+const HitUnreached = aheadBit - 2
+
 // hits counts the classes a Hits request reports, answered by the JVM
 // from the index: u32 entry numbers, HitWoven set for a woven class,
 // whose --weave-info lines are read from the Cache. Numbers the index
@@ -633,11 +650,15 @@ func (s *Server) hits(b []byte) {
 	if s.Cache != nil && s.indexSent.Load() {
 		snap = s.Cache.snapshot()
 	}
-	woven, unchanged, outOfScope := 0, 0, 0
+	woven, unchanged, outOfScope, unreached := 0, 0, 0, 0
 	for ; len(b) >= 4; b = b[4:] {
 		v := binary.BigEndian.Uint32(b)
-		if v == HitOutOfScope {
+		switch v {
+		case HitOutOfScope:
 			outOfScope++
+			continue
+		case HitUnreached:
+			unreached++
 			continue
 		}
 		if v&aheadBit != 0 {
@@ -664,6 +685,7 @@ func (s *Server) hits(b []byte) {
 		sum.Unchanged += unchanged
 		sum.InJVM += woven + unchanged
 		sum.OutOfScope += outOfScope
+		sum.Unreached += unreached
 	})
 }
 

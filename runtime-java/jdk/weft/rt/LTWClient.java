@@ -53,6 +53,8 @@ final class LTWClient {
     private static final int UNSEEN = 9;
     /** The hit of a class out of the scope (ltw.HitOutOfScope). */
     static final int OUT_OF_SCOPE = (1 << 30) - 1;
+    /** The hit of a class no aspect reaches (ltw.HitUnreached). */
+    static final int UNREACHED = (1 << 30) - 2;
     /** Response statuses; AHEAD prefixes a response with answers woven ahead (LTWAhead). */
     private static final int WOVEN = 1, QUERY = 3, TOKEN = 4, INDEXED = 5, AHEAD = 6;
     /** Set once the index was asked for. */
@@ -106,8 +108,9 @@ final class LTWClient {
         if (!LTWLoaders.seeRuntime(loader)) {
             return unseen(loader, name, b, off, len);
         }
-        if (name != null && !LTWScope.takes(name)) {
-            LTWCache.hit(OUT_OF_SCOPE); // counted by the server, no round trip
+        int left = name == null ? 0 : LTWScope.leaves(name);
+        if (left != 0) {
+            LTWCache.hit(left); // counted by the server, no round trip
             return null;
         }
         Object ahead = LTWAhead.answer(kind, name, b, off, len);
