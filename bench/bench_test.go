@@ -130,7 +130,7 @@ func BenchmarkWeave(b *testing.B) {
 	countAj := filepath.Join(e.dir, "CountAll.aj")
 	os.WriteFile(countAj, []byte(`public aspect CountAll {
     before(): (execution(* *(..)) || execution(new(..))) && !within(CountAll) {
-        count.Counter.hit(thisJoinPointStaticPart.getId());
+        weft.tools.count.Counter.hit(thisJoinPointStaticPart.getId());
     }
 }
 `), 0o644)

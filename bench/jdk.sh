@@ -58,7 +58,7 @@ GUAVA=/usr/share/java/guava.jar
 cat >"$W/CountAll.aj" <<'AJ'
 public aspect CountAll {
     before(): (execution(* *(..)) || execution(new(..))) && !within(CountAll) {
-        count.Counter.hit(thisJoinPointStaticPart.getId());
+        weft.tools.count.Counter.hit(thisJoinPointStaticPart.getId());
     }
 }
 AJ

@@ -46,9 +46,9 @@ if [ -n "$BASE" ]; then
 fi
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
-mkdir -p "$W/empty/profile"
-cat > "$W/empty/profile/Profiler.java" <<'JAVA'
-package profile;
+mkdir -p "$W/empty/weft/tools/profile"
+cat > "$W/empty/weft/tools/profile/Profiler.java" <<'JAVA'
+package weft.tools.profile;
 import weft.rt.JoinPointStaticPart;
 public final class Profiler {
     public static void enter(int id, JoinPointStaticPart jp) {}
@@ -57,10 +57,10 @@ public final class Profiler {
     public static void array(int id, JoinPointStaticPart jp, int[] dims) {}
 }
 JAVA
-javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/profile/Profiler.java"
+javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/weft/tools/profile/Profiler.java"
 # As weft profile runs the JVM (cmd/weft/profile.go: profilerJVMOptions and
 # jitPolicies: the default, c1; profilerCollector).
-NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,profile.Profiler::* -J-XX:TieredStopAtLevel=1 -J-XX:+UseParallelGC)
+NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,weft.tools.profile.Profiler::* -J-XX:TieredStopAtLevel=1 -J-XX:+UseParallelGC)
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
 . bench/common.sh

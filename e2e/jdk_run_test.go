@@ -86,5 +86,5 @@ func countAdvice(t *testing.T, weft string) string {
 	if b, err := exec.Command(weft, "runtime", "-o", rtJar).CombinedOutput(); err != nil {
 		t.Fatalf("weft runtime: %v\n%s", err, b)
 	}
-	return jvmtest.Compile(t, map[string]string{"count/Counter.java": string(src)}, "-cp", rtJar)
+	return jvmtest.Compile(t, map[string]string{"weft/tools/count/Counter.java": string(src)}, "-cp", rtJar)
 }

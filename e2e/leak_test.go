@@ -217,7 +217,7 @@ func TestLeakTracker(t *testing.T) {
 			t.Errorf("Leaky %s: %d samples, want at least the window's 8\n%s", mode, r.Samples, stderr)
 		}
 		for _, c := range append(r.Growing, r.Live...) {
-			if strings.HasPrefix(c.Site, "leak.") || (len(c.Context) > 0 && strings.HasPrefix(c.Context[0], "leak.")) {
+			if strings.HasPrefix(c.Site, "weft.") || (len(c.Context) > 0 && strings.HasPrefix(c.Context[0], "weft.")) {
 				t.Errorf("Leaky %s: the tracker tracked itself: %+v", mode, c)
 			}
 		}

@@ -16,7 +16,7 @@ import (
 // included, woven at load time), for comparing with the profiler's tree.
 const javacCount = `aspect JavacCount {
     before(): (execution(* *(..)) || execution(new(..))) && within(com.sun.tools.javac..*) {
-        count.Counter.hit(joinPointId);
+        weft.tools.count.Counter.hit(joinPointId);
     }
 }
 `

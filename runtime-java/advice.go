@@ -7,7 +7,7 @@ import (
 )
 
 // BuildAdvice compiles the Java sources of advice (by path, e.g.
-// "leak/Tracker.java") with javaHome's javac against the runtime's sources
+// "weft/tools/leak/Tracker.java") with javaHome's javac against the runtime's sources
 // and returns the advice's class files by internal name, the runtime's own
 // left out (the woven JDK has them). Results are cached in
 // cacheDir/NAME-HASH, keyed by every source.
@@ -31,7 +31,7 @@ func BuildAdvice(javaHome, cacheDir, name string, advice map[string][]byte) (map
 }
 
 // JavaSources returns the .java files under dir in fsys (an example's
-// embedded advice) by path, e.g. "profile/Profiler.java".
+// embedded advice) by path, e.g. "weft/tools/profile/Profiler.java".
 func JavaSources(fsys fs.FS, dir string) map[string][]byte {
 	m := map[string][]byte{}
 	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {

@@ -5,11 +5,19 @@ package rtjava
 // the compiled runtime.
 
 // Package is the runtime's internal package name; PackagePrefix starts the
-// internal name of each of its classes, which are never woven.
+// internal name of each of its classes.
 const (
 	Package       = "weft/rt"
 	PackagePrefix = Package + "/"
 )
+
+// NamespacePrefix starts the internal name of every class of weft's own
+// namespace, package weft and below: the runtime (weft.rt) and the tools'
+// advice (weft.tools.profile, weft.tools.leak, weft.tools.recrash,
+// weft.tools.count). weft never weaves a class of it, so no aspect needs
+// to leave its own advice out with !within, and no package of a program is
+// mistaken for a tool's.
+const NamespacePrefix = "weft/"
 
 // The runtime's classes, by internal name.
 const (

@@ -21,11 +21,11 @@ func BenchmarkWeaveGuava(b *testing.B) {
 }
 
 const exitsAspect = `aspect Exits {
-    before(): (execution(* *(..)) || call(new(..))) && !within(count..*) {
-        count.Counter.hit(joinPointId);
+    before(): (execution(* *(..)) || call(new(..))) {
+        weft.tools.count.Counter.hit(joinPointId);
     }
-    after(): execution(* *(..)) && !within(count..*) {
-        count.Counter.hit(joinPointId);
+    after(): execution(* *(..)) {
+        weft.tools.count.Counter.hit(joinPointId);
     }
 }
 `
@@ -41,7 +41,7 @@ func benchWeaveGuava(b *testing.B, aspect string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	adv := jvmtest.Compile(b, map[string]string{"count/Counter.java": string(must(os.ReadFile("../examples/count/Counter.java")))},
+	adv := jvmtest.Compile(b, map[string]string{"weft/tools/count/Counter.java": string(must(os.ReadFile("../examples/count/Counter.java")))},
 		"-cp", filepath.Join(home, "lib"), "-sourcepath", "../runtime-java")
 	text := []byte(aspect)
 	out := filepath.Join(b.TempDir(), "g.jar")

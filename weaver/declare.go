@@ -89,7 +89,7 @@ func (w *Weaver) Check(name string, data []byte) (out []Declared, err error) {
 		return nil, err
 	}
 	cname := c.Name()
-	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
+	if c.Access&classfile.AccModule != 0 || w.own(cname) ||
 		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] || alreadyWoven(c) {
 		return nil, nil
 	}

@@ -28,7 +28,7 @@ func TestGuavaWovenRuns(t *testing.T) {
 	}
 	home := jvmtest.JavaHome(t)
 	src := runtimeSources()
-	src["count/Counter.java"] = string(must(os.ReadFile("../examples/count/Counter.java")))
+	src["weft/tools/count/Counter.java"] = string(must(os.ReadFile("../examples/count/Counter.java")))
 	adv := jvmtest.Compile(t, src)
 	prog := jvmtest.Compile(t, map[string]string{"G.java": string(must(os.ReadFile("testdata/guava/G.java"))),
 		"Link.java": string(must(os.ReadFile("testdata/guava/Link.java")))}, "-cp", guava, "-nowarn")

@@ -55,6 +55,11 @@ type Options struct {
 	// is left as it is (copied byte for byte by WeavePath), whatever the
 	// aspects match, and counted in the scope.
 	Scope *scope.Scope
+	// WeaveOwn, if set, is a package prefix of weft's namespace (say
+	// "weft/tools/profile/calibrate/") whose classes are woven all the
+	// same: the profiler times its own cost on a woven class of its own.
+	// The runtime (RuntimePackage) is never woven.
+	WeaveOwn string
 
 	// decodeAll makes every method take the decoding path (weaveMethod),
 	// none weaveEntry's shortcut: tests compare the two.
@@ -199,8 +204,23 @@ func (w *Weaver) Reach() *advice.Reach { return w.reach }
 // it, so it cannot clash with a class of the program.
 const SisterSuffix = "$weft$jp"
 
-// RuntimePackage is the runtime's package prefix; its classes are never woven.
+// RuntimePackage is the runtime's package prefix.
 const RuntimePackage = rtjava.PackagePrefix
+
+// Namespace starts the internal name of every class of weft's own
+// namespace (weft/: the runtime and the tools' advice), which is never
+// woven but for Options.WeaveOwn's classes.
+const Namespace = rtjava.NamespacePrefix
+
+// own reports whether class cname is of weft's namespace and not to be
+// woven.
+func (w *Weaver) own(cname string) bool {
+	if !strings.HasPrefix(cname, Namespace) {
+		return false
+	}
+	own := w.opts.WeaveOwn
+	return own == "" || !strings.HasPrefix(cname, own) || strings.HasPrefix(cname, RuntimePackage)
+}
 
 // WeaveClass weaves one class file. name labels errors (a path or jar
 // entry). A class that cannot be parsed or woven returns an error and the
@@ -289,7 +309,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 	// which a driver keeping the Result (all classes' until the end)
 	// would keep too.
 	res = &Result{Name: strings.Clone(cname)}
-	if c.Access&classfile.AccModule != 0 || strings.HasPrefix(cname, RuntimePackage) ||
+	if c.Access&classfile.AccModule != 0 || w.own(cname) ||
 		strings.HasSuffix(cname, SisterSuffix) || w.skip[cname] || !w.opts.Scope.Class(cname) ||
 		!w.reach.Has(cname) {
 		return res, nil, nil

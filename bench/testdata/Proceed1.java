@@ -7,7 +7,7 @@ public final class Proceed1 {
     private Proceed1() {}
 
     public static Object run(Proceed p, int id) throws Throwable {
-        count.Counter.hit(id);
+        weft.tools.count.Counter.hit(id);
         return p.proceed();
     }
 }

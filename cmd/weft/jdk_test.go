@@ -22,7 +22,7 @@ func TestJDKAdviceAndLaunchers(t *testing.T) {
 	env := []string{newCache(t)}
 	dir := filepath.Join(t.TempDir(), "jdk")
 	_, stderr, code := weft(t, env, "jdk", "-q", "-a", countWeft, "--modules", "java.base", "-o", dir)
-	if code == 0 || !strings.Contains(stderr, countWeft+":4:9: advice at line 3: count.Counter not found") ||
+	if code == 0 || !strings.Contains(stderr, countWeft+":4:9: advice at line 3: weft.tools.count.Counter not found") ||
 		!strings.Contains(stderr, "hint: put the compiled advice class on --advice-cp") {
 		t.Errorf("weft jdk without --advice-cp: exit %d, stderr:\n%s", code, stderr)
 	}

@@ -215,7 +215,7 @@ public final class Seen {
         ltwtest.Seen.tjp(thisJoinPoint);
     }
     before(): execution(* plugin..*.*(..)) {
-        count.Counter.hit(joinPointId);
+        weft.tools.count.Counter.hit(joinPointId);
     }
     int around(int x): execution(int plugin.Scale.scale(int)) && args(x) {
         ltwtest.Tenfold.run(proceed, x);
@@ -227,7 +227,7 @@ public final class Seen {
         ltwtest.Seen.exec(thisJoinPointStaticPart);
     }
     before(): execution(* appmod..*.*(..)) {
-        count.Counter.hit(joinPointId);
+        weft.tools.count.Counter.hit(joinPointId);
     }
     before(): call(int app.Pz.n()) && within(app.Pick) {
         ltwtest.Seen.exec(thisJoinPointStaticPart);

@@ -58,7 +58,7 @@ func TestRunLoadTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adv := jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc,
+	adv := jvmtest.Compile(t, map[string]string{"weft/tools/count/Counter.java": string(counter), "ltwtest/Seen.java": ltwSeenSrc,
 		"ltwtest/Tenfold.java": ltwTenfoldSrc, "ltwtest/Mark.java": ltwMarkSrc,
 		"ltwtest/Quiet.java": ltwQuietSrc}, "-cp", rtJar)
 	app := jvmtest.Compile(t, map[string]string{"app/Main.java": ltwMainSrc, "app/Pick.java": ltwPickSrc})
@@ -221,7 +221,7 @@ func TestRunLoadTime(t *testing.T) {
 	}
 }
 
-// ltwCount is what count.Counter prints of the plugin's executions: work
+// ltwCount is what weft.tools.count.Counter prints of the plugin's executions: work
 // once, step five times, area, size and scale once, Gauge's run, fill and
 // same once, drain twice.
 const ltwCount = "count: 14 hits at 9 join points\n"

@@ -123,7 +123,7 @@ func countAdvice(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return jvmtest.Compile(t, map[string]string{"count/Counter.java": string(counter)}, "-cp", rtJar)
+	return jvmtest.Compile(t, map[string]string{"weft/tools/count/Counter.java": string(counter)}, "-cp", rtJar)
 }
 
 const (
@@ -132,7 +132,7 @@ const (
 	// nowhereWeft's advice matches nothing.
 	nowhereWeft = `aspect Nowhere {
     before(): execution(* nowhere.Nothing.*(..)) {
-        count.Counter.hit(joinPointId);
+        weft.tools.count.Counter.hit(joinPointId);
     }
 }
 `

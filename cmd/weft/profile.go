@@ -162,7 +162,7 @@ var profiler = tool{name: "profile", aspect: profile.Aspect(), sources: profile.
 // woven methods that call them: compiling them into every method costs
 // more than the calls (docs/profile.md: javac, 40 against 49 CPU-s).
 // "quiet" keeps the JVM from printing the command on the program's output.
-var profilerJVMOptions = []string{"-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,profile.Profiler::*"}
+var profilerJVMOptions = []string{"-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,weft.tools.profile.Profiler::*"}
 
 // profilerCollector is the profiled JVM's garbage collector unless the
 // command chooses one: the parallel collector's write barrier is a card
@@ -216,9 +216,10 @@ var jitPolicies = map[string][]string{
 const calibrationIDBase = 1 << 30
 
 // weaveCalibration weaves the advice directory in with the profile aspect
-// into out: the aspect leaves package profile out, so only the calibration
-// class (profile.calibrate) is woven, and the profiler can time its own
-// whole cost per execution on it.
+// into out: weft never weaves its own namespace, where the profiler is, but
+// for the calibration class (weft.tools.profile.calibrate), woven on
+// purpose, so that the profiler can time its own whole cost per execution
+// on it.
 func weaveCalibration(home, aspect, in, out string) error {
 	srcs, err := classfile.OpenClassPath(in, home)
 	if err != nil {
@@ -239,7 +240,7 @@ func weaveCalibration(home, aspect, in, out string) error {
 	if err != nil {
 		return err
 	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: calibrationIDBase})
+	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: calibrationIDBase, WeaveOwn: profile.CalibrationPackage})
 	tmp := out + ".woven" + strconv.Itoa(os.Getpid())
 	if _, err := w.WeavePath(in, tmp); err != nil {
 		os.RemoveAll(tmp)

@@ -226,7 +226,7 @@ func TestRecrashCommand(t *testing.T) {
 	}
 	want := []string{`thread "deep" java.lang.IllegalArgumentException`, `thread "parse" java.lang.NumberFormatException`,
 		`thread "pool-1-thread-1" java.lang.IndexOutOfBoundsException`, `crashy.Config.port java.lang.NumberFormatException`}
-	if strings.Join(got, ", ") != strings.Join(want, ", ") || strings.Contains(string(summary), " recrash.") {
+	if strings.Join(got, ", ") != strings.Join(want, ", ") || strings.Contains(string(summary), " weft.tools.recrash.") {
 		t.Fatalf("crashes %q, want %q (and no frame of the recorder):\n%s", got, want, summary)
 	}
 	for _, test := range []string{

@@ -95,6 +95,11 @@ func javaString(s string) string {
 	return strconv.QuoteToASCII(s)
 }
 
+// replay is the class the generated tests call (load, expect, invoke) and
+// their runner, in weft's namespace: no package of the program can clash
+// with it.
+const replay = recrash.SupportPackage + ".Replay"
+
 // testSource writes the test of crash c's frame k: a JUnit 4 test (if
 // junit) and a program, both calling reproduce().
 func testSource(c *crash, k int, f *frame, name, dir string, junit bool) string {
@@ -116,9 +121,9 @@ func testSource(c *crash, k int, f *frame, name, dir string, junit bool) string 
 	b.WriteString("    public static void main(String[] args) throws Throwable {\n        reproduce();\n")
 	b.WriteString("        System.out.println(\"reproduced\");\n    }\n\n")
 	b.WriteString("    public static void reproduce() throws Throwable {\n")
-	fmt.Fprintf(&b, "        Object[] v = recrash.Replay.load(%s.class, STATE);\n", name)
-	fmt.Fprintf(&b, "        recrash.Replay.expect(%s, %s,\n                () -> %s);\n    }\n}\n",
-		javaString(c.Exception), javaString(c.ThrownAt), callSource(f, name))
+	fmt.Fprintf(&b, "        Object[] v = %s.load(%s.class, STATE);\n", replay, name)
+	fmt.Fprintf(&b, "        %s.expect(%s, %s,\n                () -> %s);\n    }\n}\n",
+		replay, javaString(c.Exception), javaString(c.ThrownAt), callSource(f, name))
 	return b.String()
 }
 
@@ -147,8 +152,8 @@ func callSource(f *frame, test string) string {
 	for i, p := range f.Params {
 		params[i] = javaString(p)
 	}
-	return fmt.Sprintf("recrash.Replay.invoke(%s.class, %s, %s, new String[] {%s}, v[0], new Object[] {%s})",
-		test, javaString(f.Class), javaString(f.Name), strings.Join(params, ", "), list)
+	return fmt.Sprintf("%s.invoke(%s.class, %s, %s, new String[] {%s}, v[0], new Object[] {%s})",
+		replay, test, javaString(f.Class), javaString(f.Name), strings.Join(params, ", "), list)
 }
 
 // javacError is a javac error in a test: its file's class and the message.
@@ -160,7 +165,7 @@ func (v verifier) compile(tests, classes string, byName map[string]*frame) error
 	for {
 		os.RemoveAll(classes)
 		args := []string{"-nowarn", "-Xlint:none", "-encoding", "UTF-8", "-d", classes, "-cp", joinClassPath(v.appCP, v.junit)}
-		support, _ := filepath.Glob(filepath.Join(tests, "recrash", "*.java"))
+		support, _ := filepath.Glob(filepath.Join(tests, filepath.FromSlash(strings.ReplaceAll(recrash.SupportPackage, ".", "/")), "*.java"))
 		args = append(args, support...)
 		for name, f := range byName {
 			if f.Outcome == "" {
@@ -184,7 +189,7 @@ func (v verifier) compile(tests, classes string, byName map[string]*frame) error
 	}
 }
 
-// execute runs the compiled tests in one JVM (recrash.Replay's runner)
+// execute runs the compiled tests in one JVM (Replay's runner)
 // and records each one's outcome; if the JVM dies in a test, that test is
 // dropped and the rest run in a new one.
 func (v verifier) execute(classes string, byName map[string]*frame) {
@@ -203,7 +208,7 @@ func (v verifier) execute(classes string, byName map[string]*frame) {
 	for _, m := range sortedKeys(opens) {
 		jvm = append(jvm, "--add-opens", m+"=ALL-UNNAMED")
 	}
-	jvm = append(jvm, "-cp", joinClassPath(classes, v.appCP, v.junit), "recrash.Replay")
+	jvm = append(jvm, "-cp", joinClassPath(classes, v.appCP, v.junit), replay)
 	for len(todo) > 0 {
 		c := exec.Command(filepath.Join(v.home, "bin", "java"), append(jvm, todo...)...)
 		outcomes := map[string]string{}

@@ -66,7 +66,7 @@ Examples:
 
   # the leak tracker of examples/leak, by hand ("weft leak" does all this)
   weft runtime -o /tmp/weft-rt.jar
-  javac -cp /tmp/weft-rt.jar -d /tmp/adv examples/leak/leak/*.java
+  javac -cp /tmp/weft-rt.jar -d /tmp/adv examples/leak/weft/tools/leak/*.java
   javac -d /tmp/demo examples/leak/demo/Requests.java
   weft run -a examples/leak/leak.weft --advice-cp /tmp/adv -- \
       java -Xmx32m -cp /tmp/demo Requests

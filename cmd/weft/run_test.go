@@ -43,7 +43,7 @@ func TestRunLaunchers(t *testing.T) {
 	// No advice class anywhere (javac's -cp is not looked at).
 	out := t.TempDir()
 	_, stderr, code = run("--", jvmtest.Javac(t), "-cp", adv, "-d", out, src)
-	if code == 0 || !strings.Contains(stderr, countWeft+":4:9: advice at line 3: count.Counter not found") ||
+	if code == 0 || !strings.Contains(stderr, countWeft+":4:9: advice at line 3: weft.tools.count.Counter not found") ||
 		!strings.Contains(stderr, "hint: put the compiled advice class on --advice-cp") {
 		t.Errorf("javac without --advice-cp: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -123,8 +123,8 @@ func appCDS(t *testing.T, env, aspectArgs []string, adv, classes string) {
 		t.Errorf("the first run made or mapped an archive: stderr:\n%s", stderr)
 	}
 	stderr, cl := run("second", "-v")
-	if !strings.Contains(stderr, making) || !shared(cl, "Hello") || !shared(cl, "count.Counter") {
-		t.Errorf("the second run: Hello and count.Counter not from the application's archive; stderr:\n%s", stderr)
+	if !strings.Contains(stderr, making) || !shared(cl, "Hello") || !shared(cl, "weft.tools.count.Counter") {
+		t.Errorf("the second run: Hello and weft.tools.count.Counter not from the application's archive; stderr:\n%s", stderr)
 	}
 	made, _ := filepath.Glob(filepath.Join(env[0][len("WEFT_CACHE="):], "cds-*", cdsArchive))
 	if len(made) != 1 {

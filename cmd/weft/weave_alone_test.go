@@ -14,11 +14,11 @@ import (
 // construction, with after advice at every method's exits (a handler over
 // each body: the frames of the whole method are computed).
 const allWeft = `aspect CountAll {
-    before(): (execution(* *(..)) || execution(new(..)) || call(new(..)) || call(*[].new(..))) && !within(count..*) {
-        count.Counter.hit(joinPointId);
+    before(): (execution(* *(..)) || execution(new(..)) || call(new(..)) || call(*[].new(..))) {
+        weft.tools.count.Counter.hit(joinPointId);
     }
-    after(): execution(* *(..)) && !within(count..*) {
-        count.Counter.hit(joinPointId);
+    after(): execution(* *(..)) {
+        weft.tools.count.Counter.hit(joinPointId);
     }
 }
 `

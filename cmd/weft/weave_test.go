@@ -46,7 +46,7 @@ func TestWeaveCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src["count/Counter.java"] = string(counter)
+	src["weft/tools/count/Counter.java"] = string(counter)
 	adv := jvmtest.Compile(t, src)
 	app := jvmtest.Compile(t, map[string]string{"demo/Fib.java": `package demo;
 public class Fib {
@@ -85,7 +85,7 @@ func TestWeaveFindsAdvice(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Hello.java": helloSrc})
 	_, stderr, code := weft(t, nil, "weave", "-q", "-a", countWeft, "-o", filepath.Join(t.TempDir(), "out"), app)
 	for _, want := range []string{
-		countWeft + ":4:9: advice at line 3: count.Counter not found on " + app,
+		countWeft + ":4:9: advice at line 3: weft.tools.count.Counter not found on " + app,
 		"hint: put the compiled advice class on --advice-cp",
 	} {
 		if code == 0 || !strings.Contains(stderr, want) {

@@ -1,4 +1,4 @@
-package count;
+package weft.tools.count;
 
 import weft.rt.JoinPointStaticPart;
 

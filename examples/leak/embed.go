@@ -1,6 +1,7 @@
 // Package leak holds the memory-leak tracker users start from: its aspect
-// (leak.weft) and its advice (package leak, Java), embedded so that
-// weft leak can build and weave them in one command.
+// (leak.weft) and its advice (package weft.tools.leak, Java, in weft's own
+// namespace, which weft never weaves), embedded so that weft leak can
+// build and weave them in one command.
 package leak
 
 import (
@@ -9,7 +10,7 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-//go:embed leak.weft leak/*.java
+//go:embed leak.weft weft/tools/leak/*.java
 var files embed.FS
 
 // Aspect returns the text of leak.weft.
@@ -18,8 +19,9 @@ func Aspect() []byte {
 	return b
 }
 
-// Sources returns the advice's Java sources by path ("leak/Tracker.java").
-func Sources() map[string][]byte { return rtjava.JavaSources(files, "leak") }
+// Sources returns the advice's Java sources by path
+// ("weft/tools/leak/Tracker.java").
+func Sources() map[string][]byte { return rtjava.JavaSources(files, "weft/tools/leak") }
 
 // Build compiles the advice against the runtime and returns its class
 // files by internal name, cached in cacheDir (rtjava.BuildAdvice).

@@ -12,7 +12,7 @@ import (
 
 // trendCheckSrc prints, for each argument (counts separated by commas),
 // Trend.tau and Trend.growing at the tracker's defaults (4 samples, 0.8, 16).
-const trendCheckSrc = `package leak;
+const trendCheckSrc = `package weft.tools.leak;
 public class TrendCheck {
     public static void main(String[] args) {
         for (String a : args) {
@@ -25,7 +25,7 @@ public class TrendCheck {
 }
 `
 
-// TestTrend runs the growth test of examples/leak/leak/Trend.java on
+// TestTrend runs the growth test of examples/leak/weft/tools/leak/Trend.java on
 // windows of live counts: a leak whose count is flat over the samples of
 // the program's end (the e2e TestLeakTracker's failure on a busy machine,
 // which plain Kendall's tau scored 0.79) grows; one step up, wherever it
@@ -53,7 +53,7 @@ func TestTrend(t *testing.T) {
 		{[]int64{1, 2, 3, 4, 5, 6, 7, 8}, 1, false},
 		{[]int64{10, 20, 30}, 1, false},
 	}
-	args := []string{"-cp", compileTrend(t), "leak.TrendCheck"}
+	args := []string{"-cp", compileTrend(t), "weft.tools.leak.TrendCheck"}
 	for _, c := range cases {
 		var f []string
 		for _, v := range c.counts {
@@ -81,9 +81,9 @@ func TestTrend(t *testing.T) {
 // compileTrend compiles Trend.java, alone, with TrendCheck.
 func compileTrend(t *testing.T) string {
 	t.Helper()
-	src, ok := Sources()["leak/Trend.java"]
+	src, ok := Sources()["weft/tools/leak/Trend.java"]
 	if !ok {
-		t.Fatal("no leak/Trend.java among the embedded sources")
+		t.Fatal("no weft/tools/leak/Trend.java among the embedded sources")
 	}
-	return jvmtest.Compile(t, map[string]string{"leak/Trend.java": string(src), "leak/TrendCheck.java": trendCheckSrc})
+	return jvmtest.Compile(t, map[string]string{"weft/tools/leak/Trend.java": string(src), "weft/tools/leak/TrendCheck.java": trendCheckSrc})
 }

@@ -1,6 +1,7 @@
 // Package profile holds the calling-context profiler users start from: its
-// aspect (profile.weft) and its advice (package profile, Java), embedded so
-// that weft profile can build and weave them in one command.
+// aspect (profile.weft) and its advice (package weft.tools.profile, Java,
+// in weft's own namespace, which weft never weaves), embedded so that weft
+// profile can build and weave them in one command.
 package profile
 
 import (
@@ -9,7 +10,7 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-//go:embed profile.weft profile/*.java profile/calibrate/*.java
+//go:embed profile.weft weft/tools/profile/*.java weft/tools/profile/calibrate/*.java
 var files embed.FS
 
 // Aspect returns the text of profile.weft.
@@ -18,8 +19,14 @@ func Aspect() []byte {
 	return b
 }
 
-// Sources returns the advice's Java sources by path ("profile/Profiler.java").
-func Sources() map[string][]byte { return rtjava.JavaSources(files, "profile") }
+// Sources returns the advice's Java sources by path
+// ("weft/tools/profile/Profiler.java").
+func Sources() map[string][]byte { return rtjava.JavaSources(files, "weft/tools/profile") }
+
+// CalibrationPackage is the internal name prefix of the calibration class,
+// the one class of the profiler that weft profile weaves: the profiler
+// times its own cost on it.
+const CalibrationPackage = "weft/tools/profile/calibrate/"
 
 // Build compiles the advice against the runtime and returns its class
 // files by internal name, cached in cacheDir (rtjava.BuildAdvice).

@@ -36,7 +36,7 @@ func (h *EntryHook) WeaveClass(name string, data []byte) (*Woven, error) {
 	}
 	res := &Woven{}
 	cname := c.Name()
-	if c.Access&classfile.AccModule != 0 || hasPrefix(cname, rtjava.PackagePrefix) {
+	if c.Access&classfile.AccModule != 0 || hasPrefix(cname, rtjava.NamespacePrefix) {
 		return res, nil
 	}
 	p := c.Pool

@@ -1,4 +1,4 @@
-package leak;
+package weft.tools.leak;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;

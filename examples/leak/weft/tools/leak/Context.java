@@ -1,4 +1,4 @@
-package leak;
+package weft.tools.leak;
 
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 

@@ -1,4 +1,4 @@
-package profile;
+package weft.tools.profile;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -232,7 +232,7 @@ public final class Profiler {
      * execution's own interval (inner); its caller's time per call, less
      * that, is the cost counted in the caller (outer). Both are the least
      * over rounds (the later ones JIT-compiled): noise only adds time. The executions are those of the
-     * woven class profile.calibrate.Calibrate, so the woven guard and the
+     * woven class weft.tools.profile.calibrate.Calibrate, so the woven guard and the
      * advice calls are measured too; if it is not woven (weft profile weaves
      * it), the profiler's entry and exit are timed directly instead, and the
      * guard's and calls' share stays in the times (docs/profile.md).
@@ -249,7 +249,7 @@ public final class Profiler {
                 State calibration = new State("calibration");
                 Local.set(calibration);
                 try {
-                    profile.calibrate.Calibrate.loop(calls);
+                    weft.tools.profile.calibrate.Calibrate.loop(calls);
                 } catch (Throwable e) { // woven by another weft: time entry and exit directly
                     calibration = new State("calibration");
                     Local.set(calibration);

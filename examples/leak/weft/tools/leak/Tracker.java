@@ -1,4 +1,4 @@
-package leak;
+package weft.tools.leak;
 
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;

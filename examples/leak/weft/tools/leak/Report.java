@@ -1,4 +1,4 @@
-package leak;
+package weft.tools.leak;
 
 import java.io.IOException;
 import java.io.PrintWriter;

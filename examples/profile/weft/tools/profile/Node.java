@@ -1,4 +1,4 @@
-package profile;
+package weft.tools.profile;
 
 import weft.rt.JoinPointStaticPart;
 

@@ -1,4 +1,4 @@
-package recrash;
+package weft.tools.recrash;
 
 import java.io.IOException;
 import java.lang.reflect.Array;

@@ -1,4 +1,4 @@
-package recrash;
+package weft.tools.recrash;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

@@ -1,4 +1,4 @@
-package leak;
+package weft.tools.leak;
 
 /**
  * The growth test on one context's live counts at the window's samples,
