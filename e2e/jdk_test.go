@@ -104,15 +104,16 @@ var (
 // harshJDK weaves every module of the JDK with the counting aspect, once.
 func harshJDK(t *testing.T) *wovenJDK {
 	t.Helper()
-	harshOnce.Do(func() { harsh, harshErr = weaveHarsh(t) })
+	harshOnce.Do(func() { harsh, harshErr = weaveHarsh(t, jvmtest.JavaHome(t)) })
 	if harsh == nil {
 		t.Fatal(harshErr)
 	}
 	return harsh
 }
 
-func weaveHarsh(t *testing.T) (*wovenJDK, string) {
-	home := jvmtest.JavaHome(t)
+// weaveHarsh weaves every module of the JDK at home with the counting
+// aspect and links its runtime image.
+func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 	dir, err := os.MkdirTemp("", "weft-e2e-jdk-")
 	if err != nil {
 		return nil, err.Error()
@@ -359,8 +360,10 @@ func runIn(t *testing.T, launcher string, args ...string) (stdout, stderr string
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if harsh != nil {
-		os.RemoveAll(harsh.dir)
+	for _, j := range []*wovenJDK{harsh, harsh25} {
+		if j != nil {
+			os.RemoveAll(j.dir)
+		}
 	}
 	if weftBin != "" {
 		os.RemoveAll(filepath.Dir(weftBin))
