@@ -42,7 +42,11 @@ writes to DIR (default ./weft-leak):
   leak.html               their flame graph
 
 Every object and array allocation of the program and of the JDK is counted
-in its context: the site and the innermost --depth executions around it.
+in its context: the site, the innermost --depth executions around it, and
+further out to the nearest execution of the program's own code (outside
+the JDK, at most 64 frames), so that an allocation inside the JDK is named
+by the program's code that made it; frames Java's stack traces hide
+(lambda forms, lambda proxies) are left out, as there.
 Allocations tracked hold a weak reference each (never keeping an object
 alive); after each collection the live objects of each context are
 sampled. A context is growing when its live objects rose steadily over
@@ -65,7 +69,7 @@ Examples:
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.out, "out", "o", "weft-leak", "output directory")
-	f.IntVar(&opts.depth, "depth", 4, "executions of calling context kept per allocation")
+	f.IntVar(&opts.depth, "depth", 4, "innermost executions of calling context kept per allocation (and on out to the program's nearest)")
 	f.IntVar(&opts.sample, "sample", 0, "track one allocation in N (0: every one while --rate allows)")
 	f.IntVar(&opts.window, "window", 8, "samples the growth test looks back over (at least 4)")
 	f.Int64Var(&opts.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")

@@ -12,7 +12,10 @@ import weft.rt.JoinPointStaticPart;
  */
 final class Context {
     final JoinPointStaticPart site;
-    /** The executions around the site, innermost first (at most Tracker.DEPTH). */
+    /**
+     * The executions around the site, innermost first: Tracker.DEPTH, and
+     * out to the program's nearest (Tracker.context), hidden ones left out.
+     */
     final JoinPointStaticPart[] frames;
     final int hash;
 
@@ -41,20 +44,20 @@ final class Context {
         this.born = born;
     }
 
-    /** The hash of a site under the innermost k frames of stack[0..depth). */
-    static int hash(JoinPointStaticPart site, JoinPointStaticPart[] stack, int depth, int k) {
+    /** The hash of a site under frames[0..k), innermost first. */
+    static int hash(JoinPointStaticPart site, JoinPointStaticPart[] frames, int k) {
         int h = site.getId() * 0x9E3779B9;
-        for (int i = 1; i <= k; i++) {
-            h = (h ^ stack[depth - i].getId()) * 0x9E3779B9;
+        for (int i = 0; i < k; i++) {
+            h = (h ^ frames[i].getId()) * 0x9E3779B9;
         }
         return h ^ (h >>> 16);
     }
 
-    /** Whether this is site under the innermost k frames of stack[0..depth). */
-    boolean is(JoinPointStaticPart site, JoinPointStaticPart[] stack, int depth, int k) {
-        if (this.site != site || frames.length != k) return false;
+    /** Whether this is site under frames[0..k), innermost first. */
+    boolean is(JoinPointStaticPart site, JoinPointStaticPart[] frames, int k) {
+        if (this.site != site || this.frames.length != k) return false;
         for (int i = 0; i < k; i++) {
-            if (frames[i] != stack[depth - 1 - i]) return false;
+            if (this.frames[i] != frames[i]) return false;
         }
         return true;
     }

@@ -11,9 +11,12 @@ import weft.rt.JoinPointStaticPart;
 import weft.rt.Local;
 
 /**
- * Advice of leak.weft: a short calling context per thread (the innermost
- * executions, kept by the execution advice), and per allocation a count in
- * its context and, for the allocations sampled, a weak reference that
+ * Advice of leak.weft: a calling context per thread (the executions, kept
+ * by the execution advice), and per allocation a count in its context — the
+ * innermost leak.depth frames, and further out to the program's nearest
+ * frame (an allocation inside the JDK is named by the program's code that
+ * caused it), hidden frames left out as stack traces leave them out
+ * (Frames) — and, for the allocations sampled, a weak reference that
  * counts the object live until the collector clears it. {@link Sampler}
  * turns the live counts into a history, one sample after each collection,
  * and {@link Report} ranks the contexts whose live population grows.
@@ -24,7 +27,8 @@ import weft.rt.Local;
  *
  * <p>Settings (system property, else environment variable, else default):
  * leak.out / WEFT_LEAK_OUT, the output directory (weft-leak); leak.depth /
- * WEFT_LEAK_DEPTH, frames of context (4); leak.sample / WEFT_LEAK_SAMPLE,
+ * WEFT_LEAK_DEPTH, frames of context (4), and out to the program's nearest
+ * one (at most MAX_FRAMES); leak.sample / WEFT_LEAK_SAMPLE,
  * track one allocation in N (0, the default: every one while the rate
  * allows, see Sampler); leak.window / WEFT_LEAK_WINDOW, the samples the
  * growth test looks at (8); leak.rate / WEFT_LEAK_RATE, tracked objects per
@@ -42,6 +46,8 @@ public final class Tracker {
     static final long RATE = Long.parseLong(setting("leak.rate", "WEFT_LEAK_RATE", "500000"));
     /** Weak references kept at most: about 1/16 of the heap at 64 bytes each. */
     static final int MAX_TRACKED = (int) Math.max(4096, Math.min(1 << 21, Runtime.getRuntime().maxMemory() / 16 / 64));
+    /** Frames of a context at most, however far the program's nearest frame is. */
+    static final int MAX_FRAMES = Math.max(DEPTH, 64);
     /** Contexts kept at most; past it, new contexts fold into their site alone (no frames). */
     static final int MAX_CONTEXTS = (int) Math.max(1024, Math.min(200_000, Runtime.getRuntime().maxMemory() / 32 / 256));
 
@@ -73,7 +79,10 @@ public final class Tracker {
     /** A thread's context stack, context cache and sampling countdown. */
     static final class State {
         JoinPointStaticPart[] stack = new JoinPointStaticPart[64];
+        byte[] kinds = new byte[64]; // of stack's frames (Frames)
+        int[] program = new int[64]; // by stack index: the innermost program frame's index at or below it, -1 if none
         int depth;
+        final JoinPointStaticPart[] frames = new JoinPointStaticPart[MAX_FRAMES]; // a context being looked up
         final Context[] cache = new Context[512];
         long countdown; // allocations until the next one tracked
         long weight = 1; // the next tracked one's weight: the interval its countdown was drawn with
@@ -102,8 +111,20 @@ public final class Tracker {
     /** Enters execution jp. */
     public static void enter(JoinPointStaticPart jp) {
         State s = state();
-        if (s.depth == s.stack.length) s.stack = Arrays.copyOf(s.stack, 2 * s.depth);
-        s.stack[s.depth++] = jp;
+        int d = s.depth;
+        if (d == s.stack.length) grow(s);
+        byte kind = Frames.kind(jp);
+        s.stack[d] = jp;
+        s.kinds[d] = kind;
+        s.program[d] = kind == Frames.PROGRAM ? d : d > 0 ? s.program[d - 1] : -1;
+        s.depth = d + 1;
+    }
+
+    private static void grow(State s) {
+        int n = 2 * s.stack.length;
+        s.stack = Arrays.copyOf(s.stack, n);
+        s.kinds = Arrays.copyOf(s.kinds, n);
+        s.program = Arrays.copyOf(s.program, n);
     }
 
     /** Leaves the innermost execution (returning or throwing). */
@@ -171,25 +192,35 @@ public final class Tracker {
         c.born(weight, weight * size);
     }
 
-    /** The context of an allocation at site in s's current stack. */
+    /**
+     * The context of an allocation at site in s's current stack: its
+     * innermost DEPTH frames, and on out to the program's nearest frame if
+     * that is further (at most MAX_FRAMES), hidden frames left out.
+     */
     private static Context context(State s, JoinPointStaticPart site) {
-        int k = Math.min(s.depth, DEPTH);
-        int h = Context.hash(site, s.stack, s.depth, k);
+        int depth = s.depth;
+        int far = depth > 0 ? s.program[depth - 1] : -1;
+        JoinPointStaticPart[] f = s.frames;
+        int k = 0;
+        for (int i = depth - 1; i >= 0 && k < MAX_FRAMES; i--) {
+            if (k >= DEPTH && (far < 0 || i < far)) break; // DEPTH frames, and the program's nearest taken
+            if (s.kinds[i] != Frames.HIDDEN) f[k++] = s.stack[i];
+        }
+        int h = Context.hash(site, f, k);
         int slot = h & (s.cache.length - 1);
         Context c = s.cache[slot];
-        if (c != null && c.is(site, s.stack, s.depth, k)) return c;
-        c = intern(site, s.stack, s.depth, k, h);
+        if (c != null && c.is(site, f, k)) return c;
+        c = intern(site, f, k, h);
         s.cache[slot] = c;
         return c;
     }
 
-    private static Context intern(JoinPointStaticPart site, JoinPointStaticPart[] stack, int depth, int k, int h) {
+    private static Context intern(JoinPointStaticPart site, JoinPointStaticPart[] f, int k, int h) {
         JoinPointStaticPart[] frames = NO_FRAMES;
         if (CONTEXT_COUNT.get() < MAX_CONTEXTS) {
-            frames = new JoinPointStaticPart[k];
-            for (int i = 0; i < k; i++) frames[i] = stack[depth - 1 - i];
+            frames = Arrays.copyOf(f, k);
         } else {
-            h = Context.hash(site, stack, depth, 0);
+            h = Context.hash(site, f, 0);
         }
         Context probe = new Context(site, frames, h, WINDOW, Sampler.samples());
         Context c = CONTEXTS.putIfAbsent(probe, probe);
