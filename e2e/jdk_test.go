@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
@@ -112,17 +114,13 @@ func harshJDK(t *testing.T) *wovenJDK {
 }
 
 // weaveHarsh weaves every module of the JDK at home with the counting
-// aspect and links its runtime image.
+// aspect and links its runtime image, through launch as weft run does.
 func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 	dir, err := os.MkdirTemp("", "weft-e2e-jdk-")
 	if err != nil {
 		return nil, err.Error()
 	}
 	rtCache, err := runtimeCache()
-	if err != nil {
-		return nil, err.Error()
-	}
-	rt, err := jdk.BuildRuntime(home, rtCache)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -151,12 +149,11 @@ func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	x := &jdk.Exclusions{}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded})
+	// Woven as weft run weaves it (launch), every class's shadows seen.
 	var mu sync.Mutex
 	ids := map[string]int32{}
 	kinds := map[int32]advice.ShadowKind{}
-	cw := jdk.Aspects{W: w, OnResult: func(res *weaver.Result) {
+	onResult := func(res *weaver.Result) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, s := range res.Shadows {
@@ -167,9 +164,9 @@ func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 				ids[s.Member.Owner+"."+s.Member.Name+s.Member.Desc] = s.ID
 			}
 		}
-	}}
-	sum, err := jdk.WeaveModules(jdk.Options{JavaHome: home, Out: dir, Weaver: cw, Exclusions: x, Jars: true,
-		Runtime: rt, BootAppend: []string{adv}})
+	}
+	sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JavaHome: home,
+		Out: dir, Diag: io.Discard, OnResult: onResult, RuntimeDir: rtCache})
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -180,7 +177,7 @@ func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 	os.Setenv("WEFT_TEST_ADVICE_RAN", ran)
 	// The tests check the default archive (-Xshare:on); cmd/weft's
 	// TestRunLaunchers checks that an image gets both.
-	err = jdk.LinkImage(jdk.LinkOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}, DefaultArchiveOnly: true})
+	err = launch.LinkImage(nil, jdk.LinkOptions{JavaHome: home, Woven: dir, Out: image, BootAppend: []string{adv}, DefaultArchiveOnly: true})
 	os.Unsetenv("WEFT_TEST_ADVICE_RAN")
 	if err != nil {
 		return nil, err.Error()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/internal/javacmd"
+	"github.com/weft-aop/weft/launch"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -133,9 +134,9 @@ func cdsOptions(line *javacmd.Line) (opts []string, main string, ok bool) {
 // listing the classes this run loads. Any failure means no option: the run
 // goes on without. The archive's cache entry is in use until u is
 // released.
-func (a *appArchive) runOptions(u *cacheUse, say func(string, ...any)) []string {
+func (a *appArchive) runOptions(u *launch.Cache, say func(string, ...any)) []string {
 	var opts []string
-	if _, err := u.acquire("cds", a.key, a.meta, func(dir string, _, _ bool) error {
+	if _, err := u.Acquire("cds", a.key, a.meta, func(dir string, _, _ bool) error {
 		a.dir = dir
 		opts = a.lockedOptions(say)
 		return nil

@@ -5,18 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"strings"
-	"sync"
-	"time"
-
-	"github.com/weft-aop/weft/weaver/scope"
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
-	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
 
@@ -131,13 +123,24 @@ Examples:
 			if err != nil {
 				return err
 			}
-			sum, applied, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: fl.adviceCP, javaHome: home,
-				modules: modules, scope: sc, out: out, progress: !fl.quiet, dirs: fl.dirs, diag: cmd.ErrOrStderr()})
+			job := launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: fl.adviceCP, JavaHome: home,
+				Modules: modules, Scope: sc, Out: out, Dirs: fl.dirs, Diag: cmd.ErrOrStderr()}
+			clear := func() {}
+			if !fl.quiet {
+				job.Progress, clear = progressOn(cmd.ErrOrStderr())
+			}
+			sum, applied, err := launch.WeaveJDK(job)
+			clear()
 			if err != nil {
 				return err
 			}
 			if fl.image != "" {
-				if err := buildImage(cmd.ErrOrStderr(), home, out, fl.image, fl.adviceCP, !fl.quiet); err != nil {
+				var log io.Writer
+				if !fl.quiet {
+					log = cmd.ErrOrStderr()
+				}
+				o := jdk.LinkOptions{JavaHome: home, Woven: out, Out: fl.image, BootAppend: launch.ClassPathEntries(fl.adviceCP)}
+				if err := launch.LinkImage(log, o); err != nil {
 					return err
 				}
 			}
@@ -162,124 +165,6 @@ Examples:
 	addLintFlag(f, &opts.xlint)
 	cmd.MarkFlagRequired("aspect")
 	return cmd
-}
-
-// jdkHeapLimit is the soft limit of the Go heap while weaving the JDK.
-const jdkHeapLimit = 320 << 20
-
-// jdkJob is one weaving of the JDK.
-type jdkJob struct {
-	matcher  advice.Matcher // the aspects, resolved (resolveAdvice)
-	advice   []*advice.Advice
-	adviceCP string // put on the boot class path
-	javaHome string
-	modules  string       // "all" or M,M...
-	scope    *scope.Scope // the classes that may be woven, nil for all
-	out      string
-	progress bool      // a progress bar when stderr is a terminal
-	dirs     bool      // class trees instead of jars
-	diag     io.Writer // declare warnings and errors; nil: stderr
-}
-
-// weaveJDK weaves the JDK as the job says into job.out, and tells which
-// advice advised a join point there.
-func weaveJDK(job jdkJob) (*jdk.Summary, appliedAdvice, error) {
-	home := job.javaHome
-	// Weaving the JDK allocates a lot of short-lived garbage: letting the
-	// heap grow further between collections saves about a sixth of the CPU
-	// time. Its live heap stays near 100 MB (modules are written as they
-	// complete): the limit keeps the heap, and the process's resident set,
-	// under half a gigabyte, which GC percent 400 alone overshot (0.75 GB).
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(jdkHeapLimit))
-	var mods []string
-	if job.modules != "" && job.modules != "all" {
-		mods = strings.Split(job.modules, ",")
-	}
-	srcs, err := classfile.OpenClassPath(job.adviceCP, home)
-	if err != nil {
-		return nil, nil, err
-	}
-	img, err := classfile.OpenJDK(home)
-	if err != nil {
-		return nil, nil, err
-	}
-	srcs = append(srcs, img)
-	defer func() {
-		for _, s := range srcs {
-			s.Close()
-		}
-	}()
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
-	x := &jdk.Exclusions{}
-	w := weaver.New(job.matcher, job.advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded,
-		SharedEntries: true, Scope: job.scope})
-	diag := job.diag
-	if diag == nil {
-		diag = os.Stderr
-	}
-	checked := declaresErrors(job.matcher)
-	if checked {
-		// A declare error must leave nothing written: check first.
-		woven, err := classfile.OpenJDK(home, mods...)
-		if err != nil {
-			return nil, nil, err
-		}
-		ds, err := checkImage(woven, w, x)
-		woven.Close()
-		if err != nil {
-			return nil, nil, err
-		}
-		if n := reportDeclared(diag, ds); n > 0 {
-			return nil, nil, errDeclared(n)
-		}
-	}
-	if err := os.MkdirAll(job.out, 0o755); err != nil {
-		return nil, nil, err
-	}
-	out, err := filepath.Abs(job.out)
-	if err != nil {
-		return nil, nil, err
-	}
-	rt, err := jdk.BuildRuntime(home, rtCache())
-	if err != nil {
-		return nil, nil, err
-	}
-	var boot []string
-	for _, p := range filepath.SplitList(job.adviceCP) {
-		if p != "" {
-			a, err := filepath.Abs(p)
-			if err != nil {
-				return nil, nil, err
-			}
-			boot = append(boot, a)
-		}
-	}
-	applied := appliedAdvice{}
-	var declared []weaver.Declared
-	var mu sync.Mutex
-	onResult := func(res *weaver.Result) {
-		if len(res.Shadows) > 0 || len(res.Declared) > 0 {
-			mu.Lock()
-			applied.add(res.Shadows)
-			declared = append(declared, res.Declared...)
-			mu.Unlock()
-		}
-	}
-	opts := jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w, OnResult: onResult},
-		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.dirs, CacheDir: rtCache()}
-	// The bar redraws its line: on a terminal only.
-	if term, ok := diag.(*os.File); ok && job.progress && isTerminal(term) {
-		bar := &progressBar{w: term, start: time.Now()}
-		opts.Progress = bar.update
-		defer bar.done()
-	}
-	sum, err := jdk.WeaveModules(opts)
-	if err == nil && !checked {
-		sortDeclared(declared)
-		reportDeclared(diag, declared)
-	}
-	return sum, applied, err
 }
 
 // printJDKSummary tells what was woven, what not, and where counts can be
@@ -315,34 +200,7 @@ func printJDKSummary(w io.Writer, dir, image string, sum *jdk.Summary) {
 // directory, else in the image.
 func summaryPath(dir, image string) string {
 	if dir == "" {
-		return filepath.Join(image, imageSummary)
+		return filepath.Join(image, launch.ImageSummary)
 	}
 	return filepath.Join(dir, "summary.json")
-}
-
-// isTerminal reports whether f is a character device (a terminal).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// progressBar draws "[=====>    ] 12345/26588 classes" on one line.
-type progressBar struct {
-	w     io.Writer
-	start time.Time
-	drawn bool
-}
-
-func (p *progressBar) update(done, total int) {
-	const width = 40
-	n := width * done / max(total, 1)
-	fmt.Fprintf(p.w, "\rweaving [%s%s] %d/%d classes %.1fs", strings.Repeat("=", n), strings.Repeat(" ", width-n),
-		done, total, time.Since(p.start).Seconds())
-	p.drawn = true
-}
-
-func (p *progressBar) done() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

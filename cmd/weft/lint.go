@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/weaver"
+	"github.com/weft-aop/weft/launch"
 )
 
 // weft's lint is ajc's -Xlint for the one message it has:
@@ -36,38 +36,14 @@ func addLintFlag(f *pflag.FlagSet, l *lintLevel) {
 	f.Var(l, "Xlint", `"ignore" silences the warning for advice that advised no join point, as ajc's -Xlint:ignore`)
 }
 
-// appliedAdvice is the set of advice that advised a join point, by
-// adviceKey.
-type appliedAdvice map[string]bool
-
-// adviceKey names an advice across runs of weft on the same aspects.
-func adviceKey(a *advice.Advice) string { return fmt.Sprintf("%s#%d", a.Aspect, a.Order) }
-
-func (s appliedAdvice) add(shadows []weaver.WeaveInfo) {
-	var last *advice.Advice // shadows in a row share their advice: one key each
-	for i := range shadows {
-		if a := shadows[i].Advice; a != last {
-			s[adviceKey(a)] = true
-			last = a
-		}
-	}
-}
-
-// addAdvice notes the advice of advs as applied.
-func (s appliedAdvice) addAdvice(advs []*advice.Advice) {
-	for _, a := range advs {
-		s[adviceKey(a)] = true
-	}
-}
-
 // lintAdviceDidNotMatch warns, as ajc does, of each advice (in declaration
 // order) that advised no join point.
-func lintAdviceDidNotMatch(w io.Writer, level lintLevel, advs []*advice.Advice, applied appliedAdvice) {
+func lintAdviceDidNotMatch(w io.Writer, level lintLevel, advs []*advice.Advice, applied launch.Applied) {
 	if level == "ignore" {
 		return
 	}
 	for _, a := range advs {
-		if !applied[adviceKey(a)] {
+		if !applied[launch.AdviceKey(a)] {
 			fmt.Fprintf(w, "weft: warning: %s:%d: advice defined in %s has not been applied [Xlint:adviceDidNotMatch]\n",
 				a.File, a.Line, a.Aspect)
 		}

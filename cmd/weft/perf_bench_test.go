@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
 
@@ -34,8 +35,8 @@ func BenchmarkJDKCommand(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, _, err := weaveJDK(jdkJob{matcher: prog, advice: prog.Advice(), adviceCP: adv, javaHome: home,
-			modules: mods, out: out})
+		sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JavaHome: home,
+			Modules: mods, Out: out})
 		if err != nil {
 			b.Fatal(err)
 		}

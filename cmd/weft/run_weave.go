@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/weaver/scope"
 
 	"github.com/spf13/cobra"
@@ -73,7 +74,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	}
 	m, advs := prog, prog.Advice()
 	bootCP := joinClassPath(append([]string{fl.adviceCP}, holders...)...)
-	applied := appliedAdvice{}
+	applied := launch.Applied{}
 	// The scope: which classes and JDK modules may be woven.
 	sc, err := fl.scope.build()
 	if err != nil {
@@ -90,12 +91,15 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	if err != nil {
 		return 0, err
 	}
-	defer cu.release()
-	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, bootCP, modules, holders, !fl.patches, sc)
+	defer cu.Release()
+	progress, clear := progressOn(stderr)
+	wj, err := cu.WovenJDK(launch.WovenJDKJob{JavaHome: home, Matcher: m, Advice: advs, Aspects: fl.aspects, BootCP: bootCP,
+		Modules: modules, Scope: sc, Holders: holders, Image: !fl.patches, Progress: progress})
+	clear()
 	if err != nil {
 		return 0, err
 	}
-	key, jdkDir, imageDir, sum, wove := wj.key, wj.dir, wj.image, wj.sum, wj.wove
+	key, jdkDir, imageDir, sum, wove := wj.Key, wj.Dir, wj.Image, wj.Summary, wj.Wove
 	say("woven JDK: %s", jdkDir)
 	if imageDir != "" {
 		say("woven runtime image: %s", imageDir)
@@ -104,15 +108,15 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	// The application's class path, once per key. Load-time weaving
 	// numbers its join points after the JDK's and the class path's.
 	idBase := sum.NextID
-	meta := jdkMeta(home, fl.aspects, bootCP, modules)
+	meta := launch.JDKMeta(home, fl.aspects, bootCP, modules)
 	ltwKey := key // load-time answers, keyed as the weavings before
 	if len(entries) > 0 {
 		k := cache.NewHasher().String(key)
 		for _, e := range entries {
 			k.String(e).Path(e)
 		}
-		ltwKey, meta.ClassPath = k.Key(), absPaths(entries)
-		appDir := cu.store.EntryDir("app", ltwKey)
+		ltwKey, meta.ClassPath = k.Key(), launch.AbsPaths(entries)
+		appDir := cu.EntryDir("app", ltwKey)
 		for i, e := range entries {
 			if st, err := os.Stat(e); err == nil && slices.Contains(present, e) {
 				name := fmt.Sprintf("%d-%s", i, filepath.Base(e))
@@ -122,7 +126,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 				outs[e] = filepath.Join(appDir, name)
 			}
 		}
-		if _, err := cu.acquire("app", ltwKey, meta, func(appDir string, fresh, _ bool) error {
+		if _, err := cu.Acquire("app", ltwKey, meta, func(appDir string, fresh, _ bool) error {
 			if !fresh {
 				return nil
 			}
@@ -147,7 +151,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	// Advice that advised nothing, once the JDK and the class path are
 	// woven: when this run wove.
 	if wove {
-		if err := readAppliedAdvice(jdkDir, applied); err != nil {
+		if err := launch.ReadApplied(jdkDir, applied); err != nil {
 			return 0, err
 		}
 		lintAdviceDidNotMatch(stderr, fl.xlint, advs, applied)
@@ -158,7 +162,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	var lt *loadTime
 	jvmOpts := append([]string(nil), extra.jvmOptions...)
 	if fl.loadTime {
-		answers, err := cu.acquire("ltw", ltwKey, meta, nil)
+		answers, err := cu.Acquire("ltw", ltwKey, meta, nil)
 		if err != nil {
 			return 0, err
 		}
@@ -180,7 +184,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 			jvmOpts = append(jvmOpts, archive.runOptions(cu, say)...)
 		}
 	}
-	cu.trim() // the entries made, and those this run uses in use
+	cu.Trim() // the entries made, and those this run uses in use
 
 	// Run the command on both, the class path's entries replaced by their
 	// woven copies.
@@ -266,7 +270,7 @@ func jarClassPath(line *javacmd.Line, outs map[string]string) error {
 // join point ids after the JDK's, adds the advice that advised a join
 // point to applied, and returns the first join point id after them.
 func weaveApp(stderr io.Writer, home string, m advice.Matcher, advs []*advice.Advice, adviceCP string, entries []string, outs map[string]string,
-	idBase int32, applied appliedAdvice, sc *scope.Scope) (int32, error) {
+	idBase int32, applied launch.Applied, sc *scope.Scope) (int32, error) {
 	srcs, err := classfile.OpenClassPath(strings.Join(append(append([]string{}, keys(outs)...), adviceCP), string(filepath.ListSeparator)), home)
 	if err != nil {
 		return 0, err
@@ -289,7 +293,7 @@ func weaveApp(stderr io.Writer, home string, m advice.Matcher, advs []*advice.Ad
 			woven = append(woven, e)
 		}
 	}
-	checked, err := precheckPaths(stderr, m, w, woven)
+	checked, err := launch.PrecheckPaths(stderr, m, w, woven)
 	if err != nil {
 		return 0, err
 	}
@@ -302,9 +306,9 @@ func weaveApp(stderr io.Writer, home string, m advice.Matcher, advs []*advice.Ad
 			fmt.Fprintln(stderr, "weft: warning:", warn)
 		}
 		if !checked {
-			reportDeclared(stderr, st.Declared)
+			launch.ReportDeclared(stderr, st.Declared)
 		}
-		applied.addAdvice(st.Applied)
+		applied.AddAdvice(st.Applied)
 	}
 	return w.NextID(), nil
 }
@@ -316,33 +320,4 @@ func keys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// appliedFile lists, in a woven JDK's cache directory, the advice that
-// advised a join point there (adviceKey, one a line), for the lint of a
-// later run that weaves only the class path.
-const appliedFile = "advice-applied"
-
-func writeAppliedAdvice(dir string, applied appliedAdvice) error {
-	var ks []string
-	for k := range applied {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	var b strings.Builder
-	for _, k := range ks {
-		b.WriteString(k + "\n")
-	}
-	return os.WriteFile(filepath.Join(dir, appliedFile), []byte(b.String()), 0o644)
-}
-
-func readAppliedAdvice(dir string, into appliedAdvice) error {
-	b, err := os.ReadFile(filepath.Join(dir, appliedFile))
-	if err != nil {
-		return err
-	}
-	for _, k := range strings.Fields(string(b)) {
-		into[k] = true
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/weft-aop/weft/launch"
 )
 
 // serveOptions are weft serve's flags.
@@ -98,19 +99,22 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	defer cu.release()
-	wj, err := cachedJDK(cu, home, m, advs, fl.aspects, fl.adviceCP, modules, nil, false, sc)
+	defer cu.Release()
+	progress, clear := progressOn(stderr)
+	wj, err := cu.WovenJDK(launch.WovenJDKJob{JavaHome: home, Matcher: m, Advice: advs, Aspects: fl.aspects, BootCP: fl.adviceCP,
+		Modules: modules, Scope: sc, Progress: progress})
+	clear()
 	if err != nil {
 		return err
 	}
-	if wj.wove {
-		applied := appliedAdvice{}
-		if err := readAppliedAdvice(wj.dir, applied); err != nil {
+	if wj.Wove {
+		applied := launch.Applied{}
+		if err := launch.ReadApplied(wj.Dir, applied); err != nil {
 			return err
 		}
 		lintAdviceDidNotMatch(stderr, fl.xlint, advs, applied)
 	}
-	key, jdkDir, nextID := wj.key, wj.dir, wj.sum.NextID
+	key, jdkDir, nextID := wj.Key, wj.Dir, wj.Summary.NextID
 	dir := fl.dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "weft-serve-"); err != nil {
@@ -118,11 +122,11 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 		}
 		defer os.RemoveAll(dir)
 	}
-	answers, err := cu.acquire("ltw", key, jdkMeta(home, fl.aspects, fl.adviceCP, modules), nil)
+	answers, err := cu.Acquire("ltw", key, launch.JDKMeta(home, fl.aspects, fl.adviceCP, modules), nil)
 	if err != nil {
 		return err
 	}
-	cu.trim()
+	cu.Trim()
 	lt, err := startLoadTime(m, advs, loadTimeJob{home: home, adviceCP: fl.adviceCP, modules: modules, scope: sc, idBase: nextID,
 		cacheDir: answers.Dir, weaveInfo: fl.weaveInfo, infoOut: cmd.OutOrStdout(), timeout: fl.timeout, listenDir: dir})
 	if err != nil {

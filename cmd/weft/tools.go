@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/launch"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -30,13 +31,13 @@ type tool struct {
 // both named by their content (and weft's: finish may weave), and returns
 // their paths.
 func (t tool) install(home string) (aspect, adv string, err error) {
-	classes, err := t.build(home, rtCache())
+	classes, err := t.build(home, launch.RuntimeDir())
 	if err != nil {
 		return "", "", fmt.Errorf("building the %s advice: %v", t.name, err)
 	}
 	key := rtjava.SourcesHash(t.sources, t.aspect, weftDigest())
-	aspect = filepath.Join(rtCache(), t.name+"-"+key+".weft")
-	adv = filepath.Join(rtCache(), t.name+"-"+key+"-advice")
+	aspect = filepath.Join(launch.RuntimeDir(), t.name+"-"+key+".weft")
+	adv = filepath.Join(launch.RuntimeDir(), t.name+"-"+key+"-advice")
 	if !fileExists(aspect) {
 		if err := os.WriteFile(aspect, t.aspect, 0o644); err != nil {
 			return "", "", err

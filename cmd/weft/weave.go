@@ -13,6 +13,7 @@ import (
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/launch"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -201,7 +202,7 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 		return err
 	}
 	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: fl.weaveInfo == "", Scope: sc})
-	checked, err := precheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
+	checked, err := launch.PrecheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
 	if err != nil {
 		return err
 	}
@@ -226,7 +227,7 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 		}()
 	}
 	total := &weaver.Stats{}
-	applied := appliedAdvice{}
+	applied := launch.Applied{}
 	for _, in := range inputs {
 		st, err := w.WeavePath(in, outs[in])
 		if err != nil {
@@ -241,14 +242,14 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 			fmt.Fprintln(cmd.ErrOrStderr(), "weft: warning:", warn)
 		}
 		if !checked {
-			reportDeclared(cmd.ErrOrStderr(), st.Declared)
+			launch.ReportDeclared(cmd.ErrOrStderr(), st.Declared)
 		}
 		total.Classes += st.Classes
 		total.Woven += st.Woven
 		total.MethodsWoven += st.MethodsWoven
 		total.Copied += st.Copied
 		total.Advised += st.Advised
-		applied.addAdvice(st.Applied)
+		applied.AddAdvice(st.Applied)
 	}
 	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
 	reportScope(cmd.ErrOrStderr(), sc)

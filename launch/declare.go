@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"fmt"
@@ -18,8 +18,8 @@ import (
 // A declare error fails the command before anything is written: when the
 // aspects have one, the inputs are checked in a pass of their own first.
 
-// reportDeclared writes the messages and returns how many are errors.
-func reportDeclared(w io.Writer, ds []weaver.Declared) int {
+// ReportDeclared writes the messages and returns how many are errors.
+func ReportDeclared(w io.Writer, ds []weaver.Declared) int {
 	n := 0
 	for i := range ds {
 		fmt.Fprintln(w, ds[i].String())
@@ -30,24 +30,28 @@ func reportDeclared(w io.Writer, ds []weaver.Declared) int {
 	return n
 }
 
-// declaresErrors reports whether weaving with m can fail on a declare
+// DeclaresErrors reports whether weaving with m can fail on a declare
 // error (pointcut.Program knows).
-func declaresErrors(m advice.Matcher) bool {
+func DeclaresErrors(m advice.Matcher) bool {
 	e, ok := m.(interface{ DeclaresErrors() bool })
 	return ok && e.DeclaresErrors()
 }
 
-// errDeclared is the error of a weaving that a declare error stopped.
-func errDeclared(n int) error {
-	return fmt.Errorf("%d declare error%s: nothing written", n, plural(n))
+// ErrDeclared is the error of a weaving that a declare error stopped.
+func ErrDeclared(n int) error {
+	s := "s"
+	if n == 1 {
+		s = ""
+	}
+	return fmt.Errorf("%d declare error%s: nothing written", n, s)
 }
 
-// precheckPaths checks the inputs for declare errors before weaving them,
+// PrecheckPaths checks the inputs for declare errors before weaving them,
 // if m can report any; it reports every message and fails on an error.
 // It returns whether it ran (the weaving then need not report the
 // messages again).
-func precheckPaths(w io.Writer, m advice.Matcher, wv *weaver.Weaver, inputs []string) (bool, error) {
-	if !declaresErrors(m) {
+func PrecheckPaths(w io.Writer, m advice.Matcher, wv *weaver.Weaver, inputs []string) (bool, error) {
+	if !DeclaresErrors(m) {
 		return false, nil
 	}
 	var all []weaver.Declared
@@ -58,16 +62,16 @@ func precheckPaths(w io.Writer, m advice.Matcher, wv *weaver.Weaver, inputs []st
 		}
 		all = append(all, ds...)
 	}
-	if n := reportDeclared(w, all); n > 0 {
-		return true, errDeclared(n)
+	if n := ReportDeclared(w, all); n > 0 {
+		return true, ErrDeclared(n)
 	}
 	return true, nil
 }
 
-// checkImage returns the declare warnings and errors at the shadows of the
+// CheckImage returns the declare warnings and errors at the shadows of the
 // classes of img, in image order, as weaving them with wv would find them
 // (x learns each class first, as the image driver has it do).
-func checkImage(img *classfile.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions) ([]weaver.Declared, error) {
+func CheckImage(img *classfile.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions) ([]weaver.Declared, error) {
 	var entries []classfile.ClassEntry
 	if err := img.Walk(func(e classfile.ClassEntry) error {
 		entries = append(entries, e)
@@ -98,9 +102,9 @@ func checkImage(img *classfile.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions
 	return out, err
 }
 
-// sortDeclared orders messages gathered from concurrent weaving by class,
+// SortDeclared orders messages gathered from concurrent weaving by class,
 // line and message.
-func sortDeclared(ds []weaver.Declared) {
+func SortDeclared(ds []weaver.Declared) {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := &ds[i], &ds[j]
 		if a.Within != b.Within {

@@ -1,0 +1,139 @@
+package launch
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/weft-aop/weft/internal/cache"
+	"github.com/weft-aop/weft/weaver/jdk"
+)
+
+// A Cache is the cache entries one command uses (internal/cache):
+// acquired as it goes, marked in use until Release (the end of the JVM
+// that reads them), and the cache trimmed to its bound once they are all
+// made (Trim).
+type Cache struct {
+	store   *cache.Store
+	max     int64
+	entries []*cache.Entry
+	log     io.Writer // what is woven, linked and evicted (the command's stderr)
+	weft    []byte    // Identity: what every key starts with
+}
+
+// Identity is the SHA-256 of weft's version and of the running executable:
+// what is cached depends on it (a rebuilt weft may weave differently).
+func Identity(version string) []byte {
+	h := sha256.New()
+	h.Write([]byte(version))
+	if exe, err := os.Executable(); err == nil {
+		h.Write([]byte(cache.NewHasher().Path(exe).Key()))
+	}
+	return h.Sum(nil)
+}
+
+// OpenCache opens the cache ($WEFT_CACHE, else the user's cache directory)
+// for a command that bounds it to maxFlag (cache.Max: "" for
+// $WEFT_CACHE_MAX or the default) and says what it does on log; weft is
+// Identity.
+func OpenCache(maxFlag string, log io.Writer, weft []byte) (*Cache, error) {
+	max, err := cache.Max(maxFlag)
+	if err != nil {
+		return nil, err
+	}
+	return &Cache{store: cache.Open(""), max: max, log: log, weft: weft}, nil
+}
+
+// Acquire returns the entry kind-key, made by fill if need be
+// (cache.Store.Acquire), in use until Release.
+func (c *Cache) Acquire(kind, key string, meta cache.Meta, fill cache.Fill) (*cache.Entry, error) {
+	e, err := c.store.Acquire(kind, key, meta, fill)
+	if err != nil {
+		return nil, err
+	}
+	c.entries = append(c.entries, e)
+	return e, nil
+}
+
+// Trim brings the cache under its bound: the entries this command uses
+// stay, as do those other processes use.
+func (c *Cache) Trim() {
+	removed, size, err := c.store.Trim(c.max)
+	if err != nil {
+		fmt.Fprintf(c.log, "weft: trimming the cache %s: %v\n", c.store.Dir(), err)
+		return
+	}
+	var freed int64
+	for _, e := range removed {
+		freed += e.Size
+	}
+	if n := len(removed); n > 0 {
+		entries := "entries"
+		if n == 1 {
+			entries = "entry"
+		}
+		fmt.Fprintf(c.log, "weft: cache over %s: removed %d %s used least recently (%s)\n",
+			cache.FormatSize(c.max), n, entries, cache.FormatSize(freed))
+	}
+	if size > c.max {
+		fmt.Fprintf(c.log, "weft: cache %s holds %s, over its bound %s: the rest is in use\n",
+			c.store.Dir(), cache.FormatSize(size), cache.FormatSize(c.max))
+	}
+}
+
+// Release ends the command's use of its entries.
+func (c *Cache) Release() {
+	for _, e := range c.entries {
+		e.Release()
+	}
+	c.entries = nil
+}
+
+// EntryDir is the directory entry kind-key has, or will have, in the
+// cache (cache.Store.EntryDir).
+func (c *Cache) EntryDir(kind, key string) string { return c.store.EntryDir(kind, key) }
+
+// Log is where the cache says what it weaves, links and evicts.
+func (c *Cache) Log() io.Writer { return c.log }
+
+// JDKKey is the key of what a woven JDK depends on: weft itself, the JDK,
+// the modules, the scope, the aspects' and the advice classes' bytes.
+func (c *Cache) JDKKey(home string, aspects []string, adviceCP, modules, scopeKey string) (string, error) {
+	k := cache.NewHasher().Bytes(c.weft).String(jdk.Release(home)).String(home).String(modules)
+	if scopeKey != "" { // a narrower scope is another woven JDK, class path and answers
+		k.String("scope " + scopeKey)
+	}
+	for _, a := range aspects {
+		b, err := os.ReadFile(a)
+		if err != nil {
+			return "", err
+		}
+		k.String("aspect").Bytes(b)
+	}
+	for _, p := range filepath.SplitList(adviceCP) {
+		k.String("advice").Path(p)
+	}
+	return k.Key(), nil
+}
+
+// JDKMeta is what a woven JDK entry holds, for weft cache.
+func JDKMeta(home string, aspects []string, adviceCP, modules string) cache.Meta {
+	return cache.Meta{JavaHome: home, JavaVersion: jdk.Release(home), Modules: modules,
+		AdviceCP: strings.Join(AbsPaths(filepath.SplitList(adviceCP)), string(filepath.ListSeparator)),
+		Aspects:  AbsPaths(aspects)}
+}
+
+// AbsPaths returns the paths made absolute, for a reader elsewhere.
+func AbsPaths(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if abs, err := filepath.Abs(p); err == nil && p != "" {
+			p = abs
+		}
+		out = append(out, p)
+	}
+	return out
+}
