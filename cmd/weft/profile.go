@@ -59,8 +59,15 @@ flamegraph.pl, speedscope or async-profiler's converter; large for deep
 programs, as every path is spelled out), with --write-speedscope
 profile.speedscope.json.
 
+It prints the top frames by exclusive time: thread CPU time with --cpu,
+else time in running code (run-ns: wall time less the time spent waiting
+in blocking calls — wait, park, sleep, blocking reads — so that a thread
+that only waits does not lead the list); a frame of the JDK's is followed
+by the program's frame it runs under most.
+
 Per calling context: calls; wall time with the profiler's own cost
-calibrated and subtracted (wall-ns; wall-raw-ns as measured); thread CPU
+calibrated and subtracted (wall-ns; wall-raw-ns as measured); the time its
+own code spent waiting in the JDK's blocking calls (wait-ns); thread CPU
 time with --cpu (costly: a system call per entry and exit); objects,
 arrays and array elements allocated, as frames "new T" below the context
 that allocates them. docs/profile.md explains the metrics and what the
@@ -93,7 +100,7 @@ Examples:
 	f.BoolVar(&opts.noTime, "no-time", false, "count only (calls, allocations): no clock read per execution")
 	f.Float64Var(&opts.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
 	f.IntVar(&opts.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
-	f.IntVar(&opts.top, "top", 10, "print the N frames with the most exclusive time (not with --no-time)")
+	f.IntVar(&opts.top, "top", 10, "print the N frames with the most exclusive time: CPU time with --cpu, else time in running code (wall time less waiting; not with --no-time)")
 	f.BoolVar(&opts.writeFolded, "write-folded", false, "also write one folded-stack file per metric into the output directory")
 	f.BoolVar(&opts.writeSpeedscope, "write-speedscope", false, "also write profile.speedscope.json into the output directory")
 	f.StringVar(&opts.pprof, "pprof", "", "also write the profile in pprof's format to `FILE` (go tool pprof, Pyroscope, Parca, the OpenTelemetry collector): one sample type per metric")
@@ -337,10 +344,10 @@ func writeFromTree(w io.Writer, cct, html string, page bool, top int, formats pr
 				return err
 			}
 		}
-		if name == "wall-ns" && top > 0 {
-			fmt.Fprintln(w)
-			flame.WriteTop(w, p, m, top)
-		}
+	}
+	if r, why, ok := flame.RunningRank(p); ok && top > 0 {
+		fmt.Fprintf(w, "\nweft: the top frames, ranked by %s:\n", why)
+		return flame.WriteTopBy(w, p, r, top)
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ class Node {
     long calls;     // times this context was entered
     long wallNanos; // inclusive wall time, measured (uncompensated)
     long cpuNanos;  // inclusive thread CPU time, when enabled
+    long waitNanos; // exclusive: time in the blocking calls of this context's own code (profile.weft's waiting())
     long objects;   // objects allocated at this site
     long arrays;    // arrays allocated at this site (all dimensions)
     long elements;  // array elements allocated at this site (all dimensions)

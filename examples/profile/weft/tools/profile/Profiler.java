@@ -24,7 +24,9 @@ import weft.rt.Local;
  *
  * <p>Per context: calls; wall time, inclusive and exclusive, with the
  * profiler's own cost calibrated at start-up and subtracted (JFluid's
- * inner and outer overhead); thread CPU time with -Dprofile.cpu=true; and,
+ * inner and outer overhead); thread CPU time with -Dprofile.cpu=true; the
+ * time spent waiting in the JDK's blocking calls (profile.weft's
+ * waiting(): monitor wait, park, sleep, blocking reads...); and,
  * per allocation site below it, objects, arrays and array elements (JP's
  * counting for multi-dimensional arrays: new int[a][b][c] allocates
  * 1 + a + a*b arrays holding a + a*b + a*b*c elements).
@@ -51,6 +53,7 @@ public final class Profiler {
         long[] starts = new long[64];
         long[] cpuStarts;
         int depth;
+        long waitStart; // when the blocking call under way began, 0 if none
 
         State(String thread) {
             this.thread = thread;
@@ -151,6 +154,25 @@ public final class Profiler {
             if (CPU) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
         }
         s.depth = d - 1; // the stack keeps its reference: contexts live as long as the tree
+    }
+
+    /** Before a blocking call (profile.weft's waiting()): the thread starts to wait. */
+    public static void waitStart() {
+        if (!TIME) return;
+        Object o = Local.get();
+        if (o instanceof State) ((State) o).waitStart = System.nanoTime();
+    }
+
+    /** After the blocking call, however it ended: the wait counts in the current context. */
+    public static void waitEnd() {
+        if (!TIME) return;
+        long now = System.nanoTime();
+        Object o = Local.get();
+        if (!(o instanceof State)) return;
+        State s = (State) o;
+        if (s.waitStart == 0) return; // it began before the thread's state existed
+        s.stack[s.depth].waitNanos += now - s.waitStart;
+        s.waitStart = 0;
     }
 
     /** Counts an object allocated at site id in the current context. */
@@ -313,6 +335,7 @@ public final class Profiler {
             k.calls += c.calls;
             k.wallNanos += c.wallNanos;
             k.cpuNanos += c.cpuNanos;
+            k.waitNanos += c.waitNanos;
             k.objects += c.objects;
             k.arrays += c.arrays;
             k.elements += c.elements;
@@ -463,8 +486,12 @@ public final class Profiler {
     private static void writeTree(OutputStream w, Node[] roots, Names names) throws IOException {
         TreeWriter t = new TreeWriter(w, names);
         t.text("# weft cct 1\n");
-        t.text(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns\n"
-                : "metrics calls objects arrays elements wall-ns wall-raw-ns\n");
+        if (!TIME) {
+            t.text("metrics calls objects arrays elements wall-ns wall-raw-ns\n");
+        } else {
+            t.text(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns wait-ns\n"
+                    : "metrics calls objects arrays elements wall-ns wall-raw-ns wait-ns\n");
+        }
         t.nodes(roots, 0, roots.length, 0, 0);
         t.flush();
     }
@@ -546,7 +573,7 @@ public final class Profiler {
                 j = i + 1;
                 while (j < n && key[j] >>> 32 == key[i] >>> 32) j++;
                 int f = frame(names.number(s[i]));
-                long calls = 0, objects = 0, arrays = 0, elements = 0, comp = 0, wall = 0, cpu = 0;
+                long calls = 0, objects = 0, arrays = 0, elements = 0, comp = 0, wall = 0, cpu = 0, wait = 0;
                 for (int x = i; x < j; x++) {
                     Node k = s[x];
                     calls += k.calls;
@@ -554,6 +581,7 @@ public final class Profiler {
                     arrays += k.arrays;
                     elements += k.elements;
                     if (!TIME) continue;
+                    wait += k.waitNanos;
                     long childComp = 0, childWall = 0, childCpu = 0;
                     for (Node g : k.table) {
                         if (g == null) continue;
@@ -577,6 +605,7 @@ public final class Profiler {
                 number(comp);
                 number(wall);
                 if (CPU) number(cpu);
+                if (TIME) number(wait);
                 buf[pos++] = '\n';
                 nodes(s, i, j, self, depth + 1);
             }
