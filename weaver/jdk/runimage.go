@@ -324,9 +324,9 @@ func (b *imageBuild) descriptor(m string, stock stockModule, added []string) ([]
 }
 
 // link runs the JDK's jlink over the jmods written, then the stock ones
-// (if any), for every module of the stock image. The woven java.base carries the stock
-// image's java.lang.invoke classes (woven), so jlink must not generate
-// them again. The options the woven code needs (each woven module of the
+// (if any), for every module of the stock image. The woven java.base
+// carries the stock image's java.lang.invoke classes (woven), so jlink
+// must not generate them again. The options the woven code needs (each woven module of the
 // boot layer reads the advice, on the boot class path) are stored in the
 // image, as JVM options every launcher of it takes.
 func (b *imageBuild) link() error {
