@@ -165,7 +165,9 @@ func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 			}
 		}
 	}
-	sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JavaHome: home,
+	j := launch.OpenJDK(home)
+	defer j.Close()
+	sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JDK: j,
 		Out: dir, Diag: io.Discard, OnResult: onResult, RuntimeDir: rtCache})
 	if err != nil {
 		return nil, err.Error()

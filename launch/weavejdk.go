@@ -21,7 +21,7 @@ type JDKJob struct {
 	Matcher  advice.Matcher // the aspects, resolved
 	Advice   []*advice.Advice
 	AdviceCP string // the advice classes, put on the boot class path
-	JavaHome string
+	JDK      *JDK
 	Modules  string       // "all" (or "") or M,M...
 	Scope    *scope.Scope // the classes that may be woven, nil for all
 	Out      string       // the patches, weft.args, summary.json
@@ -50,7 +50,7 @@ const jdkHeapLimit = 320 << 20
 // error in the aspects, the modules are checked first and nothing is
 // written if one matches.
 func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
-	home := job.JavaHome
+	home := job.JDK.Home
 	// Weaving the JDK allocates a lot of short-lived garbage: letting the
 	// heap grow further between collections saves about a sixth of the CPU
 	// time. Its live heap stays near 100 MB (modules are written as they
@@ -66,20 +66,11 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	if job.Modules != "" && job.Modules != "all" {
 		mods = strings.Split(job.Modules, ",")
 	}
-	srcs, err := classfile.OpenClassPath(job.AdviceCP, home)
+	own, srcs, err := job.JDK.Sources(job.AdviceCP)
 	if err != nil {
 		return nil, nil, err
 	}
-	img, err := classfile.OpenJDK(home)
-	if err != nil {
-		return nil, nil, err
-	}
-	srcs = append(srcs, img)
-	defer func() {
-		for _, s := range srcs {
-			s.Close()
-		}
-	}()
+	defer CloseSources(own)
 	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
 	x := &jdk.Exclusions{}
 	w := weaver.New(job.Matcher, job.Advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded,

@@ -27,13 +27,13 @@ const (
 
 // WovenJDKJob is the JDK a program runs on, woven for its aspects.
 type WovenJDKJob struct {
-	JavaHome string
-	Matcher  advice.Matcher
-	Advice   []*advice.Advice
-	Aspects  []string // the aspect files, for the key
-	BootCP   string   // the advice classes, on the boot class path
-	Modules  string   // "all" or M,M...
-	Scope    *scope.Scope
+	JDK     *JDK
+	Matcher advice.Matcher
+	Advice  []*advice.Advice
+	Aspects []string // the aspect files, for the key
+	BootCP  string   // the advice classes, on the boot class path
+	Modules string   // "all" or M,M...
+	Scope   *scope.Scope
 	// Holders are the class path entries that hold advice classes, which
 	// BootCP includes: said once, when the JDK is woven.
 	Holders []string
@@ -57,7 +57,7 @@ type WovenJDK struct {
 // time. The advice applied is written in the entry (AppliedFile) for the
 // caller's lint. The entry is in use until c is released.
 func (c *Cache) WovenJDK(job WovenJDKJob) (*WovenJDK, error) {
-	home, log := job.JavaHome, c.log
+	home, log := job.JDK.Home, c.log
 	key, err := c.JDKKey(home, job.Aspects, job.BootCP, job.Modules, job.Scope.Key())
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (c *Cache) WovenJDK(job WovenJDKJob) (*WovenJDK, error) {
 				fmt.Fprintf(log, "weft: advice classes found on the class path in %s: on the boot class path too\n",
 					strings.Join(job.Holders, ", "))
 			}
-			s, applied, err := WeaveJDK(JDKJob{Matcher: job.Matcher, Advice: job.Advice, AdviceCP: job.BootCP, JavaHome: home,
+			s, applied, err := WeaveJDK(JDKJob{Matcher: job.Matcher, Advice: job.Advice, AdviceCP: job.BootCP, JDK: job.JDK,
 				Modules: job.Modules, Scope: job.Scope, Out: dir, Progress: job.Progress, Diag: log})
 			if err != nil {
 				return err

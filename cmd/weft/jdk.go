@@ -123,7 +123,9 @@ Examples:
 			if err != nil {
 				return err
 			}
-			job := launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: fl.adviceCP, JavaHome: home,
+			j := launch.OpenJDK(home)
+			defer j.Close()
+			job := launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: fl.adviceCP, JDK: j,
 				Modules: modules, Scope: sc, Out: out, Dirs: fl.dirs, Diag: cmd.ErrOrStderr()}
 			clear := func() {}
 			if !fl.quiet {

@@ -35,7 +35,7 @@ func BenchmarkJDKCommand(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JavaHome: home,
+		sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JDK: launch.OpenJDK(home),
 			Modules: mods, Out: out})
 		if err != nil {
 			b.Fatal(err)

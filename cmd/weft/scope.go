@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/weaver/jdk"
 	"github.com/weft-aop/weft/weaver/scope"
 )
@@ -106,32 +105,4 @@ func expandModules(home, modules string) (string, error) {
 		return "", fmt.Errorf("--modules %s: no module of %s matches", modules, home)
 	}
 	return strings.Join(mods, ","), nil
-}
-
-// scopeForJVM is the scope file the JVM reads (weft.rt.LTWScope): the
-// class patterns, a line each, + to include, - to exclude; then, unless
-// every class is reached, = and each regexp of the aspects' reach (a lone
-// = when they reach no class).
-func scopeForJVM(s *scope.Scope, reach *advice.Reach) []byte {
-	var b strings.Builder
-	if reach != nil {
-		if len(reach.Patterns) == 0 {
-			b.WriteString("=\n")
-		}
-		for _, re := range reach.Patterns {
-			b.WriteString("=" + re + "\n")
-		}
-	}
-	for _, p := range s.Patterns() {
-		if p.Module {
-			continue
-		}
-		if p.Exclude {
-			b.WriteString("-")
-		} else {
-			b.WriteString("+")
-		}
-		b.WriteString(p.Glob + "\n")
-	}
-	return []byte(b.String())
 }

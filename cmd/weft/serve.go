@@ -94,14 +94,17 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	// The cache's entries served from stay in use until serve stops.
+	// The JDK, opened once; the cache's entries served from stay in use
+	// until serve stops.
+	j := launch.OpenJDK(home)
+	defer j.Close()
 	cu, err := useCache(fl.cacheMax, stderr)
 	if err != nil {
 		return err
 	}
 	defer cu.Release()
 	progress, clear := progressOn(stderr)
-	wj, err := cu.WovenJDK(launch.WovenJDKJob{JavaHome: home, Matcher: m, Advice: advs, Aspects: fl.aspects, BootCP: fl.adviceCP,
+	wj, err := cu.WovenJDK(launch.WovenJDKJob{JDK: j, Matcher: m, Advice: advs, Aspects: fl.aspects, BootCP: fl.adviceCP,
 		Modules: modules, Scope: sc, Progress: progress})
 	clear()
 	if err != nil {
@@ -127,14 +130,15 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 		return err
 	}
 	cu.Trim()
-	lt, err := startLoadTime(m, advs, loadTimeJob{home: home, adviceCP: fl.adviceCP, modules: modules, scope: sc, idBase: nextID,
-		cacheDir: answers.Dir, weaveInfo: fl.weaveInfo, infoOut: cmd.OutOrStdout(), timeout: fl.timeout, listenDir: dir})
+	lt, err := launch.StartLoadTime(m, advs, launch.LoadTimeJob{JDK: j, AdviceCP: fl.adviceCP, Modules: modules, Scope: sc,
+		IDBase: nextID, CacheDir: answers.Dir, WeaveInfo: fl.weaveInfo, InfoOut: cmd.OutOrStdout(), Timeout: fl.timeout,
+		ListenDir: dir})
 	if err != nil {
 		return err
 	}
-	argsFile, err := writeServeArgs(dir, jdkDir, strings.Join(lt.properties(), "\n"))
+	argsFile, err := writeServeArgs(dir, jdkDir, strings.Join(lt.Properties(), "\n"))
 	if err != nil {
-		lt.stop(stderr)
+		lt.Stop(stderr)
 		return err
 	}
 	fmt.Fprintf(stderr, "weft: serving load-time weaving until stopped: java @%s ...\n", argsFile)
@@ -145,9 +149,9 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	signal.Stop(sigs)
 	os.Remove(argsFile)
 	// JVMs still running go on with their classes unwoven.
-	lt.drain()
+	lt.Drain()
 	reportScope(stderr, sc)
-	return reportLoadTime(stderr, lt.stop(stderr), fl.report)
+	return reportLoadTime(stderr, lt.Stop(stderr), fl.report)
 }
 
 // writeServeArgs writes DIR/weft.args: the woven JDK's options and the

@@ -215,14 +215,14 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 			outs[in] = filepath.Join(fl.out, filepath.Base(in))
 		}
 	}
-	var info *infoFile
+	var info *launch.InfoFile
 	if fl.weaveInfo != "" {
-		if info, err = createInfoFile(fl.weaveInfo, cmd.OutOrStdout()); err != nil {
+		if info, err = launch.CreateInfoFile(fl.weaveInfo, cmd.OutOrStdout()); err != nil {
 			return err
 		}
 		defer func() {
 			if info != nil { // not closed below: the weaving failed
-				info.close()
+				info.Close()
 			}
 		}()
 	}
@@ -235,7 +235,7 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 		}
 		if info != nil {
 			for i := range st.Shadows {
-				info.write(st.Shadows[i].String() + "\n")
+				info.Write(st.Shadows[i].String() + "\n")
 			}
 		}
 		for _, warn := range st.Warnings {
@@ -263,7 +263,7 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 		rtOut, rtJar = fl.out, false
 	}
 	if info != nil {
-		if err := info.close(); err != nil {
+		if err := info.Close(); err != nil {
 			return fmt.Errorf("--weave-info: %v", err)
 		}
 		info = nil
