@@ -14,8 +14,8 @@ import (
 )
 
 // This file is weft run's work, phase by phase: the command line read,
-// the advice resolved, the JDK and the class path woven (cached), the
-// load-time weaving served and the program run (run_java.go).
+// the advice resolved, then launch's steps: the JDK and the class path
+// woven (cached), the load-time weaving served and the program run.
 
 // wovenRunExtras are what a tool adds to the program it runs as weft run
 // does: JVM options (its own, before the command's) and environment
@@ -156,20 +156,13 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		}
 		return e
 	})
-	var cmdArgs []string
-	if imageDir != "" {
-		launcher = filepath.Join(imageDir, "bin", filepath.Base(launcher))
-		cmdArgs = imageArgs(filepath.Base(launcher), tool, jvmOpts, line.Args())
-	} else if tool {
-		if cmdArgs, err = launcherArgs(jdkDir, filepath.Base(launcher), jvmOpts...); err != nil {
-			return 0, err
-		}
-		cmdArgs = append(cmdArgs, javaArgs...)
-	} else {
-		cmdArgs = append([]string{"@" + filepath.Join(jdkDir, "weft.args")}, line.WithJVMOptions(jvmOpts...).Args()...)
+	launcher, cmdArgs, err := wj.Command(launcher, line, javaArgs, jvmOpts)
+	if err != nil {
+		return 0, err
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
-	code := runJava(cmd, launcher, cmdArgs, extra.env)
+	code := launch.Run(launch.Process{Path: launcher, Args: cmdArgs, Env: extra.env,
+		Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: stderr})
 	if archive != nil {
 		archive.finish(code)
 	}
@@ -190,4 +183,16 @@ func commandLine(launcher, home string, args []string) (*javacmd.Line, error) {
 		return javacmd.ParseTool(launcher, args), nil
 	}
 	return javacmd.ParseJava(launcher, args, os.Getenv)
+}
+
+// isOtherJDKLauncher reports whether the command is a launcher of the JDK's
+// bin/ other than java (javac, jar, jshell...): those take JVM options
+// only as -J arguments.
+func isOtherJDKLauncher(launcher, home string) bool {
+	if filepath.Base(launcher) == "java" {
+		return false
+	}
+	real, err1 := filepath.EvalSymlinks(launcher)
+	bin, err2 := filepath.EvalSymlinks(filepath.Join(home, "bin"))
+	return err1 == nil && err2 == nil && filepath.Dir(real) == bin
 }
