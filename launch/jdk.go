@@ -59,3 +59,30 @@ func CloseSources(srcs []classfile.Source) {
 		s.Close()
 	}
 }
+
+// Source returns the JDK's classes as a classfile.Source that opens the
+// image at its first question (binding advice seldom asks about a JDK
+// type, and a run whose weavings are cached need not open it) and whose
+// Close leaves the image to the JDK.
+func (j *JDK) Source() classfile.Source { return jdkSource{j} }
+
+type jdkSource struct{ j *JDK }
+
+func (s jdkSource) Class(name string) ([]byte, error) {
+	img, err := s.j.Image()
+	if err != nil {
+		return nil, err
+	}
+	return img.Class(name)
+}
+
+func (s jdkSource) Walk(fn func(classfile.ClassEntry) error) error {
+	img, err := s.j.Image()
+	if err != nil {
+		return err
+	}
+	return img.Walk(fn)
+}
+
+func (s jdkSource) String() string { return "jdk:" }
+func (s jdkSource) Close() error   { return nil }

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
 )
 
@@ -44,9 +44,10 @@ func loadAdvice(w io.Writer, paths []string, cp string, srcs []classfile.Source,
 
 // resolveAdvice resolves the aspect files for weaving: their advice
 // classes must be on adviceCP or on one of the class path entries (the
-// JDK at home answers for the JDK's types). It returns besides the entries
+// JDK j answers for the JDK's types). It returns besides the entries
 // that hold an advice class adviceCP lacks.
-func resolveAdvice(w io.Writer, home string, aspects []string, adviceCP string, entries []string) (*pointcut.Program, []string, error) {
+func resolveAdvice(w io.Writer, j *launch.JDK, aspects []string, adviceCP string, entries []string) (*pointcut.Program, []string, error) {
+	home := j.Home
 	var srcs []classfile.Source
 	defer func() {
 		for _, s := range srcs {
@@ -66,7 +67,7 @@ func resolveAdvice(w io.Writer, home string, aspects []string, adviceCP string, 
 		srcs = append(srcs, others[i])
 	}
 	lookup := slices.Clip(srcs) // the advice's class path: adviceCP, then the entries
-	srcs = append(srcs, &lazyJDK{home: home})
+	srcs = append(srcs, j.Source())
 	prog, err := loadAdvice(w, aspects, joinClassPath(append([]string{adviceCP}, entries...)...), lookup, classfile.NewHierarchy(srcs...), home)
 	if err != nil {
 		return nil, nil, err
@@ -122,43 +123,4 @@ func adviceHolders(advs []*advice.Advice, first []classfile.Source, entries []st
 		}
 	}
 	return out
-}
-
-// lazyJDK is the JDK at home as a classfile.Source that opens the modules
-// image on first use: binding advice seldom asks about a JDK type, and
-// opening the image would double the time of a run whose weavings are
-// cached.
-type lazyJDK struct {
-	home string
-	once sync.Once
-	img  *classfile.ImageSource
-	err  error
-}
-
-func (l *lazyJDK) open() error {
-	l.once.Do(func() { l.img, l.err = classfile.OpenJDK(l.home) })
-	return l.err
-}
-
-func (l *lazyJDK) Class(name string) ([]byte, error) {
-	if err := l.open(); err != nil {
-		return nil, err
-	}
-	return l.img.Class(name)
-}
-
-func (l *lazyJDK) Walk(fn func(classfile.ClassEntry) error) error {
-	if err := l.open(); err != nil {
-		return err
-	}
-	return l.img.Walk(fn)
-}
-
-func (l *lazyJDK) String() string { return "jdk:" }
-
-func (l *lazyJDK) Close() error {
-	if l.img == nil {
-		return nil
-	}
-	return l.img.Close()
 }

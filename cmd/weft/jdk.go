@@ -111,7 +111,9 @@ Examples:
 				}
 				defer os.RemoveAll(out)
 			}
-			prog, _, err := resolveAdvice(cmd.ErrOrStderr(), home, fl.aspects, fl.adviceCP, nil)
+			j := launch.OpenJDK(home)
+			defer j.Close()
+			prog, _, err := resolveAdvice(cmd.ErrOrStderr(), j, fl.aspects, fl.adviceCP, nil)
 			if err != nil {
 				return err
 			}
@@ -123,8 +125,6 @@ Examples:
 			if err != nil {
 				return err
 			}
-			j := launch.OpenJDK(home)
-			defer j.Close()
 			job := launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: fl.adviceCP, JDK: j,
 				Modules: modules, Scope: sc, Out: out, Dirs: fl.dirs, Diag: cmd.ErrOrStderr()}
 			clear := func() {}

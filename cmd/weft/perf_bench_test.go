@@ -31,12 +31,14 @@ func BenchmarkJDKCommand(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		out := filepath.Join(b.TempDir(), "jdk")
 		home := jvmtest.JavaHome(b)
-		prog, _, err := resolveAdvice(io.Discard, home, []string{"../../examples/count/count.weft"}, adv, nil)
+		j := launch.OpenJDK(home)
+		prog, _, err := resolveAdvice(io.Discard, j, []string{"../../examples/count/count.weft"}, adv, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JDK: launch.OpenJDK(home),
+		sum, _, err := launch.WeaveJDK(launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: adv, JDK: j,
 			Modules: mods, Out: out})
+		j.Close()
 		if err != nil {
 			b.Fatal(err)
 		}

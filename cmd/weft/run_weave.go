@@ -58,7 +58,9 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 
 	// The aspects, with their advice classes on --advice-cp or the class
 	// path; the entries holding them go on the boot class path.
-	prog, holders, err := resolveAdvice(stderr, home, fl.aspects, fl.adviceCP, present)
+	j := launch.OpenJDK(home) // its image shared by every step that reads it
+	defer j.Close()
+	prog, holders, err := resolveAdvice(stderr, j, fl.aspects, fl.adviceCP, present)
 	if err != nil {
 		return 0, err
 	}
@@ -75,10 +77,8 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		return 0, err
 	}
 
-	// The JDK, opened once, woven once per key. The cache's entries this
-	// run uses stay in use until its JVM ends.
-	j := launch.OpenJDK(home)
-	defer j.Close()
+	// The JDK, woven once per key. The cache's entries this run uses stay
+	// in use until its JVM ends.
 	cu, err := useCache(fl.cacheMax, stderr)
 	if err != nil {
 		return 0, err

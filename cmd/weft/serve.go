@@ -81,7 +81,9 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	prog, _, err := resolveAdvice(stderr, home, fl.aspects, fl.adviceCP, nil)
+	j := launch.OpenJDK(home) // its image shared by every step that reads it
+	defer j.Close()
+	prog, _, err := resolveAdvice(stderr, j, fl.aspects, fl.adviceCP, nil)
 	if err != nil {
 		return err
 	}
@@ -94,10 +96,7 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	// The JDK, opened once; the cache's entries served from stay in use
-	// until serve stops.
-	j := launch.OpenJDK(home)
-	defer j.Close()
+	// The cache's entries served from stay in use until serve stops.
 	cu, err := useCache(fl.cacheMax, stderr)
 	if err != nil {
 		return err
