@@ -115,25 +115,11 @@ func TestReachRegexpsAgree(t *testing.T) {
     }
 }`
 	dir := jvmtest.Compile(t, map[string]string{"Agree.java": harness})
-	var args, want []string
-	for _, p := range patterns {
+	agree(t, dir, "Agree", "regexp", patterns, names, func(p, n string) bool {
 		r, err := advice.NewReach([]string{p})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range names {
-			args = append(args, p, n)
-			want = append(want, strconv.FormatBool(r.Has(n)))
-		}
-	}
-	out, _ := jvmtest.Run(t, append([]string{"-cp", dir, "Agree"}, args...)...)
-	got := strings.Fields(out)
-	if len(got) != len(want) {
-		t.Fatalf("%d answers, want %d", len(got), len(want))
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("regexp %q, name %q: Java says %s, Go %s", args[2*i], args[2*i+1], got[i], want[i])
-		}
-	}
+		return r.Has(n)
+	})
 }

@@ -131,25 +131,35 @@ public class Agree {
     }
 }`
 	dir := jvmtest.Compile(t, map[string]string{"weft/rt/LTWGlob.java": string(src), "weft/rt/Agree.java": harness})
-	var args, want []string
-	for _, g := range globs {
+	agree(t, dir, "weft.rt.Agree", "glob", globs, names, func(g, n string) bool {
 		s, err := scope.New(scope.Pattern{Glob: g})
 		if err != nil {
 			t.Fatal(err)
 		}
+		return s.Class(n)
+	})
+}
+
+// agree runs the Java class main in dir, which prints for each pair of its
+// arguments (a pattern, a name) whether the pattern matches the name, and
+// checks each answer is weft's own (matches) for every pattern and name.
+func agree(t *testing.T, dir, main, what string, patterns, names []string, matches func(p, name string) bool) {
+	t.Helper()
+	var args, want []string
+	for _, p := range patterns {
 		for _, n := range names {
-			args = append(args, g, n)
-			want = append(want, strconv.FormatBool(s.Class(n)))
+			args = append(args, p, n)
+			want = append(want, strconv.FormatBool(matches(p, n)))
 		}
 	}
-	out, _ := jvmtest.Run(t, append([]string{"-cp", dir, "weft.rt.Agree"}, args...)...)
+	out, _ := jvmtest.Run(t, append([]string{"-cp", dir, main}, args...)...)
 	got := strings.Fields(out)
 	if len(got) != len(want) {
 		t.Fatalf("%d answers, want %d", len(got), len(want))
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Errorf("glob %q, name %q: the JVM says %s, weft %s", args[2*i], args[2*i+1], got[i], want[i])
+			t.Errorf("%s %q, name %q: the JVM says %s, weft %s", what, args[2*i], args[2*i+1], got[i], want[i])
 		}
 	}
 }
