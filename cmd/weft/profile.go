@@ -15,6 +15,7 @@ import (
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/internal/javacmd"
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -139,7 +140,7 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	line, err := commandLine(launcher, home, args[1:])
+	line, err := launch.CommandLine(launcher, home, args[1:])
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	recrash "github.com/weft-aop/weft/examples/recrash"
+	"github.com/weft-aop/weft/launch"
 )
 
 // recrashOptions are weft recrash's flags.
@@ -114,7 +115,7 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	// A scope never leaves out where the recorder sees a thread end by an
 	// exception.
 	fl.wovenRunOptions.scope.keep = []string{"java/lang/Thread"}
-	line, err := commandLine(launcher, home, args[1:]) // for the run, then the tests' class path
+	line, err := launch.CommandLine(launcher, home, args[1:]) // for the run, then the tests' class path
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/weft-aop/weft/launch"
@@ -23,7 +21,7 @@ import (
 type wovenRunExtras struct {
 	jvmOptions []string
 	env        []string
-	// line is the command line already read (commandLine), by a tool
+	// line is the command line already read (launch.CommandLine), by a tool
 	// that needs it too; nil: runWoven reads it.
 	line *javacmd.Line
 }
@@ -49,7 +47,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	javaArgs := args[1:]
 	line := extra.line
 	if line == nil {
-		if line, err = commandLine(launcher, home, javaArgs); err != nil {
+		if line, err = launch.CommandLine(launcher, home, javaArgs); err != nil {
 			return 0, err
 		}
 	}
@@ -173,26 +171,4 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		}
 	}
 	return code, nil
-}
-
-// commandLine reads the arguments of the launcher of JDK home as it does:
-// a tool's (javac, jar... in the JDK's bin) or java's, whose class path is
-// the application's (javac's -cp is not code it runs).
-func commandLine(launcher, home string, args []string) (*javacmd.Line, error) {
-	if isOtherJDKLauncher(launcher, home) {
-		return javacmd.ParseTool(launcher, args), nil
-	}
-	return javacmd.ParseJava(launcher, args, os.Getenv)
-}
-
-// isOtherJDKLauncher reports whether the command is a launcher of the JDK's
-// bin/ other than java (javac, jar, jshell...): those take JVM options
-// only as -J arguments.
-func isOtherJDKLauncher(launcher, home string) bool {
-	if filepath.Base(launcher) == "java" {
-		return false
-	}
-	real, err1 := filepath.EvalSymlinks(launcher)
-	bin, err2 := filepath.EvalSymlinks(filepath.Join(home, "bin"))
-	return err1 == nil && err2 == nil && filepath.Dir(real) == bin
 }
