@@ -2,7 +2,7 @@
 # directory): javac_workload DIR writes the javac workload, 120 generated
 # classes with generics, lambdas and streams, to DIR/gen/C1.java ...
 # C120.java; best COMMAND... times a command; rounds times commands side by
-# side; ratio A B prints B/A.
+# side; medians times commands interleaved; ratio A B prints B/A.
 javac_workload() {
   mkdir -p "$1/gen"
   for i in $(seq 1 120); do
@@ -40,7 +40,7 @@ best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs, c
 }
 ratio() { echo "$1 $2" | awk '{printf "x%.2f", $2/$1}'; }
 
-rounds() { # "ARGS"...: runs java ARGS $ROUND_CMD for each ARGS (split on blanks) once a round, RUNS
+rounds() { # "JAVA ARGS"...: runs JAVA ARGS $ROUND_CMD for each (split on blanks) once a round, RUNS
   # rounds after a warm-up round; prints a line per ARGS: best wall, best CPU (ms) and the median
   # of the rounds' CPU ratios to the first ARGS (the machine's load drifts: the commands of a round
   # share it).
@@ -49,7 +49,7 @@ rounds() { # "ARGS"...: runs java ARGS $ROUND_CMD for each ARGS (split on blanks
   for r in $(seq 0 "$RUNS"); do
     k=0
     for a in "$@"; do
-      /usr/bin/time -o "$W/time" -f '%e %U %S' java $a $ROUND_CMD >/dev/null 2>&1
+      /usr/bin/time -o "$W/time" -f '%e %U %S' $a $ROUND_CMD >/dev/null 2>&1
       ((r > 0)) && tail -1 "$W/time" | awk -v r="$r" -v k="$k" '{printf "%d %d %d %d\n", r, k, $1*1000, ($2+$3)*1000}' >>"$W/rounds"
       k=$((k + 1))
     done
@@ -63,4 +63,30 @@ rounds() { # "ARGS"...: runs java ARGS $ROUND_CMD for each ARGS (split on blanks
             for (i = 1; i <= m[k]; i++) for (j = i + 1; j <= m[k]; j++)
               if (ratio[k, j] < ratio[k, i]) { t = ratio[k, i]; ratio[k, i] = ratio[k, j]; ratio[k, j] = t }
             printf "%d %d %.2f\n", w[k], c[k], ratio[k, int((m[k] + 1) / 2)] } }'
+}
+
+medians() { # "COMMAND"...: runs each command (split on blanks) once a round, RUNS rounds after a
+  # warm-up round, interleaved (the machine's load drifts: a round's commands share it); prints a
+  # line per command: the median wall and user+sys CPU times (ms) of its runs. Timed by bash's
+  # time (to the ms; /usr/bin/time rounds to 10 ms, a tenth of a JDK 25 start-up).
+  local k r c t TIMEFORMAT='%3R %3U %3S'
+  rm -f "$W/medians"
+  for r in $(seq 0 "$RUNS"); do
+    k=0
+    for c in "$@"; do
+      t=$({ time $c >/dev/null 2>&1; } 2>&1)
+      ((r > 0)) && echo "$k $t" >>"$W/medians"
+      k=$((k + 1))
+    done
+  done
+  for k in $(seq 0 $(($# - 1))); do
+    awk -v k="$k" '$1 == k { print int($2*1000), int(($3+$4)*1000) }' "$W/medians" | median2
+  done
+}
+median2() { # the medians of the two columns of its input's lines
+  local in w c
+  in=$(cat)
+  w=$(cut -d' ' -f1 <<<"$in" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  c=$(cut -d' ' -f2 <<<"$in" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  echo "$w $c"
 }

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The figures of weaving the JDK (issue 13), side by side in one run:
+# The figures of weaving the JDK (issues 13 and 26), side by side in one
+# run, for JDK 17 and JDK 25 (JDK25=HOME, default Temurin's; JDK25=none:
+# JDK 17 alone), each row with both:
 #   1. weaving: all modules with the counting aspect (examples/count: before
 #      advice at every method and constructor execution), and guava with
 #      weft and ajc: wall time and peak RSS (/usr/bin/time -f '%e %M');
-#   2. hello world start-up: stock, stock without class data sharing, the
-#      woven JDK as --patch-module patches and as a runtime image (weft jdk
+#   2. hello world start-up: stock, stock with the program initializing
+#      the counting advice's class (the baseline of the woven runs, whose
+#      advice initializes it), stock without class data sharing, the woven
+#      JDK as --patch-module patches and as a runtime image (weft jdk
 #      --image, with its own CDS archive);
 #   3. javac on 120 files: stock, the JDK woven with the counting aspect and
 #      with advice that does nothing (bench/testdata/nop.weft): the
@@ -13,16 +17,18 @@
 #      CPU time): unwoven, with a raw unguarded static call of the counter
 #      at every entry in the source, woven with the counting advice
 #      (bench/testdata/work.weft);
-#   5. the application's class data sharing archive: weft run on the image
-#      (all modules, counting) with --app-cds=false and by default, hello
-#      world from a jar and javac compiling it (java -cp JAR
+#   5. weft run on the image (all modules, counting) and the application's
+#      class data sharing archive: with --app-cds=false and by default,
+#      hello world from a jar and javac compiling it (java -cp JAR
 #      com.sun.tools.javac.Main: jdk.compiler's classes, about 3,600
 #      classes loaded).
-# Each run command is timed RUNS times (after one run that fills the
-# caches); the best wall and CPU (user + sys) times are kept. Ratios are
-# CPU ratios where the machine is shared (less sensitive to load); javac's
-# JDKs run in rounds, side by side, and their ratios are the median of the
-# rounds'.
+# The weaves run once. The start-up rows (2, 5) run their commands, both
+# JDKs', interleaved: one run of each a round, RUNS rounds after a warm-up
+# round (bench/common.sh's medians), each figure the median of its runs.
+# Ratios are CPU ratios where the machine is shared (less sensitive to
+# load); javac's JDKs run in rounds, side by side, and their ratios are the
+# median of the rounds'. fib runs RUNS JVMs a configuration, interleaved,
+# each printing its best round: the median of those.
 # BEFORE=path/to/weft (a weft binary, e.g. built from an older commit) adds
 # the javac and fib rows for JDKs and classes woven by it, and with
 # ONLY=weave its weave rows.
@@ -30,11 +36,16 @@
 # ONLY=weave runs part 1's weave rows only (weft jdk -o and weft weave
 # guava, RUNS times each, alternating with BEFORE's, the least CPU shown;
 # ajc once).
-# Usage: bash bench/jdk.sh [RUNS]   (from the repository root; JDK 17, Go, Debian's aspectj)
+# Usage: bash bench/jdk.sh [RUNS]   (from the repository root; JDK 17, Go, Debian's aspectj, JDK 25)
 set -euo pipefail
 RUNS=${1:-3}
 ALL=true
 [ "${ONLY:-}" = fib ] && ALL=false
+J17=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+J25=${JDK25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+VS=(17)
+[ "$J25" != none ] && VS+=(25)
+home() { if [ "$1" = 17 ]; then echo "$J17"; else echo "$J25"; fi; }
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
@@ -46,12 +57,25 @@ go build -o "$W/weft" ./cmd/weft
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java bench/testdata/nop/Nop.java
 
 # 1. Weaving.
-timed() { # LABEL COMMAND...: prints the command's wall time, CPU and peak RSS
-  local label=$1
-  shift
+measure() { # COMMAND...: prints the command's wall time, CPU and peak RSS
   /usr/bin/time -o "$W/time" -f '%e %U %S %M' "$@" >/dev/null
   read -r e u s m <"$W/time"
-  printf '%-44s %6.2f s wall, %6.2f CPU-s, %5d MB peak RSS\n' "$label" "$e" "$(echo "$u $s" | awk '{print $1+$2}')" $((m / 1024))
+  printf '%6.2f s wall, %6.2f CPU-s, %5d MB peak RSS' "$e" "$(echo "$u $s" | awk '{print $1+$2}')" $((m / 1024))
+}
+timed() { # LABEL COMMAND...: prints the label and measure's figures
+  local label=$1
+  shift
+  printf '%-44s %s\n' "$label" "$(measure "$@")"
+}
+bothjdks() { # LABEL FLAG DIR COMMAND...: COMMAND --java-home HOME FLAG DIR17 (and DIR25) for each
+  # JDK: one line, JDK 17's figures then JDK 25's
+  local label=$1 flag=$2 dir=$3 line v
+  shift 3
+  line=$(printf '%-44s' "$label")
+  for v in "${VS[@]}"; do
+    line="$line   JDK $v: $(measure "$@" --java-home "$(home "$v")" "$flag" "$dir$v")"
+  done
+  echo "$line"
 }
 COUNT="-a examples/count/count.weft --advice-cp $W/adv"
 GUAVA=/usr/share/java/guava.jar
@@ -93,9 +117,11 @@ if [ "${ONLY:-}" = weave ]; then
   uptime
   exit 0
 fi
-timed 'weft jdk, all modules' "$W/weft" jdk -q $COUNT -o "$W/jdk"
-$ALL && timed 'weft jdk --image, all modules (+ jlink, CDS)' "$W/weft" jdk -q $COUNT --image "$W/img"
-"$W/weft" jdk -q -a bench/testdata/nop.weft --advice-cp "$W/adv" -o "$W/jdk-nop"
+bothjdks 'weft jdk, all modules' -o "$W/jdk" "$W/weft" jdk -q $COUNT
+$ALL && bothjdks 'weft jdk --image, all modules (+ jlink, CDS)' --image "$W/img" "$W/weft" jdk -q $COUNT
+for v in "${VS[@]}"; do
+  "$W/weft" jdk -q -a bench/testdata/nop.weft --advice-cp "$W/adv" --java-home "$(home "$v")" -o "$W/jdk-nop$v"
+done
 if $ALL; then
   timed 'weft weave guava' "$W/weft" weave -q $COUNT -o "$W/guava-weft/g.jar" "$GUAVA"
   JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
@@ -110,13 +136,25 @@ Q=-Dcount.quiet=1
 if $ALL; then
 mkdir -p "$W/hello"
 printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' >"$W/hello/Hello.java"
-javac -d "$W/hello" "$W/hello/Hello.java"
-read -r s_w s_c < <(best java -cp "$W/hello" Hello)
-read -r n_w n_c < <(best java -Xshare:off -cp "$W/hello" Hello)
-read -r w_w w_c < <(best java @"$W/jdk/weft.args" $Q -cp "$W/hello" Hello)
-read -r i_w i_c < <(best "$W/img/bin/java" $Q -cp "$W/hello" Hello)
-printf 'hello world (wall / cpu ms): stock %5d / %5d   stock without CDS %5d / %5d   woven, patches %5d / %5d   woven, image %5d / %5d   image %s wall, %s cpu\n' \
-  "$s_w" "$s_c" "$n_w" "$n_c" "$w_w" "$w_c" "$i_w" "$i_c" "$(ratio "$s_w" "$i_w")" "$(ratio "$s_c" "$i_c")"
+printf 'public class HelloCount { public static void main(String[] a) { weft.tools.count.Counter.hit(0); System.out.println("hello"); } }\n' >"$W/hello/HelloCount.java"
+javac --release 17 -cp "$W/adv" -d "$W/hello" "$W/hello/Hello.java" "$W/hello/HelloCount.java"
+cmds=()
+for v in "${VS[@]}"; do
+  java=$(home "$v")/bin/java
+  cmds+=("$java -cp $W/hello Hello" "$java $Q -cp $W/hello:$W/adv HelloCount" "$java -Xshare:off -cp $W/hello Hello"
+    "$java @$W/jdk$v/weft.args $Q -cp $W/hello Hello" "$W/img$v/bin/java $Q -cp $W/hello Hello")
+done
+mapfile -t rows < <(medians "${cmds[@]}")
+for i in "${!VS[@]}"; do
+  read -r s_w s_c <<<"${rows[5 * i]}"
+  read -r a_w a_c <<<"${rows[5 * i + 1]}"
+  read -r n_w n_c <<<"${rows[5 * i + 2]}"
+  read -r w_w w_c <<<"${rows[5 * i + 3]}"
+  read -r i_w i_c <<<"${rows[5 * i + 4]}"
+  printf 'hello world, JDK %s (median wall / cpu ms): stock %4d / %4d   stock initializing the advice class %4d / %4d   stock without CDS %4d / %4d   woven, patches %5d / %5d   woven, image %4d / %4d   image %s wall, %s cpu of stock with the advice class (%s, %s of stock)\n' \
+    "${VS[i]}" "$s_w" "$s_c" "$a_w" "$a_c" "$n_w" "$n_c" "$w_w" "$w_c" "$i_w" "$i_c" \
+    "$(ratio "$a_w" "$i_w")" "$(ratio "$a_c" "$i_c")" "$(ratio "$s_w" "$i_w")" "$(ratio "$s_c" "$i_c")"
+done
 fi
 
 # 3. javac, 120 generated classes with generics, lambdas, streams.
@@ -125,61 +163,81 @@ javac_workload "$W/src"
 # are the median of the rounds' (stock javac's CPU varies by a quarter from
 # run to run on these machines).
 ROUND_CMD="-m jdk.compiler/com.sun.tools.javac.Main -d $W/out $(echo "$W"/src/gen/*.java)"
-JDKS=("" "@$W/jdk/weft.args $Q" "@$W/jdk-nop/weft.args")
-[ -n "${BEFORE:-}" ] && JDKS+=("@$W/jdk-before/weft.args $Q")
-mapfile -t rows < <(rounds "${JDKS[@]}")
-read -r s_w s_c _ <<<"${rows[0]}"
-read -r c_w c_c c_r <<<"${rows[1]}"
-read -r z_w z_c z_r <<<"${rows[2]}"
-printf 'javac, 120 files (best wall / cpu ms; median of %d rounds'"'"' cpu ratios): stock %6d / %6d   counting %6d / %6d (x%s cpu)   no-op advice %6d / %6d (x%s cpu)   the counting advice'"'"'s own work: %s%% of the overhead\n' \
-  "$RUNS" "$s_w" "$s_c" "$c_w" "$c_c" "$c_r" "$z_w" "$z_c" "$z_r" \
-  "$(echo "$c_r $z_r" | awk '{d=$1-1; printf "%d", (d > 0 ? 100*($1-$2)/d : 0)}')"
-if [ -n "${BEFORE:-}" ]; then
-  read -r b_w b_c b_r <<<"${rows[3]}"
-  printf 'javac, 120 files, counting, JDK woven by %s: %6d / %6d (x%s cpu)\n' "$BEFORE" "$b_w" "$b_c" "$b_r"
-fi
+for v in "${VS[@]}"; do
+  java=$(home "$v")/bin/java
+  JDKS=("$java" "$java @$W/jdk$v/weft.args $Q" "$java @$W/jdk-nop$v/weft.args")
+  [ -n "${BEFORE:-}" ] && [ "$v" = 17 ] && JDKS+=("$java @$W/jdk-before/weft.args $Q")
+  mapfile -t rows < <(rounds "${JDKS[@]}")
+  read -r s_w s_c _ <<<"${rows[0]}"
+  read -r c_w c_c c_r <<<"${rows[1]}"
+  read -r z_w z_c z_r <<<"${rows[2]}"
+  printf 'javac, 120 files, JDK %s (best wall / cpu ms; median of %d rounds'"'"' cpu ratios): stock %6d / %6d   counting %6d / %6d (x%s cpu)   no-op advice %6d / %6d (x%s cpu)   the counting advice'"'"'s own work: %s%% of the overhead\n' \
+    "$v" "$RUNS" "$s_w" "$s_c" "$c_w" "$c_c" "$c_r" "$z_w" "$z_c" "$z_r" \
+    "$(echo "$c_r $z_r" | awk '{d=$1-1; printf "%d", (d > 0 ? 100*($1-$2)/d : 0)}')"
+  if [ -n "${BEFORE:-}" ] && [ "$v" = 17 ]; then
+    read -r b_w b_c b_r <<<"${rows[3]}"
+    printf 'javac, 120 files, counting, JDK woven by %s: %6d / %6d (x%s cpu)\n' "$BEFORE" "$b_w" "$b_c" "$b_r"
+  fi
+done
 
-# 4. fib(30).
+# 4. fib(30): the same classes (woven for a stock JDK) on each JDK.
 T=bench/testdata
 javac --release 8 -g -d "$W/plain" $T/Work.java
 mkdir -p "$W/rawsrc/work"
 cp $T/WorkRaw.java.in "$W/rawsrc/work/Work.java"
 javac --release 8 -g -cp "$W/adv" -d "$W/raw" "$W/rawsrc/work/Work.java"
 "$W/weft" weave -q -a $T/work.weft --advice-cp "$W/adv" -o "$W/woven" "$W/plain"
-fib() { # CLASSPATH: the best round time of fib(30) in µs, best of RUNS runs
-  local b=999999999
-  for _ in $(seq 1 "$RUNS"); do
-    local ns
-    ns=$(java $Q -cp "$1" work.Work fib 30 cpu | awk '{print int($2/1000)}')
-    ((ns < b)) && b=$ns
-  done
-  echo "$b"
-}
-f_p=$(fib "$W/plain")
-f_r=$(fib "$W/raw:$W/adv")
-f_w=$(fib "$W/woven:$W/adv")
-printf 'fib(30), best round (µs of CPU): unwoven %6d   raw static call %6d (%s)   woven, counting %6d (%s)\n' \
-  "$f_p" "$f_r" "$(ratio "$f_p" "$f_r")" "$f_w" "$(ratio "$f_p" "$f_w")"
+CPS=("$W/plain" "$W/raw:$W/adv" "$W/woven:$W/adv")
 if [ -n "${BEFORE:-}" ]; then
   "$BEFORE" weave -q -a $T/work.weft --advice-cp "$W/adv" -o "$W/woven-before" "$W/plain"
-  f_b=$(fib "$W/woven-before:$W/adv")
-  printf 'fib(30), woven by %s: %6d (%s)\n' "$BEFORE" "$f_b" "$(ratio "$f_p" "$f_b")"
+  CPS+=("$W/woven-before:$W/adv")
 fi
+rm -f "$W/fib"
+for _ in $(seq 1 "$RUNS"); do # RUNS JVMs a configuration, interleaved
+  for v in "${VS[@]}"; do
+    for k in "${!CPS[@]}"; do
+      "$(home "$v")/bin/java" $Q -cp "${CPS[k]}" work.Work fib 30 cpu | awk -v v="$v" -v k="$k" '{print v, k, int($2/1000)}' >>"$W/fib"
+    done
+  done
+done
+fib() { # JDK CONFIG: the median of the JVMs' best rounds of fib(30), µs
+  awk -v v="$1" -v k="$2" '$1 == v && $2 == k { print $3 }' "$W/fib" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+for v in "${VS[@]}"; do
+  f_p=$(fib "$v" 0) f_r=$(fib "$v" 1) f_w=$(fib "$v" 2)
+  printf 'fib(30), JDK %s, best round (µs of CPU, median of %d JVMs): unwoven %6d   raw static call %6d (%s)   woven, counting %6d (%s, %s of the raw call)\n' \
+    "$v" "$RUNS" "$f_p" "$f_r" "$(ratio "$f_p" "$f_r")" "$f_w" "$(ratio "$f_p" "$f_w")" "$(ratio "$f_r" "$f_w")"
+  if [ -n "${BEFORE:-}" ]; then
+    f_b=$(fib "$v" 3)
+    printf 'fib(30), JDK %s, woven by %s: %6d (%s)\n' "$v" "$BEFORE" "$f_b" "$(ratio "$f_p" "$f_b")"
+  fi
+done
 
-# 5. The application's class data sharing archive (weft run, cmd/weft/appcds.go).
+# 5. weft run on the image, and the application's class data sharing
+# archive (cmd/weft/appcds.go).
 if $ALL; then
 (cd "$W/hello" && jar cf "$W/hello.jar" Hello.class)
 mkdir -p "$W/jout"
 RUN="$W/weft run $COUNT"
-HELLO="-- java $Q -cp $W/hello.jar Hello"
-JAVAC1="-- java $Q -cp $W/hello.jar com.sun.tools.javac.Main -d $W/jout $W/hello/Hello.java"
-$RUN $HELLO >/dev/null 2>&1 # weaves and links the image, lists the classes
-$RUN $JAVAC1 >/dev/null 2>&1
-read -r h0_w h0_c < <(best $RUN --app-cds=false $HELLO)
-read -r h1_w h1_c < <(best $RUN $HELLO) # its first run makes the archive
-read -r j0_w j0_c < <(best $RUN --app-cds=false $JAVAC1)
-read -r j1_w j1_c < <(best $RUN $JAVAC1)
-printf 'weft run on the image, the application'"'"'s CDS archive (wall / cpu ms): hello without %5d / %5d   with %5d / %5d (%s cpu)   javac Hello.java without %5d / %5d   with %5d / %5d (%s cpu)\n' \
-  "$h0_w" "$h0_c" "$h1_w" "$h1_c" "$(ratio "$h0_c" "$h1_c")" "$j0_w" "$j0_c" "$j1_w" "$j1_c" "$(ratio "$j0_c" "$j1_c")"
+cmds=()
+for v in "${VS[@]}"; do
+  java=$(home "$v")/bin/java
+  HELLO="-- $java $Q -cp $W/hello.jar Hello"
+  JAVAC1="-- $java $Q -cp $W/hello.jar com.sun.tools.javac.Main -d $W/jout$v $W/hello/Hello.java"
+  mkdir -p "$W/jout$v"
+  $RUN $HELLO >/dev/null 2>&1 # weaves and links the image, lists the classes
+  $RUN $JAVAC1 >/dev/null 2>&1
+  # medians' warm-up round makes the archives (a program's second run).
+  cmds+=("$RUN --app-cds=false $HELLO" "$RUN $HELLO" "$RUN --app-cds=false $JAVAC1" "$RUN $JAVAC1")
+done
+mapfile -t rows < <(medians "${cmds[@]}")
+for i in "${!VS[@]}"; do
+  read -r h0_w h0_c <<<"${rows[4 * i]}"
+  read -r h1_w h1_c <<<"${rows[4 * i + 1]}"
+  read -r j0_w j0_c <<<"${rows[4 * i + 2]}"
+  read -r j1_w j1_c <<<"${rows[4 * i + 3]}"
+  printf 'weft run on the image, JDK %s, the application'"'"'s CDS archive (median wall / cpu ms, weft'"'"'s own included): hello without %5d / %5d   with %5d / %5d (%s cpu)   javac Hello.java without %5d / %5d   with %5d / %5d (%s cpu)\n' \
+    "${VS[i]}" "$h0_w" "$h0_c" "$h1_w" "$h1_c" "$(ratio "$h0_c" "$h1_c")" "$j0_w" "$j0_c" "$j1_w" "$j1_c" "$(ratio "$j0_c" "$j1_c")"
+done
 fi
 uptime
