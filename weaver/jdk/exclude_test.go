@@ -113,3 +113,52 @@ func TestExcludeJFRInstrumentors(t *testing.T) {
 		}
 	}
 }
+
+// TestExcludeMountTransitions: on JDK 25, the methods that mount, unmount
+// and yield a virtual thread are excluded, found by their annotations
+// (VirtualThread's mount, unmount and runContinuation, the task wrapper),
+// and so is every method of Continuation; the rest of VirtualThread (park,
+// yieldContinuation, run: they run as the virtual thread, before and after
+// a yield alike) is woven. e2e's TestJDK25VirtualThreads shows why.
+func TestExcludeMountTransitions(t *testing.T) {
+	img, err := classfile.OpenJDK(jvmtest.JDK25(t), "java.base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	x := &Exclusions{}
+	classes := []string{"java/lang/VirtualThread", "java/lang/VirtualThread$VThreadContinuation$1", "jdk/internal/vm/Continuation"}
+	for _, name := range classes {
+		data, err := img.Class(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := classfile.Parse(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Notable(data) {
+			x.Note(c)
+		}
+	}
+	for _, m := range []struct {
+		class, name, desc string
+		want              bool
+	}{
+		{"java/lang/VirtualThread", "mount", "()V", true},
+		{"java/lang/VirtualThread", "unmount", "()V", true},
+		{"java/lang/VirtualThread", "runContinuation", "()V", true},
+		{"java/lang/VirtualThread$VThreadContinuation$1", "run", "()V", true},
+		{"jdk/internal/vm/Continuation", "run", "()V", true},
+		{"jdk/internal/vm/Continuation", "yield0", "(Ljdk/internal/vm/ContinuationScope;Ljdk/internal/vm/Continuation;)Z", true},
+		{"jdk/internal/vm/Continuation", "isStarted", "()Z", true},
+		{"java/lang/VirtualThread", "park", "()V", false},
+		{"java/lang/VirtualThread", "yieldContinuation", "()Z", false},
+		{"java/lang/VirtualThread", "run", "(Ljava/lang/Runnable;)V", false},
+		{"java/lang/VirtualThread", "afterYield", "()V", false},
+	} {
+		if got := x.Excluded(m.class, m.name, m.desc); got != m.want {
+			t.Errorf("%s.%s%s excluded: %v, want %v", m.class, m.name, m.desc, got, m.want)
+		}
+	}
+}
