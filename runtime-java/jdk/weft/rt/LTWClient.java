@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
@@ -71,13 +72,13 @@ final class LTWClient {
      * are consumed), twice a round trip.
      */
     private static final class Conn {
-        final SocketChannel ch;
-        SocketChannel back;
+        final Sock ch;
+        Sock back;
         ByteBuffer buf = ByteBuffer.allocateDirect(INITIAL);
         /** The code source last named on ch (a SOURCE request). */
         String source;
 
-        Conn(SocketChannel ch) {
+        Conn(Sock ch) {
             this.ch = ch;
         }
 
@@ -306,15 +307,53 @@ final class LTWClient {
         }
     }
 
-    private static SocketChannel connect() throws IOException {
+    private static Sock connect() throws IOException {
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             ch.connect(UnixDomainSocketAddress.of(PATH));
+            return new Sock(ch);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
-        return ch;
+    }
+
+    /**
+     * One socket of a connection, read and written as a file: in blocking
+     * system calls, whatever the thread. A SocketChannel used by a virtual
+     * thread parks it until its poller, itself a virtual thread, sees the
+     * socket ready; a virtual thread pinned to its carrier (defining a
+     * class while the JVM links a lambda or initializes a class, as most
+     * class loading is) parks the carrier instead, and with every carrier
+     * parked so the poller never ran: the JVM hung (TestJDK25DefineClasses).
+     * A read of the file blocks the carrier in the kernel until weft
+     * answers, which needs no thread of the JVM.
+     */
+    private static final class Sock {
+        final SocketChannel ch;
+        final FileChannel in, out;
+
+        Sock(SocketChannel ch) throws IOException {
+            this.ch = ch;
+            java.io.FileDescriptor fd = ((sun.nio.ch.SelChImpl) ch).getFD();
+            sun.nio.ch.IOUtil.configureBlocking(fd, true); // a virtual thread's connect made it non-blocking
+            in = new java.io.FileInputStream(fd).getChannel();
+            out = new java.io.FileOutputStream(fd).getChannel();
+        }
+
+        int read(ByteBuffer b) throws IOException {
+            return in.read(b);
+        }
+
+        void write(ByteBuffer b) throws IOException {
+            while (b.hasRemaining()) {
+                out.write(b);
+            }
+        }
+
+        void close() throws IOException {
+            ch.close();
+        }
     }
 
     private static void give(Conn c) {
@@ -334,7 +373,7 @@ final class LTWClient {
         }
     }
 
-    private static void close(SocketChannel ch) {
+    private static void close(Sock ch) {
         if (ch != null) {
             try {
                 ch.close();
@@ -359,9 +398,7 @@ final class LTWClient {
             ByteBuffer out = c.buffer(4 + 3 + 4 * hits.length);
             putHits(out, hits);
             out.flip();
-            while (out.hasRemaining()) {
-                c.ch.write(out);
-            }
+            c.ch.write(out);
             give(c);
         } catch (Throwable e) {
             close(c);
@@ -383,7 +420,7 @@ final class LTWClient {
      * request) and, if its code source is not the one last named on this
      * connection, a Source request naming it.
      */
-    private static void send(Conn c, SocketChannel ch, int kind, String name, byte[] b, int off, int len, String source) throws IOException {
+    private static void send(Conn c, Sock ch, int kind, String name, byte[] b, int off, int len, String source) throws IOException {
         int n = name == null ? 0 : name.length();
         byte[] utf8 = null;
         for (int i = 0; i < n && utf8 == null; i++) {
@@ -429,9 +466,7 @@ final class LTWClient {
             out.put(b, off, len);
         }
         out.flip();
-        while (out.hasRemaining()) {
-            ch.write(out);
-        }
+        ch.write(out);
     }
 
     /**
@@ -488,7 +523,7 @@ final class LTWClient {
      * limited to its end. The server sends nothing before it is asked, so
      * a read never reaches into the next frame.
      */
-    private static ByteBuffer readFrame(Conn c, SocketChannel ch) throws IOException {
+    private static ByteBuffer readFrame(Conn c, Sock ch) throws IOException {
         ByteBuffer r = c.buffer(INITIAL);
         while (r.position() < 4) {
             read(ch, r);
@@ -514,7 +549,7 @@ final class LTWClient {
         return r.position(4);
     }
 
-    private static void read(SocketChannel ch, ByteBuffer b) throws IOException {
+    private static void read(Sock ch, ByteBuffer b) throws IOException {
         if (ch.read(b) < 0) {
             throw new IOException("weft closed the channel");
         }
