@@ -1,6 +1,6 @@
 // The counting aspect of count.weft, for ajc.
 public aspect Count {
     before(): (execution(* *(..)) || execution(new(..))) && !within(Count) && within(work..*) && !execution(* main(..)) {
-        count.Counter.hit(thisJoinPointStaticPart.getId());
+        weft.tools.count.Counter.hit(thisJoinPointStaticPart.getId());
     }
 }
