@@ -187,9 +187,9 @@ const vcountAspect = `aspect VCount {
 }
 `
 
-// javac25 compiles sources with JDK 25's javac (class path cp, if any)
-// into a new directory.
-func javac25(t *testing.T, j25 string, sources map[string]string, cp string) string {
+// javac25 compiles sources with JDK 25's javac (class path cp, if any,
+// and options opts) into a new directory.
+func javac25(t *testing.T, j25 string, sources map[string]string, cp string, opts ...string) string {
 	t.Helper()
 	src := t.TempDir()
 	var files []string
@@ -202,7 +202,7 @@ func javac25(t *testing.T, j25 string, sources map[string]string, cp string) str
 		files = append(files, p)
 	}
 	out := t.TempDir()
-	args := []string{"-d", out}
+	args := append([]string{"-d", out}, opts...)
 	if cp != "" {
 		args = append(args, "-cp", cp)
 	}
