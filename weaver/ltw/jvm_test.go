@@ -16,7 +16,8 @@ import (
 )
 
 // manySrc defines Item in 40 class loaders of its own, from 4 threads at
-// once, and calls Item.value once in each; then once more in a loader of
+// once (the first thread interrupted), and calls Item.value once in each;
+// then once more in a loader of
 // its own through jdk.internal.misc.Unsafe.defineClass (the package
 // exported to it by the command line); then it defines a class named as
 // sister classes are, a class that looks woven ahead of time (Pre), and
@@ -32,11 +33,15 @@ public class Many {
             int base = t * 10;
             ts[t] = new Thread(() -> {
                 try {
+                    // The first thread defines its classes interrupted: they
+                    // are woven all the same, and its status is kept.
+                    if (base == 0) Thread.currentThread().interrupt();
                     for (int i = base; i < base + 10; i++) {
                         ClassLoader l = new URLClassLoader(new URL[]{u}, null);
                         Class<?> c = l.loadClass("Item");
                         sum.addAndGet((Integer) c.getMethod("value", int.class).invoke(null, i));
                     }
+                    if (base == 0 && !Thread.interrupted()) throw new IllegalStateException("interrupt status lost");
                 } catch (Exception e) { throw new RuntimeException(e); }
             });
             ts[t].start();

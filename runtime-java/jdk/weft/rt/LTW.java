@@ -103,6 +103,10 @@ public final class LTW {
             return null; // inside advice or weft itself
         }
         t.weft$dib = true;
+        // An interrupt would close the channel (ClosedByInterruptException:
+        // load-time weaving stopped for the whole JVM): the thread's status
+        // is cleared for the exchange and set again after it.
+        boolean interrupted = Thread.interrupted();
         try {
             Object[] r = LTWClient.weave(loader, kind, name, b, off, len, source);
             if (r != null && lookup != null) {
@@ -112,6 +116,9 @@ public final class LTW {
         } catch (Throwable e) {
             return null;
         } finally {
+            if (interrupted) {
+                t.interrupt();
+            }
             t.weft$dib = false;
         }
     }

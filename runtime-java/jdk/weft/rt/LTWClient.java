@@ -339,6 +339,11 @@ final class LTWClient {
             sun.nio.ch.IOUtil.configureBlocking(fd, true); // a virtual thread's connect made it non-blocking
             in = new java.io.FileInputStream(fd).getChannel();
             out = new java.io.FileOutputStream(fd).getChannel();
+            // An interrupt would close a channel, and with it the socket's
+            // descriptor behind the SocketChannel's back: a thread defining
+            // a class with its interrupt status set waits for the answer.
+            ((sun.nio.ch.FileChannelImpl) in).setUninterruptible();
+            ((sun.nio.ch.FileChannelImpl) out).setUninterruptible();
         }
 
         int read(ByteBuffer b) throws IOException {
