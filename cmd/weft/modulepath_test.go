@@ -2,11 +2,12 @@ package main
 
 import (
 	"archive/zip"
-	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/weft-aop/weft/internal/javacmd"
 )
 
 // TestModuleAccessOptions: the module names on java's module path (an
