@@ -158,6 +158,7 @@ fi
 if has 25; then # 2. javac, JDK 25: weft's ten first methods first, for method timing.
   JAVAC25="$J25/bin/javac -d $W/out $W/src/gen/*.java"
   $WEFT profile --top 0 -o "$W/t25" -- $JAVAC25 >/dev/null 2>&1 || echo "weft profile failed: $JAVAC25"
+  mkdir -p "$W/t25"
   [ -f "$W/t25/profile.cct" ] && contexts "$W/t25" >/dev/null || echo "0 0 com.sun.tools.javac.code.Type.hasTag" >"$W/t25/frames"
   filter=$(awk 'n < 10 && $3 ~ /^[A-Za-z0-9_.$]+\.[A-Za-z0-9_$]+$/ && $3 !~ /\$\$|LambdaForm|\.<|Holder/ {
                   sub(/\.[^.]*$/, "::&", $3); sub(/::\./, "::", $3); printf "%s%s", (n++ ? ";" : ""), $3 }' "$W/t25/frames")
