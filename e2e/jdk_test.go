@@ -486,14 +486,15 @@ public class Main {
 }`,
 }
 
-// TestHarshJavac compiles a multi-file source tree with the woven runtime
-// image's javac launcher: the same diagnostics and byte-identical class
-// files as the stock javac.
-func TestHarshJavac(t *testing.T) {
-	j := harshJDK(t)
+// sameJavac compiles the source tree (path → text) with the stock javac
+// and with the woven image j's: the same output and diagnostics, and
+// byte-identical class files. It returns both output directories and how
+// many class files the stock javac wrote.
+func sameJavac(t *testing.T, stockJavac string, j *wovenJDK, tree map[string]string) (stockOut, wovenOut string, n int) {
+	t.Helper()
 	src := t.TempDir()
 	var files []string
-	for name, text := range javacTree {
+	for name, text := range tree {
 		p := filepath.Join(src, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
@@ -502,13 +503,12 @@ func TestHarshJavac(t *testing.T) {
 		files = append(files, p)
 	}
 	sort.Strings(files)
-	stockOut, wovenOut := t.TempDir(), t.TempDir()
-	so, se := runIn(t, jvmtest.Javac(t), jvmtest.ToolArgs(append([]string{"-Xlint:all", "-d", stockOut}, files...)...)...)
+	stockOut, wovenOut = t.TempDir(), t.TempDir()
+	so, se := runIn(t, stockJavac, jvmtest.ToolArgs(append([]string{"-Xlint:all", "-d", stockOut}, files...)...)...)
 	wo, we := runIn(t, j.bin("javac"), append([]string{"-J-Xverify:all", "-Xlint:all", "-d", wovenOut}, files...)...)
 	if so != wo || se != we {
-		t.Errorf("javac output differs:\nstock: %s%s\nwoven: %s%s", so, se, wo, we)
+		t.Errorf("%s's output differs:\nstock: %s%s\nwoven: %s%s", stockJavac, so, se, wo, we)
 	}
-	n := 0
 	filepath.WalkDir(stockOut, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -517,11 +517,20 @@ func TestHarshJavac(t *testing.T) {
 		a, _ := os.ReadFile(p)
 		b, err := os.ReadFile(filepath.Join(wovenOut, rel))
 		if err != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs between stock and woven javac (%v)", rel, err)
+			t.Errorf("%s differs between %s and the woven image's (%v)", rel, stockJavac, err)
 		}
 		n++
 		return nil
 	})
+	return stockOut, wovenOut, n
+}
+
+// TestHarshJavac compiles a multi-file source tree with the woven runtime
+// image's javac launcher: the same diagnostics and byte-identical class
+// files as the stock javac.
+func TestHarshJavac(t *testing.T) {
+	j := harshJDK(t)
+	stockOut, wovenOut, n := sameJavac(t, jvmtest.Javac(t), j, javacTree)
 	if n < 8 {
 		t.Errorf("javac wrote %d class files", n)
 	}
