@@ -30,19 +30,7 @@ func TestLeakDemo(t *testing.T) {
 	if code != 0 || stdout != "50000 cached, 1188890 bytes of summaries\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	var r struct {
-		Growing []struct {
-			Site    string
-			Context []string
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(out, "leak.json"))
-	if err == nil {
-		err = json.Unmarshal(b, &r)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := readLeakReport(t, out)
 	sites := map[string]bool{}
 	for _, g := range r.Growing {
 		sites[g.Site] = true
@@ -62,4 +50,26 @@ func TestLeakDemo(t *testing.T) {
 			t.Errorf("no growing context of %s: %+v\n%s", s, r.Growing, stderr)
 		}
 	}
+}
+
+// leakReport is what the tests read of a weft leak's leak.json.
+type leakReport struct {
+	Growing []struct {
+		Site    string
+		Context []string
+	}
+}
+
+// readLeakReport reads the leak.json weft leak wrote in out.
+func readLeakReport(t *testing.T, out string) leakReport {
+	t.Helper()
+	var r leakReport
+	b, err := os.ReadFile(filepath.Join(out, "leak.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

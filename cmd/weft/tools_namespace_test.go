@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -125,19 +124,7 @@ func TestToolsOnToolNamedPackages(t *testing.T) {
 		if code != 0 || stdout != "sessions 2000 sum 51200000\n" {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
-		var r struct {
-			Growing []struct {
-				Site    string
-				Context []string
-			}
-		}
-		b, err := os.ReadFile(filepath.Join(out, "leak.json"))
-		if err == nil {
-			err = json.Unmarshal(b, &r)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := readLeakReport(t, out)
 		if len(r.Growing) == 0 || r.Growing[0].Site != "leak.Cache$Session" ||
 			len(r.Growing[0].Context) == 0 || r.Growing[0].Context[0] != "leak.Cache.remember" {
 			t.Errorf("first growing context %+v, want new leak.Cache$Session in leak.Cache.remember\n%s", r.Growing, stderr)
