@@ -126,6 +126,23 @@ func countAdvice(t testing.TB) string {
 	return jvmtest.Compile(t, map[string]string{"weft/tools/count/Counter.java": string(counter)}, "-cp", rtJar)
 }
 
+// countAdviceWithRuntime compiles examples/count's advice class with the
+// runtime's sources beside it: one directory to weave against and to run
+// woven classes with.
+func countAdviceWithRuntime(t *testing.T) string {
+	t.Helper()
+	src := map[string]string{}
+	for k, v := range rtjava.Sources() {
+		src[k] = string(v)
+	}
+	counter, err := os.ReadFile("../../examples/count/Counter.java")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src["weft/tools/count/Counter.java"] = string(counter)
+	return jvmtest.Compile(t, src)
+}
+
 const (
 	countWeft = "../../examples/count/count.weft"
 	helloSrc  = `public class Hello { public static void main(String[] a) { System.out.println("hello"); } }`

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // Programs whose packages are named as weft's tools were (leak, profile,
@@ -149,16 +148,7 @@ func TestToolsOnToolNamedPackages(t *testing.T) {
 		}
 	})
 	t.Run("count", func(t *testing.T) {
-		src := map[string]string{}
-		for k, v := range rtjava.Sources() {
-			src[k] = string(v)
-		}
-		counter, err := os.ReadFile("../../examples/count/Counter.java")
-		if err != nil {
-			t.Fatal(err)
-		}
-		src["weft/tools/count/Counter.java"] = string(counter)
-		adv := jvmtest.Compile(t, src)
+		adv := countAdviceWithRuntime(t)
 		app := jvmtest.Compile(t, countPkgSrc)
 		out := filepath.Join(t.TempDir(), "out")
 		if _, stderr, err := weftInProcess("weave", "-q", "-a", countWeft, "--advice-cp", adv, "-o", out, app); err != nil {

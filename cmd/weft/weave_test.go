@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // TestWeaveCommand runs `weft runtime` and `weft weave --weave-info` on a
@@ -38,16 +37,7 @@ func TestWeaveCommand(t *testing.T) {
 		t.Fatalf("runtime jar has %d weft/rt classes", n)
 	}
 
-	src := map[string]string{}
-	for k, v := range rtjava.Sources() {
-		src[k] = string(v)
-	}
-	counter, err := os.ReadFile("../../examples/count/Counter.java")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src["weft/tools/count/Counter.java"] = string(counter)
-	adv := jvmtest.Compile(t, src)
+	adv := countAdviceWithRuntime(t)
 	app := jvmtest.Compile(t, map[string]string{"demo/Fib.java": `package demo;
 public class Fib {
     static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
