@@ -51,18 +51,7 @@ func TestJmodHashAndDescriptor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stock.Close()
-	var names []string
-	for n := range stock.classes() {
-		names = append(names, n)
-	}
-	out := filepath.Join(t.TempDir(), tied+".jmod")
-	sum, err := writeJmod(out, stock, names, func(n string) ([]byte, error) { return stock.read(classesSection + n) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(sum, recorded) {
-		t.Errorf("hash of the rewritten %s: %x, java.base records %x", tied, sum, recorded)
-	}
+	out, names := rewriteJmod(t, stock, tied, recorded)
 	list, err := exec.Command(filepath.Join(home, "bin", "jmod"), "list", out).CombinedOutput()
 	if err != nil {
 		t.Fatalf("jmod list %s: %v\n%s", out, err, list)
@@ -121,4 +110,24 @@ func TestJmodHashAndDescriptor(t *testing.T) {
 	if got := again.c.Attr(again.c.Attributes, "ModuleHashes").Info[h2[tied] : h2[tied]+32]; !bytes.Equal(got, bytes.Repeat([]byte{7}, 32)) || len(h2) != len(hashed) {
 		t.Errorf("hash of %s after setHashes: %x (%d modules hashed, was %d)", tied, got, len(h2), len(hashed))
 	}
+}
+
+// rewriteJmod writes module m's jmod again, its classes unchanged, and
+// checks its hash is the one java.base records (recorded). It returns the
+// jmod's path and its classes section's names.
+func rewriteJmod(t *testing.T, m stockModule, module string, recorded []byte) (string, []string) {
+	t.Helper()
+	var names []string
+	for n := range m.classes() {
+		names = append(names, n)
+	}
+	out := filepath.Join(t.TempDir(), module+".jmod")
+	sum, err := writeJmod(out, m, names, func(n string) ([]byte, error) { return m.read(classesSection + n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sum, recorded) {
+		t.Errorf("hash of the rewritten %s: %x, java.base records %x", module, sum, recorded)
+	}
+	return out, names
 }
