@@ -279,15 +279,7 @@ func TestJDK25VirtualThreads(t *testing.T) {
 		if !strings.Contains(stderr, "vcount: step 100000, child bypassed=true parent=true\n") {
 			t.Errorf("the counting aspect did not count step's 100,000 executions, or the virtual thread started in advice ran advised:\n%.3000s", stderr)
 		}
-		f, err := os.Open(filepath.Join(out, "profile.cct"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		p, err := flame.ReadCCT(f, "profile.cct")
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := readCCT(t, out)
 		var steps, works float64
 		var where []string
 		p.Walk(func(stack []string, n *flame.Node) {

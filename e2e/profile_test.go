@@ -55,15 +55,7 @@ func TestProfileJavac(t *testing.T) {
 	}
 	hits, _ := strconv.ParseInt(m[1], 10, 64)
 
-	f, err := os.Open(filepath.Join(out, "profile.cct"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p, err := flame.ReadCCT(f, "profile.cct")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := readCCT(t, out)
 	var calls float64
 	javaUnderJavac := 0
 	p.Walk(func(stack []string, n *flame.Node) {
@@ -81,4 +73,19 @@ func TestProfileJavac(t *testing.T) {
 	if javaUnderJavac < 100 {
 		t.Errorf("only %d java.* contexts under javac's", javaUnderJavac)
 	}
+}
+
+// readCCT reads the calling-context tree weft profile wrote in out.
+func readCCT(t *testing.T, out string) *flame.Profile {
+	t.Helper()
+	f, err := os.Open(filepath.Join(out, "profile.cct"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := flame.ReadCCT(f, "profile.cct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
