@@ -95,17 +95,7 @@ func TestExcludeJFRInstrumentors(t *testing.T) {
 		"jdk/jfr/internal/instrument/ThrowableTracer":             false,
 		"jdk/jfr/Recording": false,
 	} {
-		data, err := img.Class(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := classfile.Parse(name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if Notable(data) {
-			x.Note(c)
-		}
+		c := noteClass(t, img, x, name)
 		for _, m := range c.Methods {
 			if got := x.Excluded(name, c.Pool.Utf8(m.Name), c.Pool.Utf8(m.Desc)); got != want {
 				t.Errorf("%s.%s excluded: %v, want %v", name, c.Pool.Utf8(m.Name), got, want)
@@ -129,17 +119,7 @@ func TestExcludeMountTransitions(t *testing.T) {
 	x := &Exclusions{}
 	classes := []string{"java/lang/VirtualThread", "java/lang/VirtualThread$VThreadContinuation$1", "jdk/internal/vm/Continuation"}
 	for _, name := range classes {
-		data, err := img.Class(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := classfile.Parse(name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if Notable(data) {
-			x.Note(c)
-		}
+		noteClass(t, img, x, name)
 	}
 	for _, m := range []struct {
 		class, name, desc string
@@ -161,4 +141,22 @@ func TestExcludeMountTransitions(t *testing.T) {
 			t.Errorf("%s.%s%s excluded: %v, want %v", m.class, m.name, m.desc, got, m.want)
 		}
 	}
+}
+
+// noteClass reads class name of img, lets x learn it as the image driver
+// does (Notable, Note) and returns it parsed.
+func noteClass(t *testing.T, img *classfile.ImageSource, x *Exclusions, name string) *classfile.Class {
+	t.Helper()
+	data, err := img.Class(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Notable(data) {
+		x.Note(c)
+	}
+	return c
 }
