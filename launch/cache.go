@@ -96,9 +96,6 @@ func (c *Cache) Release() {
 // cache (cache.Store.EntryDir).
 func (c *Cache) EntryDir(kind, key string) string { return c.store.EntryDir(kind, key) }
 
-// Log is where the cache says what it weaves, links and evicts.
-func (c *Cache) Log() io.Writer { return c.log }
-
 // JDKKey is the key of what a woven JDK depends on: weft itself, the JDK,
 // the modules, the scope, the aspects' and the advice classes' bytes.
 func (c *Cache) JDKKey(home string, aspects []string, adviceCP, modules, scopeKey string) (string, error) {
@@ -124,16 +121,4 @@ func JDKMeta(home string, aspects []string, adviceCP, modules string) cache.Meta
 	return cache.Meta{JavaHome: home, JavaVersion: jdk.Release(home), Modules: modules,
 		AdviceCP: strings.Join(AbsPaths(filepath.SplitList(adviceCP)), string(filepath.ListSeparator)),
 		Aspects:  AbsPaths(aspects)}
-}
-
-// AbsPaths returns the paths made absolute, for a reader elsewhere.
-func AbsPaths(ps []string) []string {
-	var out []string
-	for _, p := range ps {
-		if abs, err := filepath.Abs(p); err == nil && p != "" {
-			p = abs
-		}
-		out = append(out, p)
-	}
-	return out
 }

@@ -106,10 +106,7 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	boot, err := absPathList(job.AdviceCP)
-	if err != nil {
-		return nil, nil, err
-	}
+	boot := AbsPaths(ClassPathEntries(job.AdviceCP))
 	applied := Applied{}
 	var declared []weaver.Declared
 	var mu sync.Mutex
@@ -132,19 +129,4 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 		ReportDeclared(diag, declared)
 	}
 	return sum, applied, err
-}
-
-// absPathList returns the entries of a class path, made absolute.
-func absPathList(cp string) ([]string, error) {
-	var out []string
-	for _, p := range filepath.SplitList(cp) {
-		if p != "" {
-			a, err := filepath.Abs(p)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, a)
-		}
-	}
-	return out, nil
 }

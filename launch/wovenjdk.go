@@ -130,18 +130,6 @@ func (c *Cache) WovenJDK(job WovenJDKJob) (*WovenJDK, error) {
 	return w, nil
 }
 
-// ClassPathEntries returns the entries of class path cp, the empty ones
-// dropped.
-func ClassPathEntries(cp string) []string {
-	var out []string
-	for _, p := range filepath.SplitList(cp) {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
