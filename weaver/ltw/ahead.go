@@ -243,7 +243,7 @@ func (s *Server) nextAhead(cn *conn) (*jarAhead, *classfile.ClassEntry) {
 		for j.src != nil && j.budget > 0 && j.next < len(j.classes) {
 			e := &j.classes[j.next]
 			j.next++
-			if !s.reach.Has(strings.TrimSuffix(e.Path, ".class")) {
+			if !s.w.Reach().Has(strings.TrimSuffix(e.Path, ".class")) {
 				continue // the JVM answers it itself, or the round trip is quick
 			}
 			j.budget--

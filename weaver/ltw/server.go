@@ -23,7 +23,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -108,9 +107,8 @@ func (s Summary) String() string {
 // Server answers weave requests. It is safe for concurrent use: each
 // connection is served by a goroutine of its own.
 type Server struct {
-	w     *weaver.Weaver
-	h     *Hierarchy
-	reach *advice.Reach // the weaver's: nil for every class
+	w *weaver.Weaver
+	h *Hierarchy
 	// OnResult, if set, sees each woven class's result (concurrently).
 	OnResult func(*weaver.Result)
 	// Skip, if set, keeps the classes it names (internal names) unwoven
@@ -149,7 +147,7 @@ type Server struct {
 // NewServer returns a server weaving with w, whose hierarchy must be h
 // (the classes the JVM defines are added to it).
 func NewServer(w *weaver.Weaver, h *Hierarchy) *Server {
-	return &Server{w: w, h: h, reach: w.Reach(), conns: map[*conn]bool{}, served: map[string]bool{},
+	return &Server{w: w, h: h, conns: map[*conn]bool{}, served: map[string]bool{},
 		pending: map[string]chan *conn{}, done: make(chan struct{})}
 }
 
@@ -527,7 +525,7 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 		s.count(func(sum *Summary) { sum.OutOfScope++ })
 		return &Response{Status: StatusUnchanged}, nil
 	}
-	if !s.reach.Has(name) {
+	if !s.w.Reach().Has(name) {
 		s.count(func(sum *Summary) { sum.Unreached++ })
 		return &Response{Status: StatusUnchanged}, nil
 	}
