@@ -123,9 +123,13 @@ type Advice struct {
 	// cflow's pointcut to keep its per-thread state (cflow.go); it is
 	// weft's own, not the user's, and calls no Method.
 	Cflow *CflowEntry
-	// Leaf says that Method's code, and that of the methods of its class
-	// it calls, run and resolve no other class (its static initializer
-	// aside): called once its class is initialized, it cannot reach woven
-	// code where the JDK is not woven (docs/jdk.md, leaf advice).
-	Leaf bool
+	// Leaf says that Method's code, and that of the static methods it
+	// calls, run and resolve no class but theirs (static initializers
+	// aside) and, for around advice, call nothing else but
+	// Proceed.proceed(): called once those classes are initialized, it
+	// cannot reach woven code where the JDK is not woven but through
+	// proceed (docs/jdk.md, leaf advice). LeafReach lists those classes
+	// other than Method's own (internal names), to initialize first.
+	Leaf      bool
+	LeafReach []string
 }

@@ -1,27 +1,40 @@
 package pointcut
 
 import (
+	"slices"
+
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
+// proceedCall is the one method of the runtime leaf around advice may call:
+// Proceed.proceed(), which runs the rest of the join point (woven code,
+// entered with the thread's flag as it is then: runtime-java's Proceed).
+var proceedCall = [3]string{rtjava.Proceed, "proceed", "()Ljava/lang/Object;"}
+
 // leaf reports whether advice method m of class c is leaf advice
-// (advice.Advice.Leaf): its code, and that of the methods of c it calls,
-// transitively, run no code of another class and resolve no other class.
-// Allowed are arithmetic, locals, branches, returns, primitive arrays,
-// constants that resolve nothing (numbers, strings), the fields of c,
-// invokestatic of methods c declares, monitors and throwing what it has;
-// anything that may run or resolve another class (invoke* of other
-// classes or of instances, new, object arrays, casts, class and
-// method-handle constants, catch types) makes it not leaf. Exceptions the
-// JVM throws for it (bounds, null, division) are made by their JDK
-// constructors: not woven in application mode, the only mode that calls
-// leaf advice directly (weaver/leaf.go). c's static initializer is not
-// looked at: the sister class runs it in a bypass before the first call.
-func leaf(c *classfile.Class, m *classfile.Member) bool {
+// (advice.Advice.Leaf): its code, and that of the static methods it calls,
+// transitively, run no code but theirs and resolve no class but theirs;
+// reach lists the classes other than c whose code it runs (internal names,
+// in the order first called), which the sister class initializes before
+// the first call (weaver/leaf.go). Allowed are arithmetic, locals,
+// branches, returns, primitive arrays, constants that resolve nothing
+// (numbers, strings), the fields of the method's own class, invokestatic
+// of methods a class of the advice class path declares, monitors and
+// throwing what it has, and in around advice Proceed.proceed(); anything
+// that may run or resolve another class (invoke* of instances or of
+// classes not found, new, object arrays, casts, class and method-handle
+// constants, catch types) makes it not leaf. Exceptions the JVM throws for
+// it (bounds, null, division) are made by their JDK constructors: not
+// woven in application mode, the only mode that calls leaf advice
+// directly. Static initializers are not looked at: the sister class runs
+// them in a bypass before the first call.
+func (cs *classes) leaf(c *classfile.Class, m *classfile.Member, around bool) (ok bool, reach []string) {
+	root := c.Pool.ClassName(c.This)
 	seen := map[*classfile.Member]bool{}
-	var walk func(m *classfile.Member) bool
-	walk = func(m *classfile.Member) bool {
+	var walk func(c *classfile.Class, m *classfile.Member) bool
+	walk = func(c *classfile.Class, m *classfile.Member) bool {
 		if seen[m] {
 			return true
 		}
@@ -56,9 +69,26 @@ func leaf(c *classfile.Class, m *classfile.Member) bool {
 				}
 			case op == classfile.OpInvokestatic:
 				owner, name, desc := c.Pool.MemberRef(in.Index)
-				callee := c.FindMethod(name, desc)
-				if owner != self || callee == nil || callee.Access&classfile.AccStatic == 0 || !walk(callee) {
+				to := c
+				if owner != self {
+					if to, err = cs.class(owner); err != nil {
+						return false
+					}
+				}
+				callee := to.FindMethod(name, desc)
+				if callee == nil || callee.Access&classfile.AccStatic == 0 || !walk(to, callee) {
 					return false
+				}
+				if owner != self && owner != root && !slices.Contains(reach, owner) {
+					reach = append(reach, owner)
+				}
+			case op == classfile.OpInvokevirtual:
+				owner, name, desc := c.Pool.MemberRef(in.Index)
+				if !around || [3]string{owner, name, desc} != proceedCall {
+					return false
+				}
+				if !slices.Contains(reach, owner) {
+					reach = append(reach, owner)
 				}
 			case op == classfile.OpNewarray, op == classfile.OpArraylength, op == classfile.OpAthrow,
 				op == classfile.OpMonitorenter, op == classfile.OpMonitorexit,
@@ -69,7 +99,10 @@ func leaf(c *classfile.Class, m *classfile.Member) bool {
 		}
 		return true
 	}
-	return walk(m)
+	if !walk(c, m) {
+		return false, nil
+	}
+	return true, reach
 }
 
 // AllLeaf reports whether all the advice of p is leaf with none of the

@@ -1,6 +1,7 @@
 package pointcut
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
@@ -80,5 +81,75 @@ public class A {
 		if got := p.AllLeaf(); got != tt.all {
 			t.Errorf("%s: AllLeaf %v, want %v", tt.body, got, tt.all)
 		}
+	}
+}
+
+// TestLeafReach: advice may call the static methods of other classes of
+// the advice class path whose code is leaf, which it then reaches (the
+// sister initializes them first), and around advice may call
+// Proceed.proceed() besides; proceed with new arguments (an object array,
+// boxes), a method of another class that is not leaf or not found, or
+// proceed() in before advice, are not leaf.
+func TestLeafReach(t *testing.T) {
+	dir := jvmtest.Compile(t, map[string]string{
+		"weft/rt/Proceed.java": `package weft.rt;
+public abstract class Proceed {
+    public final Object proceed() throws Throwable { return null; }
+    public final Object proceed(Object... args) throws Throwable { return null; }
+}`,
+		"lf/A.java": `package lf;
+public class A {
+    static final long[] HITS = new long[16];
+    public static void hit(int id) { HITS[id & 15]++; }
+    public static void prints(int id) { System.out.println(id); }
+}`,
+		"lf/B.java": `package lf;
+import weft.rt.Proceed;
+public class B {
+    public static void count(int id) { A.hit(id); A.hit(id + 1); }
+    public static Object counts(Proceed p, int id) throws Throwable { A.hit(id); return p.proceed(); }
+    public static Object twice(Proceed p) throws Throwable { p.proceed(); return p.proceed(); }
+    public static Object skips(Proceed p) { return null; }
+    public static Object newArgs(Proceed p, int x) throws Throwable { return p.proceed(x + 1); }
+    public static Object printsThen(Proceed p, int id) throws Throwable { A.prints(id); return p.proceed(); }
+    public static void before(Proceed p) throws Throwable { p.proceed(); }
+}`,
+	})
+	for _, tt := range []struct {
+		body  string
+		leaf  bool
+		reach string
+	}{
+		{`before(): execution(* *(..)) { lf.B.count(joinPointId); }`, true, "lf/A"},
+		{`Object around(): execution(* *(..)) { lf.B.counts(proceed, joinPointId); }`, true, "lf/A weft/rt/Proceed"},
+		{`Object around(): execution(* *(..)) { lf.B.twice(proceed); }`, true, "weft/rt/Proceed"},
+		{`Object around(): execution(* *(..)) { lf.B.skips(proceed); }`, true, ""},
+		{`Object around(int x): execution(* *(int)) && args(x) { lf.B.newArgs(proceed, x); }`, false, ""},
+		{`Object around(): execution(* *(..)) { lf.B.printsThen(proceed, joinPointId); }`, false, ""},
+	} {
+		p, err := resolveCP(t, dir, tt.body)
+		if err != nil {
+			t.Errorf("%s: %v", tt.body, err)
+			continue
+		}
+		a := p.Advice()[0]
+		if got := strings.Join(a.LeafReach, " "); a.Leaf != tt.leaf || got != tt.reach {
+			t.Errorf("%s: leaf %v reaching %q, want %v reaching %q", tt.body, a.Leaf, got, tt.leaf, tt.reach)
+		}
+	}
+	// proceed() is leaf in around advice only (before advice cannot take
+	// proceed: the analysis is asked directly).
+	cs := newClasses(dir, nil, "")
+	defer cs.close()
+	b, err := cs.class("lf/B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.FindMethod("before", "(Lweft/rt/Proceed;)V")
+	if ok, _ := cs.leaf(b, m, true); !ok {
+		t.Errorf("lf.B.before: not leaf as around advice")
+	}
+	if ok, _ := cs.leaf(b, m, false); ok {
+		t.Errorf("lf.B.before: leaf outside around advice")
 	}
 }

@@ -475,7 +475,7 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 		}
 		why = append(why, notCallable(cl, m, owner)...)
 		if len(why) == 0 {
-			adv.Leaf = leaf(cl, m)
+			adv.Leaf, adv.LeafReach = c.classes.leaf(cl, m, adv.Kind == advice.Around)
 			return advice.Method{Owner: owner, Name: name, Desc: desc}, params, true
 		}
 		found = append(found, desc+" ("+strings.Join(why, ", ")+")")

@@ -203,7 +203,7 @@ func pkgOf(name string) string {
 // whose join point method is method (descriptor mdesc): it pushes the
 // token, the values and the ids, and leaves the join point's value.
 func (e *emitter) aroundCall(ctx valueCtx, s *shadow, a advice.Applied, vals []hparam, argsAt, targetAt int, method, mdesc string, ret classfile.Type) {
-	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), residue: a.Residue}
+	spec := &helperSpec{adv: a.Advice, args: adviceArgs(a), residue: a.Residue, leaf: e.cw.w.opts.Mode == App}
 	spec.params = append(spec.params, vals...)
 	e.collectParams(spec, ctx, a)
 	e.pushHelperArgs(ctx, spec, false)
@@ -520,6 +520,7 @@ func (g *sisterGen) closureInit() *classfile.Code {
 //	static R rN(Object token, values..., other values, ids) {
 //	    if (!residue) return Woven.weft$around$N(values...);
 //	    Sister c = new Sister(token, N); c.<field> = value; ...
+//	    if (DIB.leafDirect) return (R) Advice.m(..., c, ...);   // leaf advice (leaf.go)
 //	    DIB.begin(token);
 //	    T r;
 //	    try { r = Advice.m(..., c, ...); } finally { DIB.end(token); }
@@ -546,6 +547,12 @@ func (g *sisterGen) aroundHelper(a *aroundSpec) *classfile.Code {
 		g.idx(classfile.OpAload, uint16(hg.closureSlot))
 		hg.load(v.kind, v.index)
 		g.idx(classfile.OpPutfield, g.field(a.fields[j]))
+	}
+	if h.leafDirect() {
+		hg.directCall(func(t classfile.Type) {
+			g.convertResult(t, a.ret)
+			g.op(a.ret.ReturnOp())
+		})
 	}
 	g.idx(classfile.OpAload, 0)
 	g.invokeRuntime(rtjava.DIBBegin)

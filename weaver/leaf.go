@@ -9,31 +9,49 @@ import (
 )
 
 // Leaf advice (advice.Advice.Leaf: its code runs and resolves no class but
-// its own) cannot reach woven code once its class is initialized, where the
-// JDK is not woven: setting the thread's bypass flag around it is then
-// unobservable. Its helper tests the runtime's constant DIB.leafDirect
-// (true in the application runtime, false in the JDK's, which the JIT folds)
-// and calls the advice directly:
+// its own and those of the static methods it calls, LeafReach, which the
+// weaver never weaves, as it never weaves advice classes) cannot reach
+// woven code once those classes are initialized, where the JDK is not
+// woven: setting the thread's bypass flag around it is then unobservable.
+// Its helper tests the runtime's constant DIB.leafDirect (true in the
+// application runtime, false in the JDK's, which the JIT folds) and calls
+// the advice directly:
 //
 //	static void aN(Object token, values..., int id) {
 //	    if (DIB.leafDirect) { Advice.m(values, base+id); return; }
 //	    DIB.begin(token); try { ... } finally { DIB.end(token); }
 //	}
 //
+// Leaf around advice may also call proceed(), the one way it reaches woven
+// code: proceed clears the flag while the join point runs and restores it
+// after (runtime-java's Proceed), which, with the flag clear already, is
+// to write nothing. Its helper (around.go's rN) makes the closure, then
+// does the same:
+//
+//	if (DIB.leafDirect) return (R) Advice.m(c, base+id);
+//
+// so in compiled code the closure, the flag and the box of the join
+// point's value are gone, and what is left is the advice's own code.
+//
 // With no helper setting the flag, DIB.token finds no thread that may
 // bypass and returns its shared token after one load (runtime-java's
 // DIB): the woven method entry costs about what a raw static call of the
 // advice does. The advice classes' static initializers, which may run
-// anything, run in the sister's own static initializer, in a bypass:
+// anything, run in the sister's own static initializer, in a bypass, and
+// so do those of the classes it reaches:
 //
 //	static {
 //	    Object t = DIB.enterInit();
-//	    try { Class.forName("pkg.Advice"); ... } finally { DIB.exitInit(t); }
+//	    try {
+//	        Class.forName("pkg.Advice"); ...
+//	        Class.forName("pkg.Reached", true, Advice.class.getClassLoader()); ...
+//	    } finally { DIB.exitInit(t); }
 //	}
 //
 // Class.forName also records the sister's loader as an initiating loader
-// of the advice class, so the helper's call resolves it without calling a
-// class loader (which may be woven). docs/jdk.md has the argument.
+// of the advice class, and the advice class's loader as one of each class
+// it reaches, so the calls resolve them without calling a class loader
+// (which may be woven). docs/jdk.md has the argument.
 //
 // When all the advice of the weaving is leaf with none of the user's code
 // around it (advice.AllLeaf: no around, cflow or if()), the flag its
@@ -59,10 +77,10 @@ import (
 // leafDirect reports whether the helper of h calls its advice directly
 // when the runtime allows it: leaf advice in an application weaving, with
 // nothing around the call that runs code (no residue, exit check, cflow
-// entry, static part, thisJoinPoint, annotation or proceed) and values
-// passed as they are or widened.
+// entry, static part, thisJoinPoint or annotation) and values passed as
+// they are or widened; around advice's proceed is the closure.
 func (h *helperSpec) leafDirect() bool {
-	if !h.leaf || !h.adv.Leaf || h.adv.Kind == advice.Around || h.adv.Cflow != nil ||
+	if !h.leaf || !h.adv.Leaf || h.adv.Cflow != nil ||
 		h.residue != nil || h.exitCheck != "" || h.tjp || h.dims != 0 {
 		return false
 	}
@@ -72,7 +90,7 @@ func (h *helperSpec) leafDirect() bool {
 	}
 	for k, v := range h.args {
 		switch v.Kind {
-		case advice.JoinPointID:
+		case advice.JoinPointID, advice.Proceed:
 		case advice.This, advice.Target, advice.Arg, advice.Returned, advice.Thrown:
 			from, to := classfile.Type(h.param(v.Kind, v.Index).desc), am.Params[k]
 			if from != to && !(from.IsPrimitive() && to.IsPrimitive()) {
@@ -86,8 +104,9 @@ func (h *helperSpec) leafDirect() bool {
 }
 
 // directCall emits the leaf path: if DIB.leafDirect, the advice call and
-// return; the full path follows at the label it places.
-func (hg *helperGen) directCall() {
+// what ret emits with its result on the stack (the helper's return); the
+// full path follows at the label it places.
+func (hg *helperGen) directCall(ret func(result classfile.Type)) {
 	g, a := hg.g, hg.h.adv
 	full := classfile.NewLabel()
 	g.idx(classfile.OpGetstatic, addFieldref(g.c.Pool, rtjava.DIBLeafDirect))
@@ -95,23 +114,33 @@ func (hg *helperGen) directCall() {
 	am, _ := classfile.ParseMethodDesc(a.Method.Desc)
 	hg.pushArgs(am.Params)
 	g.invoke(classfile.OpInvokestatic, a.Method.Owner, a.Method.Name, a.Method.Desc)
-	g.op(classfile.OpReturn)
+	ret(am.Return)
 	hg.label(full)
 	hg.frame(full, nil)
 	if !slices.Contains(g.leafOrder, a.Method.Owner) {
 		g.leafOrder = append(g.leafOrder, a.Method.Owner)
 	}
+	for _, c := range a.LeafReach {
+		if r := [2]string{a.Method.Owner, c}; !slices.Contains(g.leafReach, r) {
+			g.leafReach = append(g.leafReach, r)
+		}
+	}
 }
 
 // leafInit adds the sister's static initializer, which initializes the
-// classes of the leaf advice its helpers call directly, in a bypass.
+// classes of the leaf advice its helpers call directly, in a bypass, and
+// then the other classes whose code the advice runs (LeafReach), each
+// with the advice class's loader, which so records it as an initiating
+// loader: the advice's first call resolves them without calling it.
+//
+//	Class.forName("pkg.Reached", true, Advice.class.getClassLoader());
 func (g *sisterGen) leafInit() error {
 	p := g.c.Pool
 	m := &classfile.Member{Access: classfile.AccStatic, Name: p.AddUtf8("<clinit>"), Desc: p.AddUtf8("()V")}
 	g.c.Methods = append(g.c.Methods, m)
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	token := []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Object"}}
-	code := &classfile.Code{MaxStack: 1, MaxLocals: 2,
+	code := &classfile.Code{MaxStack: 3, MaxLocals: 2,
 		Handlers: []classfile.Handler{{Start: start, End: end, Handler: handler}},
 		Frames: []classfile.Frame{{At: handler, Locals: token,
 			Stack: []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}}}}}
@@ -122,6 +151,14 @@ func (g *sisterGen) leafInit() error {
 	for _, owner := range g.leafOrder {
 		g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddString(classfile.ObjectType(owner).JavaName())})
 		g.invoke(classfile.OpInvokestatic, "java/lang/Class", "forName", "(Ljava/lang/String;)Ljava/lang/Class;")
+		g.op(classfile.OpPop)
+	}
+	for _, r := range g.leafReach {
+		g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddString(classfile.ObjectType(r[1]).JavaName())})
+		g.op(classfile.OpIconst1)
+		g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddClass(r[0])})
+		g.invoke(classfile.OpInvokevirtual, "java/lang/Class", "getClassLoader", "()Ljava/lang/ClassLoader;")
+		g.invoke(classfile.OpInvokestatic, "java/lang/Class", "forName", "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;")
 		g.op(classfile.OpPop)
 	}
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: end})

@@ -1,12 +1,14 @@
 package weaver
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
 // TestLeafAdviceDirect: leaf advice (a counter) is called without the
@@ -197,4 +199,110 @@ func directTest(t *testing.T, path, name string) (first string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// TestLeafAroundDirect: leaf around advice (it counts through another
+// class and proceeds) is called without the bypass, and the counts are
+// those of advice called with it: the counter's <clinit>, run by the
+// sister in a bypass with the advice class's loader, and the non-leaf
+// before advice at the around's join point both call fib, uncounted; fib(3) counts
+// 5. A closure the advice kept and proceeds with later runs its join point
+// with the flag clear and leaves it as it was: on the advice's thread
+// outside the advice (the next fib(2) counts 3) and on another thread. The
+// helper tests DIB.leafDirect before the bracketed call; a loop of two
+// such join points allocates nothing once compiled.
+func TestLeafAroundDirect(t *testing.T) {
+	t.Parallel() // see jdkOnce
+	src := map[string]string{
+		"adv/Hits.java": `package adv;
+public class Hits {
+    static final long[] HITS = new long[4];
+    static { System.out.println("init sees fib(4)=" + app.Main.fib(4)); }
+    public static void hit(int id) { HITS[id & 3]++; }
+    public static long hits() { long n = 0; for (long h : HITS) n += h; return n; }
+}`,
+		"adv/Log.java": `package adv;
+public class Log {
+    static weft.rt.Proceed kept;
+    public static Object count(weft.rt.Proceed p, int id) throws Throwable {
+        Hits.hit(id);
+        if (kept == null) kept = p;
+        return p.proceed();
+    }
+    public static Object once(weft.rt.Proceed p) throws Throwable { return p.proceed(); }
+    public static weft.rt.Proceed kept() { return kept; }
+    public static void reenter(int n) { if (n == 3) System.out.println("advice sees fib(5)=" + app.Main.fib(5)); }
+}`,
+		"app/Main.java": `package app;
+public class Main {
+    public static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    public static void main(String[] a) throws Throwable {
+        System.out.println(fib(3) + " hits " + adv.Hits.hits());
+        weft.rt.Proceed p = adv.Log.kept();
+        System.out.println("again " + p.proceed() + " hits " + adv.Hits.hits());
+        System.out.println(fib(2) + " hits " + adv.Hits.hits());
+        Thread t = new Thread(() -> {
+            try {
+                System.out.println("thread " + p.proceed() + " hits " + adv.Hits.hits());
+            } catch (Throwable e) {
+                throw new RuntimeException(e);
+            }
+        });
+        t.start();
+        t.join();
+    }
+}`,
+		"app/Loop.java": aroundLoopSrc,
+	}
+	count := adv(advice.Around, 0, "count", "(Lweft/rt/Proceed;I)Ljava/lang/Object;",
+		val(advice.Proceed, 0, "Lweft/rt/Proceed;"), val(advice.JoinPointID, 0, "I"))
+	once := adv(advice.Around, 0, "once", "(Lweft/rt/Proceed;)Ljava/lang/Object;", val(advice.Proceed, 0, "Lweft/rt/Proceed;"))
+	for _, a := range []*advice.Advice{count, once} {
+		a.AroundType, a.Leaf, a.LeafReach = "Ljava/lang/Object;", true, []string{"adv/Hits", "weft/rt/Proceed"}
+	}
+	once.LeafReach = once.LeafReach[1:]
+	rules := testMatcher{
+		{kind: advice.MethodExecution, owner: "app/Main", name: "fib", adv: count},
+		{kind: advice.MethodExecution, owner: "app/Main", name: "fib", adv: adv(advice.Before, 1, "reenter", "(I)V", val(advice.Arg, 0, "I"))},
+		{kind: advice.ConstructorCall, owner: `app/Loop\$Point`, adv: once},
+		{kind: advice.MethodExecution, owner: `app/Loop\$Point`, name: "sum", adv: once},
+	}
+	out, _, res := compileWeaveRun(t, src, rules, "app.Main")
+	want := "init sees fib(4)=3\nadvice sees fib(5)=5\n2 hits 5\nagain 2 hits 9\n1 hits 12\nthread 2 hits 16\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	c := readClass(t, filepath.Join(res.Name, "app", "Main"+SisterSuffix+".class"))
+	var direct int
+	var loaded []string
+	for _, m := range c.Methods {
+		code, err := classfile.DecodeCode(c, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range code.Insns {
+			switch in.Op {
+			case classfile.OpGetstatic:
+				if _, name, _ := c.Pool.MemberRef(in.Index); name == "leafDirect" && strings.HasPrefix(c.MemberName(m), "r") {
+					direct++
+				}
+			case classfile.OpLdc:
+				if c.MemberName(m) == "<clinit>" && c.Pool.Tag(in.Index) == classfile.TagString {
+					loaded = append(loaded, c.Pool.Utf8(c.Pool.Get(in.Index).A))
+				}
+			}
+		}
+	}
+	if got := strings.Join(loaded, " "); direct != 1 || got != "adv.Log adv.Hits weft.rt.Proceed" {
+		t.Errorf("sister: %d around helpers testing leafDirect (want 1), <clinit> initializes %q (want adv.Log adv.Hits weft.rt.Proceed)", direct, got)
+	}
+
+	out, _ = jvmtest.Run(t, "-Xbatch", "-cp", res.Name, "app.Loop")
+	var least, sink int64
+	if _, err := fmt.Sscanf(out, "least %d sink %d", &least, &sink); err != nil || sink != 40*100_000*100_000 {
+		t.Fatalf("app.Loop's output %q (%v), want the loop's sum %d", out, err, 40*100_000*100_000)
+	}
+	if least > 1000 {
+		t.Errorf("app.Loop's compiled loop allocated %d bytes in 100,000 iterations, want none", least)
+	}
 }

@@ -365,6 +365,9 @@ type sisterGen struct {
 	// direct: it then sets the constant direct.
 	leafOrder []string
 	direct    bool
+	// leafReach lists the other classes the leaf advice runs, each with
+	// the advice class whose loader initializes it: {advice, class}.
+	leafReach [][2]string
 }
 
 // The sister methods returning a static part by relative join point id:
@@ -639,7 +642,7 @@ func (g *sisterGen) helperCode(h *helperSpec) *classfile.Code {
 		hg.entryGuard()
 	}
 	if h.leafDirect() {
-		hg.directCall()
+		hg.directCall(func(classfile.Type) { g.op(classfile.OpReturn) })
 	}
 	if hasIf(h.residue) {
 		hg.beginBypass() // if() methods run bypassed, as advice does

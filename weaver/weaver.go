@@ -148,7 +148,8 @@ type Weaver struct {
 	advice []*advice.Advice
 	opts   Options
 	nextID atomic.Int32
-	// skip holds classes never woven: the runtime and the advice classes.
+	// skip holds classes never woven: the runtime, the advice classes and
+	// the classes leaf advice runs (advice.Advice.LeafReach).
 	skip map[string]bool
 	// checker reports declare warnings and errors at shadows of
 	// declKinds (nil: m declares none); adviceKinds are the shadow kinds
@@ -183,6 +184,9 @@ func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 	}
 	for _, a := range adv {
 		w.skip[a.Method.Owner] = true
+		for _, c := range a.LeafReach {
+			w.skip[c] = true
+		}
 	}
 	return w
 }

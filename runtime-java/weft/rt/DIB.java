@@ -196,6 +196,20 @@ public final class DIB {
     }
 
     /**
+     * Reports whether token is the current thread's and its flag is clear
+     * (proceed in around advice called without the flag: nothing to do).
+     * A thread holding clear has a clear flag; one that gave it up since
+     * it got its token looks its flag up.
+     */
+    public static boolean isClear(Object token) {
+        Thread t = Thread.currentThread();
+        if (token == t) {
+            return clear == t || !cell().on;
+        }
+        return token instanceof Cell && ((Cell) token).owner == t && !((Cell) token).on;
+    }
+
+    /**
      * Sets the current thread's flag for a short bypass, such as the
      * initialization of leaf advice classes (weaver/leaf.go), after which
      * the thread may claim clear again: returns null if the flag was set

@@ -10,9 +10,10 @@ package weft.rt;
  * <p>weft makes one subclass per woven class (its sister class), whose
  * instances hold the join point's values; an instance that advice does not
  * store is removed by the JIT's escape analysis once the advice is inlined.
- * While advice runs, the thread bypasses woven code (its DIB flag is set);
- * proceeding clears the flag for the join point's run, so join points in
- * the proceeded code are advised, and sets it again after.
+ * While advice runs, the thread bypasses woven code (its DIB flag is set,
+ * unless the advice cannot reach woven code: weaver/leaf.go); proceeding
+ * clears the flag for the join point's run, so join points in the
+ * proceeded code are advised, and restores it after.
  */
 public abstract class Proceed {
     /**
@@ -75,30 +76,36 @@ public abstract class Proceed {
     }
 
     /*
-     * The thread's flag while the join point runs: clear. On the thread that
-     * got the token (the advice's), through the token (no lookup); on
-     * another, saved and restored. resume says which (OWNED, or the other
-     * thread's flag as 1 or 0), so that suspend needs no second look at the
-     * thread. run() is called once in each proceed, so that the JIT inlines
-     * the join point once.
+     * The thread's flag while the join point runs: clear; after, as it was.
+     * Clear already (leaf around advice, called without setting it:
+     * weaver/leaf.go), nothing is written. Set, on the thread that got the
+     * token (the advice's), through the token (no lookup); on another,
+     * through the thread's flag. resume says which (CLEAR, OWNED or SET), so
+     * that suspend needs no second look at the thread. run() is called once
+     * in each proceed, so that the JIT inlines the join point once.
      */
-    private static final int OWNED = 2;
+    private static final int CLEAR = 0, SET = 1, OWNED = 2;
 
     private static int resume(Object t) {
+        if (DIB.isClear(t)) {
+            return CLEAR;
+        }
         if (DIB.owns(t)) {
             DIB.end(t);
             return OWNED;
         }
-        boolean was = DIB.get();
+        if (!DIB.get()) {
+            return CLEAR;
+        }
         DIB.set(false);
-        return was ? 1 : 0;
+        return SET;
     }
 
     private static void suspend(Object t, int was) {
         if (was == OWNED) {
             DIB.begin(t);
-        } else {
-            DIB.set(was != 0);
+        } else if (was == SET) {
+            DIB.set(true);
         }
     }
 

@@ -67,6 +67,12 @@ public final class DIB {
         return token == Thread.currentThread();
     }
 
+    /** Reports whether token is the current thread's and its flag is clear. */
+    public static boolean isClear(Object token) {
+        Thread t = Thread.currentThread();
+        return token == t && !t.weft$dib;
+    }
+
     /**
      * Sets the current thread's flag for a short bypass (the application
      * runtime's API): null if it was set already, else the token for
