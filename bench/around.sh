@@ -4,13 +4,19 @@
 # proceeds once at every method execution and constructor call woven by
 # weft (bench/testdata/around.weft) and by ajc (bench/testdata/Around.aj),
 # and with weft's before advice counting at the same join points
-# (bench/testdata/around-before.weft, for scale). Each figure is the best round (ns)
-# of the second half of ROUNDS rounds, best of RUNS JVMs; ratios are to the
-# unwoven run.
-# Usage: bash bench/around.sh [RUNS] [ROUNDS]   (from the repository root)
+# (bench/testdata/around-before.weft, for scale). With BASE, a git revision
+# or a source tree, the weft of that revision weaves around.weft too (with
+# its own runtime), in the same run: before and after, side by side.
+# Each figure is the best round (ns) of the second half of ROUNDS rounds,
+# best of RUNS JVMs, the JVMs of the rows taking turns; ratios are to the
+# unwoven run. CLOCK=cpu times rounds by the thread's CPU time (steadier on
+# a loaded machine) instead of the wall clock.
+# Usage: [CLOCK=cpu] bash bench/around.sh [RUNS [ROUNDS [BASE]]]   (from the repository root)
 set -euo pipefail
 RUNS=${1:-3}
 ROUNDS=${2:-30}
+BASE=${3:-}
+CLOCK=${CLOCK:-wall}
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
@@ -24,21 +30,42 @@ javac --release 8 -g -d "$W/plain" bench/testdata/Work.java
 "$W/weft" weave -q -a bench/testdata/around-before.weft --advice-cp "$W/adv" -o "$W/before" "$W/plain"
 ajc -1.8 -inpath "$W/plain" -cp "$AJRT:$W/adv" -d "$W/ajc" bench/testdata/Around.aj
 
-best() { # the best ns of RUNS JVMs: best WORKLOAD CLASSPATH
-  local b=999999999999
-  for _ in $(seq 1 "$RUNS"); do
-    local ns
-    ns=$(java -Dcount.quiet=1 -cp "$2" work.Work "$1" "$ROUNDS" | awk '{print $2}')
-    (( ns < b )) && b=$ns
-  done
-  echo "$b"
-}
+# The rows: a name and a class path each.
+names=(unwoven 'weft around' 'ajc 1.9 around' 'weft before')
+cps=("$W/plain" "$W/around:$W/adv:$W/weft-rt.jar" "$W/ajc:$W/adv:$AJRT" "$W/before:$W/adv:$W/weft-rt.jar")
+if [ -n "$BASE" ]; then
+  src=$BASE
+  if [ ! -d "$BASE" ]; then
+    src=$W/base
+    mkdir "$src"
+    git archive "$BASE" | tar -x -C "$src"
+  fi
+  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
+  "$W/weft-base" runtime -o "$W/weft-rt-base.jar"
+  "$W/weft-base" weave -q -a bench/testdata/around.weft --advice-cp "$W/adv" -o "$W/around-base" "$W/plain"
+  names=("${names[@]:0:2}" "weft around, BASE $BASE" "${names[@]:2}")
+  cps=("${cps[@]:0:2}" "$W/around-base:$W/adv:$W/weft-rt-base.jar" "${cps[@]:2}")
+fi
+
+clock=()
+[ "$CLOCK" = cpu ] && clock=(cpu)
 uptime
+declare -A best
 for w in fib alloc; do
-  p=$(best $w "$W/plain")
-  a=$(best $w "$W/around:$W/adv:$W/weft-rt.jar")
-  j=$(best $w "$W/ajc:$W/adv:$AJRT")
-  b=$(best $w "$W/before:$W/adv:$W/weft-rt.jar")
-  echo "$w $p $a $j $b" | awk '{printf "%-6s unwoven %6.1f ms   weft around %6.1f ms (x%.2f)   ajc around %6.1f ms (x%.2f)   weft before %6.1f ms (x%.2f)\n",
-    $1, $2/1e6, $3/1e6, $3/$2, $4/1e6, $4/$2, $5/1e6, $5/$2}'
+  for _ in $(seq 1 "$RUNS"); do
+    for i in "${!cps[@]}"; do
+      ns=$(java -Dcount.quiet=1 -cp "${cps[$i]}" work.Work "$w" "$ROUNDS" "${clock[@]}" | awk '{print $2}')
+      k=$w.$i
+      if [ -z "${best[$k]:-}" ] || (( ns < best[$k] )); then best[$k]=$ns; fi
+    done
+  done
 done
+printf '%-40s %18s   %18s\n' "best round ($CLOCK), x unwoven" 'fib(30)' '1M small objects'
+for i in "${!cps[@]}"; do
+  printf '%-40s' "${names[$i]}"
+  for w in fib alloc; do
+    awk -v ns="${best[$w.$i]}" -v p="${best[$w.0]}" 'BEGIN{printf " %9.2f ms (x%.2f)", ns/1e6, ns/p}'
+  done
+  echo
+done
+uptime
