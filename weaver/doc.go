@@ -135,8 +135,8 @@
 // id, is known only to the sister class (see Prepare/FinishAt). Leaf
 // advice (advice.Advice.Leaf) in an application weaving is called
 // without begin/end when the runtime's constant DIB.leafDirect says so
-// (leaf.go); then the sister's <clinit> initializes its class in a
-// bypass. In a weaving whose advice is all leaf (advice.AllLeaf), woven
+// (leaf.go), leaf around advice too; then the sister's <clinit>
+// initializes its class, and the classes it calls, in a bypass. In a weaving whose advice is all leaf (advice.AllLeaf), woven
 // methods whose helpers all call their advice directly read the sister's
 // constant direct after BIB.ready, and take it as the token when the
 // <clinit> has set it (leaf.go). The sister class has no other <clinit>,
