@@ -50,13 +50,14 @@ const (
 	WithincodeAnnotation // the method or constructor holding the code (@withincode(a)), at Value.Site
 	Proceed              // proceed: around advice's handle to the rest of the join point
 	CflowValue           // value Index of the innermost entry of cflow Cflow (bound inside cflow(...))
+	EachArg              // eachArg: the advice is called once per argument of the join point, with it
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
 		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint",
-		"@this", "@target", "@args", "@annotation", "@within", "@withincode", "proceed", "cflow"}
+		"@this", "@target", "@args", "@annotation", "@within", "@withincode", "proceed", "cflow", "eachArg"}
 	if int(k) < len(names) {
 		return names[k]
 	}
@@ -111,6 +112,11 @@ type Advice struct {
 	Order  int
 	Method Method
 	Args   []Value
+	// Overloads are, for advice passing eachArg, the methods of Method's
+	// class and name that differ from Method only in eachArg's parameter
+	// (Method's is Object): each argument goes to the one taking its type
+	// (or a primitive it widens to), unboxed, else to Method.
+	Overloads []Method
 	// ReturnType / ThrowType restrict after returning(T x) / throwing(T x)
 	// to values of that type (descriptor); "" means any.
 	ReturnType string

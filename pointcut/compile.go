@@ -564,6 +564,7 @@ var contextValues = map[string]advice.ValueKind{
 	"arrayDims":                        advice.ArrayDims,
 	"thisJoinPoint":                    advice.JoinPoint,
 	"proceed":                          advice.Proceed,
+	"eachArg":                          advice.EachArg,
 }
 
 // contextDesc is the type each context value has.
@@ -574,6 +575,7 @@ var contextDesc = map[advice.ValueKind]string{
 	advice.ArrayDims:           "[I",
 	advice.JoinPoint:           JoinPointDesc,
 	advice.Proceed:             ProceedDesc,
+	advice.EachArg:             "Ljava/lang/Object;", // the fallback overload's: any argument, boxed
 }
 
 // StaticPartDesc is the descriptor of thisJoinPointStaticPart's Java type.

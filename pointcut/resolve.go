@@ -2,6 +2,7 @@ package pointcut
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/weft-aop/weft/advice"
@@ -76,6 +77,9 @@ type boundAdvice struct {
 	params   []string // advice method parameter descriptors
 	exit     string   // returning/throwing formal type, "" if none
 	usesDims bool
+	// usesEach: the advice passes eachArg, and so applies only where the
+	// join point has arguments.
+	usesEach bool
 	kinds    advice.KindSet // the shadow kinds pc can match (adviceKinds)
 }
 
@@ -362,6 +366,11 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 				c.errorf(a.Pos, "only around advice has the rest of the join point to proceed to: write Object around(...)",
 					"proceed is only available in around advice")
 			}
+			if k == advice.EachArg && (kind == advice.Around || b.usesEach) {
+				c.errorf(a.Pos, "pass eachArg once, to before or after advice: the advice is called once per argument",
+					"eachArg is passed once, and not to around advice")
+			}
+			b.usesEach = b.usesEach || k == advice.EachArg
 			b.args = append(b.args, argSpec{kind: k, formal: -1})
 			adv.Args = append(adv.Args, advice.Value{Kind: k})
 			valueDescs = append(valueDescs, contextDesc[k])
@@ -377,6 +386,8 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 		names = append(names, "thisJoinPoint", "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims")
 		if kind == advice.Around {
 			names = append(names, "proceed")
+		} else {
+			names = append(names, "eachArg")
 		}
 		c.errorf(a.Pos, "the advice call passes formals or context values: "+strings.Join(names, ", "),
 			"unknown name %s in the advice call", a.Name)
@@ -416,6 +427,9 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 			return nil
 		}
 		adv.Method, b.params = m, params
+		if b.usesEach {
+			adv.Overloads = c.overloads(adv.Method, slices.Index(adv.Args, advice.Value{Kind: advice.EachArg}))
+		}
 	}
 	for i := range adv.Args {
 		adv.Args[i].Desc = b.params[i]
@@ -486,6 +500,36 @@ func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name str
 	return advice.Method{}, nil, false
 }
 
+// overloads returns the methods of m's class and name that take what m
+// takes but another type than m's Object at parameter each: eachArg's
+// overloads (advice.Advice.Overloads).
+func (c *compiler) overloads(m advice.Method, each int) []advice.Method {
+	cl, err := c.classes.class(m.Owner)
+	mt, err2 := classfile.ParseMethodDesc(m.Desc)
+	if err != nil || err2 != nil {
+		return nil
+	}
+	var out []advice.Method
+	for _, o := range cl.Methods {
+		desc := cl.MemberDesc(o)
+		ot, err := classfile.ParseMethodDesc(desc)
+		if cl.MemberName(o) != m.Name || desc == m.Desc || err != nil || ot.Return != mt.Return ||
+			len(ot.Params) != len(mt.Params) || len(notCallable(cl, o, m.Owner)) > 0 {
+			continue
+		}
+		same := true
+		for i, p := range ot.Params {
+			if i != each && p != mt.Params[i] {
+				same = false
+			}
+		}
+		if same {
+			out = append(out, advice.Method{Owner: m.Owner, Name: m.Name, Desc: desc})
+		}
+	}
+	return out
+}
+
 func javaNames(descs []string) string {
 	names := make([]string, len(descs))
 	for i, d := range descs {
@@ -532,6 +576,18 @@ func passable(v, p string, h classfile.Hierarchy) (ok, sure bool) {
 	return false, complete
 }
 
+// hasArgs reports whether join point s has arguments (advice.Shadow.ArgTypes),
+// without parsing its descriptor.
+func hasArgs(s *advice.Shadow) bool {
+	switch s.Kind {
+	case advice.FieldGet:
+		return false
+	case advice.FieldSet:
+		return true
+	}
+	return !strings.HasPrefix(s.Member.Desc, "()")
+}
+
 // Match implements Matcher: the advice applying at s, in precedence order
 // (highest first: run before advice in this order, after advice in
 // reverse).
@@ -545,6 +601,9 @@ func (p *Program) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.Applie
 	for _, b := range p.order {
 		if !b.kinds.Has(s.Kind) {
 			continue // e.g. execution(...) at a call; arrayDims exists only at array construction
+		}
+		if b.usesEach && !hasArgs(s) {
+			continue // eachArg: called once per argument, here never
 		}
 		if m == nil {
 			m = &matchCtx{s: s, h: p.types.wrap(h)}

@@ -660,7 +660,7 @@ func (e *emitter) saveArgs(body []*shadow) {
 	use := false
 	for _, s := range body {
 		for _, a := range s.applied {
-			if a.Advice.Kind != advice.Before && needs(a, advice.Arg, advice.ArrayDims, advice.JoinPoint) {
+			if a.Advice.Kind != advice.Before && needs(a, advice.Arg, advice.ArrayDims, advice.JoinPoint, advice.EachArg) {
 				use = true
 			}
 		}
@@ -732,7 +732,7 @@ func (e *emitter) callShadow(s *shadow, in classfile.Insn) {
 	hasTarget := (s.Kind == advice.MethodCall || s.Kind.IsField()) && !s.StaticTarget
 	spill := isAround
 	for _, a := range s.applied {
-		if needs(a, advice.Target, advice.Arg, advice.ArrayDims, advice.JoinPoint) {
+		if needs(a, advice.Target, advice.Arg, advice.ArrayDims, advice.JoinPoint, advice.EachArg) {
 			spill = true
 		}
 	}
@@ -1003,6 +1003,11 @@ func (e *emitter) collectParams(spec *helperSpec, ctx valueCtx, a advice.Applied
 			e.wantJoinPoint(spec, ctx, want)
 		case advice.ArrayDims:
 			spec.dims = len(ctx.argDescs)
+			for k := range ctx.argDescs {
+				want(advice.Arg, k)
+			}
+		case advice.EachArg:
+			spec.eachArgs = len(ctx.argDescs)
 			for k := range ctx.argDescs {
 				want(advice.Arg, k)
 			}

@@ -108,6 +108,7 @@ type helperSpec struct {
 	dims      int  // number of dimension arguments (ArrayDims), else 0
 	tjp       bool // an advice value is thisJoinPoint (tjp.go)
 	tjpArgs   int  // the number of arguments thisJoinPoint holds
+	eachArgs  int  // eachArg: the number of advice calls, one per argument (eacharg.go)
 	leaf      bool // leaf advice may be called directly (leaf.go): an application weaving
 	// entry: the helper is its method's guard too (fused.go): it takes no
 	// token but takes and returns the thread's.
@@ -219,6 +220,10 @@ func (h *helperSpec) appendKey(b []byte) []byte {
 	if h.tjp {
 		b = append(b, "|T"...)
 		b = strconv.AppendInt(b, int64(h.tjpArgs), 10)
+	}
+	if h.eachArgs > 0 {
+		b = append(b, "|A"...)
+		b = strconv.AppendInt(b, int64(h.eachArgs), 10)
 	}
 	return b
 }
@@ -672,6 +677,7 @@ type helperGen struct {
 	skip            *classfile.Label  // return without calling the advice
 	skips           bool              // some test jumps to skip
 	closureSlot     int               // around advice: the local holding proceed (around.go)
+	each            int               // eachArg: the argument the advice call being emitted passes
 	// begun, when the residue calls if() methods, is where the DIB was
 	// set, before the tests (cflow.go): skip then clears it.
 	begun *classfile.Label
@@ -811,25 +817,38 @@ func (hg *helperGen) exitTest() {
 // adviceCall emits DIB.begin(token); try { Advice.m(values) } finally
 // { DIB.end(token); } and the helper's normal return.
 func (hg *helperGen) adviceCall() {
-	g, a := hg.g, hg.h.adv
+	a := hg.h.adv
 	start, end, handler := hg.begun, classfile.NewLabel(), classfile.NewLabel()
 	if start == nil {
 		hg.setFlag(true)
 		start = classfile.NewLabel()
 		hg.label(start)
 	}
-	am, _ := classfile.ParseMethodDesc(a.Method.Desc) // checked when the advice was bound
+	var stack int
+	if hg.h.eachArgs > 0 {
+		stack = hg.eachArgCalls()
+	} else {
+		stack = hg.call(a.Method)
+	}
+	hg.closeBypass(start, end, handler)
+	hg.code.MaxLocals = uint16(hg.next + 1)
+	hg.code.MaxStack = max(hg.code.MaxStack, uint16(stack+6))
+}
+
+// call emits the call of advice method m, its values pushed, and returns
+// the stack slots they take.
+func (hg *helperGen) call(m advice.Method) int {
+	g := hg.g
+	am, _ := classfile.ParseMethodDesc(m.Desc) // checked when the advice was bound
 	stack := hg.pushArgs(am.Params)
-	g.invoke(classfile.OpInvokestatic, a.Method.Owner, a.Method.Name, a.Method.Desc)
+	g.invoke(classfile.OpInvokestatic, m.Owner, m.Name, m.Desc)
 	switch am.Return.Size() {
 	case 1:
 		g.op(classfile.OpPop)
 	case 2:
 		g.op(classfile.OpPop2)
 	}
-	hg.closeBypass(start, end, handler)
-	hg.code.MaxLocals = uint16(hg.next + 1)
-	hg.code.MaxStack = max(hg.code.MaxStack, uint16(stack+6))
+	return stack
 }
 
 // pushArgs pushes the advice call's values, each converted to the advice
@@ -859,6 +878,9 @@ func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
 		case advice.Proceed:
 			g.idx(classfile.OpAload, uint16(hg.closureSlot))
 			stack++
+		case advice.EachArg:
+			g.convert(hg.load(advice.Arg, hg.each), want)
+			stack += 2
 		case advice.CflowValue:
 			hg.pushCflowValue(v, want)
 			stack += 3
