@@ -56,7 +56,9 @@ says which do:
 Arguments are copied on entry as --depth says: 0 (shallow) keeps objects
 by reference and clones arrays of up to 1000 elements; N > 0 copies
 objects field by field N levels deep. docs/recrash.md explains how the
-state is saved and what cannot be.
+state is saved and what cannot be. The program runs with the parallel
+collector unless its command chooses one (-XX:+UseG1GC ...): G1's write
+barrier costs the recorder more.
 
 Examples:
 
@@ -119,7 +121,11 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{env: env, line: line})
+	// The recorder stores references into its per-thread arrays at every
+	// call: the parallel collector's write barrier, a card mark, costs it
+	// less than G1's (docs/recrash.md, Cost), as for weft profile.
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "",
+		wovenRunExtras{jvmOptions: collectorOptions(line), env: env, line: line})
 	if err != nil {
 		return err
 	}

@@ -31,17 +31,17 @@ final class Copier {
      */
     Object copy(Object self, Object[] args) {
         if (depth == 0) {
-            for (int i = 0; i < args.length; i++) {
-                Object v = args[i];
-                if (v != null && v.getClass().isArray() && Array.getLength(v) <= maxElements) {
-                    args[i] = cloneArray(v);
-                }
-            }
+            for (int i = 0; i < args.length; i++) args[i] = shallow(args[i]);
             return self;
         }
         Deep d = new Deep();
         for (int i = 0; i < args.length; i++) args[i] = d.copy(args[i], depth);
         return d.copy(self, depth);
+    }
+
+    /** An argument's shallow copy: an array of at most maxElements elements cloned, anything else itself. */
+    Object shallow(Object v) {
+        return v != null && v.getClass().isArray() && Array.getLength(v) <= maxElements ? cloneArray(v) : v;
     }
 
     private static Object cloneArray(Object a) {

@@ -10,7 +10,6 @@ import java.nio.file.Paths;
 import java.util.Set;
 import java.util.TreeSet;
 
-import weft.rt.JoinPoint;
 import weft.rt.JoinPointStaticPart;
 import weft.rt.Local;
 
@@ -24,6 +23,14 @@ import weft.rt.Local;
  * to crashN/frameK.ser and what weft needs to write the tests to
  * crashN/crash.json. The advice runs with the per-thread bypass set, so
  * none of this is itself recorded.
+ *
+ * <p>An execution's entry is two pieces of advice: {@link #enter} pushes
+ * the frame (its id, static part and receiver), then {@link #arg} is
+ * called once per argument (recrash.weft passes eachArg), primitives
+ * unboxed. Both write into the thread's arrays, allocated once and grown
+ * when full: recording a call allocates nothing. The frames' arguments are
+ * boxed, as thisJoinPoint.getArgs() would have them, only when a throw
+ * keeps the stack.
  *
  * <p>Settings (system property, else environment variable): recrash.out /
  * WEFT_RECRASH_OUT, the output directory (default ./weft-recrash);
@@ -39,13 +46,27 @@ import weft.rt.Local;
 public final class Recorder {
     private Recorder() {}
 
-    /** A thread's shadow stack: frame d in ids[d], parts[d], selves[d], args[d] (1-based). */
+    /**
+     * A thread's shadow stack: frame d (1-based) in ids[d], parts[d],
+     * selves[d], its arguments in the slots from bases[d] up to the next
+     * frame's (the top frame's: up to top), a primitive's bits in bits[i]
+     * (a float's or double's raw bits), a reference in refs[i].
+     */
     static final class State {
         int depth;
+        /** The frames below it fit the arrays and are kept: min(their length, MAX_STACK). */
+        int room = Math.min(64, MAX_STACK);
         int[] ids = new int[64];
         JoinPointStaticPart[] parts = new JoinPointStaticPart[64];
+        /** A constructor's object too (kept, not copied: snapshot leaves it out). */
         Object[] selves = new Object[64];
-        Object[][] args = new Object[64][];
+        int[] bases = new int[64];
+        /** The first free argument slot. */
+        int top;
+        long[] bits = new long[256];
+        Object[] refs = new Object[256];
+        /** With deep copies: the arguments the top frame still waits for before its copy. */
+        int pending;
         /** The last exception seen thrown and the stack where it was. */
         Throwable thrown;
         Snapshot snapshot;
@@ -76,6 +97,8 @@ public final class Recorder {
             Integer.parseInt(setting("recrash.depth", "WEFT_RECRASH_DEPTH", "0")),
             Integer.parseInt(setting("recrash.maxElements", "WEFT_RECRASH_MAX_ELEMENTS", "1000")),
             Integer.parseInt(setting("recrash.maxObjects", "WEFT_RECRASH_MAX_OBJECTS", "1000")));
+    /** Whether receivers and arguments are copied deeper than arrays (--depth above 0). */
+    private static final boolean DEEP = COPIER.depth > 0;
     private static int crashes;
 
     /** A setting: the system property, else the environment variable, else the default. */
@@ -96,33 +119,192 @@ public final class Recorder {
         return n;
     }
 
-    /** Pushes the frame of execution join point id: its receiver and arguments, copied. */
-    public static void enter(int id, JoinPoint jp) {
-        State s = state();
-        int d = ++s.depth;
-        if (d >= MAX_STACK) return;
-        if (d == s.ids.length) grow(s);
-        JoinPointStaticPart sp = jp.getStaticPart();
-        Object[] args = jp.getArgs();
-        // A constructor's object is not needed to call it again.
-        Object self = sp.getKind().charAt(0) == 'c' ? null : jp.getThis();
-        s.ids[d] = id;
-        s.parts[d] = sp;
-        s.selves[d] = COPIER.copy(self, args);
-        s.args[d] = args;
+    // enter, arg and exit run at every execution: their common path is a
+    // few loads and stores, small enough for the JIT to inline into every
+    // woven method without making it too big to be inlined in turn; what
+    // is rare (growing, copies, a stack past MAX_STACK) is in methods of
+    // their own.
+
+    /** Pushes the frame of execution join point id of a static method: its arguments follow (arg). */
+    public static void enter(int id, JoinPointStaticPart sp) {
+        enter(id, sp, null);
     }
 
-    private static void grow(State s) {
-        int n = s.ids.length * 2;
-        s.ids = java.util.Arrays.copyOf(s.ids, n);
-        s.parts = java.util.Arrays.copyOf(s.parts, n);
-        s.selves = java.util.Arrays.copyOf(s.selves, n);
-        s.args = java.util.Arrays.copyOf(s.args, n);
+    /** Pushes the frame of execution join point id, self's: its arguments follow (arg). */
+    public static void enter(int id, JoinPointStaticPart sp, Object self) {
+        State s = state();
+        int d = ++s.depth;
+        if (d >= s.room && !room(s, d)) return;
+        s.ids[d] = id;
+        s.parts[d] = sp;
+        s.selves[d] = self;
+        s.bases[d] = s.top;
+        if (DEEP) waitArgs(s, sp);
+    }
+
+    /** The top frame's next argument, a boolean's, byte's, char's, short's or int's value. */
+    public static void arg(int v) {
+        State s = state();
+        int i = slot(s);
+        if (i >= 0) s.bits[i] = v;
+        if (DEEP) argDone(s);
+    }
+
+    /** The top frame's next argument, a long. */
+    public static void arg(long v) {
+        State s = state();
+        int i = slot(s);
+        if (i >= 0) s.bits[i] = v;
+        if (DEEP) argDone(s);
+    }
+
+    /** The top frame's next argument, a float. */
+    public static void arg(float v) {
+        State s = state();
+        int i = slot(s);
+        if (i >= 0) s.bits[i] = Float.floatToRawIntBits(v);
+        if (DEEP) argDone(s);
+    }
+
+    /** The top frame's next argument, a double. */
+    public static void arg(double v) {
+        State s = state();
+        int i = slot(s);
+        if (i >= 0) s.bits[i] = Double.doubleToRawLongBits(v);
+        if (DEEP) argDone(s);
+    }
+
+    /** The top frame's next argument, a reference (or a boolean, boxed). */
+    public static void arg(Object v) {
+        State s = state();
+        int i = slot(s);
+        if (i < 0) return;
+        // A shallow copy clones an array argument (Copier).
+        s.refs[i] = !DEEP && v != null && v.getClass().isArray() ? COPIER.shallow(v) : v;
+        if (DEEP) argDone(s);
+    }
+
+    /** The next argument slot of the top frame, -1 if the frame is not kept. */
+    private static int slot(State s) {
+        if (s.depth >= s.room) return -1;
+        int i = s.top;
+        if (i == s.bits.length) moreSlots(s);
+        s.top = i + 1;
+        return i;
     }
 
     /** Pops the frame of join point id, which returned. */
     public static void exit(int id) {
-        pop(state(), id);
+        State s = state();
+        int d = s.depth;
+        if (d > 0 && d < s.room && s.ids[d] == id) {
+            int b = s.bases[d];
+            for (int i = b; i < s.top; i++) s.refs[i] = null;
+            s.top = b;
+            s.selves[d] = null;
+            s.depth = d - 1;
+            return;
+        }
+        pop(s, id);
+    }
+
+    /** Makes room for frame d if it is to be kept (below MAX_STACK). */
+    private static boolean room(State s, int d) {
+        if (d >= MAX_STACK) return false;
+        int n = s.ids.length * 2;
+        s.ids = java.util.Arrays.copyOf(s.ids, n);
+        s.parts = java.util.Arrays.copyOf(s.parts, n);
+        s.selves = java.util.Arrays.copyOf(s.selves, n);
+        s.bases = java.util.Arrays.copyOf(s.bases, n);
+        s.room = Math.min(n, MAX_STACK);
+        return true;
+    }
+
+    private static void moreSlots(State s) {
+        int n = s.bits.length * 2;
+        s.bits = java.util.Arrays.copyOf(s.bits, n);
+        s.refs = java.util.Arrays.copyOf(s.refs, n);
+    }
+
+    // Deep copies (--depth above 0) are of the receiver and all arguments
+    // at once, sharing what they share: the frame is copied when its last
+    // argument is in, before the method's body runs.
+
+    /** Sets the arguments the new top frame waits for; copies it now if none. */
+    private static void waitArgs(State s, JoinPointStaticPart sp) {
+        String sig = sp.getSignature();
+        int open = sig.indexOf('(');
+        int n = 0;
+        if (sig.charAt(open + 1) != ')') {
+            n = 1;
+            for (int i = open; i < sig.length(); i++) {
+                if (sig.charAt(i) == ',') n++;
+            }
+        }
+        s.pending = n;
+        if (n == 0) copyTop(s);
+    }
+
+    private static void argDone(State s) {
+        if (s.depth < s.room && --s.pending == 0) copyTop(s);
+    }
+
+    /** Copies the top frame's receiver and arguments (Copier.copy), in place. */
+    private static void copyTop(State s) {
+        int d = s.depth;
+        Object[] args = args(s, d, s.top);
+        JoinPointStaticPart sp = s.parts[d];
+        s.selves[d] = COPIER.copy(constructor(sp) ? null : s.selves[d], args);
+        String[] types = params(sp);
+        for (int k = 0, i = s.bases[d]; i < s.top; k++, i++) {
+            if (k >= types.length || !primitive(types[k])) s.refs[i] = args[k];
+        }
+    }
+
+    /** Whether sp is a constructor's: a constructor's object is not needed to call it again. */
+    private static boolean constructor(JoinPointStaticPart sp) {
+        return sp.getKind().charAt(0) == 'c';
+    }
+
+    /** The parameter types of sp's member, as its signature names them. */
+    private static String[] params(JoinPointStaticPart sp) {
+        String sig = sp.getSignature();
+        String ps = sig.substring(sig.indexOf('(') + 1, sig.length() - 1);
+        return ps.isEmpty() ? new String[0] : ps.split(", ");
+    }
+
+    private static boolean primitive(String type) {
+        switch (type) {
+            case "int": case "long": case "boolean": case "byte": case "char": case "short": case "float": case "double":
+                return true;
+        }
+        return false;
+    }
+
+    /**
+     * Frame d's arguments, in the slots from its base to end, as
+     * thisJoinPoint.getArgs() gives them: primitives boxed as their
+     * parameter's type.
+     */
+    private static Object[] args(State s, int d, int end) {
+        String[] types = params(s.parts[d]);
+        int b = s.bases[d];
+        Object[] out = new Object[end - b];
+        for (int k = 0; k < out.length; k++) {
+            long v = s.bits[b + k];
+            String t = k < types.length ? types[k] : "";
+            switch (t) {
+                case "int": out[k] = (int) v; break;
+                case "long": out[k] = v; break;
+                case "byte": out[k] = (byte) v; break;
+                case "char": out[k] = (char) v; break;
+                case "short": out[k] = (short) v; break;
+                case "float": out[k] = Float.intBitsToFloat((int) v); break;
+                case "double": out[k] = Double.longBitsToDouble(v); break;
+                default: out[k] = s.refs[b + k]; // a reference, or a boolean's box
+            }
+        }
+        return out;
     }
 
     /** Pops the frame of join point id, which t is leaving; keeps the stack if t is new. */
@@ -146,9 +328,11 @@ public final class Recorder {
         if (d == 0) return;
         if (d < MAX_STACK) {
             if (s.ids[d] != id) return;
+            int b = s.bases[d];
+            for (int i = b; i < s.top; i++) s.refs[i] = null;
+            s.top = b;
             s.parts[d] = null;
             s.selves[d] = null;
-            s.args[d] = null;
         }
         s.depth = d - 1;
     }
@@ -160,9 +344,10 @@ public final class Recorder {
         Object[] selves = new Object[n];
         Object[][] args = new Object[n][];
         for (int i = 0; i < n; i++) {
-            parts[i] = s.parts[top - i];
-            selves[i] = s.selves[top - i];
-            args[i] = s.args[top - i];
+            int d = top - i;
+            parts[i] = s.parts[d];
+            selves[i] = constructor(parts[i]) ? null : s.selves[d];
+            args[i] = args(s, d, d == top ? s.top : s.bases[d + 1]);
         }
         return new Snapshot(parts, selves, args, s.depth - top);
     }
