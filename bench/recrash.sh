@@ -1,64 +1,122 @@
 #!/usr/bin/env bash
-# Figures for the ReCrash recorder (examples/recrash), side by side:
-#   an application workload: a driver of the 120 generated classes of the
-#   javac workload (generic collections, streams, lambdas, recursion:
-#   ~60,000 executions of application methods a round, ROUNDS rounds), on
-#   the stock JDK, then
-#   under weft recrash (application frames), weft recrash --depth 1
-#   (receivers and arguments copied one level), and weft recrash
-#   --jdk-frames (java.base's frames recorded too);
-#   the javac workload (120 files), stock, under weft recrash (javac is JDK
-#   code: no frame of it is recorded, the row is the woven java.base's
-#   cost) and under weft recrash --jdk-frames --modules
-#   java.base,jdk.compiler (javac's frames and java.base's).
-# No run crashes: the figures are the recording's cost. Each row is the
-# best of RUNS runs of the whole command (weft's own work included), after
-# one run that fills the caches.
-# Usage: bash bench/recrash.sh [RUNS [ROUNDS]]   (from the repository root; JDK 17 and Go on PATH)
+# Figures for the ReCrash recorder (examples/recrash), side by side, each
+# workload's commands run interleaved, RUNS rounds after a warm-up round
+# (medians of the whole command's wall and user+sys CPU: weft's own work,
+# the woven JVM's start-up and its JIT included):
+#   bank: bench/testdata/recrash/Bank.java, accounts and transfers between
+#     them, small getters, setters and checks (a transfer is 34 method
+#     executions; 6 million transfers between 100,000 accounts by default,
+#     about 200 million executions), on the stock JDK, under weft recrash
+#     (application frames) and weft recrash --jdk-frames;
+#   driver: a driver of the 120 generated classes of the javac workload
+#     (generic collections, streams, lambdas, recursion: ~60,000
+#     executions of application methods a round, ROUNDS rounds), stock,
+#     weft recrash, weft recrash --depth 1 (receivers and arguments copied
+#     one level) and weft recrash --jdk-frames;
+#   javac: the javac workload (120 files), stock, under weft recrash (javac
+#     is JDK code: no frame of it is recorded, the row is the woven
+#     java.base's cost) and weft recrash --jdk-frames --modules
+#     java.base,jdk.compiler (javac's frames and java.base's).
+# With BASE, a git revision or a source tree, the recorder of that weft
+# too, in the same rounds (its rows marked BASE): before and after, side
+# by side. ROWS (environment) chooses the workloads, default "bank";
+# TRANSFERS and ACCOUNTS size the bank's run. WEFT_BENCH_CACHE names a
+# cache directory to keep between runs (a woven JDK takes a minute).
+# No run crashes: the figures are the recording's cost.
+# Usage: [ROWS="bank driver javac"] bash bench/recrash.sh [RUNS [ROUNDS [BASE]]]   (from the repository root; JDK 17 and Go on PATH)
 set -euo pipefail
 RUNS=${1:-3}
 ROUNDS=${2:-100}
+BASE=${3:-}
+ROWS=${ROWS:-bank}
+TRANSFERS=${TRANSFERS:-6}
+ACCOUNTS=${ACCOUNTS:-100000}
+has() { [[ " $ROWS " == *" $1 "* ]]; }
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-export WEFT_CACHE=$W/cache
+export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 
 go build -o "$W/weft" ./cmd/weft
+if [ -n "$BASE" ]; then
+  src=$BASE
+  if [ ! -d "$BASE" ]; then
+    src=$W/base
+    mkdir "$src"
+    git archive "$BASE" | tar -x -C "$src"
+  fi
+  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
+fi
 . bench/common.sh
-javac_workload "$W/src"
-{
-  echo 'package gen;'
-  echo 'public class Drive {'
-  echo '    public static void main(String[] a) {'
-  echo '        long sink = 0;'
-  echo '        for (int r = 0; r < Integer.parseInt(a[0]); r++) {'
-  for i in $(seq 1 120); do
-    echo "            { C$i<Integer> c = new C$i<>(); for (int i = 0; i < 40; i++) c.add((i * 31) % 17);"
-    echo "              sink += c.get().size() + c.split(x -> x > 8).get(true) + C$i.f$i(12) + c.describe().length() + c.best().get().y(); }"
-  done
-  echo '        }'
-  echo '        System.out.println(sink);'
-  echo '    }'
-  echo '}'
-} > "$W/src/gen/Drive.java"
-javac -d "$W/app" "$W"/src/gen/*.java
 
-row() { printf '%-40s %7d  %7d   %s %s\n' "$1" "$4" "$5" "$(ratio "$2" "$4")" "$(ratio "$3" "$5")"; }
+# section TITLE NAME COMMAND NAME COMMAND ...: the commands interleaved
+# (medians), a row each, the first the stock run the others are compared
+# with; with BASE, every weft command again with the BASE weft.
+section() {
+  local title=$1 names=() cmds=() n c i
+  shift
+  while (($#)); do
+    names+=("$1")
+    cmds+=("$2")
+    if [ -n "$BASE" ] && [[ $2 == "$W/weft "* ]]; then
+      names+=("BASE $BASE: $1")
+      cmds+=("$W/weft-base ${2#"$W/weft "}")
+    fi
+    shift 2
+  done
+  mapfile -t out < <(medians "${cmds[@]}")
+  printf '%-44s wall ms   cpu ms   vs stock (wall, cpu)\n' "$title"
+  read -r s_w s_c <<<"${out[0]}"
+  for i in "${!names[@]}"; do
+    read -r w c <<<"${out[$i]}"
+    if ((i == 0)); then
+      printf '%-44s %7d  %7d\n' "${names[$i]}" "$w" "$c"
+    else
+      printf '%-44s %7d  %7d   %s %s\n' "${names[$i]}" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")"
+    fi
+  done
+}
+
 uptime
-APP=(java -cp "$W/app" gen.Drive "$ROUNDS")
-read -r s_w s_c < <(best "${APP[@]}")
-read -r a_w a_c < <(best "$W/weft" recrash -o "$W/r1" -- "${APP[@]}")
-read -r d_w d_c < <(best "$W/weft" recrash --depth 1 -o "$W/r2" -- "${APP[@]}")
-read -r j_w j_c < <(best "$W/weft" recrash --jdk-frames -o "$W/r3" -- "${APP[@]}")
-JAVAC=(javac -d "$W/out" "$W"/src/gen/C*.java)
-read -r js_w js_c < <(best "${JAVAC[@]}")
-read -r ja_w ja_c < <(best "$W/weft" recrash -o "$W/r5" -- "${JAVAC[@]}")
-read -r jj_w jj_c < <(best "$W/weft" recrash --jdk-frames --modules java.base,jdk.compiler -o "$W/r4" -- "${JAVAC[@]}")
-printf "%-40s wall ms   cpu ms   vs stock (wall, cpu)\n" "driver of 120 classes, $ROUNDS rounds"
-printf '%-40s %7d  %7d\n' stock "$s_w" "$s_c"
-row 'recrash, application frames' "$s_w" "$s_c" "$a_w" "$a_c"
-row 'recrash, application frames, --depth 1' "$s_w" "$s_c" "$d_w" "$d_c"
-row 'recrash --jdk-frames (java.base)' "$s_w" "$s_c" "$j_w" "$j_c"
-printf '%-40s wall ms   cpu ms   vs stock (wall, cpu)\n' 'javac, 120 files'
-printf '%-40s %7d  %7d\n' stock "$js_w" "$js_c"
-row 'recrash, application frames (none)' "$js_w" "$js_c" "$ja_w" "$ja_c"
-row 'recrash --jdk-frames (+ jdk.compiler)' "$js_w" "$js_c" "$jj_w" "$jj_c"
+if has bank; then
+  javac -d "$W/bank" bench/testdata/recrash/Bank.java
+  BANK="java -cp $W/bank bank.Bank $TRANSFERS $ACCOUNTS"
+  section "bank: $TRANSFERS M transfers, $ACCOUNTS accounts" \
+    stock "$BANK" \
+    'recrash, application frames' "$W/weft recrash -o $W/rb1 -- $BANK" \
+    'recrash --jdk-frames' "$W/weft recrash --jdk-frames -o $W/rb2 -- $BANK"
+fi
+if has driver || has javac; then
+  javac_workload "$W/src"
+fi
+if has driver; then
+  {
+    echo 'package gen;'
+    echo 'public class Drive {'
+    echo '    public static void main(String[] a) {'
+    echo '        long sink = 0;'
+    echo '        for (int r = 0; r < Integer.parseInt(a[0]); r++) {'
+    for i in $(seq 1 120); do
+      echo "            { C$i<Integer> c = new C$i<>(); for (int i = 0; i < 40; i++) c.add((i * 31) % 17);"
+      echo "              sink += c.get().size() + c.split(x -> x > 8).get(true) + C$i.f$i(12) + c.describe().length() + c.best().get().y(); }"
+    done
+    echo '        }'
+    echo '        System.out.println(sink);'
+    echo '    }'
+    echo '}'
+  } >"$W/src/gen/Drive.java"
+  javac -d "$W/app" "$W"/src/gen/*.java
+  APP="java -cp $W/app gen.Drive $ROUNDS"
+  section "driver of 120 classes, $ROUNDS rounds" \
+    stock "$APP" \
+    'recrash, application frames' "$W/weft recrash -o $W/r1 -- $APP" \
+    'recrash, application frames, --depth 1' "$W/weft recrash --depth 1 -o $W/r2 -- $APP" \
+    'recrash --jdk-frames (java.base)' "$W/weft recrash --jdk-frames -o $W/r3 -- $APP"
+fi
+if has javac; then
+  JAVAC="javac -d $W/out $(echo "$W"/src/gen/C*.java)"
+  section 'javac, 120 files' \
+    stock "$JAVAC" \
+    'recrash, application frames (none)' "$W/weft recrash -o $W/r5 -- $JAVAC" \
+    'recrash --jdk-frames (+ jdk.compiler)' "$W/weft recrash --jdk-frames --modules java.base,jdk.compiler -o $W/r4 -- $JAVAC"
+fi
+uptime

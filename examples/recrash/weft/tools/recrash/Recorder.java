@@ -67,6 +67,9 @@ public final class Recorder {
         Object[] refs = new Object[256];
         /** With deep copies: the arguments the top frame still waits for before its copy. */
         int pending;
+        String[] pendingTypes;
+        /** The parameter types of the static parts met, by their signatures (params). */
+        final java.util.IdentityHashMap<JoinPointStaticPart, String[]> types = new java.util.IdentityHashMap<>();
         /** The last exception seen thrown and the stack where it was. */
         Throwable thrown;
         Snapshot snapshot;
@@ -232,17 +235,10 @@ public final class Recorder {
 
     /** Sets the arguments the new top frame waits for; copies it now if none. */
     private static void waitArgs(State s, JoinPointStaticPart sp) {
-        String sig = sp.getSignature();
-        int open = sig.indexOf('(');
-        int n = 0;
-        if (sig.charAt(open + 1) != ')') {
-            n = 1;
-            for (int i = open; i < sig.length(); i++) {
-                if (sig.charAt(i) == ',') n++;
-            }
-        }
-        s.pending = n;
-        if (n == 0) copyTop(s);
+        String[] types = params(s, sp);
+        s.pending = types.length;
+        s.pendingTypes = types;
+        if (types.length == 0) copyTop(s);
     }
 
     private static void argDone(State s) {
@@ -252,10 +248,10 @@ public final class Recorder {
     /** Copies the top frame's receiver and arguments (Copier.copy), in place. */
     private static void copyTop(State s) {
         int d = s.depth;
-        Object[] args = args(s, d, s.top);
+        String[] types = s.pendingTypes;
+        Object[] args = args(s, d, s.top, types);
         JoinPointStaticPart sp = s.parts[d];
         s.selves[d] = COPIER.copy(constructor(sp) ? null : s.selves[d], args);
-        String[] types = params(sp);
         for (int k = 0, i = s.bases[d]; i < s.top; k++, i++) {
             if (k >= types.length || !primitive(types[k])) s.refs[i] = args[k];
         }
@@ -266,11 +262,16 @@ public final class Recorder {
         return sp.getKind().charAt(0) == 'c';
     }
 
-    /** The parameter types of sp's member, as its signature names them. */
-    private static String[] params(JoinPointStaticPart sp) {
-        String sig = sp.getSignature();
-        String ps = sig.substring(sig.indexOf('(') + 1, sig.length() - 1);
-        return ps.isEmpty() ? new String[0] : ps.split(", ");
+    /** The parameter types of sp's member, as its signature names them ("int", "java.lang.String"). */
+    private static String[] params(State s, JoinPointStaticPart sp) {
+        String[] types = s.types.get(sp);
+        if (types == null) {
+            String sig = sp.getSignature();
+            String ps = sig.substring(sig.indexOf('(') + 1, sig.length() - 1);
+            types = ps.isEmpty() ? new String[0] : ps.split(", ");
+            s.types.put(sp, types);
+        }
+        return types;
     }
 
     private static boolean primitive(String type) {
@@ -286,8 +287,7 @@ public final class Recorder {
      * thisJoinPoint.getArgs() gives them: primitives boxed as their
      * parameter's type.
      */
-    private static Object[] args(State s, int d, int end) {
-        String[] types = params(s.parts[d]);
+    private static Object[] args(State s, int d, int end, String[] types) {
         int b = s.bases[d];
         Object[] out = new Object[end - b];
         for (int k = 0; k < out.length; k++) {
@@ -347,7 +347,7 @@ public final class Recorder {
             int d = top - i;
             parts[i] = s.parts[d];
             selves[i] = constructor(parts[i]) ? null : s.selves[d];
-            args[i] = args(s, d, d == top ? s.top : s.bases[d + 1]);
+            args[i] = args(s, d, d == top ? s.top : s.bases[d + 1], params(s, parts[i]));
         }
         return new Snapshot(parts, selves, args, s.depth - top);
     }
