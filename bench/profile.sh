@@ -6,7 +6,7 @@
 #   weft profile --no-time (calls and allocations per calling context);
 #   weft profile (and wall time, calibrated and compensated);
 #   the profiler's aspect woven the same way with advice that does nothing
-#   (enter, exit, object and array empty, not inlined as weft profile
+#   (enter, exit, object, array, waitStart and waitEnd empty, not inlined as weft profile
 #   has them): the floor the woven shape alone costs.
 # With BASE, a git revision or a source tree, the profiler of that weft
 # too, in the same run (its rows marked BASE): before and after, side by
@@ -55,6 +55,8 @@ public final class Profiler {
     public static void exit() {}
     public static void object(int id, JoinPointStaticPart jp) {}
     public static void array(int id, JoinPointStaticPart jp, int[] dims) {}
+    public static void waitStart() {}
+    public static void waitEnd() {}
 }
 JAVA
 javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/weft/tools/profile/Profiler.java"
