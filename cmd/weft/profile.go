@@ -190,15 +190,8 @@ var choosesCollector = regexp.MustCompile(`-XX:[+-]Use[A-Za-z0-9]*GC\b`)
 // command's JVM options (not its program's arguments), or the JVM's option
 // variables, choose one.
 func collectorOptions(line *javacmd.Line) []string {
-	for _, v := range []string{"JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"} {
-		if choosesCollector.MatchString(os.Getenv(v)) {
-			return nil
-		}
-	}
-	for _, a := range line.JVMOptions() {
-		if choosesCollector.MatchString(a) {
-			return nil
-		}
+	if commandChooses(line, choosesCollector) {
+		return nil
 	}
 	return []string{profilerCollector}
 }

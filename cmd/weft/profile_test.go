@@ -307,3 +307,44 @@ func checkPprof(t *testing.T, path, fn string, want int64) {
 		t.Errorf("go tool pprof -raw: the sample types:\n%.800s", raw)
 	}
 }
+
+// TestToolMemoryOptions: a tool's JVM starts with the metadata threshold and
+// an initial heap unless the command or an option variable sizes them (an
+// initial heap over the command's maximum and the JVM does not start).
+func TestToolMemoryOptions(t *testing.T) {
+	t.Setenv("JDK_JAVA_OPTIONS", "")
+	t.Setenv("JAVA_TOOL_OPTIONS", "")
+	t.Setenv("_JAVA_OPTIONS", "")
+	has := func(opts []string, prefix string) bool {
+		for _, o := range opts {
+			if strings.HasPrefix(o, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	if physicalMemory() == 0 {
+		t.Fatal("physicalMemory: 0, /proc/meminfo unreadable")
+	}
+	for _, c := range []struct {
+		args           []string
+		heap, metadata bool
+	}{
+		{[]string{"java", "-cp", "app", "Main"}, true, true},
+		{[]string{"javac", "A.java"}, true, true},
+		{[]string{"java", "-Xmx300m", "Main"}, false, true},
+		{[]string{"javac", "-J-Xms64m", "A.java"}, false, true},
+		{[]string{"java", "-XX:MaxRAMPercentage=50", "Main"}, false, true},
+		{[]string{"java", "-XX:MetaspaceSize=64m", "Main"}, true, false},
+		{[]string{"java", "Main", "-Xmx1g"}, true, true}, // the program's argument
+	} {
+		got := toolMemoryOptions(parseLine(t, c.args))
+		if has(got, "-Xms") != c.heap || has(got, "-XX:MetaspaceSize=") != c.metadata {
+			t.Errorf("%q: %q", c.args, got)
+		}
+	}
+	t.Setenv("JAVA_TOOL_OPTIONS", "-Xmx200m")
+	if got := toolMemoryOptions(parseLine(t, []string{"java", "Main"})); has(got, "-Xms") {
+		t.Errorf("JAVA_TOOL_OPTIONS sizes the heap: %q", got)
+	}
+}

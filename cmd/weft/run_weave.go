@@ -24,6 +24,9 @@ type wovenRunExtras struct {
 	// line is the command line already read (launch.CommandLine), by a tool
 	// that needs it too; nil: runWoven reads it.
 	line *javacmd.Line
+	// toolMemory adds the tools' memory options (toolMemoryOptions) before
+	// jvmOptions.
+	toolMemory bool
 }
 
 // runWoven weaves as opts say and runs the command in args on the woven
@@ -119,7 +122,11 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 
 	// What the JVM defines as it runs: served from this process.
 	var lt *launch.LoadTime
-	jvmOpts := append([]string(nil), extra.jvmOptions...)
+	var jvmOpts []string
+	if extra.toolMemory {
+		jvmOpts = toolMemoryOptions(line)
+	}
+	jvmOpts = append(jvmOpts, extra.jvmOptions...)
 	if fl.loadTime {
 		answers, err := cu.Acquire("ltw", wc.Key, meta, nil)
 		if err != nil {

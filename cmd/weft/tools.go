@@ -62,8 +62,9 @@ func (t tool) install(home string) (aspect, adv string, err error) {
 
 // runTool runs the command in args as weft run does, with the tool's
 // aspect and advice woven, then the user's aspects and advice class path,
-// as the tool's options wo say, with extra's JVM options and environment;
-// advice that matches nothing is not warned of.
+// as the tool's options wo say, with extra's JVM options and environment
+// and the tools' memory options (memory.go); advice that matches nothing is
+// not warned of.
 func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv string, aspects []string, adviceCP string,
 	extra wovenRunExtras) (int, error) {
 	opts := &runOptions{
@@ -73,6 +74,7 @@ func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv 
 		adviceCP:        joinClassPath(adv, adviceCP),
 		xlint:           "ignore",
 	}
+	extra.toolMemory = true
 	return runWoven(cmd, opts, args, extra)
 }
 
