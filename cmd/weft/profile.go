@@ -31,6 +31,8 @@ type profileOptions struct {
 	pprof           string // --pprof FILE
 	writeSpeedscope bool
 	noTime          bool
+	time            string // --time: sampled, exact
+	interval        int    // --interval, microseconds
 	period          float64
 	aspects         []string // woven with the profiler
 	adviceCP        string
@@ -53,7 +55,7 @@ writes to DIR (default ./weft-profile):
   profile.html            an interactive flame graph (open it in a browser)
   profile.cct             the calling-context tree, every metric (weft flame
                           reads it)
-  summary.txt             threads, contexts, the calibrated cost
+  summary.txt             threads, contexts, how time was measured
 
 and with --write-folded one folded-stack file per metric (calls.folded ...: for
 flamegraph.pl, speedscope or async-profiler's converter; large for deep
@@ -66,13 +68,17 @@ in blocking calls — wait, park, sleep, blocking reads — so that a thread
 that only waits does not lead the list); a frame of the JDK's is followed
 by the program's frame it runs under most.
 
-Per calling context: calls; wall time with the profiler's own cost
-calibrated and subtracted (wall-ns; wall-raw-ns as measured); the time its
-own code spent waiting in the JDK's blocking calls (wait-ns); thread CPU
-time with --cpu (costly: a system call per entry and exit); objects,
-arrays and array elements allocated, as frames "new T" below the context
-that allocates them. docs/profile.md explains the metrics and what the
-compensation cannot remove.
+Per calling context: calls; wall time (wall-ns); the time its own code
+spent waiting in the JDK's blocking calls (wait-ns); thread CPU time with
+--cpu; objects, arrays and array elements allocated, as frames "new T"
+below the context that allocates them. Counts are exact. Time is sampled
+(--time sampled, the default): every --interval microseconds each running
+thread's current context is charged the time since the last sample, so no
+execution reads a clock. --time exact reads the clock at every entry and
+exit instead and subtracts the profiler's own cost, calibrated at start-up
+(wall-raw-ns is as measured): exact for long executions, at two clock
+reads per execution. docs/profile.md explains the metrics and what each
+way of timing cannot see.
 
 The command may be java or another launcher of the JDK (javac, jshell...).
 
@@ -98,7 +104,9 @@ Examples:
 	f.BoolVar(&opts.cpu, "cpu", false, "also measure thread CPU time per context (slower)")
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "an aspect of yours to weave with the profiler (repeatable)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of your aspects' advice classes")
-	f.BoolVar(&opts.noTime, "no-time", false, "count only (calls, allocations): no clock read per execution")
+	f.BoolVar(&opts.noTime, "no-time", false, "count only (calls, allocations): no time measured")
+	f.StringVar(&opts.time, "time", "sampled", `how time is measured: "sampled" (each thread's current context every --interval), "exact" (a clock read at every entry and exit, the profiler's cost subtracted)`)
+	f.IntVar(&opts.interval, "interval", 1000, "microseconds between samples of --time sampled")
 	f.Float64Var(&opts.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
 	f.IntVar(&opts.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
 	f.IntVar(&opts.top, "top", 10, "print the N frames with the most exclusive time: CPU time with --cpu, else time in running code (wall time less waiting; not with --no-time)")
@@ -117,6 +125,10 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if !ok {
 		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
 	}
+	timeEnv, err := profileTimeEnv(fl)
+	if err != nil {
+		return err
+	}
 	launcher, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
@@ -134,9 +146,7 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if fl.cpu {
 		env = append(env, "WEFT_PROFILE_CPU=true")
 	}
-	if fl.noTime {
-		env = append(env, "WEFT_PROFILE_TIME=false")
-	}
+	env = append(env, timeEnv...)
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
@@ -158,6 +168,21 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 		return err
 	}
 	return exitCode(code)
+}
+
+// profileTimeEnv returns the profiler's settings of how time is measured
+// (--no-time, --time, --interval).
+func profileTimeEnv(fl *profileOptions) ([]string, error) {
+	if fl.noTime {
+		return []string{"WEFT_PROFILE_TIME=false"}, nil
+	}
+	if fl.time != "sampled" && fl.time != "exact" {
+		return nil, fmt.Errorf("--time %q: want sampled or exact", fl.time)
+	}
+	if fl.interval < 10 {
+		return nil, fmt.Errorf("--interval %d: want 10 microseconds or more", fl.interval)
+	}
+	return []string{"WEFT_PROFILE_TIME=" + fl.time, "WEFT_PROFILE_INTERVAL=" + strconv.Itoa(fl.interval)}, nil
 }
 
 // profiler is examples/profile. Its calibration class is woven: the

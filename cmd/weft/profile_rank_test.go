@@ -52,7 +52,7 @@ const busySrc = `public class Busy {
 // --cpu it ranks by time in running code (wall time less the time in
 // blocking calls, wait-ns, itself measured: each waiter's 2.5 s), with
 // --cpu by CPU time, and says which; a JDK frame in the list (the sort)
-// names the program's frame it runs under.
+// names the program's frame it runs under; time is sampled by default.
 func TestProfileTopRanksRunningCode(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Busy.java": busySrc})
 	for _, cpu := range []bool{false, true} {
@@ -90,6 +90,14 @@ func TestProfileTopRanksRunningCode(t *testing.T) {
 		}
 		if w := at(wait, "Busy.main;Busy.spin"); w != 0 {
 			t.Errorf("--cpu %v: Busy.spin waited %d ns, want none", cpu, w)
+		}
+		// Sampled time (the default): the waiter's context is charged the
+		// 2.5 s it waits, give or take the samples a busy machine delays.
+		if w := at(readMetric(t, out, "wall-ns"), "Busy.idle"); w < 2_000_000_000 || w > 4_000_000_000 {
+			t.Errorf("--cpu %v: Busy.idle's sampled wall time %d ns, want about 2.5 s", cpu, w)
+		}
+		if summary, _ := os.ReadFile(filepath.Join(out, "summary.txt")); !strings.Contains(string(summary), "time sampled every 1000 us") {
+			t.Errorf("--cpu %v: summary.txt does not say time was sampled:\n%s", cpu, summary)
 		}
 	}
 	os.Remove(app)

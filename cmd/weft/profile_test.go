@@ -59,7 +59,8 @@ const snapSrc = `public class Snap {
 // TestProfileSnapshotsAndCounts: --period writes the profile while the
 // program runs (the program sees it); --no-time counts without a clock,
 // the threads' trees merged as they are written, exactly; the default JIT
-// policy is C1's, and an unknown policy is an error.
+// policy is C1's, and an unknown policy, way of timing or interval is an
+// error.
 func TestProfileSnapshotsAndCounts(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Snap.java": snapSrc})
 	out := filepath.Join(t.TempDir(), "prof")
@@ -83,8 +84,15 @@ func TestProfileSnapshotsAndCounts(t *testing.T) {
 		t.Errorf("3 threads' trees merged: work %d, step %d, objects %d; want 3, 15, 3", w, s, o)
 	}
 	checkCanonical(t, out)
-	if _, stderr, code := weft(t, nil, "profile", "--jit", "fast", "--", "java", "-version"); code == 0 || !strings.Contains(stderr, `--jit "fast": want c1, delayed or stock`) {
-		t.Errorf("--jit fast: exit %d, stderr:\n%s", code, stderr)
+	for _, c := range []struct{ flags, want string }{
+		{"--jit fast", `--jit "fast": want c1, delayed or stock`},
+		{"--time often", `--time "often": want sampled or exact`},
+		{"--interval 5", `--interval 5: want 10 microseconds or more`},
+	} {
+		args := append(append([]string{"profile"}, strings.Fields(c.flags)...), "--", "java", "-version")
+		if _, stderr, code := weft(t, nil, args...); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr:\n%s", c.flags, code, stderr)
+		}
 	}
 }
 
@@ -130,15 +138,15 @@ func at(m map[string]int64, path string) (n int64) {
 
 // TestProfileCommand profiles a program with a known call tree and known
 // allocations on a woven java.base: every count is exact, thread pool
-// workers' trees merge to exact totals, the profiler's calibrated cost is
-// taken out of the time of an empty method called 100,000 times, and the
-// flame graph is written.
+// workers' trees merge to exact totals, with --time exact the profiler's
+// calibrated cost is taken out of the time of an empty method called
+// 100,000 times, and the flame graph is written.
 func TestProfileCommand(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Prof.java": profSrc}, "-g")
 	out := filepath.Join(t.TempDir(), "prof")
 	cpu := filepath.Join(t.TempDir(), "weft.pprof")
 	pprofFile := filepath.Join(t.TempDir(), "prof.pb.gz")
-	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--cpuprofile", cpu, "--patches", "-o", out, "--write-folded",
+	stdout, stderr, code := weft(t, []string{sharedCache(t)}, "profile", "--cpuprofile", cpu, "--patches", "-o", out, "--write-folded", "--time", "exact",
 		"--pprof", pprofFile, "--modules", "java.base", "--", "java", "-cp", app, "Prof")
 	checkCPUProfile(t, cpu)
 	checkPprof(t, pprofFile, "Prof.empty", 400000) // warm()'s 3 × 100,000 and measured()'s 100,000, in every context

@@ -22,14 +22,23 @@ import weft.rt.Local;
  * Advice of profile.weft: one calling-context tree per thread, merged at
  * exit into folded-stack files (one per metric) that weft flame renders.
  *
- * <p>Per context: calls; wall time, inclusive and exclusive, with the
- * profiler's own cost calibrated at start-up and subtracted (JFluid's
- * inner and outer overhead); thread CPU time with -Dprofile.cpu=true; the
- * time spent waiting in the JDK's blocking calls (profile.weft's
- * waiting(): monitor wait, park, sleep, blocking reads...); and,
+ * <p>Per context: calls; wall time; thread CPU time with
+ * -Dprofile.cpu=true; the time spent waiting in the JDK's blocking calls
+ * (profile.weft's waiting(): monitor wait, park, sleep, blocking reads...);
+ * and,
  * per allocation site below it, objects, arrays and array elements (JP's
  * counting for multi-dimensional arrays: new int[a][b][c] allocates
  * 1 + a + a*b arrays holding a + a*b + a*b*c elements).
+ *
+ * <p>Time is sampled by default: every profile.interval microseconds a
+ * thread of the profiler's adds the time since its last sample to each
+ * running thread's current context (and, with CPU time, the thread's CPU
+ * time since then), so that executions read no clock: the contexts and
+ * counts stay exact, the times are as exact as the samples are many. With
+ * profile.time=exact, each execution reads the clock at entry and exit
+ * instead, and the profiler's own cost, calibrated at start-up, is
+ * subtracted (JFluid's inner and outer overhead): exact for long
+ * executions, at a clock read per entry and exit.
  *
  * <p>The hot path takes no lock and, once a context exists, allocates
  * nothing. Past -Dprofile.maxNodes contexts (default 2,000,000), new
@@ -37,8 +46,9 @@ import weft.rt.Local;
  *
  * <p>Settings (system property, else environment variable): profile.out /
  * WEFT_PROFILE_OUT, the output directory (default ./weft-profile);
- * profile.time / WEFT_PROFILE_TIME (false: counts only, no clock read);
- * profile.cpu / WEFT_PROFILE_CPU; profile.maxNodes / WEFT_PROFILE_MAX_NODES;
+ * profile.time / WEFT_PROFILE_TIME (sampled, the default; exact; false:
+ * counts only); profile.interval / WEFT_PROFILE_INTERVAL (microseconds
+ * between samples, 1000); profile.cpu / WEFT_PROFILE_CPU; profile.maxNodes / WEFT_PROFILE_MAX_NODES;
  * profile.period / WEFT_PROFILE_PERIOD (seconds between snapshots of the
  * merged trees, written while the program runs; 0: at exit only).
  */
@@ -49,21 +59,32 @@ public final class Profiler {
     static final class State {
         final Node root = new Node(-2, null, false);
         final String thread;
+        final Thread owner; // for the sampler: whether it runs, its CPU time
+        long cpuSampled;    // the owner's CPU time at the sampler's last sample
         Node[] stack = new Node[64];
         long[] starts = new long[64];
         long[] cpuStarts;
         int depth;
         long waitStart; // when the blocking call under way began, 0 if none
+        boolean waiting; // in a blocking call (sampled time: the sampler charges it to wait-ns)
 
-        State(String thread) {
+        State(String thread, Thread owner) {
             this.thread = thread;
+            this.owner = owner;
             stack[0] = root;
-            if (CPU) cpuStarts = new long[64];
+            if (CPU && TIME) cpuStarts = new long[64];
         }
     }
 
-    static final boolean TIME = Boolean.parseBoolean(setting("profile.time", "WEFT_PROFILE_TIME", "true"));
-    static final boolean CPU = TIME && Boolean.parseBoolean(setting("profile.cpu", "WEFT_PROFILE_CPU", "false"));
+    private static final String TIME_MODE = setting("profile.time", "WEFT_PROFILE_TIME", "sampled");
+    /** Each execution reads the clock (profile.time=exact). */
+    static final boolean TIME = TIME_MODE.equals("exact") || TIME_MODE.equals("true");
+    /** The sampler times the threads' current contexts (profile.time=sampled, the default). */
+    static final boolean SAMPLED = TIME_MODE.equals("sampled");
+    /** Times are written, measured either way. */
+    static final boolean TIMED = TIME || SAMPLED;
+    static final long INTERVAL_NS = 1000L * Math.max(10, Long.parseLong(setting("profile.interval", "WEFT_PROFILE_INTERVAL", "1000")));
+    static final boolean CPU = TIMED && Boolean.parseBoolean(setting("profile.cpu", "WEFT_PROFILE_CPU", "false"));
     static final long PERIOD_MS = (long) (1000 * Double.parseDouble(setting("profile.period", "WEFT_PROFILE_PERIOD", "0")));
     static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
     static final AtomicInteger NODES = new AtomicInteger();
@@ -98,6 +119,11 @@ public final class Profiler {
             t.setDaemon(true);
             t.start();
         }
+        if (SAMPLED) {
+            Thread t = new Thread(Profiler::sample, "weft-profile-sampler");
+            t.setDaemon(true);
+            t.start();
+        }
     }
 
     /** A setting: the system property, else the environment variable, else the default. */
@@ -128,9 +154,9 @@ public final class Profiler {
         if (c == null || c.id != id) c = child(p, id, jp, false);
         c.calls++;
         if (++d == s.stack.length) grow(s);
+        s.stack[d] = c; // before the depth: the sampler reads the depth, then the context
         s.depth = d;
-        s.stack[d] = c;
-        if (CPU) s.cpuStarts[d] = THREADS.getCurrentThreadCpuTime();
+        if (CPU && TIME) s.cpuStarts[d] = THREADS.getCurrentThreadCpuTime();
         if (TIME) s.starts[d] = System.nanoTime();
     }
 
@@ -151,25 +177,34 @@ public final class Profiler {
         if (TIME) {
             Node c = s.stack[d];
             c.wallNanos += now - s.starts[d];
-            if (CPU) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
+            if (CPU && TIME) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
         }
         s.depth = d - 1; // the stack keeps its reference: contexts live as long as the tree
     }
 
     /** Before a blocking call (profile.weft's waiting()): the thread starts to wait. */
     public static void waitStart() {
-        if (!TIME) return;
+        if (!TIMED) return;
         Object o = Local.get();
-        if (o instanceof State) ((State) o).waitStart = System.nanoTime();
+        if (!(o instanceof State)) return;
+        if (SAMPLED) {
+            ((State) o).waiting = true;
+        } else {
+            ((State) o).waitStart = System.nanoTime();
+        }
     }
 
     /** After the blocking call, however it ended: the wait counts in the current context. */
     public static void waitEnd() {
-        if (!TIME) return;
-        long now = System.nanoTime();
+        if (!TIMED) return;
         Object o = Local.get();
         if (!(o instanceof State)) return;
         State s = (State) o;
+        if (SAMPLED) {
+            s.waiting = false;
+            return;
+        }
+        long now = System.nanoTime();
         if (s.waitStart == 0) return; // it began before the thread's state existed
         s.stack[s.depth].waitNanos += now - s.waitStart;
         s.waitStart = 0;
@@ -213,7 +248,8 @@ public final class Profiler {
     }
 
     private static State newState() {
-        State n = new State(Thread.currentThread().getName());
+        Thread t = Thread.currentThread();
+        State n = new State(t.getName(), t);
         STATES.add(n);
         Local.set(n);
         return n;
@@ -244,7 +280,44 @@ public final class Profiler {
         int n = s.stack.length * 2;
         s.stack = java.util.Arrays.copyOf(s.stack, n);
         s.starts = java.util.Arrays.copyOf(s.starts, n);
-        if (CPU) s.cpuStarts = java.util.Arrays.copyOf(s.cpuStarts, n);
+        if (CPU && TIME) s.cpuStarts = java.util.Arrays.copyOf(s.cpuStarts, n);
+    }
+
+    /**
+     * The sampler's loop (profile.time=sampled): every INTERVAL_NS, the time
+     * since the last sample goes to the current context of each thread that
+     * runs (its exclusive wall time; its wait-ns too if the thread is in
+     * a blocking call), and with CPU time the thread's CPU time since then. A context is read without synchronization: enter
+     * stores it before the depth, so a sample sees the context entered or
+     * its parent, never a stale one. A sample late by a busy machine still
+     * counts the whole time since the last one.
+     */
+    private static void sample() {
+        long last = System.nanoTime();
+        for (;;) {
+            try {
+                Thread.sleep(INTERVAL_NS / 1_000_000, (int) (INTERVAL_NS % 1_000_000));
+            } catch (InterruptedException e) {
+                return; // the JVM is ending
+            }
+            long now = System.nanoTime(), wall = now - last;
+            last = now;
+            for (State s : STATES) {
+                Thread t = s.owner;
+                if (t == null || !t.isAlive()) continue;
+                Node[] stack = s.stack;
+                int d = s.depth;
+                Node c = d < stack.length ? stack[d] : null;
+                if (c == null) continue;
+                c.wallNanos += wall;
+                if (s.waiting) c.waitNanos += wall;
+                if (CPU) {
+                    long cpu = THREADS.getThreadCpuTime(t.getId());
+                    if (cpu > 0 && s.cpuSampled > 0) c.cpuNanos += cpu - s.cpuSampled;
+                    s.cpuSampled = cpu;
+                }
+            }
+        }
     }
 
     /**
@@ -268,12 +341,12 @@ public final class Profiler {
         try {
             DIB.set(false); // inside advice: let the woven calibration code's advice run
             for (int r = 0; r < rounds; r++) {
-                State calibration = new State("calibration");
+                State calibration = new State("calibration", null);
                 Local.set(calibration);
                 try {
                     weft.tools.profile.calibrate.Calibrate.loop(calls);
                 } catch (Throwable e) { // woven by another weft: time entry and exit directly
-                    calibration = new State("calibration");
+                    calibration = new State("calibration", null);
                     Local.set(calibration);
                 }
                 Node[] top = calibration.root.children();
@@ -401,8 +474,12 @@ public final class Profiler {
                 writeTree(w, roots, names);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("summary.txt")))) {
-                w.printf("threads %d%ncontexts %d (limit %d)%ncalls %d%ncalibration inner %d ns outer %d ns per execution%n",
-                        STATES.size(), NODES.get(), MAX_NODES, calls, INNER, OUTER);
+                w.printf("threads %d%ncontexts %d (limit %d)%ncalls %d%n", STATES.size(), NODES.get(), MAX_NODES, calls);
+                if (SAMPLED) {
+                    w.printf("time sampled every %d us%n", INTERVAL_NS / 1000);
+                } else {
+                    w.printf("calibration inner %d ns outer %d ns per execution%n", INNER, OUTER);
+                }
             }
         } catch (IOException e) {
             System.err.println("profile: writing " + out + ": " + e);
@@ -486,7 +563,7 @@ public final class Profiler {
     private static void writeTree(OutputStream w, Node[] roots, Names names) throws IOException {
         TreeWriter t = new TreeWriter(w, names);
         t.text("# weft cct 1\n");
-        if (!TIME) {
+        if (!TIMED) {
             t.text("metrics calls objects arrays elements wall-ns wall-raw-ns\n");
         } else {
             t.text(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns wait-ns\n"
@@ -580,8 +657,14 @@ public final class Profiler {
                     objects += k.objects;
                     arrays += k.arrays;
                     elements += k.elements;
-                    if (!TIME) continue;
+                    if (!TIMED) continue;
                     wait += k.waitNanos;
+                    if (SAMPLED) { // exclusive already
+                        wall += k.wallNanos;
+                        comp += k.wallNanos;
+                        cpu += k.cpuNanos;
+                        continue;
+                    }
                     long childComp = 0, childWall = 0, childCpu = 0;
                     for (Node g : k.table) {
                         if (g == null) continue;
@@ -605,7 +688,7 @@ public final class Profiler {
                 number(comp);
                 number(wall);
                 if (CPU) number(cpu);
-                if (TIME) number(wait);
+                if (TIMED) number(wait);
                 buf[pos++] = '\n';
                 nodes(s, i, j, self, depth + 1);
             }
