@@ -2,7 +2,8 @@
 # directory): javac_workload DIR writes the javac workload, 120 generated
 # classes with generics, lambdas and streams, to DIR/gen/C1.java ...
 # C120.java; best COMMAND... times a command; rounds times commands side by
-# side; medians times commands interleaved; ratio A B prints B/A.
+# side; medians times commands interleaved; ratio A B prints B/A; section
+# prints commands interleaved as a table against the first.
 javac_workload() {
   mkdir -p "$1/gen"
   for i in $(seq 1 120); do
@@ -90,3 +91,33 @@ median2() { # the medians of the two columns of its input's lines
   c=$(cut -d' ' -f2 <<<"$in" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
   echo "$w $c"
 }
+
+# section TITLE NAME COMMAND NAME COMMAND ...: the commands interleaved
+# (medians), a row each, the first the stock run the others are compared
+# with; with BASE set, every command of $W/weft again with $W/weft-base,
+# the BASE weft.
+section() {
+  local title=$1 names=() cmds=() n c i
+  shift
+  while (($#)); do
+    names+=("$1")
+    cmds+=("$2")
+    if [ -n "${BASE:-}" ] && [[ $2 == "$W/weft "* ]]; then
+      names+=("BASE $BASE: $1")
+      cmds+=("$W/weft-base ${2#"$W/weft "}")
+    fi
+    shift 2
+  done
+  mapfile -t out < <(medians "${cmds[@]}")
+  printf '%-44s wall ms   cpu ms   vs stock (wall, cpu)\n' "$title"
+  read -r s_w s_c <<<"${out[0]}"
+  for i in "${!names[@]}"; do
+    read -r w c <<<"${out[$i]}"
+    if ((i == 0)); then
+      printf '%-44s %7d  %7d\n' "${names[$i]}" "$w" "$c"
+    else
+      printf '%-44s %7d  %7d   %s %s\n' "${names[$i]}" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")"
+    fi
+  done
+}
+

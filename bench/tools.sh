@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The tools' cost, side by side in one run, against their goals:
+#   javac compiling the 120 generated files of common.sh: stock; weft
+#     profile --no-time (calls and allocations; goal x1.5 CPU, x2 wall);
+#     weft profile (and wall time, sampled; goal x2.5 CPU); weft leak
+#     (goal x2 CPU);
+#   bench/testdata/recrash/Bank.java, accounts and transfers (about 200
+#     million executions of small methods): stock; weft recrash
+#     (application frames; goal x1.6 CPU); weft recrash --jdk-frames
+#     (goal x3 CPU);
+#   around advice (bench/around.sh: fib(30) and a loop making 1 M small
+#     objects, counting and proceeding once): weft's ratio to unwoven
+#     against ajc's (goal: no more than ajc's).
+# Each section's commands run interleaved, RUNS rounds after a warm-up
+# round (common.sh's section: medians of the whole command's wall and
+# user+sys CPU, weft's own process and the woven JVM's start and JIT
+# included). With BASE, a git revision or a source tree, the same
+# commands with that weft in the same rounds (rows marked BASE), and
+# around.sh's BASE row: the previous build's figures in the same run.
+# WEFT_BENCH_CACHE names a cache directory kept between runs (each tool's
+# woven JDK takes a minute or two to make, per weft binary; a BASE given
+# as a source tree builds the same binary from one run to the next).
+# Usage: [WEFT_BENCH_CACHE=DIR] bash bench/tools.sh [RUNS [BASE]]   (from the repository root; JDK 17, Go and ajc on PATH)
+set -euo pipefail
+RUNS=${1:-3}
+BASE=${2:-}
+W=$(mktemp -d /tmp/weft-bench-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
+export WEFT_CACHE_MAX=${WEFT_CACHE_MAX:-50G} # the run's woven JDKs, both builds' (a few GB)
+
+go build -o "$W/weft" ./cmd/weft
+if [ -n "$BASE" ]; then
+  src=$BASE
+  if [ ! -d "$BASE" ]; then
+    src=$W/base
+    mkdir "$src"
+    git archive "$BASE" | tar -x -C "$src"
+  fi
+  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
+fi
+. bench/common.sh
+javac_workload "$W/src"
+javac -d "$W/bank" bench/testdata/recrash/Bank.java
+JAVAC="javac -d $W/out $(echo "$W"/src/gen/*.java)"
+BANK="java -cp $W/bank bank.Bank 6 100000"
+
+uptime
+section 'javac, 120 files' \
+  stock "$JAVAC" \
+  'profile --no-time (goal x1.5 cpu, x2 wall)' "$W/weft profile --no-time --top 0 -o $W/p1 -- $JAVAC" \
+  'profile, time (goal x2.5 cpu)' "$W/weft profile --top 0 -o $W/p2 -- $JAVAC" \
+  'leak (goal x2 cpu)' "$W/weft leak -o $W/l1 -- $JAVAC"
+section 'bank: 6 M transfers, 100,000 accounts' \
+  stock "$BANK" \
+  'recrash (goal x1.6 cpu)' "$W/weft recrash -o $W/r1 -- $BANK" \
+  'recrash --jdk-frames (goal x3 cpu)' "$W/weft recrash --jdk-frames -o $W/r2 -- $BANK"
+uptime
+echo 'around advice (goal: weft around no more than ajc around, both loops):'
+bash bench/around.sh "$RUNS" 30 ${BASE:+"$BASE"}
