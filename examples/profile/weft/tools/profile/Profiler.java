@@ -89,6 +89,8 @@ public final class Profiler {
     static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
     static final AtomicInteger NODES = new AtomicInteger();
     static final ConcurrentLinkedQueue<State> STATES = new ConcurrentLinkedQueue<>();
+    /** The states of the threads the sampler has not yet seen ended (STATES keeps every thread's). */
+    static final ConcurrentLinkedQueue<State> RUNNING = new ConcurrentLinkedQueue<>();
     static final ThreadMXBean THREADS = CPU ? ManagementFactory.getThreadMXBean() : null;
     // The per-thread state lives in weft.rt.Local's slot, a field of
     // java.lang.Thread in the woven JDK: a ThreadLocal here would be looked
@@ -251,6 +253,7 @@ public final class Profiler {
         Thread t = Thread.currentThread();
         State n = new State(t.getName(), t);
         STATES.add(n);
+        if (SAMPLED) RUNNING.add(n);
         Local.set(n);
         return n;
     }
@@ -302,9 +305,13 @@ public final class Profiler {
             }
             long now = System.nanoTime(), wall = now - last;
             last = now;
-            for (State s : STATES) {
+            for (java.util.Iterator<State> i = RUNNING.iterator(); i.hasNext(); ) {
+                State s = i.next();
                 Thread t = s.owner;
-                if (t == null || !t.isAlive()) continue;
+                if (!t.isAlive()) { // ended: a program starting thread after thread is not scanned for each
+                    i.remove();
+                    continue;
+                }
                 Node[] stack = s.stack;
                 int d = s.depth;
                 Node c = d < stack.length ? stack[d] : null;
