@@ -290,39 +290,48 @@ public final class Profiler {
      * The sampler's loop (profile.time=sampled): every INTERVAL_NS, the time
      * since the last sample goes to the current context of each thread that
      * runs (its exclusive wall time; its wait-ns too if the thread is in
-     * a blocking call), and with CPU time the thread's CPU time since then. A context is read without synchronization: enter
-     * stores it before the depth, so a sample sees the context entered or
-     * its parent, never a stale one. A sample late by a busy machine still
-     * counts the whole time since the last one.
+     * a blocking call), and with CPU time the thread's CPU time since
+     * then. A context is read without synchronization: enter stores it
+     * before the depth, so a sample sees the context entered or its
+     * parent, never a stale one. A sample late by a busy machine still
+     * counts the whole time since the last one; and a scan of many threads
+     * (ten thousand virtual threads) waits ten times its own length before
+     * the next, so that sampling takes at most a tenth of a core.
      */
     private static void sample() {
-        long last = System.nanoTime();
+        long last = System.nanoTime(), pause = INTERVAL_NS;
         for (;;) {
             try {
-                Thread.sleep(INTERVAL_NS / 1_000_000, (int) (INTERVAL_NS % 1_000_000));
+                Thread.sleep(pause / 1_000_000, (int) (pause % 1_000_000));
             } catch (InterruptedException e) {
                 return; // the JVM is ending
             }
             long now = System.nanoTime(), wall = now - last;
             last = now;
-            for (java.util.Iterator<State> i = RUNNING.iterator(); i.hasNext(); ) {
-                State s = i.next();
-                Thread t = s.owner;
-                if (!t.isAlive()) { // ended: a program starting thread after thread is not scanned for each
-                    i.remove();
-                    continue;
-                }
-                Node[] stack = s.stack;
-                int d = s.depth;
-                Node c = d < stack.length ? stack[d] : null;
-                if (c == null) continue;
-                c.wallNanos += wall;
-                if (s.waiting) c.waitNanos += wall;
-                if (CPU) {
-                    long cpu = THREADS.getThreadCpuTime(t.getId());
-                    if (cpu > 0 && s.cpuSampled > 0) c.cpuNanos += cpu - s.cpuSampled;
-                    s.cpuSampled = cpu;
-                }
+            scan(wall);
+            pause = Math.max(INTERVAL_NS, 10 * (System.nanoTime() - now));
+        }
+    }
+
+    /** Charges wall ns to the current context of every thread that runs. */
+    private static void scan(long wall) {
+        for (java.util.Iterator<State> i = RUNNING.iterator(); i.hasNext(); ) {
+            State s = i.next();
+            Thread t = s.owner;
+            if (!t.isAlive()) { // ended: a program starting thread after thread is not scanned for each
+                i.remove();
+                continue;
+            }
+            Node[] stack = s.stack;
+            int d = s.depth;
+            Node c = d < stack.length ? stack[d] : null;
+            if (c == null) continue;
+            c.wallNanos += wall;
+            if (s.waiting) c.waitNanos += wall;
+            if (CPU) {
+                long cpu = THREADS.getThreadCpuTime(t.getId());
+                if (cpu > 0 && s.cpuSampled > 0) c.cpuNanos += cpu - s.cpuSampled;
+                s.cpuSampled = cpu;
             }
         }
     }
