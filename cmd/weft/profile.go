@@ -87,7 +87,11 @@ with C2 costs more CPU than its code saves on most runs. Counts are exact
 under every policy; for long runs where wall time matters, --jit delayed
 (C2 for what stays hot) or --jit stock (docs/profile.md has the figures).
 It runs with the parallel collector unless the command chooses one
-(-XX:+UseG1GC ...): G1's write barrier costs the profiler more.
+(-XX:+UseG1GC ...): G1's write barrier costs the profiler more; and, unless
+the command sizes them, with an initial heap of a sixteenth of memory (at
+most 1 GB) and a metadata threshold of 256 MB: the tree lives in the heap
+and the woven JDK has more classes, so growing from javac's 8 MB took ten
+full collections.
 
 Examples:
 
