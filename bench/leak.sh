@@ -8,30 +8,64 @@
 #   weft leak --sample 64: one allocation in 64 tracked from the start.
 # All three count every allocation in its calling context (the execution
 # advice keeps the context everywhere); they differ in the weak references.
-# Each row is the best of RUNS runs of the whole command (weft's own work
-# included: serving load-time weaving, the report and its flame graph),
-# after one run that fills the caches.
-# Usage: bash bench/leak.sh [RUNS]   (from the repository root; JDK 17 and Go on PATH)
+# With BASE, a git revision or a source tree, the default of that weft too
+# (its row marked BASE): before and after in the same run.
+# ROWS (environment) chooses the rows after stock, by name, default
+# "every default 64".
+# The commands run interleaved, one run of each a round, RUNS rounds after
+# a warm-up round that fills the caches (bench/common.sh's rounds): each
+# row is the best wall and CPU time of the whole command (weft's own work
+# included: serving load-time weaving, the report and its flame graph) and
+# the median of the rounds' CPU ratios to stock (the machine's load drifts:
+# a round's commands share it). WEFT_BENCH_CACHE names a cache directory to
+# keep between runs (a woven JDK takes minutes); the BASE weft is built
+# with -trimpath, the same binary from one run to the next, so its woven
+# JDK is kept too.
+# Usage: [ROWS="default"] bash bench/leak.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
 set -euo pipefail
 RUNS=${1:-3}
+BASE=${2:-}
+ROWS=${ROWS:-every default 64}
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-export WEFT_CACHE=$W/cache
+export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 
 go build -o "$W/weft" ./cmd/weft
+if [ -n "$BASE" ]; then
+  src=$BASE
+  if [ ! -d "$BASE" ]; then
+    src=$W/base
+    mkdir "$src"
+    git archive "$BASE" | tar -x -C "$src"
+  fi
+  (cd "$src" && go build -trimpath -o "$W/weft-base" ./cmd/weft)
+fi
 . bench/common.sh
 javac_workload "$W/src"
 interval() { sed -n 's/.*"interval":\([0-9]*\).*/\1/p' "$1/leak.json" | head -1; }
 uptime
-JAVAC=(javac -d "$W/out" "$W"/src/gen/*.java)
-read -r s_w s_c < <(best "${JAVAC[@]}")
-read -r a_w a_c < <(best "$W/weft" leak --sample 1 -o "$W/l1" -- "${JAVAC[@]}")
-read -r d_w d_c < <(best "$W/weft" leak -o "$W/l2" -- "${JAVAC[@]}")
-read -r f_w f_c < <(best "$W/weft" leak --sample 64 -o "$W/l3" -- "${JAVAC[@]}")
-printf 'javac, 120 files               wall ms   cpu ms   vs stock (wall, cpu)\n'
-printf 'stock                          %7d  %7d\n' "$s_w" "$s_c"
-printf 'leak: every allocation         %7d  %7d   %s %s\n' "$a_w" "$a_c" "$(ratio "$s_w" "$a_w")" "$(ratio "$s_c" "$a_c")"
-printf 'leak: default (adaptive)       %7d  %7d   %s %s\n' "$d_w" "$d_c" "$(ratio "$s_w" "$d_w")" "$(ratio "$s_c" "$d_c")"
-printf 'leak: 1 in 64                  %7d  %7d   %s %s\n' "$f_w" "$f_c" "$(ratio "$s_w" "$f_w")" "$(ratio "$s_c" "$f_c")"
-echo "the default ended tracking 1 allocation in $(interval "$W/l2")"
-head -2 "$W/l1/leak.txt"
+names=(stock) cmds=(javac)
+[ -n "$BASE" ] && { names+=("BASE $BASE: default"); cmds+=("$W/weft-base leak -o $W/lb -- javac"); }
+for r in $ROWS; do
+  case $r in
+  every) names+=('leak: every allocation'); cmds+=("$W/weft leak --sample 1 -o $W/l1 -- javac") ;;
+  default) names+=('leak: default (adaptive)'); cmds+=("$W/weft leak -o $W/l2 -- javac") ;;
+  64) names+=('leak: 1 in 64'); cmds+=("$W/weft leak --sample 64 -o $W/l3 -- javac") ;;
+  *) echo "ROWS: unknown row $r (every, default, 64)" >&2; exit 2 ;;
+  esac
+done
+ROUND_CMD="-d $W/out $(echo "$W"/src/gen/*.java)"
+mapfile -t rows < <(rounds "${cmds[@]}")
+read -r s_w s_c _ <<<"${rows[0]}"
+printf 'javac, 120 files               wall ms   cpu ms   vs stock: wall (best), cpu (median of %d rounds)\n' "$RUNS"
+printf '%-30s %7d  %7d\n' stock "$s_w" "$s_c"
+for i in $(seq 1 $((${#cmds[@]} - 1))); do
+  read -r w c r <<<"${rows[i]}"
+  printf '%-30s %7d  %7d   %s x%s\n' "${names[i]}" "$w" "$c" "$(ratio "$s_w" "$w")" "$r"
+done
+uptime
+for d in lb l1 l2 l3; do
+  [ -f "$W/$d/leak.json" ] && echo "$d: the run ended tracking 1 allocation in $(interval "$W/$d")"
+  [ -f "$W/$d/leak.txt" ] && head -2 "$W/$d/leak.txt"
+done
+true
