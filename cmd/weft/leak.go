@@ -22,6 +22,7 @@ type leakOptions struct {
 	window int
 	rate   int64
 	period float64
+	jit    string
 	pprof  string // --pprof FILE
 }
 
@@ -55,6 +56,11 @@ tracks every allocation until they come faster than --rate per second,
 then halves the share it tracks as often as needed (live counts are
 weighted by it); --sample N tracks one in N from the start.
 
+The JVM runs with C1 only by default (--jit c1), as weft profile's does:
+compiling the woven JDK with C2 costs more than it saves on all but long
+runs (javac compiling 120 files: 37 against 18 CPU-s, docs/leak.md);
+--jit delayed or --jit stock for long runs.
+
 Samples are taken after collections only: a program that runs for too
 short a time or with a large heap gets too few; run it longer or with a
 smaller heap (-Xmx).
@@ -74,6 +80,7 @@ Examples:
 	f.IntVar(&opts.window, "window", 8, "samples the growth test looks back over (at least 4)")
 	f.Int64Var(&opts.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")
 	f.Float64Var(&opts.period, "period", 0, "also write the report every SECONDS while the program runs")
+	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
 	f.StringVar(&opts.pprof, "pprof", "", "also write the live objects' contexts in pprof's format to `FILE` (live objects and bytes)")
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "track")
 	return cmd
@@ -81,6 +88,10 @@ Examples:
 
 func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	fl := opts
+	jit, ok := jitPolicies[fl.jit]
+	if !ok {
+		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
+	}
 	_, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
@@ -104,7 +115,7 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
 		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{env: env})
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{jvmOptions: jit, env: env})
 	if err != nil {
 		return err
 	}

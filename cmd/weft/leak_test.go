@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/flame"
@@ -72,4 +73,12 @@ func readLeakReport(t *testing.T, out string) leakReport {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestLeakJIT: weft leak takes weft profile's JIT policies, and says which
+// it takes when given another, before weaving anything.
+func TestLeakJIT(t *testing.T) {
+	if _, stderr, code := weft(t, nil, "leak", "--jit", "fast", "--", "java", "-version"); code == 0 || !strings.Contains(stderr, `--jit "fast": want c1, delayed or stock`) {
+		t.Errorf("--jit fast: exit %d, stderr:\n%s", code, stderr)
+	}
 }
