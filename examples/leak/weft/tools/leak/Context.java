@@ -1,25 +1,29 @@
 package weft.tools.leak;
 
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.Arrays;
 
 import weft.rt.JoinPointStaticPart;
 
 /**
  * An allocation context: an allocation site (a {@code new} or array
  * construction join point) under the innermost few executions of the
- * thread that allocates. Its counters are shared by every thread that
- * allocates in it; its history is written by the sampler only.
+ * thread that allocates. Its allocations are counted per thread, in a
+ * {@link Count} each (a plain increment, no shared cache line written per
+ * allocation), and summed when read; its other counters change only per
+ * tracked object, under the lock of the table of references; its history
+ * is written by the sampler only.
  */
 final class Context {
     final JoinPointStaticPart site;
     /**
      * The executions around the site, innermost first: Tracker.DEPTH, and
-     * out to the program's nearest (Tracker.context), hidden ones left out.
+     * out to the program's nearest (Tracker.count), hidden ones left out.
      */
     final JoinPointStaticPart[] frames;
     final int hash;
 
-    volatile long allocated; // objects allocated here, every one
+    /** The threads' counts of the objects allocated here, every one (copied on write, under this). */
+    private volatile Count[] counts = NO_COUNTS;
     volatile long tracked;   // of those, tracked by weak reference (not weighted)
     volatile long live;      // tracked objects not yet collected, each weighted by its sampling interval
     volatile long liveBytes; // their shallow sizes, weighted alike
@@ -31,10 +35,7 @@ final class Context {
     /** The number of the first sample taken after this context existed. */
     final int born;
 
-    private static final AtomicLongFieldUpdater<Context> ALLOCATED = AtomicLongFieldUpdater.newUpdater(Context.class, "allocated");
-    private static final AtomicLongFieldUpdater<Context> TRACKED = AtomicLongFieldUpdater.newUpdater(Context.class, "tracked");
-    private static final AtomicLongFieldUpdater<Context> LIVE = AtomicLongFieldUpdater.newUpdater(Context.class, "live");
-    private static final AtomicLongFieldUpdater<Context> LIVE_BYTES = AtomicLongFieldUpdater.newUpdater(Context.class, "liveBytes");
+    private static final Count[] NO_COUNTS = {};
 
     Context(JoinPointStaticPart site, JoinPointStaticPart[] frames, int hash, int window, int born) {
         this.site = site;
@@ -44,9 +45,9 @@ final class Context {
         this.born = born;
     }
 
-    /** The hash of a site under frames[0..k), innermost first. */
-    static int hash(JoinPointStaticPart site, JoinPointStaticPart[] frames, int k) {
-        int h = site.getId() * 0x9E3779B9;
+    /** The hash of site id under frames[0..k), innermost first. */
+    static int hash(int site, JoinPointStaticPart[] frames, int k) {
+        int h = site * 0x9E3779B9;
         for (int i = 0; i < k; i++) {
             h = (h ^ frames[i].getId()) * 0x9E3779B9;
         }
@@ -78,17 +79,52 @@ final class Context {
         return true;
     }
 
-    void allocated() { ALLOCATED.incrementAndGet(this); }
+    /**
+     * One thread's count of the allocations in a context, written by that
+     * thread only. Others read it (sampler, report) without a lock: a
+     * long's read is whole on the 64-bit JVMs weft weaves, and a count
+     * read while its thread runs may lag by the allocations still in the
+     * thread's registers; at exit the threads that allocated have stopped
+     * or wait in the shutdown.
+     */
+    static final class Count {
+        final Context context;
+        long allocated;
+
+        Count(Context context) {
+            this.context = context;
+        }
+    }
+
+    /** A new count of this context's allocations for the calling thread. */
+    synchronized Count count() {
+        Count c = new Count(this);
+        Count[] a = Arrays.copyOf(counts, counts.length + 1);
+        a[a.length - 1] = c;
+        counts = a;
+        return c;
+    }
+
+    /** Objects allocated here, every one: the threads' counts summed. */
+    long allocated() {
+        long n = 0;
+        for (Count c : counts) n += c.allocated;
+        return n;
+    }
+
+    // born and died are called under the lock of the table of references
+    // (Tracker.Refs), which counts each tracked object's birth and death
+    // once: plain updates, where the JDK's atomics would run its woven code.
 
     void born(long weight, long bytes) {
-        TRACKED.incrementAndGet(this);
-        LIVE.addAndGet(this, weight);
-        LIVE_BYTES.addAndGet(this, bytes);
+        tracked++;
+        live += weight;
+        liveBytes += bytes;
     }
 
     void died(long weight, long bytes) {
-        LIVE.addAndGet(this, -weight);
-        LIVE_BYTES.addAndGet(this, -bytes);
+        live -= weight;
+        liveBytes -= bytes;
     }
 
     /** The live estimate at sample n (0 before the context existed). */

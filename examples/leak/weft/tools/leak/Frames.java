@@ -28,9 +28,8 @@ final class Frames {
      */
     private static volatile byte[] kinds = new byte[1 << 16];
 
-    /** The kind of execution jp's frame. */
-    static byte kind(JoinPointStaticPart jp) {
-        int id = jp.getId();
+    /** The kind of execution jp's frame, join point id. */
+    static byte kind(int id, JoinPointStaticPart jp) {
         byte[] k = kinds;
         if (id >= 0 && id < k.length && k[id] != 0) return k[id];
         byte v = classify(jp.getDeclaringTypeName());

@@ -80,7 +80,7 @@ final class Report {
             rows.add(r);
             if (r.growing) growing.add(r);
             sites.add(c.site.getId());
-            allocated += c.allocated;
+            allocated += c.allocated();
         }
         growing.sort(BY_GROWTH);
         rows.sort(BY_BYTES);
@@ -129,7 +129,7 @@ final class Report {
                 Row r = growing.get(i);
                 w.printf("%n%2d. %s  %s%n", i + 1, r.c.siteFrame(), r.c.location());
                 w.printf("    +%,d objects (+%s), %,d live (%s), %,d allocated%n",
-                        r.growth, size(r.bytesGrowth), r.live, size(r.liveBytes), r.c.allocated);
+                        r.growth, size(r.bytesGrowth), r.live, size(r.liveBytes), r.c.allocated());
                 for (weft.rt.JoinPointStaticPart f : r.c.frames) w.printf("    in %s%n", Context.frame(f));
                 w.printf("    live at the last samples:");
                 for (long v : r.window) w.printf(" %,d", v);
@@ -184,7 +184,7 @@ final class Report {
             string(w, Context.frame(r.c.frames[i]));
         }
         w.printf(Locale.ROOT, "],\"allocated\":%d,\"tracked\":%d,\"live\":%d,\"liveBytes\":%d,\"growth\":%d,\"tau\":%.3f,\"history\":[",
-                r.c.allocated, r.c.tracked, r.live, r.liveBytes, r.growth, r.tau);
+                r.c.allocated(), r.c.tracked, r.live, r.liveBytes, r.growth, r.tau);
         for (int i = 0; i < r.window.length; i++) {
             if (i > 0) w.print(',');
             w.print(r.window[i]);

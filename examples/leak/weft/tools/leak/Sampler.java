@@ -138,7 +138,7 @@ final class Sampler implements Runnable {
         sentinel = new Sentinel();
         synchronized (Report.class) { // not while a report reads the histories
             long allocated = 0;
-            for (Context x : Tracker.CONTEXTS.keySet()) allocated += x.allocated;
+            for (Context x : Tracker.CONTEXTS.keySet()) allocated += x.allocated();
             long since = allocated - sampledAllocations;
             boolean refines = samples > 0 && since < lastSpan / 10;
             int n = refines ? samples - 1 : samples;

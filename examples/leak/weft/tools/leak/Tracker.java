@@ -3,6 +3,7 @@ package weft.tools.leak;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,7 +17,8 @@ import weft.rt.Local;
  * innermost leak.depth frames, and further out to the program's nearest
  * frame (an allocation inside the JDK is named by the program's code that
  * caused it), hidden frames left out as stack traces leave them out
- * (Frames) — and, for the allocations sampled, a weak reference that
+ * (Frames) — in the allocating thread's own counter, and, for the
+ * allocations sampled, a weak reference that
  * counts the object live until the collector clears it. {@link Sampler}
  * turns the live counts into a history, one sample after each collection,
  * and {@link Report} ranks the contexts whose live population grows.
@@ -76,14 +78,15 @@ public final class Tracker {
         }
     }
 
-    /** A thread's context stack, context cache and sampling countdown. */
+    /** A thread's context stack, its counts by context (and a cache of them), and its sampling countdown. */
     static final class State {
         JoinPointStaticPart[] stack = new JoinPointStaticPart[64];
         byte[] kinds = new byte[64]; // of stack's frames (Frames)
         int[] program = new int[64]; // by stack index: the innermost program frame's index at or below it, -1 if none
         int depth;
         final JoinPointStaticPart[] frames = new JoinPointStaticPart[MAX_FRAMES]; // a context being looked up
-        final Context[] cache = new Context[512];
+        final Context.Count[] cache = new Context.Count[512]; // the thread's counts of its contexts, by hash
+        final HashMap<Context, Context.Count> counts = new HashMap<>(); // all of them
         long countdown; // allocations until the next one tracked
         long weight = 1; // the next tracked one's weight: the interval its countdown was drawn with
         long random = System.nanoTime() | 1;
@@ -108,13 +111,17 @@ public final class Tracker {
         return n;
     }
 
-    /** Enters execution jp. */
-    public static void enter(JoinPointStaticPart jp) {
+    /** Enters execution jp, join point id. */
+    public static void enter(int id, JoinPointStaticPart jp) {
         State s = state();
         int d = s.depth;
         if (d == s.stack.length) grow(s);
-        byte kind = Frames.kind(jp);
-        s.stack[d] = jp;
+        byte kind = Frames.kind(id, jp);
+        // Stored only if it changed: a reference store costs the collector's
+        // write barrier, whose slow path G1 takes for a stack and frames in
+        // different regions (8 % of javac's time under weft leak, perf, when
+        // every entry stored one); a loop's calls find their frame there.
+        if (s.stack[d] != jp) s.stack[d] = jp;
         s.kinds[d] = kind;
         s.program[d] = kind == Frames.PROGRAM ? d : d > 0 ? s.program[d - 1] : -1;
         s.depth = d + 1;
@@ -133,26 +140,55 @@ public final class Tracker {
         if (s.depth > 0) s.depth--; // else an exit whose entry ran before the tracker existed
     }
 
-    /** After the construction of object o at site jp. */
-    public static void object(Object o, JoinPointStaticPart jp) {
+    /** After the construction of object o at site jp, join point id. */
+    public static void object(Object o, int id, JoinPointStaticPart jp) {
         State s = state();
-        Context c = context(s, jp);
-        c.allocated();
+        Context.Count c = count(s, id, jp);
+        c.allocated++;
         if (--s.countdown > 0 || o == null) return;
+        trackObject(s, c.context, o);
+    }
+
+    /** After the construction of array a at site jp, join point id. */
+    public static void array(Object a, int id, JoinPointStaticPart jp) {
+        State s = state();
+        Context.Count c = count(s, id, jp);
+        c.allocated++;
+        if (--s.countdown > 0 || a == null) return;
+        track(a, c.context, sampled(s), Sizes.array(a));
+    }
+
+    private static void trackObject(State s, Context c, Object o) {
         long weight = sampled(s);
         long size = c.objectSize;
         if (size < 0) c.objectSize = size = Sizes.object(o.getClass());
         track(o, c, weight, size);
     }
 
-    /** After the construction of array a at site jp. */
-    public static void array(Object a, JoinPointStaticPart jp) {
-        State s = state();
-        Context c = context(s, jp);
-        c.allocated();
-        if (--s.countdown > 0 || a == null) return;
-        long weight = sampled(s);
-        track(a, c, weight, Sizes.array(a));
+    /**
+     * The thread's count of the context of an allocation at site in s's
+     * current stack: its innermost DEPTH frames, and on out to the
+     * program's nearest frame if that is further (at most MAX_FRAMES),
+     * hidden frames left out.
+     */
+    private static Context.Count count(State s, int id, JoinPointStaticPart site) {
+        int depth = s.depth;
+        int far = depth > 0 ? s.program[depth - 1] : -1;
+        JoinPointStaticPart[] f = s.frames;
+        int k = 0;
+        for (int i = depth - 1; i >= 0 && k < MAX_FRAMES; i--) {
+            if (k >= DEPTH && (far < 0 || i < far)) break; // DEPTH frames, and the program's nearest taken
+            if (s.kinds[i] != Frames.HIDDEN) f[k++] = s.stack[i];
+        }
+        int h = Context.hash(id, f, k);
+        int slot = h & (s.cache.length - 1);
+        Context.Count c = s.cache[slot];
+        if (c != null && c.context.is(site, f, k)) return c;
+        Context x = intern(site, f, k, h);
+        c = s.counts.get(x);
+        if (c == null) s.counts.put(x, c = x.count());
+        s.cache[slot] = c;
+        return c;
     }
 
     /**
@@ -187,32 +223,7 @@ public final class Tracker {
         if (!REFS.add(r)) {
             r.clear(); // never enqueued: it does not count
             UNTRACKED.incrementAndGet();
-            return;
         }
-        c.born(weight, weight * size);
-    }
-
-    /**
-     * The context of an allocation at site in s's current stack: its
-     * innermost DEPTH frames, and on out to the program's nearest frame if
-     * that is further (at most MAX_FRAMES), hidden frames left out.
-     */
-    private static Context context(State s, JoinPointStaticPart site) {
-        int depth = s.depth;
-        int far = depth > 0 ? s.program[depth - 1] : -1;
-        JoinPointStaticPart[] f = s.frames;
-        int k = 0;
-        for (int i = depth - 1; i >= 0 && k < MAX_FRAMES; i--) {
-            if (k >= DEPTH && (far < 0 || i < far)) break; // DEPTH frames, and the program's nearest taken
-            if (s.kinds[i] != Frames.HIDDEN) f[k++] = s.stack[i];
-        }
-        int h = Context.hash(site, f, k);
-        int slot = h & (s.cache.length - 1);
-        Context c = s.cache[slot];
-        if (c != null && c.is(site, f, k)) return c;
-        c = intern(site, f, k, h);
-        s.cache[slot] = c;
-        return c;
     }
 
     private static Context intern(JoinPointStaticPart site, JoinPointStaticPart[] f, int k, int h) {
@@ -220,7 +231,7 @@ public final class Tracker {
         if (CONTEXT_COUNT.get() < MAX_CONTEXTS) {
             frames = Arrays.copyOf(f, k);
         } else {
-            h = Context.hash(site, f, 0);
+            h = Context.hash(site.getId(), f, 0);
         }
         Context probe = new Context(site, frames, h, WINDOW, Sampler.samples());
         Context c = CONTEXTS.putIfAbsent(probe, probe);
@@ -242,7 +253,17 @@ public final class Tracker {
         private long added;
         /** The fill past which filling runs. */
         private int nextFill;
-        /** When filling last scanned (System.nanoTime). */
+        /**
+         * A weak reference to an object nothing else references, renewed at
+         * each scan (reap): the next collection clears it, as it clears
+         * the references of the tracked objects it collected. While it is
+         * set, a scan would find nothing; a full table of live objects was
+         * scanned, 2 million references, at every add 10 ms after the last
+         * scan (javac tracking every allocation: the program's thread in
+         * the scan most of the time).
+         */
+        private WeakReference<Object> canary = new WeakReference<>(null);
+        /** When filling last ran (System.nanoTime). */
         private long lastFilling = System.nanoTime() - 10_000_000L;
 
         Refs(int max) {
@@ -268,6 +289,7 @@ public final class Tracker {
             }
             slots[i] = r;
             r.slot = i;
+            r.context.born(r.weight, r.bytes);
             added++;
             if (size() > nextFill) filling();
             return true;
@@ -276,8 +298,9 @@ public final class Tracker {
         /**
          * The table passed its next mark, or is full: first counts the
          * objects already collected whose references the sampler has not
-         * taken out of the queue (on a busy machine it may not run for
-         * long while the program fills the table). If the table is still
+         * taken out of the queue, if a collection ran since the last scan
+         * (on a busy machine the sampler may not run for long while the
+         * program fills the table). If the table is still
          * more than half full, halves the share of allocations tracked:
          * the table must hold what the program allocates between two
          * collections. At most one scan per 10 ms: a full table of live
@@ -288,7 +311,7 @@ public final class Tracker {
             long now = System.nanoTime();
             if (now - lastFilling < 10_000_000L) return;
             lastFilling = now;
-            reap();
+            if (canary.get() == null) reap(); // else no collection since the last scan: nothing to find
             int size = size();
             if (size > max / 2 && FIXED_INTERVAL == 0 && interval < Sampler.MAX_INTERVAL) interval *= 2;
             nextFill = Math.min(max, Math.max(max / 2, size + max / 16));
@@ -315,6 +338,7 @@ public final class Tracker {
          * lends its object to this frame.
          */
         synchronized void reap() {
+            canary = new WeakReference<>(new Object()); // before the scan: a collection during it clears it too
             for (int i = 0; i < used; i++) {
                 Ref r = slots[i];
                 if (r != null && r.get() == null) free(r);
