@@ -95,7 +95,7 @@ median2() { # the medians of the two columns of its input's lines
 # section TITLE NAME COMMAND NAME COMMAND ...: the commands interleaved
 # (medians), a row each, the first the stock run the others are compared
 # with; with BASE set, every command of $W/weft again with $W/weft-base,
-# the BASE weft.
+# the BASE weft, in a row of its own ("  BASE: NAME").
 section() {
   local title=$1 names=() cmds=() n c i
   shift
@@ -103,20 +103,20 @@ section() {
     names+=("$1")
     cmds+=("$2")
     if [ -n "${BASE:-}" ] && [[ $2 == "$W/weft "* ]]; then
-      names+=("BASE $BASE: $1")
+      names+=("  BASE: $1")
       cmds+=("$W/weft-base ${2#"$W/weft "}")
     fi
     shift 2
   done
   mapfile -t out < <(medians "${cmds[@]}")
-  printf '%-44s wall ms   cpu ms   vs stock (wall, cpu)\n' "$title"
+  printf '%-50s wall ms   cpu ms   vs stock (wall, cpu)\n' "$title"
   read -r s_w s_c <<<"${out[0]}"
   for i in "${!names[@]}"; do
     read -r w c <<<"${out[$i]}"
     if ((i == 0)); then
-      printf '%-44s %7d  %7d\n' "${names[$i]}" "$w" "$c"
+      printf '%-50s %7d  %7d\n' "${names[$i]}" "$w" "$c"
     else
-      printf '%-44s %7d  %7d   %s %s\n' "${names[$i]}" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")"
+      printf '%-50s %7d  %7d   %s %s\n' "${names[$i]}" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")"
     fi
   done
 }

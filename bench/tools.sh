@@ -46,6 +46,7 @@ JAVAC="javac -d $W/out $(echo "$W"/src/gen/*.java)"
 BANK="java -cp $W/bank bank.Bank 6 100000"
 
 uptime
+[ -n "$BASE" ] && echo "BASE: the weft of $BASE"
 section 'javac, 120 files' \
   stock "$JAVAC" \
   'profile --no-time (goal x1.5 cpu, x2 wall)' "$W/weft profile --no-time --top 0 -o $W/p1 -- $JAVAC" \
