@@ -23,6 +23,7 @@ export WEFT_CACHE=$W/cache
 AJRT=/usr/share/java/aspectjrt.jar
 
 go build -o "$W/weft" ./cmd/weft
+. bench/common.sh
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac --release 8 -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java bench/testdata/Proceed1.java
 javac --release 8 -g -d "$W/plain" bench/testdata/Work.java
@@ -34,13 +35,7 @@ ajc -1.8 -inpath "$W/plain" -cp "$AJRT:$W/adv" -d "$W/ajc" bench/testdata/Around
 names=(unwoven 'weft around' 'ajc 1.9 around' 'weft before')
 cps=("$W/plain" "$W/around:$W/adv:$W/weft-rt.jar" "$W/ajc:$W/adv:$AJRT" "$W/before:$W/adv:$W/weft-rt.jar")
 if [ -n "$BASE" ]; then
-  src=$BASE
-  if [ ! -d "$BASE" ]; then
-    src=$W/base
-    mkdir "$src"
-    git archive "$BASE" | tar -x -C "$src"
-  fi
-  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
+  build_base "$BASE"
   "$W/weft-base" runtime -o "$W/weft-rt-base.jar"
   "$W/weft-base" weave -q -a bench/testdata/around.weft --advice-cp "$W/adv" -o "$W/around-base" "$W/plain"
   names=("${names[@]:0:2}" "weft around, BASE $BASE" "${names[@]:2}")

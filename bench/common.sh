@@ -1,9 +1,22 @@
 # Sourced by the benchmark scripts (which set RUNS and W, their work
-# directory): javac_workload DIR writes the javac workload, 120 generated
+# directory): build_base REV builds the weft of a revision or tree to
+# compare with; javac_workload DIR writes the javac workload, 120 generated
 # classes with generics, lambdas and streams, to DIR/gen/C1.java ...
 # C120.java; best COMMAND... times a command; rounds times commands side by
 # side; medians times commands interleaved; ratio A B prints B/A; section
 # prints commands interleaved as a table against the first.
+build_base() { # REV-OR-TREE: builds that weft into $W/weft-base: a git revision from its
+  # archive, a source tree where it is; -trimpath, so that the same source builds the same
+  # binary from one run to the next, and WEFT_BENCH_CACHE keeps its woven JDKs.
+  local src=$1
+  if [ ! -d "$1" ]; then
+    src=$W/base
+    mkdir "$src"
+    git archive "$1" | tar -x -C "$src"
+  fi
+  (cd "$src" && go build -trimpath -o "$W/weft-base" ./cmd/weft)
+}
+
 javac_workload() {
   mkdir -p "$1/gen"
   for i in $(seq 1 120); do

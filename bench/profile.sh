@@ -35,14 +35,9 @@ trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 
 go build -o "$W/weft" ./cmd/weft
+. bench/common.sh
 if [ -n "$BASE" ]; then
-  src=$BASE
-  if [ ! -d "$BASE" ]; then
-    src=$W/base
-    mkdir "$src"
-    git archive "$BASE" | tar -x -C "$src"
-  fi
-  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
+  build_base "$BASE"
 fi
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
@@ -65,7 +60,6 @@ javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/weft/tools/profile/Profil
 NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,weft.tools.profile.Profiler::* -J-XX:TieredStopAtLevel=1 -J-XX:+UseParallelGC)
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
-. bench/common.sh
 javac_workload "$W/src"
 uptime
 JAVAC=(javac -d "$W/out" "$W"/src/gen/*.java)

@@ -37,16 +37,10 @@ trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 
 go build -o "$W/weft" ./cmd/weft
-if [ -n "$BASE" ]; then
-  src=$BASE
-  if [ ! -d "$BASE" ]; then
-    src=$W/base
-    mkdir "$src"
-    git archive "$BASE" | tar -x -C "$src"
-  fi
-  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
-fi
 . bench/common.sh
+if [ -n "$BASE" ]; then
+  build_base "$BASE"
+fi
 
 uptime
 if has bank; then

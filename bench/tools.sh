@@ -30,16 +30,10 @@ export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 export WEFT_CACHE_MAX=${WEFT_CACHE_MAX:-50G} # the run's woven JDKs, both builds' (a few GB)
 
 go build -o "$W/weft" ./cmd/weft
-if [ -n "$BASE" ]; then
-  src=$BASE
-  if [ ! -d "$BASE" ]; then
-    src=$W/base
-    mkdir "$src"
-    git archive "$BASE" | tar -x -C "$src"
-  fi
-  (cd "$src" && go build -o "$W/weft-base" ./cmd/weft)
-fi
 . bench/common.sh
+if [ -n "$BASE" ]; then
+  build_base "$BASE"
+fi
 javac_workload "$W/src"
 javac -d "$W/bank" bench/testdata/recrash/Bank.java
 JAVAC="javac -d $W/out $(echo "$W"/src/gen/*.java)"
