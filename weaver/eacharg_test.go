@@ -1,7 +1,6 @@
 package weaver
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,14 +84,7 @@ after why
 
 	// No boxing but of the booleans and, at the call, whose advice has int
 	// and Object overloads only, the long, float and double.
-	sb, err := os.ReadFile(filepath.Join(dir, "app", "Main"+SisterSuffix+".class"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := classfile.Parse("sister", sb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := readClass(t, filepath.Join(dir, "app", "Main"+SisterSuffix+".class"))
 	var boxed []string
 	for _, m := range c.Methods {
 		code, err := classfile.DecodeCode(c, m)

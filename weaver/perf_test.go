@@ -1,14 +1,12 @@
 package weaver
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
 )
 
 // TestSharedHelpers: the shadows of a class whose advice calls have the
@@ -49,14 +47,7 @@ public class Main {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
 	// compileWeaveRun wrote the sister class next to the woven classes.
-	b, err := os.ReadFile(filepath.Join(res.Name, "app", "Main"+SisterSuffix+".class"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := classfile.Parse("sister", b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := readClass(t, filepath.Join(res.Name, "app", "Main"+SisterSuffix+".class"))
 	var names []string
 	for _, m := range c.Methods {
 		names = append(names, c.MemberName(m)+c.MemberDesc(m))

@@ -169,14 +169,7 @@ thrown bad call(void app.Main.boom(String)) this=null target=null args=[bad]
 	if strings.Contains(string(main), "weft/rt/JoinPoint\x00") || strings.Contains(string(main), "Lweft/rt/JoinPoint;") {
 		t.Errorf("the woven class refers to weft.rt.JoinPoint")
 	}
-	sb, err := os.ReadFile(filepath.Join(dir, "app", "Main"+SisterSuffix+".class"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := classfile.Parse("sister", sb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := readClass(t, filepath.Join(dir, "app", "Main"+SisterSuffix+".class"))
 	makers, plain, residue := 0, 0, 0
 	for _, m := range c.Methods {
 		code, err := classfile.DecodeCode(c, m)
