@@ -20,7 +20,7 @@ import (
 // the tool's data grows, and collects again when the metadata passes its
 // first threshold (21 MB): javac compiling 120 files under weft profile
 // made 10 full collections and 152 young ones, 6.3 s of pauses on a busy
-// machine, against 3 collections with these options.
+// machine, against one young collection with these options.
 
 // metaspaceOption raises the metadata size that first triggers a
 // collection; it is a threshold, not a reservation.
