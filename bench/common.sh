@@ -5,6 +5,11 @@
 # C120.java; best COMMAND... times a command; rounds times commands side by
 # side; medians times commands interleaved; ratio A B prints B/A; section
 # prints commands interleaved as a table against the first.
+# A benchmark keeps every JDK it weaves (each tool's, both builds'): a few GB, over weft's default
+# cache bound (5 GB) with the caches a WEFT_BENCH_CACHE directory keeps between runs, where an entry
+# evicted while another command runs would be woven again, or missing.
+export WEFT_CACHE_MAX=${WEFT_CACHE_MAX:-50G}
+
 build_base() { # REV-OR-TREE: builds that weft into $W/weft-base: a git revision from its
   # archive, a source tree where it is; -trimpath, so that the same source builds the same
   # binary from one run to the next, and WEFT_BENCH_CACHE keeps its woven JDKs.

@@ -27,7 +27,6 @@ BASE=${2:-}
 W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
-export WEFT_CACHE_MAX=${WEFT_CACHE_MAX:-50G} # the run's woven JDKs, both builds' (a few GB)
 
 go build -o "$W/weft" ./cmd/weft
 . bench/common.sh
