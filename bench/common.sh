@@ -1,14 +1,26 @@
-# Sourced by the benchmark scripts (which set RUNS and W, their work
-# directory): build_base REV builds the weft of a revision or tree to
-# compare with; javac_workload DIR writes the javac workload, 120 generated
-# classes with generics, lambdas and streams, to DIR/gen/C1.java ...
-# C120.java; best COMMAND... times a command; rounds times commands side by
-# side; medians times commands interleaved; ratio A B prints B/A; section
+# Sourced by the benchmark scripts (which set RUNS, and W, their work
+# directory, or have bench_start make it): bench_start [BASE] makes W and
+# builds this weft and BASE's; build_base REV builds the weft of a revision
+# or tree to compare with; javac_workload DIR writes the javac workload, 120
+# generated classes with generics, lambdas and streams, to DIR/gen/C1.java
+# ... C120.java; best COMMAND... times a command; rounds times commands side
+# by side; medians times commands interleaved; ratio A B prints B/A; section
 # prints commands interleaved as a table against the first.
+
 # A benchmark keeps every JDK it weaves (each tool's, both builds'): a few GB, over weft's default
 # cache bound (5 GB) with the caches a WEFT_BENCH_CACHE directory keeps between runs, where an entry
 # evicted while another command runs would be woven again, or missing.
 export WEFT_CACHE_MAX=${WEFT_CACHE_MAX:-50G}
+
+bench_start() { # [BASE]: the run's work directory $W (removed at exit), weft's cache
+  # (WEFT_BENCH_CACHE's if set, kept), this weft built as $W/weft and, with BASE, that one as
+  # $W/weft-base (build_base).
+  W=$(mktemp -d /tmp/weft-bench-XXXXXX)
+  trap 'rm -rf "$W"' EXIT
+  export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
+  go build -o "$W/weft" ./cmd/weft
+  [ -z "${1:-}" ] || build_base "$1"
+}
 
 build_base() { # REV-OR-TREE: builds that weft into $W/weft-base: a git revision from its
   # archive, a source tree where it is; -trimpath, so that the same source builds the same

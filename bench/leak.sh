@@ -26,15 +26,8 @@ set -euo pipefail
 RUNS=${1:-3}
 BASE=${2:-}
 ROWS=${ROWS:-every default 64}
-W=$(mktemp -d /tmp/weft-bench-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
-
-go build -o "$W/weft" ./cmd/weft
 . bench/common.sh
-if [ -n "$BASE" ]; then
-  build_base "$BASE"
-fi
+bench_start "$BASE"
 javac_workload "$W/src"
 interval() { sed -n 's/.*"interval":\([0-9]*\).*/\1/p' "$1/leak.json" | head -1; }
 uptime

@@ -30,15 +30,8 @@ BASE=${2:-}
 ROWS=${ROWS:-count empty calls time}
 LONG=${LONG:-8}
 has() { [[ " $ROWS " == *" $1 "* ]]; }
-W=$(mktemp -d /tmp/weft-bench-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
-
-go build -o "$W/weft" ./cmd/weft
 . bench/common.sh
-if [ -n "$BASE" ]; then
-  build_base "$BASE"
-fi
+bench_start "$BASE"
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
 mkdir -p "$W/empty/weft/tools/profile"

@@ -32,15 +32,8 @@ ROWS=${ROWS:-bank}
 TRANSFERS=${TRANSFERS:-6}
 ACCOUNTS=${ACCOUNTS:-100000}
 has() { [[ " $ROWS " == *" $1 "* ]]; }
-W=$(mktemp -d /tmp/weft-bench-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
-
-go build -o "$W/weft" ./cmd/weft
 . bench/common.sh
-if [ -n "$BASE" ]; then
-  build_base "$BASE"
-fi
+bench_start "$BASE"
 
 uptime
 if has bank; then

@@ -24,15 +24,8 @@
 set -euo pipefail
 RUNS=${1:-3}
 BASE=${2:-}
-W=$(mktemp -d /tmp/weft-bench-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
-
-go build -o "$W/weft" ./cmd/weft
 . bench/common.sh
-if [ -n "$BASE" ]; then
-  build_base "$BASE"
-fi
+bench_start "$BASE"
 javac_workload "$W/src"
 javac -d "$W/bank" bench/testdata/recrash/Bank.java
 JAVAC="javac -d $W/out $(echo "$W"/src/gen/*.java)"
