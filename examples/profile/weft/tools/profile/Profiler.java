@@ -72,7 +72,7 @@ public final class Profiler {
             this.thread = thread;
             this.owner = owner;
             stack[0] = root;
-            if (CPU && TIME) cpuStarts = new long[64];
+            if (CPU_EXACT) cpuStarts = new long[64];
         }
     }
 
@@ -85,6 +85,8 @@ public final class Profiler {
     static final boolean TIMED = TIME || SAMPLED;
     static final long INTERVAL_NS = 1000L * Math.max(10, Long.parseLong(setting("profile.interval", "WEFT_PROFILE_INTERVAL", "1000")));
     static final boolean CPU = TIMED && Boolean.parseBoolean(setting("profile.cpu", "WEFT_PROFILE_CPU", "false"));
+    /** Each execution reads its thread's CPU time (CPU time with profile.time=exact). */
+    static final boolean CPU_EXACT = CPU && TIME;
     static final long PERIOD_MS = (long) (1000 * Double.parseDouble(setting("profile.period", "WEFT_PROFILE_PERIOD", "0")));
     static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
     static final AtomicInteger NODES = new AtomicInteger();
@@ -158,7 +160,7 @@ public final class Profiler {
         if (++d == s.stack.length) grow(s);
         s.stack[d] = c; // before the depth: the sampler reads the depth, then the context
         s.depth = d;
-        if (CPU && TIME) s.cpuStarts[d] = THREADS.getCurrentThreadCpuTime();
+        if (CPU_EXACT) s.cpuStarts[d] = THREADS.getCurrentThreadCpuTime();
         if (TIME) s.starts[d] = System.nanoTime();
     }
 
@@ -179,7 +181,7 @@ public final class Profiler {
         if (TIME) {
             Node c = s.stack[d];
             c.wallNanos += now - s.starts[d];
-            if (CPU && TIME) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
+            if (CPU_EXACT) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
         }
         s.depth = d - 1; // the stack keeps its reference: contexts live as long as the tree
     }
@@ -283,7 +285,7 @@ public final class Profiler {
         int n = s.stack.length * 2;
         s.stack = java.util.Arrays.copyOf(s.stack, n);
         s.starts = java.util.Arrays.copyOf(s.starts, n);
-        if (CPU && TIME) s.cpuStarts = java.util.Arrays.copyOf(s.cpuStarts, n);
+        if (CPU_EXACT) s.cpuStarts = java.util.Arrays.copyOf(s.cpuStarts, n);
     }
 
     /**
