@@ -49,7 +49,10 @@ type emitter struct {
 	// inPlace is set when the body is woven in place (emitInPlace): each
 	// advice call tests the token; skip is the last test's target.
 	inPlace bool
-	skip    *classfile.Label
+	// lateToken: the token is taken in the after-throwing handler, not
+	// at entry (throwing.go).
+	lateToken bool
+	skip      *classfile.Label
 	// fuse: the next helper call is the method's entry helper, its guard
 	// (fused.go).
 	fuse bool
@@ -187,7 +190,8 @@ func (e *emitter) emitInPlace(set shadowSet) error {
 	e.reserveLocals()
 	e.out = getInsns(len(orig) + 16*len(set.body) + 16*len(set.calls) + 16)
 	e.inPlace = true
-	if e.fuse = e.fusable(set); !e.fuse {
+	e.lateToken = lateToken(set)
+	if e.fuse = e.fusable(set); !e.fuse && !e.lateToken {
 		e.takeToken()
 	}
 	e.wovenCopy(orig, set, same)
@@ -425,6 +429,9 @@ func (e *emitter) afterThrowing(body []*shadow) {
 	e.label(h)
 	exc := e.alloc(1)
 	e.local(classfile.OpAstore, exc)
+	if e.lateToken {
+		e.takeToken()
+	}
 	for i := len(body) - 1; i >= 0; i-- {
 		ctx := e.exitCtx(body[i])
 		ctx.exc = exc
@@ -665,10 +672,10 @@ func (e *emitter) saveArgs(body []*shadow) {
 			}
 		}
 	}
-	if !use {
-		return
-	}
 	ctx := e.execCtx(body[0])
+	if !use || !writesParams(e.code.Insns, ctx.args, ctx.argDescs) {
+		return // the advice reads the parameters in place
+	}
 	for k, p := range ctx.argDescs {
 		slot := e.alloc(p.Size())
 		e.local(p.LoadOp(), ctx.args[k])
