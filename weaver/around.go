@@ -355,6 +355,7 @@ func (e *emitter) emitAroundExecution(exec *shadow, calls []*shadow) error {
 	e.execValues = nil
 	e.reserveLocals()
 	e.out = getInsns(len(orig) + 64)
+	e.saveThis()
 	original := classfile.NewLabel()
 	e.guard(original)
 	e.enterExecution(shadowSet{body: []*shadow{outer}})

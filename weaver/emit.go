@@ -46,6 +46,7 @@ type emitter struct {
 	tmp          int                 // first free local slot
 	base         int                 // first slot free for a shadow's temporaries
 	token        int                 // local slot of the guard's bypass token
+	thisSlot     int                 // local slot `this` is read from: 0, or its copy (saveThis)
 	// inPlace is set when the body is woven in place (emitInPlace): each
 	// advice call tests the token; skip is the last test's target.
 	inPlace bool
@@ -165,6 +166,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 	lm := newLabelCopier(orig).copy
 	e.reserveLocals()
 	e.out = getInsns(2*len(orig) + 8*len(shadows) + 16)
+	e.saveThis()
 	original := classfile.NewLabel()
 	e.guard(original)
 	e.wovenCopy(orig, set, lm)
@@ -189,6 +191,7 @@ func (e *emitter) emitInPlace(set shadowSet) error {
 	same := func(l *classfile.Label) *classfile.Label { return l }
 	e.reserveLocals()
 	e.out = getInsns(len(orig) + 16*len(set.body) + 16*len(set.calls) + 16)
+	e.saveThis()
 	e.inPlace = true
 	e.lateToken = lateToken(set)
 	if e.fuse = e.fusable(set); !e.fuse && !e.lateToken {
@@ -284,6 +287,10 @@ func (e *emitter) reserveLocals() {
 		e.tmp = n
 	}
 	e.token = e.alloc(1)
+	e.thisSlot = 0
+	if !e.static && !e.ctor && writesSlots(e.code.Insns, 0, 1) {
+		e.thisSlot = e.alloc(1) // saveThis
+	}
 	e.base = e.tmp
 }
 
@@ -1127,10 +1134,10 @@ func (e *emitter) loadValue(ctx valueCtx, kind advice.ValueKind, index int) {
 	}
 	switch kind {
 	case advice.This:
-		e.local(classfile.OpAload, 0)
+		e.local(classfile.OpAload, e.thisSlot)
 	case advice.Target:
 		if exec {
-			e.local(classfile.OpAload, 0)
+			e.local(classfile.OpAload, e.thisSlot)
 		} else {
 			e.local(classfile.OpAload, ctx.target)
 		}

@@ -1,9 +1,6 @@
 package weaver
 
-import (
-	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
-)
+import "github.com/weft-aop/weft/advice"
 
 // lateToken reports whether a method woven in place can take the guard's
 // token in its after-throwing handler rather than at entry: its only
@@ -28,32 +25,4 @@ func lateToken(set shadowSet) bool {
 		}
 	}
 	return len(s.applied) > 0
-}
-
-// writesParams reports whether code stores into a slot of the parameters
-// at slots args (their types descs): only then must after advice read
-// copies made at entry (the join point's arguments are the entry values).
-func writesParams(code []classfile.Insn, args []int, descs []classfile.Type) bool {
-	if len(args) == 0 {
-		return false
-	}
-	lo, hi := args[0], args[len(args)-1]+descs[len(descs)-1].Size()
-	for _, in := range code {
-		var at, n int
-		switch {
-		case in.Op >= classfile.OpIstore && in.Op <= classfile.OpAstore:
-			at, n = int(in.Index), 1
-			if in.Op == classfile.OpLstore || in.Op == classfile.OpDstore {
-				n = 2
-			}
-		case in.Op == classfile.OpIinc:
-			at, n = int(in.Index), 1
-		default:
-			continue
-		}
-		if at < hi && at+n > lo {
-			return true
-		}
-	}
-	return false
 }

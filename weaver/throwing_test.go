@@ -1,6 +1,7 @@
 package weaver
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -96,4 +97,56 @@ func methodOps(t *testing.T, c *classfile.Class, name string) []uint16 {
 	}
 	t.Fatalf("no method %s in %s", name, c.Name())
 	return nil
+}
+
+// A method whose body stores into slot 0 (as the JDK's generated
+// SystemModules$all.moduleDescriptors does): advice reading `this` past
+// entry reads a copy made at entry, so it gets the receiver and the woven
+// method verifies (-Xverify:all).
+func TestThisSlotReused(t *testing.T) {
+	sources := runtimeSources()
+	sources["adv/A.java"] = `package adv;
+public class A {
+    public static void left(Object self, Throwable t) { System.out.println("left " + self + " by " + t.getClass().getSimpleName()); }
+}
+`
+	sources["app/Main.java"] = `package app;
+public class Main {
+    int work(String s) { return Integer.parseInt(s); }
+    public String toString() { return "main"; }
+    public static void main(String[] args) {
+        try { new Main().work("x"); } catch (NumberFormatException e) { System.out.println("caught"); }
+    }
+}
+`
+	dir := jvmtest.Compile(t, sources, "-g")
+	// work starts with: ldc "other"; astore_0.
+	path := filepath.Join(dir, "app", "Main.class")
+	c := readClass(t, path)
+	m := c.FindMethod("work", "(Ljava/lang/String;)I")
+	code, err := classfile.DecodeCode(c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code.Insns = append([]classfile.Insn{
+		{Op: classfile.OpLdcW, Index: c.Pool.AddString("other")},
+		{Op: classfile.OpAstore, Index: 0},
+	}, code.Insns...)
+	if err := code.Encode(c, m, classfile.EncodeOptions{Frames: true, Hierarchy: mustJDKHierarchy(t, dir)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, c.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	aspect := `aspect T {
+    after(Object self) throwing(Throwable t): execution(* app.Main.work(..)) && this(self) { adv.A.left(self, t); }
+}`
+	out := filepath.Join(t.TempDir(), "woven")
+	if _, err := aspectWeaver(t, "t.weft", aspect, dir).WeavePath(filepath.Join(dir, "app"), filepath.Join(out, "app")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out+string(filepath.ListSeparator)+dir, "app.Main")
+	if want := "left main by NumberFormatException\ncaught\n"; got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
 }
