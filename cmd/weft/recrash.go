@@ -100,7 +100,7 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	recorder := tool{name: "recrash", aspect: recrash.Aspect(fl.jdkFrames), sources: recrash.Sources(), build: recrash.Build}
+	recorder := tool{name: "recrash", aspect: recrash.Aspect(fl.jdkFrames, fl.depth > 0), sources: recrash.Sources(), build: recrash.Build}
 	aspect, adv, err := recorder.install(home)
 	if err != nil {
 		return err

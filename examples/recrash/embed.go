@@ -20,21 +20,29 @@ var files embed.FS
 var jdkPackages = []string{"java", "javax", "jdk", "sun", "com.sun", "org.w3c", "org.xml", "org.ietf", "org.jcp", "netscape"}
 
 // codePointcut is the body of recrash.weft's code() pointcut, which
-// Aspect narrows.
-const codePointcut = "execution(* *(..)) || execution(new(..))"
+// Aspect narrows; copiedPointcut is copied()'s, which Aspect widens.
+const (
+	codePointcut   = "execution(* *(..)) || execution(new(..))"
+	copiedPointcut = "code() && (execution(* *(.., *[], ..)) || execution(new(.., *[], ..)))"
+)
 
 // Aspect returns the text of recrash.weft; without jdkFrames, its frames
-// leave out the JDK's classes.
-func Aspect(jdkFrames bool) []byte {
+// leave out the JDK's classes; with deep (copies on entry deeper than
+// arrays, --depth), every execution's arguments are copied on entry.
+func Aspect(jdkFrames, deep bool) []byte {
 	b, _ := files.ReadFile("recrash.weft")
+	a := string(b)
+	if deep {
+		a = strings.Replace(a, copiedPointcut+";", "code();", 1)
+	}
 	if jdkFrames {
-		return b
+		return []byte(a)
 	}
 	code := "(" + codePointcut + ")"
 	for _, p := range jdkPackages {
 		code += " && !within(" + p + "..*)"
 	}
-	return []byte(strings.Replace(string(b), codePointcut+";", code+";", 1))
+	return []byte(strings.Replace(a, codePointcut+";", code+";", 1))
 }
 
 // Sources returns the advice's Java sources by path

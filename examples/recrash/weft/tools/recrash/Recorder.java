@@ -14,23 +14,25 @@ import weft.rt.JoinPointStaticPart;
 import weft.rt.Local;
 
 /**
- * Advice of recrash.weft, after ReCrash (Artzi, Kim and Ernst): each
- * thread keeps a shadow stack of the receiver and arguments of its active
- * methods (copied on entry as {@link Copier} says); when an exception is
- * thrown, the stack at the throw point is kept (the innermost frames
- * first) until another exception replaces it; when that exception
- * escapes the thread (or a chosen method), the frames' values are written
- * to crashN/frameK.ser and what weft needs to write the tests to
- * crashN/crash.json. The advice runs with the per-thread bypass set, so
- * none of this is itself recorded.
+ * Advice of recrash.weft, after ReCrash (Artzi, Kim and Ernst): as an
+ * exception leaves the frames of a thread, their receivers and arguments
+ * are added to its trail (the innermost frame first), until another
+ * exception is thrown; when that exception escapes the thread (or a
+ * chosen method), the frames' values are written to crashN/frameK.ser and
+ * what weft needs to write the tests to crashN/crash.json. The advice runs
+ * with the per-thread bypass set, so none of this is itself recorded.
  *
- * <p>An execution's entry is two pieces of advice: {@link #enter} pushes
- * the frame (its id, static part and receiver), then {@link #arg} is
- * called once per argument (recrash.weft passes eachArg), primitives
- * unboxed. Both write into the thread's arrays, allocated once and grown
- * when full: recording a call allocates nothing. The frames' arguments are
- * boxed, as thisJoinPoint.getArgs() would have them, only when a throw
- * keeps the stack.
+ * <p>Most executions cost nothing until an exception leaves them: their
+ * parameters hold the entry values (the weaver copies those the body
+ * assigns), so {@link #left} adds the frame and {@link #leftArg} its
+ * arguments (recrash.weft passes eachArg) from the exception's handler.
+ * The executions whose arguments are copied on entry (those taking an
+ * array; all of them with --depth) keep a shadow stack instead: {@link
+ * #enter} pushes the frame (its id, static part and receiver), then {@link
+ * #arg} is called once per argument, primitives unboxed, into the thread's
+ * arrays, allocated once and grown when full (recording a call allocates
+ * nothing); {@link #thrown} moves the frame to the trail, its arguments
+ * boxed as thisJoinPoint.getArgs() would have them.
  *
  * <p>Settings (system property, else environment variable): recrash.out /
  * WEFT_RECRASH_OUT, the output directory (default ./weft-recrash);
@@ -58,7 +60,7 @@ public final class Recorder {
         int room = Math.min(64, MAX_STACK);
         int[] ids = new int[64];
         JoinPointStaticPart[] parts = new JoinPointStaticPart[64];
-        /** A constructor's object too (kept, not copied: snapshot leaves it out). */
+        /** A constructor's object too (kept, not copied: the trail leaves it out). */
         Object[] selves = new Object[64];
         int[] bases = new int[64];
         /** The first free argument slot. */
@@ -70,14 +72,61 @@ public final class Recorder {
         String[] pendingTypes;
         /** The parameter types of the static parts met, by their signatures (params). */
         final java.util.IdentityHashMap<JoinPointStaticPart, String[]> types = new java.util.IdentityHashMap<>();
-        /** The last exception seen thrown and the stack where it was. */
+        /** The last exception seen thrown and the frames it has left. */
         Throwable thrown;
-        Snapshot snapshot;
+        final Trail trail = new Trail();
         /** The exception last saved, saved once. */
         Throwable saved;
     }
 
-    /** The frames at a throw point, innermost first. */
+    /**
+     * The frames an exception has left, innermost first: the first FRAMES
+     * kept, their arguments boxed. The last one's arguments may be coming
+     * in (leftArg): next is the index of the next, -1 when none is to
+     * come.
+     */
+    static final class Trail {
+        JoinPointStaticPart[] parts = new JoinPointStaticPart[8];
+        Object[] selves = new Object[8];
+        Object[][] args = new Object[8][];
+        int n;
+        /** Frames deeper than the shadow stack keeps (MAX_STACK). */
+        int unkept;
+        int next = -1;
+        String[] types;
+
+        void clear() {
+            java.util.Arrays.fill(parts, 0, n, null);
+            java.util.Arrays.fill(selves, 0, n, null);
+            java.util.Arrays.fill(args, 0, n, null);
+            n = unkept = 0;
+            next = -1;
+        }
+
+        /** Adds a frame; false if FRAMES are kept already. */
+        boolean add(JoinPointStaticPart sp, Object self, Object[] a) {
+            next = -1;
+            if (n >= FRAMES) return false;
+            if (n == parts.length) {
+                int m = Math.min(2 * n, FRAMES);
+                parts = java.util.Arrays.copyOf(parts, m);
+                selves = java.util.Arrays.copyOf(selves, m);
+                args = java.util.Arrays.copyOf(args, m);
+            }
+            parts[n] = sp;
+            selves[n] = self;
+            args[n] = a;
+            n++;
+            return true;
+        }
+
+        Snapshot snapshot() {
+            return new Snapshot(java.util.Arrays.copyOf(parts, n), java.util.Arrays.copyOf(selves, n),
+                    java.util.Arrays.copyOf(args, n), unkept);
+        }
+    }
+
+    /** The frames an exception left, innermost first. */
     static final class Snapshot {
         final JoinPointStaticPart[] parts;
         final Object[] selves;
@@ -307,20 +356,103 @@ public final class Recorder {
         return out;
     }
 
-    /** Pops the frame of join point id, which t is leaving; keeps the stack if t is new. */
+    /** Starts t's trail if t is not the exception the thread last saw thrown. */
+    private static State seen(State s, Throwable t) {
+        if (s.thrown != t) {
+            s.thrown = t;
+            s.trail.clear();
+        }
+        return s;
+    }
+
+    /** Pops the frame of join point id, which t is leaving, onto t's trail. */
     public static void thrown(int id, Throwable t) {
         State s = state();
         int d = s.depth;
         if (d == 0 || d < MAX_STACK && s.ids[d] != id) return; // an exit whose entry was not seen
-        if (s.thrown != t) {
-            s.thrown = t;
-            s.snapshot = snapshot(s);
-        }
-        if (!METHOD.isEmpty() && d < MAX_STACK && s.saved != t && METHOD.equals(name(s.parts[d]))) {
-            s.saved = t;
-            save(s.snapshot, t, "escaped " + METHOD);
+        seen(s, t);
+        if (d < MAX_STACK) {
+            JoinPointStaticPart sp = s.parts[d];
+            s.trail.add(sp, constructor(sp) ? null : s.selves[d], args(s, d, s.top, params(s, sp)));
+            escaped(s, sp);
+        } else {
+            s.trail.unkept++;
         }
         pop(s, id);
+    }
+
+    /** Adds the frame of a static method or constructor t is leaving to t's trail: its arguments follow (leftArg). */
+    public static void left(Throwable t, JoinPointStaticPart sp) {
+        left(t, sp, null);
+    }
+
+    /** Adds the frame t is leaving, self's, to t's trail: its arguments follow (leftArg). */
+    public static void left(Throwable t, JoinPointStaticPart sp, Object self) {
+        State s = seen(state(), t);
+        String[] types = params(s, sp);
+        Trail tr = s.trail;
+        if (!tr.add(sp, constructor(sp) ? null : self, new Object[types.length]) || types.length == 0) {
+            escaped(s, sp);
+            return;
+        }
+        tr.types = types;
+        tr.next = 0;
+    }
+
+    /** The next argument of the frame left, a boolean's, byte's, char's, short's or int's value. */
+    public static void leftArg(int v) {
+        Trail tr = state().trail;
+        if (tr.next < 0) return;
+        switch (tr.types[tr.next]) {
+            case "byte": put((byte) v); break;
+            case "char": put((char) v); break;
+            case "short": put((short) v); break;
+            default: put(v);
+        }
+    }
+
+    /** The next argument of the frame left, a long. */
+    public static void leftArg(long v) {
+        put(v);
+    }
+
+    /** The next argument of the frame left, a float. */
+    public static void leftArg(float v) {
+        put(v);
+    }
+
+    /** The next argument of the frame left, a double. */
+    public static void leftArg(double v) {
+        put(v);
+    }
+
+    /** The next argument of the frame left, a reference (or a boolean, boxed). */
+    public static void leftArg(Object v) {
+        put(v);
+    }
+
+    private static void put(Object v) {
+        State s = state();
+        Trail tr = s.trail;
+        int k = tr.next;
+        if (k < 0) return;
+        Object[] a = tr.args[tr.n - 1];
+        a[k] = v;
+        if (++k < a.length) {
+            tr.next = k;
+            return;
+        }
+        tr.next = -1;
+        escaped(s, tr.parts[tr.n - 1]);
+    }
+
+    /** With --method, saves the trail the first time the thread's exception leaves that method (sp). */
+    private static void escaped(State s, JoinPointStaticPart sp) {
+        Throwable t = s.thrown;
+        if (!METHOD.isEmpty() && s.saved != t && METHOD.equals(name(sp))) {
+            s.saved = t;
+            save(s.trail.snapshot(), t, "escaped " + METHOD);
+        }
     }
 
     private static void pop(State s, int id) {
@@ -337,21 +469,6 @@ public final class Recorder {
         s.depth = d - 1;
     }
 
-    private static Snapshot snapshot(State s) {
-        int top = Math.min(s.depth, MAX_STACK - 1);
-        int n = Math.min(top, FRAMES);
-        JoinPointStaticPart[] parts = new JoinPointStaticPart[n];
-        Object[] selves = new Object[n];
-        Object[][] args = new Object[n][];
-        for (int i = 0; i < n; i++) {
-            int d = top - i;
-            parts[i] = s.parts[d];
-            selves[i] = constructor(parts[i]) ? null : s.selves[d];
-            args[i] = args(s, d, d == top ? s.top : s.bases[d + 1], params(s, parts[i]));
-        }
-        return new Snapshot(parts, selves, args, s.depth - top);
-    }
-
     /** Saves the stack where e was thrown: e is escaping the current thread. */
     public static void uncaught(Throwable e) {
         State s = state();
@@ -359,7 +476,7 @@ public final class Recorder {
         s.saved = e;
         Snapshot sn = null;
         for (Throwable c = e; c != null && sn == null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c == s.thrown) sn = s.snapshot;
+            if (c == s.thrown) sn = s.trail.snapshot();
         }
         save(sn, e, "escaped thread \"" + Thread.currentThread().getName() + "\"");
     }
