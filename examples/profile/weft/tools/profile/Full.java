@@ -2,7 +2,8 @@ package weft.tools.profile;
 
 /**
  * A context with every metric: an allocation site, the [folded] context, a
- * thread's root, and, when time is measured, every context.
+ * thread's root, and, when every execution is timed (profile.time=exact),
+ * every context. (Sampled time is the sampler's, by context.)
  */
 class Full extends Node {
     final boolean site; // an allocation site, not an execution

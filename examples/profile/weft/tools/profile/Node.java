@@ -15,9 +15,10 @@ import weft.rt.JoinPointStaticPart;
  * that more of a tree of a million contexts stays in the processor's
  * caches (entering is a cache miss on the child most of the time; with 80
  * bytes more per context, javac's profiled thread took a third more
- * time). Its static part is the profiler's, by id (Profiler.part);
- * allocation sites, the [folded] context, roots and, when time is
- * measured, every context are {@link Full}, with the other metrics.
+ * time). Its static part is the profiler's, by id (Profiler.part), and
+ * its sampled time the sampler's (Profiler.SAMPLED_TIMES); allocation
+ * sites, the [folded] context, roots and, when every execution is timed,
+ * every context are {@link Full}, with the other metrics.
  */
 class Node {
     final int id; // the join point id; -1 for the folded node, -2 for a root

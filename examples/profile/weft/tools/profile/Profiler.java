@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -98,6 +99,14 @@ public final class Profiler {
     private static JoinPointStaticPart[] parts = new JoinPointStaticPart[1 << 16];
     private static final Map<Integer, JoinPointStaticPart> LARGE_PARTS = new HashMap<>();
     private static final Object PARTS_LOCK = new Object();
+    /**
+     * Sampled time (profile.time=sampled) of the execution contexts the
+     * sampler found running, {wall, wait, cpu} ns each, under its own lock:
+     * a context keeps no time of its own then, so that it stays 32 bytes
+     * (Node), and the sampler finds a few thousand contexts a second where
+     * a program makes a million.
+     */
+    private static final IdentityHashMap<Node, long[]> SAMPLED_TIMES = new IdentityHashMap<>();
     static final ConcurrentLinkedQueue<State> STATES = new ConcurrentLinkedQueue<>();
     /** The states of the threads the sampler has not yet seen ended (STATES keeps every thread's). */
     static final ConcurrentLinkedQueue<State> RUNNING = new ConcurrentLinkedQueue<>();
@@ -286,7 +295,7 @@ public final class Profiler {
             return f;
         }
         addPart(id, jp);
-        Node c = site || TIMED ? new Full(id, site) : new Node(id);
+        Node c = site || TIME ? new Full(id, site) : new Node(id);
         p.add(c);
         return c;
     }
@@ -351,6 +360,12 @@ public final class Profiler {
 
     /** Charges wall ns to the current context of every thread that runs. */
     private static void scan(long wall) {
+        synchronized (SAMPLED_TIMES) {
+            scanLocked(wall);
+        }
+    }
+
+    private static void scanLocked(long wall) {
         for (java.util.Iterator<State> i = RUNNING.iterator(); i.hasNext(); ) {
             State s = i.next();
             Thread t = s.owner;
@@ -361,15 +376,26 @@ public final class Profiler {
             Node[] stack = s.stack;
             int d = s.depth;
             Node n = d < stack.length ? stack[d] : null;
-            if (!(n instanceof Full)) continue; // sampled time: every context is
-            Full c = (Full) n;
-            c.wallNanos += wall;
-            if (s.waiting) c.waitNanos += wall;
+            if (n == null) continue;
+            long cpu = 0;
             if (CPU) {
-                long cpu = THREADS.getThreadCpuTime(t.getId());
-                if (cpu > 0 && s.cpuSampled > 0) c.cpuNanos += cpu - s.cpuSampled;
-                s.cpuSampled = cpu;
+                long now = THREADS.getThreadCpuTime(t.getId());
+                if (now > 0 && s.cpuSampled > 0) cpu = now - s.cpuSampled;
+                s.cpuSampled = now;
             }
+            long waited = s.waiting ? wall : 0;
+            if (n instanceof Full) { // a root, or [folded]
+                Full c = (Full) n;
+                c.wallNanos += wall;
+                c.waitNanos += waited;
+                c.cpuNanos += cpu;
+                continue;
+            }
+            long[] times = SAMPLED_TIMES.get(n);
+            if (times == null) SAMPLED_TIMES.put(n, times = new long[3]);
+            times[0] += wall;
+            times[1] += waited;
+            times[2] += cpu;
         }
     }
 
@@ -617,7 +643,13 @@ public final class Profiler {
      * profile can stream the flame graph from it without building the tree.
      */
     private static void writeTree(OutputStream w, Node[] roots, Names names) throws IOException {
-        TreeWriter t = new TreeWriter(w, names);
+        IdentityHashMap<Node, long[]> sampled = null;
+        if (SAMPLED) {
+            synchronized (SAMPLED_TIMES) { // a snapshot: the sampler goes on
+                sampled = new IdentityHashMap<>(SAMPLED_TIMES);
+            }
+        }
+        TreeWriter t = new TreeWriter(w, names, sampled);
         t.text("# weft cct 1\n");
         if (!TIMED) {
             t.text("metrics calls objects arrays elements wall-ns wall-raw-ns\n");
@@ -638,6 +670,7 @@ public final class Profiler {
     private static final class TreeWriter {
         final OutputStream w;
         final Names names;
+        final IdentityHashMap<Node, long[]> sampled; // a snapshot of SAMPLED_TIMES, with sampled time
         final int[] frameOf; // by name number: its frame + 1, 0 if not written yet
         // By depth: the children of the group written there, unsorted and
         // sorted, and their sort keys (rank << 32 | index).
@@ -648,9 +681,10 @@ public final class Profiler {
         int next = 1;
         int frames;
 
-        TreeWriter(OutputStream w, Names names) {
+        TreeWriter(OutputStream w, Names names, IdentityHashMap<Node, long[]> sampled) {
             this.w = w;
             this.names = names;
+            this.sampled = sampled;
             this.frameOf = new int[names.list.size()];
         }
 
@@ -710,7 +744,16 @@ public final class Profiler {
                 for (int x = i; x < j; x++) {
                     Node k = s[x];
                     calls += k.calls;
-                    if (!(k instanceof Full)) continue; // an execution's, counting only
+                    if (!(k instanceof Full)) { // an execution's: its time is the sampler's
+                        long[] times = SAMPLED ? sampled.get(k) : null;
+                        if (times != null) {
+                            wall += times[0];
+                            comp += times[0];
+                            wait += times[1];
+                            cpu += times[2];
+                        }
+                        continue;
+                    }
                     Full v = (Full) k;
                     objects += v.objects;
                     arrays += v.arrays;
