@@ -8,20 +8,21 @@ import weft.rt.JoinPointStaticPart;
  * id (unique per shadow, so executions and sites never collide) in an
  * open-addressing table: a context that exists costs a few array reads and
  * no allocation. The profiler's hot path probes the table's first slot
- * itself ({@link #slot}) and calls {@link #child} only when that misses.
+ * itself ({@link #slot}) and calls {@link #find} only when that misses.
+ *
+ * <p>A Node holds only what entering a context reads and writes, in 32
+ * bytes: an execution's context, counting calls only, is nothing more, so
+ * that more of a tree of a million contexts stays in the processor's
+ * caches (entering is a cache miss on the child most of the time; with 80
+ * bytes more per context, javac's profiled thread took a third more
+ * time). Its static part is the profiler's, by id (Profiler.part), and
+ * its sampled time the sampler's (Profiler.SAMPLED_TIMES); allocation
+ * sites, the [folded] context, roots and, when every execution is timed,
+ * every context are {@link Full}, with the other metrics.
  */
 class Node {
-    final int id;                 // the join point id; -1 for the folded node, -2 for a root
-    final JoinPointStaticPart jp; // its static part; null for a root and the folded node
-    final boolean site;           // an allocation site, not an execution
-
-    long calls;     // times this context was entered
-    long wallNanos; // inclusive wall time, measured (uncompensated)
-    long cpuNanos;  // inclusive thread CPU time, when enabled
-    long waitNanos; // exclusive: time in the blocking calls of this context's own code (profile.weft's waiting())
-    long objects;   // objects allocated at this site
-    long arrays;    // arrays allocated at this site (all dimensions)
-    long elements;  // array elements allocated at this site (all dimensions)
+    final int id; // the join point id; -1 for the folded node, -2 for a root
+    long calls;   // times this context was entered
 
     /**
      * The table of a context without children, shared: most contexts are
@@ -32,10 +33,8 @@ class Node {
     Node[] table = NONE; // children, open addressing; a power of two, at most half full
     private int size;
 
-    Node(int id, JoinPointStaticPart jp, boolean site) {
+    Node(int id) {
         this.id = id;
-        this.jp = jp;
-        this.site = site;
     }
 
     /** The first slot where child id may be in a table of length n. */
@@ -80,10 +79,15 @@ class Node {
         return out;
     }
 
-    /** The frame name of this context in folded stacks. */
-    final String frame() {
+    /** Whether this is an allocation site's context. */
+    final boolean site() {
+        return this instanceof Full && ((Full) this).site;
+    }
+
+    /** The frame name of this context in folded stacks, jp its static part. */
+    final String frame(JoinPointStaticPart jp) {
         if (jp == null) return id == -1 ? "[folded]" : "?";
-        if (site) return "new " + jp.getDeclaringTypeName();
+        if (site()) return "new " + jp.getDeclaringTypeName();
         return jp.getDeclaringTypeName() + "." + jp.getName();
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,7 +58,7 @@ public final class Profiler {
 
     /** A thread's tree and stack. */
     static final class State {
-        final Node root = new Node(-2, null, false);
+        final Full root = new Full(-2, false);
         final String thread;
         final Thread owner; // for the sampler: whether it runs, its CPU time
         long cpuSampled;    // the owner's CPU time at the sampler's last sample
@@ -90,6 +91,22 @@ public final class Profiler {
     static final long PERIOD_MS = (long) (1000 * Double.parseDouble(setting("profile.period", "WEFT_PROFILE_PERIOD", "0")));
     static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
     static final AtomicInteger NODES = new AtomicInteger();
+    /**
+     * The static parts of the contexts' join points by id (a context keeps
+     * only its id): in parts, or for ids outside of its range in
+     * LARGE_PARTS, both written under PARTS_LOCK.
+     */
+    private static JoinPointStaticPart[] parts = new JoinPointStaticPart[1 << 16];
+    private static final Map<Integer, JoinPointStaticPart> LARGE_PARTS = new HashMap<>();
+    private static final Object PARTS_LOCK = new Object();
+    /**
+     * Sampled time (profile.time=sampled) of the execution contexts the
+     * sampler found running, {wall, wait, cpu} ns each, under its own lock:
+     * a context keeps no time of its own then, so that it stays 32 bytes
+     * (Node), and the sampler finds a few thousand contexts a second where
+     * a program makes a million.
+     */
+    private static final IdentityHashMap<Node, long[]> SAMPLED_TIMES = new IdentityHashMap<>();
     static final ConcurrentLinkedQueue<State> STATES = new ConcurrentLinkedQueue<>();
     /** The states of the threads the sampler has not yet seen ended (STATES keeps every thread's). */
     static final ConcurrentLinkedQueue<State> RUNNING = new ConcurrentLinkedQueue<>();
@@ -179,7 +196,7 @@ public final class Profiler {
         int d = s.depth;
         if (d == 0) return; // likewise
         if (TIME) {
-            Node c = s.stack[d];
+            Full c = (Full) s.stack[d];
             c.wallNanos += now - s.starts[d];
             if (CPU_EXACT) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
         }
@@ -210,7 +227,7 @@ public final class Profiler {
         }
         long now = System.nanoTime();
         if (s.waitStart == 0) return; // it began before the thread's state existed
-        s.stack[s.depth].waitNanos += now - s.waitStart;
+        ((Full) s.stack[s.depth]).waitNanos += now - s.waitStart;
         s.waitStart = 0;
     }
 
@@ -221,7 +238,7 @@ public final class Profiler {
 
     /** Counts an array (with every dimension given) allocated at site id. */
     public static void array(int id, JoinPointStaticPart jp, int[] dims) {
-        Node n = site(id, jp);
+        Full n = site(id, jp);
         if (dims.length == 1) { // in line, so that the JIT can drop the woven code's int[]
             n.arrays++;
             n.elements += dims[0];
@@ -231,7 +248,7 @@ public final class Profiler {
     }
 
     /** JP's counting: new int[a][b][c] is 1 + a + a*b arrays of a + a*b + a*b*c elements. */
-    private static void multi(Node n, int[] dims) {
+    private static void multi(Full n, int[] dims) {
         long arrays = 0, elements = 0, level = 1;
         for (int d : dims) {
             arrays += level;   // arrays at this dimension
@@ -242,13 +259,14 @@ public final class Profiler {
         n.elements += elements;
     }
 
-    private static Node site(int id, JoinPointStaticPart jp) {
+    /** The context of site id in the current context: a Full, as the [folded] context is. */
+    private static Full site(int id, JoinPointStaticPart jp) {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
         Node[] t = p.table;
         Node c = t[Node.slot(id, t.length)];
-        return c != null && c.id == id ? c : child(p, id, jp, true);
+        return (Full) (c != null && c.id == id ? c : child(p, id, jp, true));
     }
 
     private static State newState() {
@@ -271,14 +289,39 @@ public final class Profiler {
         if (NODES.incrementAndGet() > MAX_NODES) {
             Node f = p.find(-1);
             if (f == null) {
-                f = new Node(-1, null, false);
+                f = new Full(-1, false);
                 p.add(f);
             }
             return f;
         }
-        Node c = new Node(id, jp, site);
+        addPart(id, jp);
+        Node c = site || TIME ? new Full(id, site) : new Node(id);
         p.add(c);
         return c;
+    }
+
+    /** Keeps jp as the static part of join point id. */
+    private static void addPart(int id, JoinPointStaticPart jp) {
+        if (jp == null) return;
+        JoinPointStaticPart[] p = parts; // may be stale: then under the lock
+        if (id >= 0 && id < p.length && p[id] != null) return;
+        synchronized (PARTS_LOCK) {
+            if (id >= 0 && id < 1 << 24) {
+                p = parts;
+                if (id >= p.length) parts = p = java.util.Arrays.copyOf(p, Math.max(id + 1, 2 * p.length));
+                p[id] = jp;
+            } else {
+                LARGE_PARTS.put(id, jp);
+            }
+        }
+    }
+
+    /** The static part of join point id, null if none was kept. */
+    static JoinPointStaticPart part(int id) {
+        synchronized (PARTS_LOCK) {
+            if (id >= 0 && id < parts.length) return parts[id];
+            return LARGE_PARTS.get(id);
+        }
     }
 
     private static void grow(State s) {
@@ -317,6 +360,12 @@ public final class Profiler {
 
     /** Charges wall ns to the current context of every thread that runs. */
     private static void scan(long wall) {
+        synchronized (SAMPLED_TIMES) {
+            scanLocked(wall);
+        }
+    }
+
+    private static void scanLocked(long wall) {
         for (java.util.Iterator<State> i = RUNNING.iterator(); i.hasNext(); ) {
             State s = i.next();
             Thread t = s.owner;
@@ -326,15 +375,27 @@ public final class Profiler {
             }
             Node[] stack = s.stack;
             int d = s.depth;
-            Node c = d < stack.length ? stack[d] : null;
-            if (c == null) continue;
-            c.wallNanos += wall;
-            if (s.waiting) c.waitNanos += wall;
+            Node n = d < stack.length ? stack[d] : null;
+            if (n == null) continue;
+            long cpu = 0;
             if (CPU) {
-                long cpu = THREADS.getThreadCpuTime(t.getId());
-                if (cpu > 0 && s.cpuSampled > 0) c.cpuNanos += cpu - s.cpuSampled;
-                s.cpuSampled = cpu;
+                long now = THREADS.getThreadCpuTime(t.getId());
+                if (now > 0 && s.cpuSampled > 0) cpu = now - s.cpuSampled;
+                s.cpuSampled = now;
             }
+            long waited = s.waiting ? wall : 0;
+            if (n instanceof Full) { // a root, or [folded]
+                Full c = (Full) n;
+                c.wallNanos += wall;
+                c.waitNanos += waited;
+                c.cpuNanos += cpu;
+                continue;
+            }
+            long[] times = SAMPLED_TIMES.get(n);
+            if (times == null) SAMPLED_TIMES.put(n, times = new long[3]);
+            times[0] += wall;
+            times[1] += waited;
+            times[2] += cpu;
         }
     }
 
@@ -377,7 +438,7 @@ public final class Profiler {
                     exit();
                     top = calibration.root.children();
                 }
-                Node loop = top[0], empty = loop.children()[0];
+                Full loop = (Full) top[0], empty = (Full) loop.children()[0];
                 inner[r] = empty.wallNanos / empty.calls;
                 outer[r] = Math.max(0, loop.wallNanos / calls - inner[r]);
             }
@@ -401,16 +462,16 @@ public final class Profiler {
      * threads. Merging goes by join point id through the contexts' own
      * tables (no boxing, no map per context).
      */
-    static final class Merged extends Node {
+    static final class Merged extends Full {
         long below; // calls in the subtree, itself excluded
 
-        Merged(int id, JoinPointStaticPart jp, boolean site) {
-            super(id, jp, site);
+        Merged(int id, boolean site) {
+            super(id, site);
         }
     }
 
     static Merged merge() {
-        Merged root = new Merged(-2, null, false);
+        Merged root = new Merged(-2, false);
         for (State s : STATES) add(root, s.root);
         return root;
     }
@@ -420,16 +481,19 @@ public final class Profiler {
             if (c == null) continue;
             Merged k = (Merged) m.find(c.id);
             if (k == null) {
-                k = new Merged(c.id, c.jp, c.site);
+                k = new Merged(c.id, c.site());
                 m.add(k);
             }
             k.calls += c.calls;
-            k.wallNanos += c.wallNanos;
-            k.cpuNanos += c.cpuNanos;
-            k.waitNanos += c.waitNanos;
-            k.objects += c.objects;
-            k.arrays += c.arrays;
-            k.elements += c.elements;
+            if (c instanceof Full) { // every context, time being measured
+                Full f = (Full) c;
+                k.wallNanos += f.wallNanos;
+                k.cpuNanos += f.cpuNanos;
+                k.waitNanos += f.waitNanos;
+                k.objects += f.objects;
+                k.arrays += f.arrays;
+                k.elements += f.elements;
+            }
             add(k, c);
         }
     }
@@ -520,7 +584,7 @@ public final class Profiler {
         int of(Node k) {
             int n = number(k);
             if (n >= 0) return n;
-            String name = k.frame();
+            String name = k.frame(part(k.id));
             Integer m = numbers.get(name);
             if (m == null) {
                 m = list.size();
@@ -579,7 +643,13 @@ public final class Profiler {
      * profile can stream the flame graph from it without building the tree.
      */
     private static void writeTree(OutputStream w, Node[] roots, Names names) throws IOException {
-        TreeWriter t = new TreeWriter(w, names);
+        IdentityHashMap<Node, long[]> sampled = null;
+        if (SAMPLED) {
+            synchronized (SAMPLED_TIMES) { // a snapshot: the sampler goes on
+                sampled = new IdentityHashMap<>(SAMPLED_TIMES);
+            }
+        }
+        TreeWriter t = new TreeWriter(w, names, sampled);
         t.text("# weft cct 1\n");
         if (!TIMED) {
             t.text("metrics calls objects arrays elements wall-ns wall-raw-ns\n");
@@ -600,6 +670,7 @@ public final class Profiler {
     private static final class TreeWriter {
         final OutputStream w;
         final Names names;
+        final IdentityHashMap<Node, long[]> sampled; // a snapshot of SAMPLED_TIMES, with sampled time
         final int[] frameOf; // by name number: its frame + 1, 0 if not written yet
         // By depth: the children of the group written there, unsorted and
         // sorted, and their sort keys (rank << 32 | index).
@@ -610,9 +681,10 @@ public final class Profiler {
         int next = 1;
         int frames;
 
-        TreeWriter(OutputStream w, Names names) {
+        TreeWriter(OutputStream w, Names names, IdentityHashMap<Node, long[]> sampled) {
             this.w = w;
             this.names = names;
+            this.sampled = sampled;
             this.frameOf = new int[names.list.size()];
         }
 
@@ -672,27 +744,38 @@ public final class Profiler {
                 for (int x = i; x < j; x++) {
                     Node k = s[x];
                     calls += k.calls;
-                    objects += k.objects;
-                    arrays += k.arrays;
-                    elements += k.elements;
+                    if (!(k instanceof Full)) { // an execution's: its time is the sampler's
+                        long[] times = SAMPLED ? sampled.get(k) : null;
+                        if (times != null) {
+                            wall += times[0];
+                            comp += times[0];
+                            wait += times[1];
+                            cpu += times[2];
+                        }
+                        continue;
+                    }
+                    Full v = (Full) k;
+                    objects += v.objects;
+                    arrays += v.arrays;
+                    elements += v.elements;
                     if (!TIMED) continue;
-                    wait += k.waitNanos;
+                    wait += v.waitNanos;
                     if (SAMPLED) { // exclusive already
-                        wall += k.wallNanos;
-                        comp += k.wallNanos;
-                        cpu += k.cpuNanos;
+                        wall += v.wallNanos;
+                        comp += v.wallNanos;
+                        cpu += v.cpuNanos;
                         continue;
                     }
                     long childComp = 0, childWall = 0, childCpu = 0;
                     for (Node g : k.table) {
                         if (g == null) continue;
                         childComp += compensated((Merged) g);
-                        childWall += g.wallNanos;
-                        childCpu += g.cpuNanos;
+                        childWall += ((Merged) g).wallNanos;
+                        childCpu += ((Merged) g).cpuNanos;
                     }
                     comp += Math.max(0, compensated((Merged) k) - childComp);
-                    wall += Math.max(0, k.wallNanos - childWall);
-                    cpu += Math.max(0, k.cpuNanos - childCpu);
+                    wall += Math.max(0, v.wallNanos - childWall);
+                    cpu += Math.max(0, v.cpuNanos - childCpu);
                 }
                 int self = next++;
                 if (pos > buf.length - 256) flush();
