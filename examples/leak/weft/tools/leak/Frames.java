@@ -40,10 +40,22 @@ final class Frames {
     private static JoinPointStaticPart[] parts = new JoinPointStaticPart[1024];
     private static int partCount;
 
-    /** The kind of execution jp's frame, join point id; remembers jp by id (part). */
+    /**
+     * The kind of execution jp's frame, join point id; remembers jp by id
+     * (part). Small enough for C1 to inline into Tracker.enter (under 35
+     * bytes of bytecode), the first time an id is seen apart.
+     */
     static byte kind(int id, JoinPointStaticPart jp) {
         byte[] k = kinds;
-        if (id >= 0 && id < k.length && k[id] != 0) return k[id];
+        if (id >= 0 && id < k.length) {
+            byte v = k[id];
+            if (v != 0) return v;
+        }
+        return first(id, jp);
+    }
+
+    private static byte first(int id, JoinPointStaticPart jp) {
+        byte[] k = kinds;
         byte v = classify(jp.getDeclaringTypeName());
         remember(id, jp);
         if (id >= 0 && id < 1 << 24) {
