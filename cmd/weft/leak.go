@@ -72,7 +72,8 @@ weighted by it); --sample N tracks one in N from the start.
 The JVM runs with C1 only by default (--jit c1), as weft profile's does:
 compiling the woven JDK with C2 costs more than it saves on all but long
 runs (javac compiling 120 files: 37 against 18 CPU-s, docs/leak.md);
---jit delayed or --jit stock for long runs.
+--jit delayed or --jit stock for long runs. With c1, C1 does not inline
+the woven classes' advice helpers either (it compiles half as much).
 
 Samples are taken after collections only: a program that runs for too
 short a time or with a large heap gets too few; run it longer or with a
