@@ -16,10 +16,12 @@ import weft.rt.JoinPointStaticPart;
 final class Context {
     final JoinPointStaticPart site;
     /**
-     * The executions around the site, innermost first: Tracker.DEPTH, and
-     * out to the program's nearest (Tracker.count), hidden ones left out.
+     * The join point ids of the executions around the site, innermost
+     * first: Tracker.DEPTH, and out to the program's nearest
+     * (Tracker.count), hidden ones left out; with the site's, the key.
      */
-    final JoinPointStaticPart[] frames;
+    final int[] ids;
+    final int siteId;
     final int hash;
 
     /** The threads' counts of the objects allocated here, every one (copied on write, under this). */
@@ -37,28 +39,30 @@ final class Context {
 
     private static final Count[] NO_COUNTS = {};
 
-    Context(JoinPointStaticPart site, JoinPointStaticPart[] frames, int hash, int window, int born) {
+    Context(JoinPointStaticPart site, int[] ids, int hash, int window, int born) {
         this.site = site;
-        this.frames = frames;
+        this.siteId = site.getId();
+        this.ids = ids;
         this.hash = hash;
         this.history = new long[window];
         this.born = born;
     }
 
-    /** The hash of site id under frames[0..k), innermost first. */
-    static int hash(int site, JoinPointStaticPart[] frames, int k) {
+    /** The hash of site id under the executions ids[0..k), innermost first. */
+    static int hash(int site, int[] ids, int k) {
         int h = site * 0x9E3779B9;
         for (int i = 0; i < k; i++) {
-            h = (h ^ frames[i].getId()) * 0x9E3779B9;
+            h = (h ^ ids[i]) * 0x9E3779B9;
         }
         return h ^ (h >>> 16);
     }
 
-    /** Whether this is site under frames[0..k), innermost first. */
-    boolean is(JoinPointStaticPart site, JoinPointStaticPart[] frames, int k) {
-        if (this.site != site || this.frames.length != k) return false;
+    /** Whether this is site id under the executions ids[0..k), innermost first. */
+    boolean is(int site, int[] ids, int k) {
+        int[] own = this.ids;
+        if (siteId != site || own.length != k) return false;
         for (int i = 0; i < k; i++) {
-            if (this.frames[i] != frames[i]) return false;
+            if (own[i] != ids[i]) return false;
         }
         return true;
     }
@@ -72,11 +76,7 @@ final class Context {
     public boolean equals(Object o) {
         if (!(o instanceof Context)) return false;
         Context c = (Context) o;
-        if (c.site.getId() != site.getId() || c.frames.length != frames.length) return false;
-        for (int i = 0; i < frames.length; i++) {
-            if (c.frames[i].getId() != frames[i].getId()) return false;
-        }
-        return true;
+        return c.is(siteId, ids, ids.length);
     }
 
     /**
@@ -125,6 +125,17 @@ final class Context {
     void died(long weight, long bytes) {
         live -= weight;
         liveBytes -= bytes;
+    }
+
+    /**
+     * The executions around the site, innermost first (ids'), looked up
+     * when read: a thread that misses its cache of counts makes a context
+     * to look its count up with.
+     */
+    JoinPointStaticPart[] frames() {
+        JoinPointStaticPart[] f = new JoinPointStaticPart[ids.length];
+        for (int i = 0; i < ids.length; i++) f[i] = Frames.part(ids[i]);
+        return f;
     }
 
     /** The live estimate at sample n (0 before the context existed). */

@@ -130,7 +130,7 @@ final class Report {
                 w.printf("%n%2d. %s  %s%n", i + 1, r.c.siteFrame(), r.c.location());
                 w.printf("    +%,d objects (+%s), %,d live (%s), %,d allocated%n",
                         r.growth, size(r.bytesGrowth), r.live, size(r.liveBytes), r.c.allocated());
-                for (weft.rt.JoinPointStaticPart f : r.c.frames) w.printf("    in %s%n", Context.frame(f));
+                for (weft.rt.JoinPointStaticPart f : r.c.frames()) w.printf("    in %s%n", Context.frame(f));
                 w.printf("    live at the last samples:");
                 for (long v : r.window) w.printf(" %,d", v);
                 w.println();
@@ -140,8 +140,9 @@ final class Report {
         w.println("most live bytes at the last sample:");
         for (int i = 0; i < Math.min(SHOWN, rows.size()) && rows.get(i).live > 0; i++) {
             Row r = rows.get(i);
+            weft.rt.JoinPointStaticPart[] frames = r.c.frames();
             w.printf("  %10s %,10d  %s  %s%s%n", size(r.liveBytes), r.live, r.c.siteFrame(), r.c.location(),
-                    r.c.frames.length > 0 ? " in " + Context.frame(r.c.frames[0]) : "");
+                    frames.length > 0 ? " in " + Context.frame(frames[0]) : "");
         }
     }
 
@@ -179,9 +180,10 @@ final class Report {
         w.print(",\"location\":");
         string(w, r.c.location());
         w.print(",\"context\":[");
-        for (int i = 0; i < r.c.frames.length; i++) {
+        weft.rt.JoinPointStaticPart[] frames = r.c.frames();
+        for (int i = 0; i < frames.length; i++) {
             if (i > 0) w.print(',');
-            string(w, Context.frame(r.c.frames[i]));
+            string(w, Context.frame(frames[i]));
         }
         w.printf(Locale.ROOT, "],\"allocated\":%d,\"tracked\":%d,\"live\":%d,\"liveBytes\":%d,\"growth\":%d,\"tau\":%.3f,\"history\":[",
                 r.c.allocated(), r.c.tracked, r.live, r.liveBytes, r.growth, r.tau);
@@ -209,7 +211,8 @@ final class Report {
             long v = bytes ? r.liveBytes : r.live;
             if (v <= 0) continue;
             StringBuilder b = new StringBuilder();
-            for (int i = r.c.frames.length - 1; i >= 0; i--) b.append(Context.frame(r.c.frames[i])).append(';');
+            weft.rt.JoinPointStaticPart[] frames = r.c.frames();
+            for (int i = frames.length - 1; i >= 0; i--) b.append(Context.frame(frames[i])).append(';');
             w.println(b.append(r.c.siteFrame()).append(' ').append(v));
         }
     }

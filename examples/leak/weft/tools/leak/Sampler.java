@@ -4,16 +4,16 @@ import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
 
 /**
- * The tracker's daemon thread: it counts the deaths the collector reports
- * (cleared weak references, from the reference queue), takes a sample of
- * every context's live estimate after each collection, and, unless a
+ * The tracker's daemon thread: after each collection it counts the deaths
+ * the collector reports (the weak references it cleared, Tracker.Refs.reap)
+ * and takes a sample of every context's live estimate, and, unless a
  * sampling interval was given, halves the share of allocations tracked
  * whenever they come faster than leak.rate per second. At exit a shutdown
  * hook asks for one more (full) collection, waits for its sample and
  * writes the report.
  *
  * <p>A collection is seen by a sentinel: a weak reference, on the
- * tracker's queue, to a young object nothing else references. The next
+ * sentinels' queue, to a young object nothing else references. The next
  * collection clears it, as it clears the references of every object it
  * collected; once a sentinel is out of the queue, the sample counts those
  * (Tracker.Refs.reap) and is taken at once. The sentinel is renewed every 100 ms:
@@ -85,28 +85,14 @@ final class Sampler implements Runnable {
         }
     }
 
-    /** Dead references waiting to be counted, so that the table's lock is taken once per batch. */
-    private static final Tracker.Ref[] batch = new Tracker.Ref[1024];
-
     /**
-     * Counts r and every reference already queued behind it; says whether
-     * the sentinel was among them (a collection happened).
+     * Takes r and every sentinel already queued behind it out of the queue
+     * (the only references on it); says whether there was one (a
+     * collection happened).
      */
     private static boolean drain(Reference<?> r) {
-        boolean collected = false;
-        int n = 0;
-        for (; r != null; r = Tracker.QUEUE.poll()) {
-            if (r instanceof Sentinel) {
-                collected = true;
-                continue;
-            }
-            batch[n++] = (Tracker.Ref) r; // counted by REFS.remove, once
-            if (n == batch.length) {
-                Tracker.REFS.remove(batch, n);
-                n = 0;
-            }
-        }
-        Tracker.REFS.remove(batch, n);
+        boolean collected = r != null;
+        while (r != null) r = Tracker.QUEUE.poll();
         return collected;
     }
 
@@ -117,8 +103,7 @@ final class Sampler implements Runnable {
 
     /**
      * After a collection: counts every object it collected (the collector
-     * cleared their references as it ran: Tracker.Refs.reap finds them,
-     * without waiting for the reference handler to enqueue them all),
+     * cleared their references as it ran: Tracker.Refs.reap finds them),
      * records every context's live estimate as sample n, and sets a new
      * sentinel. At once: the objects the program allocates from then on
      * count live until the next collection (waiting for the queue to be

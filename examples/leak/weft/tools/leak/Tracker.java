@@ -56,36 +56,48 @@ public final class Tracker {
     /** One in interval allocations is tracked; raised by the sampler when the rate is too high. */
     static volatile int interval = FIXED_INTERVAL > 0 ? FIXED_INTERVAL : 1;
 
+    /** The sampler's sentinels' queue (a tracked object's reference is on none: Refs.reap counts its death). */
     static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
     static final Refs REFS = new Refs(MAX_TRACKED);
     static final ConcurrentHashMap<Context, Context> CONTEXTS = new ConcurrentHashMap<>();
     static final AtomicInteger CONTEXT_COUNT = new AtomicInteger();
     static final AtomicLong UNTRACKED = new AtomicLong(); // sampled but not tracked: the table was full
-    static final JoinPointStaticPart[] NO_FRAMES = {};
+    static final int[] NO_IDS = {};
 
     /** A tracked object's weak reference: its context, weight and size. */
     static final class Ref extends WeakReference<Object> {
         final Context context;
         final long weight, bytes;
         int slot;
-        boolean counted; // its death counted (Refs, under its lock: from the queue or found cleared)
 
+        /**
+         * On no queue: the reference handler's enqueueing under the queue's
+         * lock, the sampler's taking each out and the table's lock it took
+         * to count them were about 15 % of javac's run (perf); the scan
+         * after each collection (Refs.reap) finds them cleared.
+         */
         Ref(Object o, Context c, long weight, long bytes) {
-            super(o, QUEUE);
+            super(o);
             this.context = c;
             this.weight = weight;
             this.bytes = bytes;
         }
     }
 
-    /** A thread's context stack, its counts by context (and a cache of them), and its sampling countdown. */
+    /**
+     * A thread's context stack (join point ids: a reference stored at
+     * every entry cost the collector's write barrier, whose slow path G1
+     * takes for a stack and frames in different regions, 8 % of javac's
+     * run under weft leak, perf), its counts by context (and a cache of
+     * them), and its sampling countdown.
+     */
     static final class State {
-        JoinPointStaticPart[] stack = new JoinPointStaticPart[64];
+        int[] stack = new int[64];
         byte[] kinds = new byte[64]; // of stack's frames (Frames)
         int[] program = new int[64]; // by stack index: the innermost program frame's index at or below it, -1 if none
         int depth;
-        final JoinPointStaticPart[] frames = new JoinPointStaticPart[MAX_FRAMES]; // a context being looked up
-        final Context.Count[] cache = new Context.Count[512]; // the thread's counts of its contexts, by hash
+        final int[] frames = new int[MAX_FRAMES]; // a context being looked up
+        final Context.Count[] cache = new Context.Count[4096]; // the thread's counts of its contexts, by hash
         final HashMap<Context, Context.Count> counts = new HashMap<>(); // all of them
         long countdown; // allocations until the next one tracked
         long weight = 1; // the next tracked one's weight: the interval its countdown was drawn with
@@ -103,9 +115,13 @@ public final class Tracker {
         return v != null ? v : otherwise;
     }
 
+    /** The thread's state; small enough for C1 to inline (under 35 bytes), its making apart. */
     private static State state() {
         Object s = Local.get();
-        if (s instanceof State) return (State) s;
+        return s instanceof State ? (State) s : newState();
+    }
+
+    private static State newState() {
         State n = new State();
         Local.set(n);
         return n;
@@ -117,11 +133,7 @@ public final class Tracker {
         int d = s.depth;
         if (d == s.stack.length) grow(s);
         byte kind = Frames.kind(id, jp);
-        // Stored only if it changed: a reference store costs the collector's
-        // write barrier, whose slow path G1 takes for a stack and frames in
-        // different regions (8 % of javac's time under weft leak, perf, when
-        // every entry stored one); a loop's calls find their frame there.
-        if (s.stack[d] != jp) s.stack[d] = jp;
+        s.stack[d] = id;
         s.kinds[d] = kind;
         s.program[d] = kind == Frames.PROGRAM ? d : d > 0 ? s.program[d - 1] : -1;
         s.depth = d + 1;
@@ -174,7 +186,7 @@ public final class Tracker {
     private static Context.Count count(State s, int id, JoinPointStaticPart site) {
         int depth = s.depth;
         int far = depth > 0 ? s.program[depth - 1] : -1;
-        JoinPointStaticPart[] f = s.frames;
+        int[] f = s.frames;
         int k = 0;
         for (int i = depth - 1; i >= 0 && k < MAX_FRAMES; i--) {
             if (k >= DEPTH && (far < 0 || i < far)) break; // DEPTH frames, and the program's nearest taken
@@ -183,7 +195,7 @@ public final class Tracker {
         int h = Context.hash(id, f, k);
         int slot = h & (s.cache.length - 1);
         Context.Count c = s.cache[slot];
-        if (c != null && c.context.is(site, f, k)) return c;
+        if (c != null && c.context.is(id, f, k)) return c;
         Context x = intern(site, f, k, h);
         c = s.counts.get(x);
         if (c == null) s.counts.put(x, c = x.count());
@@ -221,19 +233,19 @@ public final class Tracker {
     private static void track(Object o, Context c, long weight, long size) {
         Ref r = new Ref(o, c, weight, weight * size);
         if (!REFS.add(r)) {
-            r.clear(); // never enqueued: it does not count
+            r.clear(); // never in the table: it does not count
             UNTRACKED.incrementAndGet();
         }
     }
 
-    private static Context intern(JoinPointStaticPart site, JoinPointStaticPart[] f, int k, int h) {
-        JoinPointStaticPart[] frames = NO_FRAMES;
+    private static Context intern(JoinPointStaticPart site, int[] f, int k, int h) {
+        int[] ids = NO_IDS;
         if (CONTEXT_COUNT.get() < MAX_CONTEXTS) {
-            frames = Arrays.copyOf(f, k);
+            ids = Arrays.copyOf(f, k);
         } else {
             h = Context.hash(site.getId(), f, 0);
         }
-        Context probe = new Context(site, frames, h, WINDOW, Sampler.samples());
+        Context probe = new Context(site, ids, h, WINDOW, Sampler.samples());
         Context c = CONTEXTS.putIfAbsent(probe, probe);
         if (c != null) return c;
         CONTEXT_COUNT.incrementAndGet();
@@ -297,8 +309,8 @@ public final class Tracker {
 
         /**
          * The table passed its next mark, or is full: first counts the
-         * objects already collected whose references the sampler has not
-         * taken out of the queue, if a collection ran since the last scan
+         * objects already collected whose deaths the sampler has not
+         * counted yet, if a collection ran since the last scan
          * (on a busy machine the sampler may not run for long while the
          * program fills the table). If the table is still
          * more than half full, halves the share of allocations tracked:
@@ -318,24 +330,9 @@ public final class Tracker {
         }
 
         /**
-         * Counts the deaths of the first n of dead, out of the queue, frees
-         * their slots, and forgets them there; one already counted by reap
-         * is skipped.
-         */
-        synchronized void remove(Ref[] dead, int n) {
-            for (int i = 0; i < n; i++) {
-                Ref r = dead[i];
-                dead[i] = null;
-                if (!r.counted) free(r);
-            }
-        }
-
-        /**
-         * Counts dead every tracked object the collector has cleared whose
-         * reference is not out of the queue yet (the reference handler
-         * enqueues a collection's batch on its own thread, which a busy
-         * machine may not run for a while). get() on a live reference only
-         * lends its object to this frame.
+         * Counts dead every tracked object the collector has cleared (after
+         * each collection, from the sampler, and when the table fills).
+         * get() on a live reference only lends its object to this frame.
          */
         synchronized void reap() {
             canary = new WeakReference<>(new Object()); // before the scan: a collection during it clears it too
@@ -347,7 +344,6 @@ public final class Tracker {
 
         /** Counts r's object dead and frees its slot (the lock held). */
         private void free(Ref r) {
-            r.counted = true;
             r.context.died(r.weight, r.bytes);
             slots[r.slot] = null;
             free[nfree++] = r.slot;
