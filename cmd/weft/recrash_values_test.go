@@ -64,12 +64,13 @@ func TestRecrashEntryValues(t *testing.T) {
 	for _, c := range []struct {
 		depth string
 		apply string // what frame 0 of the apply crash says
+		jdk   string // how the JDK is woven: --depth changes the aspect, so its JDK is its own
 	}{
-		{"0", "no test: does not reproduce"},
-		{"1", "Crash3_0_Main_applyTest reproduces"},
+		{"0", "no test: does not reproduce", "--patches=false"},
+		{"1", "Crash3_0_Main_applyTest reproduces", "--patches"}, // no image to link for this test alone
 	} {
 		out := filepath.Join(t.TempDir(), "crash")
-		_, stderr, code := weft(t, []string{sharedCache(t)}, "recrash", "--depth", c.depth, "-o", out, "--",
+		_, stderr, code := weft(t, []string{sharedCache(t)}, "recrash", "--depth", c.depth, c.jdk, "-o", out, "--",
 			"java", "-cp", app, "chg.Main")
 		if code != 0 {
 			t.Fatalf("--depth %s: exit %d\n%s", c.depth, code, stderr)
