@@ -353,9 +353,8 @@ func (e *emitter) emitAroundExecution(exec *shadow, calls []*shadow) error {
 	// advice around it, and the original body.
 	orig := e.code.Insns
 	e.execValues = nil
-	e.reserveLocals()
 	e.out = getInsns(len(orig) + 64)
-	e.saveThis()
+	e.reserveLocals()
 	original := classfile.NewLabel()
 	e.guard(original)
 	e.enterExecution(shadowSet{body: []*shadow{outer}})

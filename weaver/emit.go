@@ -164,9 +164,8 @@ func (e *emitter) emit(shadows []*shadow) error {
 	}
 	orig := e.code.Insns
 	lm := newLabelCopier(orig).copy
-	e.reserveLocals()
 	e.out = getInsns(2*len(orig) + 8*len(shadows) + 16)
-	e.saveThis()
+	e.reserveLocals()
 	original := classfile.NewLabel()
 	e.guard(original)
 	e.wovenCopy(orig, set, lm)
@@ -189,9 +188,8 @@ func (e *emitter) emit(shadows []*shadow) error {
 func (e *emitter) emitInPlace(set shadowSet) error {
 	orig := e.code.Insns
 	same := func(l *classfile.Label) *classfile.Label { return l }
-	e.reserveLocals()
 	e.out = getInsns(len(orig) + 16*len(set.body) + 16*len(set.calls) + 16)
-	e.saveThis()
+	e.reserveLocals()
 	e.inPlace = true
 	e.lateToken = lateToken(set)
 	if e.fuse = e.fusable(set); !e.fuse && !e.lateToken {
@@ -278,7 +276,8 @@ func isBody(k advice.ShadowKind) bool {
 }
 
 // reserveLocals places the guard's token past the body's locals (and its
-// parameters, which a body that never reads them may not count).
+// parameters, which a body that never reads them may not count), and the
+// copy of `this` where the body needs one (saveThis), emitted to e.out.
 func (e *emitter) reserveLocals() {
 	e.tmp = int(e.code.MaxLocals)
 	if n := classfile.ArgSlots(e.desc); !e.static && n+1 > e.tmp {
@@ -287,10 +286,7 @@ func (e *emitter) reserveLocals() {
 		e.tmp = n
 	}
 	e.token = e.alloc(1)
-	e.thisSlot = 0
-	if !e.static && !e.ctor && writesSlots(e.code.Insns, 0, 1) {
-		e.thisSlot = e.alloc(1) // saveThis
-	}
+	e.saveThis()
 	e.base = e.tmp
 }
 

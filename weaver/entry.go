@@ -60,8 +60,8 @@ func (cw *classWeaver) weaveEntry(m *classfile.Member) (shadows []*shadow, done 
 		x.e = emitter{cw: cw, m: m, code: &x.code,
 			static: m.Access&classfile.AccStatic != 0, ctor: ctor, desc: c.MemberDesc(m)}
 		e = &x.e
-		e.reserveLocals()
 		e.out = getInsns(32)
+		e.reserveLocals()
 		e.inPlace = true
 		// beforeOnly: shadows are the execution alone, its body shadow.
 		if e.fuse = e.fusable(shadowSet{body: shadows}); !e.fuse {

@@ -34,13 +34,16 @@ func writesSlots(code []classfile.Insn, lo, hi int) bool {
 	return false
 }
 
-// saveThis copies `this` to the slot reserveLocals gave it, at entry, in
-// a method whose body stores into slot 0 (generated code may reuse it, as
-// the JDK's SystemModules$all.moduleDescriptors does): advice reading this
-// or an execution's target past entry reads the copy.
+// saveThis, in a method whose body stores into slot 0 (generated code may
+// reuse it, as the JDK's SystemModules$all.moduleDescriptors does), copies
+// `this` to a slot of its own at entry: advice reading this or an
+// execution's target past entry reads the copy (thisSlot; 0 otherwise).
 func (e *emitter) saveThis() {
-	if e.thisSlot != 0 {
-		e.local(classfile.OpAload, 0)
-		e.local(classfile.OpAstore, e.thisSlot)
+	e.thisSlot = 0
+	if e.static || e.ctor || !writesSlots(e.code.Insns, 0, 1) {
+		return
 	}
+	e.thisSlot = e.alloc(1)
+	e.local(classfile.OpAload, 0)
+	e.local(classfile.OpAstore, e.thisSlot)
 }
