@@ -73,6 +73,9 @@ type Shadow struct {
 	// for field accesses, when the field is static.
 	StaticThis   bool
 	StaticTarget bool
+	// Leaf is true when the code holding the shadow runs no code but its
+	// own (classfile.SelfContained): the pointcut leaf().
+	Leaf bool
 }
 
 // ReturnedDesc is the static type of the value a join point returns: the

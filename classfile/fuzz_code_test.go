@@ -18,8 +18,9 @@ var codeFuzzClasses = []string{
 // must not panic, and its errors must be *FormatError naming the class and
 // method with an offset inside the attribute; code it accepts must encode
 // (without frame recomputation) without panicking and, if Encode accepts
-// it, decode again to the same instructions. PrependCode must not panic
-// on it either, and what it keeps must decode.
+// it, decode again to the same instructions. PrependCode and
+// SelfContained must not panic on it either, and what PrependCode keeps
+// must decode.
 func FuzzDecodeCode(f *testing.F) {
 	src := jdkSource(f)
 	var classes [][]byte
@@ -63,6 +64,7 @@ func FuzzDecodeCode(f *testing.F) {
 		}
 		m.Attributes = attrs
 		where := c.Name() + "." + c.MemberName(m) + c.MemberDesc(m)
+		SelfContained(c, m) // reads the raw bytes: must not panic on any
 
 		// PrependCode must not panic, whatever the attribute; what it
 		// accepts must decode if the original did.

@@ -380,6 +380,12 @@ func (c *compiler) designator(d *Designator, ev *env, inOr, inNot bool) node {
 		return c.cflow(d, name == "cflowbelow", ev, inOr, inNot)
 	case "if":
 		return c.ifPointcut(d, ev)
+	case "leaf":
+		if len(d.List) != 0 {
+			c.errorf(d.Pos, "write leaf(): it tests the code holding the join point, which it names itself", "leaf() takes no arguments")
+			return constNode{advice.Never}
+		}
+		return leafNode{}
 	}
 	return c.reference(d, name, ev, inOr, inNot)
 }

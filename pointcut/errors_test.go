@@ -16,6 +16,8 @@ func TestErrorMessages(t *testing.T) {
 			[]string{"t.weft:2:11: unknown designator or pointcut calls", "hint: designators are call, execution, get, set, handler, staticinitialization, initialization, preinitialization, within, withincode, this, target, args"}},
 		{"unknown designator with a signature", `before(): calls(* *(..)) { a.B.c(); }`,
 			[]string{"t.weft:2:11: unknown designator calls (or a malformed pointcut reference: unexpected token \"*\" (expected \")\") at 2:19)", "hint: designators are call, execution"}},
+		{"leaf with an argument", `before(): execution(* *(..)) && leaf(Foo) { a.B.c(); }`,
+			[]string{"t.weft:2:33: leaf() takes no arguments", "hint: write leaf(): it tests the code holding the join point"}},
 		{"constructor without parameters", `before(): call(Foo.new) { a.B.c(); }`,
 			[]string{"t.weft:2:23:", "hint: a constructor pattern needs a parameter list: write T.new(..)"}},
 		{"method without parameters", `before(): call(* foo) { a.B.c(); }`,

@@ -229,6 +229,18 @@ func (n withincodeNode) eval(m *matchCtx) result {
 	return never
 }
 
+// leafNode is leaf(): join points in code that runs no code but its own
+// (advice.Shadow.Leaf), the execution of a getter, a setter or a loop over
+// an array among them; decided when weaving.
+type leafNode struct{}
+
+func (leafNode) eval(m *matchCtx) result {
+	if m.s.Leaf {
+		return always
+	}
+	return never
+}
+
 // valueTest checks that a join point value of static type desc satisfies
 // a target (a type test and maybe a binding).
 func valueTest(m *matchCtx, t target, v advice.Value, desc string) result {

@@ -35,7 +35,7 @@ var (
 // Designators lists the primitive pointcut designators weft supports.
 var Designators = []string{"call", "execution", "get", "set", "handler", "staticinitialization",
 	"initialization", "preinitialization", "within", "withincode", "this", "target", "args",
-	"@within", "@withincode", "@annotation", "@this", "@target", "@args", "cflow", "cflowbelow", "if"}
+	"@within", "@withincode", "@annotation", "@this", "@target", "@args", "cflow", "cflowbelow", "if", "leaf"}
 
 // declareKinds are the declare forms weft has.
 var declareKinds = map[string]bool{"precedence": true, "warning": true, "error": true}
