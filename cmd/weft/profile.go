@@ -137,7 +137,7 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	aspect, adv, err := profiler.install(home)
+	aspect, adv, err := profiler(!fl.noTime).install(home)
 	if err != nil {
 		return err
 	}
@@ -189,11 +189,14 @@ func profileTimeEnv(fl *profileOptions) ([]string, error) {
 	return []string{"WEFT_PROFILE_TIME=" + fl.time, "WEFT_PROFILE_INTERVAL=" + strconv.Itoa(fl.interval)}, nil
 }
 
-// profiler is examples/profile. Its calibration class is woven: the
-// advice's key covers weft itself (and so the runtime it refers to), as
-// the woven JDK's does.
-var profiler = tool{name: "profile", aspect: profile.Aspect(), sources: profile.Sources(),
-	build: profile.Build, finish: weaveCalibration}
+// profiler is examples/profile, its aspect for a run that measures time
+// or counts only (--no-time; each has its woven JDK). Its calibration
+// class is woven: the advice's key covers weft itself (and so the runtime
+// it refers to), as the woven JDK's does.
+func profiler(timed bool) tool {
+	return tool{name: "profile", aspect: profile.Aspect(timed), sources: profile.Sources(),
+		build: profile.Build, finish: weaveCalibration}
+}
 
 // profilerJVMOptions keep C2 from inlining the profiler's methods into the
 // woven methods that call them: compiling them into every method costs

@@ -6,6 +6,7 @@ package profile
 
 import (
 	"embed"
+	"strings"
 
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
@@ -13,11 +14,23 @@ import (
 //go:embed profile.weft weft/tools/profile/*.java weft/tools/profile/calibrate/*.java
 var files embed.FS
 
-// Aspect returns the text of profile.weft.
-func Aspect() []byte {
+// Aspect returns the text of profile.weft for a run that counts only or,
+// timed, also measures time: then every execution is entered and left,
+// leaf ones included, so that their time is theirs and not their caller's.
+func Aspect(timed bool) []byte {
 	b, _ := files.ReadFile("profile.weft")
-	return b
+	if !timed {
+		return b
+	}
+	a := strings.Replace(string(b), enteredPointcut, "pointcut entered(): code();", 1)
+	return []byte(strings.Replace(a, countedPointcut, "pointcut counted(): if(false);", 1))
 }
+
+// profile.weft's pointcuts that Aspect rewrites.
+const (
+	enteredPointcut = "pointcut entered(): code() && !leaf();"
+	countedPointcut = "pointcut counted(): code() && leaf();"
+)
 
 // Sources returns the advice's Java sources by path
 // ("weft/tools/profile/Profiler.java").

@@ -181,6 +181,22 @@ public final class Profiler {
         if (TIME) s.starts[d] = System.nanoTime();
     }
 
+    /**
+     * A leaf execution (profile.weft's leaf(): code that runs no code but
+     * its own), when no time is measured: counted in its context under the
+     * current one, which it neither enters nor leaves, as nothing can run
+     * inside it to be counted there.
+     */
+    public static void leaf(int id, JoinPointStaticPart jp) {
+        Object o = Local.get();
+        State s = o instanceof State ? (State) o : newState();
+        Node p = s.stack[s.depth];
+        Node[] t = p.table;
+        Node c = t[Node.slot(id, t.length)];
+        if (c == null || c.id != id) c = child(p, id, jp, false);
+        c.calls++;
+    }
+
     /** The thread's first execution: makes its state, then enters. */
     private static void enterFirst(int id, JoinPointStaticPart jp) {
         newState();
