@@ -185,7 +185,9 @@ public final class Profiler {
      * A leaf execution (profile.weft's leaf(): code that runs no code but
      * its own), when no time is measured: counted in its context under the
      * current one, which it neither enters nor leaves, as nothing can run
-     * inside it to be counted there.
+     * inside it to be counted there. Its lookup is site's, written out:
+     * the profiler's methods are kept from being inlined (weft profile's
+     * JVM options), so a shared one would be a call more per execution.
      */
     public static void leaf(int id, JoinPointStaticPart jp) {
         Object o = Local.get();
