@@ -235,11 +235,19 @@ func collectorOptions(line *javacmd.Line) []string {
 // (javac compiling 120 files, calls and allocations: 15.7 against 30.8
 // CPU-s; the same in one JVM 12 times: 123 against 148; the time
 // calibration measures C1's code then), "delayed" raises C2's thresholds
-// tenfold, so that C2 compiles only what stays hot.
+// tenfold, so that C2 compiles only what stays hot. With c1, C1 does not
+// inline the sister classes' advice helpers (a0, a1, ...) into the woven
+// methods either: it inlines every method under 35 bytes, and a helper
+// is that small, so every return of every woven method and its handler
+// got a copy of the exit helper, with the tool's call and the bypass
+// flag's stores; not inlined, C1 compiles half the bytecode and javac's
+// profile (--no-time) costs 8-10 % less CPU (docs/profile.md). "quiet"
+// keeps the JVM from printing the command on the program's output.
 var jitPolicies = map[string][]string{
 	"delayed": {"-XX:Tier4InvocationThreshold=50000", "-XX:Tier4MinInvocationThreshold=6000",
 		"-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000"},
-	"c1":    {"-XX:TieredStopAtLevel=1"},
+	"c1": {"-XX:TieredStopAtLevel=1", "-XX:CompileCommand=quiet",
+		"-XX:CompileCommand=dontinline,*" + weaver.SisterSuffix + "::a*"},
 	"stock": nil,
 }
 
