@@ -65,7 +65,7 @@ Allocations tracked hold a weak reference each (never keeping an object
 alive); after each collection the live objects of each context are
 sampled. A context is growing when its live objects rose steadily over
 the last --window points of its history, spaced by the program's
-allocations (not by collections): they span the last half of the run or
+allocations (not by collections): they span about the last half of the run or
 more (docs/leak.md says how exactly). The tracker
 tracks every allocation until they come faster than --rate per second,
 then halves the share it tracks as often as needed (live counts are
@@ -93,7 +93,7 @@ Examples:
 	f.StringVarP(&opts.out, "out", "o", "weft-leak", "output directory")
 	f.IntVar(&opts.depth, "depth", 4, "innermost executions of calling context kept per allocation (and on out to the program's nearest)")
 	f.IntVar(&opts.sample, "sample", 0, "track one allocation in N (0: every one while --rate allows)")
-	f.IntVar(&opts.window, "window", 8, "points of history the growth test looks back over (at least 4; they span the last half of the run or more)")
+	f.IntVar(&opts.window, "window", 8, "points of history the growth test looks back over (at least 4; they span about the last half of the run or more)")
 	f.Int64Var(&opts.rate, "rate", 500000, "tracked allocations per second before sampling starts (without --sample)")
 	f.Float64Var(&opts.period, "period", 0, "also write the report every SECONDS while the program runs")
 	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)

@@ -19,8 +19,8 @@ import java.util.Set;
  * (folded stacks of the live objects, for weft flame).
  *
  * <p>A context is growing when, over the last leak.window points of the
- * history (at least 4, taken since the context appeared; they span the
- * last half of the run's allocations or more, see Sampler), its live
+ * history (at least 4, taken since the context appeared; they span about the
+ * last half of the run's allocations or more: History), its live
  * estimate rises steadily — Kendall's tau-b between point order and live
  * count is at least leak.tau (0.8), see {@link Trend} — and it rose by at
  * least leak.minGrowth objects (16) from the first of those points to the
@@ -48,9 +48,7 @@ final class Report {
             // The points since the context appeared: before, it had no
             // count (not 0 objects), and a context seen at 3 points has
             // too short a history to call its rise steady.
-            int first = points;
-            while (first > 0 && Sampler.written(first - 1) >= c.born) first--;
-            int m = Math.min(points - first, Tracker.WINDOW);
+            int m = Math.min(points - Sampler.HISTORY.first(c.born), Tracker.WINDOW);
             window = Arrays.copyOfRange(c.history, points - m, points);
             live = c.live;
             liveBytes = c.liveBytes;
@@ -85,7 +83,7 @@ final class Report {
         Path out = dir();
         Run run = new Run();
         run.samples = Sampler.samples();
-        run.points = Sampler.points();
+        run.points = Sampler.HISTORY.points;
         run.window = Math.min(run.points, Tracker.WINDOW);
         List<Row> rows = new ArrayList<>(), growing = new ArrayList<>();
         Set<Integer> sites = new HashSet<>();
@@ -98,7 +96,7 @@ final class Report {
         }
         run.sites = sites.size();
         if (run.window > 0 && run.allocated > 0) {
-            run.span = Math.round(100.0 * (run.allocated - Sampler.mark(run.points - run.window)) / run.allocated);
+            run.span = Math.round(100.0 * (run.allocated - Sampler.HISTORY.marks[run.points - run.window]) / run.allocated);
         }
         growing.sort(BY_GROWTH);
         rows.sort(BY_BYTES);

@@ -24,8 +24,8 @@ import java.lang.ref.WeakReference;
  * that died is not yet known dead, and every site would seem to grow.
  *
  * <p>The samples make a history of at most POINTS points, spaced by the
- * allocations between them, not by collections (see sample): the growth
- * test's window, the last Tracker.WINDOW points, spans the last half of the
+ * allocations between them, not by collections (History): the growth
+ * test's window, the last Tracker.WINDOW points, spans about the last half of the
  * run's allocations or more, however often the heap collects and however
  * fast the program runs.
  */
@@ -48,35 +48,14 @@ final class Sampler implements Runnable {
     /** The current sentinel (only this thread reads it): dropped ones still count if enqueued. */
     private static Sentinel sentinel;
 
-    /** Points of history kept: twice the growth test's window (see thin). */
+    /** Points of history kept: twice the growth test's window (History). */
     static final int POINTS = 2 * Tracker.WINDOW;
-    // The history, guarded by Report.class: points taken so far (at most
-    // POINTS), the program's allocations when each was first taken, the
-    // sample that last wrote it, and the allocations a new point must be
-    // apart from the last one (0 until the history first fills).
-    private static int points;
-    private static final long[] MARKS = new long[POINTS];
-    private static final int[] WRITTEN = new int[POINTS];
-    private static long spacing;
+    /** The history's points, guarded by Report.class. */
+    static final History HISTORY = new History(POINTS);
 
     /** Samples taken so far. */
     static int samples() {
         return samples;
-    }
-
-    /** Points of history taken (Report.class held). */
-    static int points() {
-        return points;
-    }
-
-    /** The sample that last wrote point k (Report.class held). */
-    static int written(int k) {
-        return WRITTEN[k];
-    }
-
-    /** The program's allocations when point k was first taken (Report.class held). */
-    static long mark(int k) {
-        return MARKS[k];
     }
 
     /** Made inside advice: both threads inherit the bypass flag, so their work is not tracked. */
@@ -127,9 +106,6 @@ final class Sampler implements Runnable {
         return collected;
     }
 
-    /** Allocations between the last two points (0 before the second: the program's start is no span to compare with). */
-    private static long lastSpan;
-
     /**
      * After a collection: counts every object it collected (the collector
      * cleared their references as it ran: Tracker.Refs.reap finds them),
@@ -140,15 +116,14 @@ final class Sampler implements Runnable {
      * most of a round's garbage live at every sample).
      *
      * <p>A sample is a new point of the history only if the program
-     * allocated, since the last point was first taken, at least the
-     * history's spacing and a tenth of the span between the last two
-     * points; else it refines the last point (its live counts replace that
-     * point's). The collections of a quiet moment — a program ending,
-     * waiting between requests, calling System.gc() — are one point of the
-     * program's history, not several (counted as several, they would end
-     * the window with equal counts, and a leak would seem to have
-     * stopped); and once the history has filled (thin), its points are as
-     * far apart in allocations as its older ones, so that a heap
+     * allocated enough since the last one (History); else it refines the
+     * last point (its live counts replace that point's). The collections
+     * of a quiet moment — a program ending, waiting between requests,
+     * calling System.gc() — are one point of the program's history, not
+     * several (counted as several, they would end the window with equal
+     * counts, and a leak would seem to have stopped); and once the history
+     * has filled, its points are as far apart in allocations as its older
+     * ones, so that a heap
      * collecting often — a small one, or one whose old generation fills —
      * does not crowd the window into the last moments of the run, where
      * a leak's rise between points is smaller than the noise of sampling
@@ -163,38 +138,13 @@ final class Sampler implements Runnable {
             long allocated = 0;
             for (Context x : Tracker.CONTEXTS.keySet()) allocated += x.allocated();
             int s = samples;
-            boolean refines = points > 0 && allocated - MARKS[points - 1] < Math.max(spacing, lastSpan / 10);
-            if (!refines) {
-                if (points == POINTS) thin();
-                lastSpan = points > 0 ? allocated - MARKS[points - 1] : 0;
-                MARKS[points++] = allocated;
+            int n = HISTORY.add(s, allocated);
+            for (Context x : Tracker.CONTEXTS.keySet()) {
+                if (HISTORY.thinned) HISTORY.thin(x.history);
+                x.history[n] = x.live;
             }
-            int n = points - 1;
-            WRITTEN[n] = s;
-            for (Context x : Tracker.CONTEXTS.keySet()) x.history[n] = x.live;
             samples = s + 1;
         }
-    }
-
-    /**
-     * The history is full: keeps every other point, the last included
-     * (POINTS / 2 of them, spanning about the whole run), and spaces the
-     * points to come as far apart as those kept, on average. The window,
-     * the last Tracker.WINDOW points, then spans from the whole run (just
-     * after thinning) to its last half (just before the next).
-     */
-    private static void thin() {
-        int h = POINTS / 2;
-        for (Context x : Tracker.CONTEXTS.keySet()) {
-            long[] v = x.history;
-            for (int j = 0; j < h; j++) v[j] = v[2 * j + 1];
-        }
-        for (int j = 0; j < h; j++) {
-            MARKS[j] = MARKS[2 * j + 1];
-            WRITTEN[j] = WRITTEN[2 * j + 1];
-        }
-        points = h;
-        spacing = (MARKS[h - 1] - MARKS[0]) / (h - 1);
     }
 
     /**
