@@ -53,7 +53,7 @@ func TestTrend(t *testing.T) {
 		{[]int64{1, 2, 3, 4, 5, 6, 7, 8}, 1, false},
 		{[]int64{10, 20, 30}, 1, false},
 	}
-	args := []string{"-cp", compileTrend(t), "weft.tools.leak.TrendCheck"}
+	args := []string{"-cp", compileJava(t, "Trend.java", "TrendCheck", trendCheckSrc), "weft.tools.leak.TrendCheck"}
 	for _, c := range cases {
 		var f []string
 		for _, v := range c.counts {
@@ -78,12 +78,15 @@ func TestTrend(t *testing.T) {
 	}
 }
 
-// compileTrend compiles Trend.java, alone, with TrendCheck.
-func compileTrend(t *testing.T) string {
+// compileJava compiles one source of the tracker, file
+// (weft/tools/leak/FILE), alone, with a checker class name of package
+// weft.tools.leak, src.
+func compileJava(t *testing.T, file, name, src string) string {
 	t.Helper()
-	src, ok := Sources()["weft/tools/leak/Trend.java"]
+	path := "weft/tools/leak/" + file
+	tracker, ok := Sources()[path]
 	if !ok {
-		t.Fatal("no weft/tools/leak/Trend.java among the embedded sources")
+		t.Fatalf("no %s among the embedded sources", path)
 	}
-	return jvmtest.Compile(t, map[string]string{"weft/tools/leak/Trend.java": string(src), "weft/tools/leak/TrendCheck.java": trendCheckSrc})
+	return jvmtest.Compile(t, map[string]string{path: string(tracker), "weft/tools/leak/" + name + ".java": src})
 }

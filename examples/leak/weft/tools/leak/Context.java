@@ -32,19 +32,19 @@ final class Context {
     /** Shallow size of the site's objects, -1 until measured (arrays are measured one by one). */
     long objectSize = -1;
 
-    /** Live estimates at the last Tracker.WINDOW samples, a ring indexed by sample number. */
+    /** Live estimates at the points of the history (Sampler), by point; written by the sampler only. */
     final long[] history;
-    /** The number of the first sample taken after this context existed. */
+    /** The number of the first sample taken after this context existed: points written before it are not its. */
     final int born;
 
     private static final Count[] NO_COUNTS = {};
 
-    Context(JoinPointStaticPart site, int[] ids, int hash, int window, int born) {
+    Context(JoinPointStaticPart site, int[] ids, int hash, int points, int born) {
         this.site = site;
         this.siteId = site.getId();
         this.ids = ids;
         this.hash = hash;
-        this.history = new long[window];
+        this.history = new long[points];
         this.born = born;
     }
 
@@ -136,11 +136,6 @@ final class Context {
         JoinPointStaticPart[] f = new JoinPointStaticPart[ids.length];
         for (int i = 0; i < ids.length; i++) f[i] = Frames.part(ids[i]);
         return f;
-    }
-
-    /** The live estimate at sample n (0 before the context existed). */
-    long at(int n) {
-        return n < born ? 0 : history[n % history.length];
     }
 
     /** The frame of the site: "new T". */

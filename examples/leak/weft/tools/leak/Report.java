@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -17,12 +18,14 @@ import java.util.Set;
  * leak.json (everything, for tools), live.folded and live-bytes.folded
  * (folded stacks of the live objects, for weft flame).
  *
- * <p>A context is growing when, over the last leak.window samples (at
- * least 4, taken since the context appeared), its live estimate rises steadily — Kendall's tau-b between
- * sample order and live count is at least leak.tau (0.8), see {@link
- * Trend} — and it rose by at least leak.minGrowth objects (16) from the
- * first of those samples to the last. Growing contexts are ranked by that
- * rise, then by the rise in bytes.
+ * <p>A context is growing when, over the last leak.window points of the
+ * history (at least 4, taken since the context appeared; they span about the
+ * last half of the run's allocations or more: History), its live
+ * estimate rises steadily — Kendall's tau-b between point order and live
+ * count is at least leak.tau (0.8), see {@link Trend} — and it rose by at
+ * least leak.minGrowth objects (16) from the first of those points to the
+ * last. Growing contexts are ranked by that rise, then by the rise in
+ * bytes.
  */
 final class Report {
     private Report() {}
@@ -35,19 +38,18 @@ final class Report {
     /** A context as the report sees it at one moment. */
     static final class Row {
         final Context c;
-        final long[] window; // live estimates at the samples of the window, oldest first
+        final long[] window; // live estimates at the points of the window, oldest first
         final long live, liveBytes, growth, bytesGrowth;
         final double tau;
         final boolean growing;
 
-        Row(Context c, int samples) {
+        Row(Context c, int points) {
             this.c = c;
-            // The samples since the context appeared: before, it had no
-            // count (not 0 objects), and a context seen at 3 samples has
+            // The points since the context appeared: before, it had no
+            // count (not 0 objects), and a context seen at 3 points has
             // too short a history to call its rise steady.
-            int m = Math.max(0, Math.min(samples - c.born, c.history.length));
-            window = new long[m];
-            for (int i = 0; i < m; i++) window[i] = c.at(samples - m + i);
+            int m = Math.min(points - Sampler.HISTORY.first(c.born), Tracker.WINDOW);
+            window = Arrays.copyOfRange(c.history, points - m, points);
             live = c.live;
             liveBytes = c.liveBytes;
             growth = m == 0 ? 0 : window[m - 1] - window[0];
@@ -68,29 +70,43 @@ final class Report {
         return Paths.get(Tracker.setting("leak.out", "WEFT_LEAK_OUT", "weft-leak"));
     }
 
+    /** What the report says of the whole run. */
+    static final class Run {
+        int samples, points, window, sites;
+        long allocated;
+        /** The share of the allocations, in percent, since the window's first point was first taken. */
+        long span;
+    }
+
     /** Writes every output file into leak.out (at exit, and every leak.period seconds if set). */
-    static synchronized void write() {
+    static synchronized void write() { // Report.class held: the sampler does not write the history meanwhile
         Path out = dir();
-        int samples = Sampler.samples();
+        Run run = new Run();
+        run.samples = Sampler.samples();
+        run.points = Sampler.HISTORY.points;
+        run.window = Math.min(run.points, Tracker.WINDOW);
         List<Row> rows = new ArrayList<>(), growing = new ArrayList<>();
         Set<Integer> sites = new HashSet<>();
-        long allocated = 0;
         for (Context c : Tracker.CONTEXTS.keySet()) {
-            Row r = new Row(c, samples);
+            Row r = new Row(c, run.points);
             rows.add(r);
             if (r.growing) growing.add(r);
             sites.add(c.site.getId());
-            allocated += c.allocated();
+            run.allocated += c.allocated();
+        }
+        run.sites = sites.size();
+        if (run.window > 0 && run.allocated > 0) {
+            run.span = Math.round(100.0 * (run.allocated - Sampler.HISTORY.marks[run.points - run.window]) / run.allocated);
         }
         growing.sort(BY_GROWTH);
         rows.sort(BY_BYTES);
         try {
             Files.createDirectories(out);
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("leak.txt")))) {
-                text(w, samples, rows, growing, sites.size(), allocated);
+                text(w, run, rows, growing);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("leak.json")))) {
-                json(w, samples, rows, growing, sites.size(), allocated);
+                json(w, run, rows, growing);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("live.folded")))) {
                 folded(w, rows, false);
@@ -103,7 +119,7 @@ final class Report {
         }
     }
 
-    private static void text(PrintWriter w, int samples, List<Row> rows, List<Row> growing, int sites, long allocated) {
+    private static void text(PrintWriter w, Run run, List<Row> rows, List<Row> growing) {
         long live = 0, bytes = 0;
         for (Row r : rows) {
             live += r.live;
@@ -111,27 +127,29 @@ final class Report {
         }
         int interval = Tracker.interval;
         w.printf("%,d allocations at %,d sites in %,d contexts; tracked %s; %,d samples (after collections)%n",
-                allocated, sites, rows.size(), interval == 1 ? "every one" : "1 in " + interval, samples);
+                run.allocated, run.sites, rows.size(), interval == 1 ? "every one" : "1 in " + interval, run.samples);
         w.printf("live at the last sample: %,d objects, %s%n", live, size(bytes));
         if (Tracker.UNTRACKED.get() > 0) {
             w.printf("warning: %,d sampled allocations not tracked: the table of %,d weak references was full%n",
                     Tracker.UNTRACKED.get(), Tracker.REFS.max());
         }
         w.println();
-        if (samples < MIN_SAMPLES) {
-            w.printf("no growth test: %d samples, it needs %d (run longer, or with a smaller heap: -Xmx)%n", samples, MIN_SAMPLES);
+        String window = String.format("%d points of history, the last %d %% of the allocations", run.window, run.span);
+        if (run.points < MIN_SAMPLES) {
+            w.printf("no growth test: %d points of history (samples far enough apart), it needs %d (run longer, or with a smaller heap: -Xmx)%n",
+                    run.points, MIN_SAMPLES);
         } else if (growing.isEmpty()) {
-            w.printf("no growing context (live objects rising over the last %d samples)%n", Math.min(samples, Tracker.WINDOW));
+            w.printf("no growing context (live objects rising over %s)%n", window);
         } else {
-            w.printf("growing: %d context%s, the most growth first (over the last %d samples)%n",
-                    growing.size(), growing.size() == 1 ? "" : "s", Math.min(samples, Tracker.WINDOW));
+            w.printf("growing: %d context%s, the most growth first (over %s)%n",
+                    growing.size(), growing.size() == 1 ? "" : "s", window);
             for (int i = 0; i < Math.min(SHOWN, growing.size()); i++) {
                 Row r = growing.get(i);
                 w.printf("%n%2d. %s  %s%n", i + 1, r.c.siteFrame(), r.c.location());
                 w.printf("    +%,d objects (+%s), %,d live (%s), %,d allocated%n",
                         r.growth, size(r.bytesGrowth), r.live, size(r.liveBytes), r.c.allocated());
                 for (weft.rt.JoinPointStaticPart f : r.c.frames()) w.printf("    in %s%n", Context.frame(f));
-                w.printf("    live at the last samples:");
+                w.printf("    live at those points:");
                 for (long v : r.window) w.printf(" %,d", v);
                 w.println();
             }
@@ -152,10 +170,10 @@ final class Report {
         return String.format("%.1f MB", b / (1024.0 * 1024));
     }
 
-    private static void json(PrintWriter w, int samples, List<Row> rows, List<Row> growing, int sites, long allocated) {
-        w.printf(Locale.ROOT, "{\"samples\":%d,\"window\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
+    private static void json(PrintWriter w, Run run, List<Row> rows, List<Row> growing) {
+        w.printf(Locale.ROOT, "{\"samples\":%d,\"points\":%d,\"window\":%d,\"windowSpan\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
                 + "\"untracked\":%d,\"maxTracked\":%d,\"tau\":%s,\"minGrowth\":%d,%n\"growing\":[",
-                samples, Tracker.WINDOW, Tracker.interval, allocated, sites, rows.size(),
+                run.samples, run.points, Tracker.WINDOW, run.span, Tracker.interval, run.allocated, run.sites, rows.size(),
                 Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, MIN_GROWTH);
         String sep = "";
         for (Row r : growing) {

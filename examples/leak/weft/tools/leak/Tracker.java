@@ -20,7 +20,7 @@ import weft.rt.Local;
  * (Frames) — in the allocating thread's own counter, and, for the
  * allocations sampled, a weak reference that
  * counts the object live until the collector clears it. {@link Sampler}
- * turns the live counts into a history, one sample after each collection,
+ * turns the live counts into a history, sampled after each collection,
  * and {@link Report} ranks the contexts whose live population grows.
  *
  * <p>Nothing here keeps a program's object alive: the only references to
@@ -32,8 +32,8 @@ import weft.rt.Local;
  * WEFT_LEAK_DEPTH, frames of context (4), and out to the program's nearest
  * one (at most MAX_FRAMES); leak.sample / WEFT_LEAK_SAMPLE,
  * track one allocation in N (0, the default: every one while the rate
- * allows, see Sampler); leak.window / WEFT_LEAK_WINDOW, the samples the
- * growth test looks at (8); leak.rate / WEFT_LEAK_RATE, tracked objects per
+ * allows, see Sampler); leak.window / WEFT_LEAK_WINDOW, the points of
+ * history the growth test looks at (8, see Sampler); leak.rate / WEFT_LEAK_RATE, tracked objects per
  * second before the adaptive sampling halves the rate (500000); leak.period
  * / WEFT_LEAK_PERIOD, seconds between reports written while the program
  * runs (0: at exit only); leak.quiet / WEFT_LEAK_QUIET, no line on stderr
@@ -245,7 +245,7 @@ public final class Tracker {
         } else {
             h = Context.hash(site.getId(), f, 0);
         }
-        Context probe = new Context(site, ids, h, WINDOW, Sampler.samples());
+        Context probe = new Context(site, ids, h, Sampler.POINTS, Sampler.samples());
         Context c = CONTEXTS.putIfAbsent(probe, probe);
         if (c != null) return c;
         CONTEXT_COUNT.incrementAndGet();
