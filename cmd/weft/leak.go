@@ -11,20 +11,7 @@ import (
 
 	leak "github.com/weft-aop/weft/examples/leak"
 	"github.com/weft-aop/weft/flame"
-	"github.com/weft-aop/weft/weaver"
 )
-
-// leakC1Options are added to the "c1" JIT policy of weft leak: C1 does not
-// inline the sister classes' advice helpers (a0, a1, ...: weaver.sister)
-// into the woven methods. It inlines every method under 35 bytes, and the
-// helper of the exit advice is that small: each return of each woven
-// method, and its handler, got the helper with the tracker's exit and the
-// bypass flag's stores, and each allocation site its helper. On javac
-// compiling 120 files C1 compiled 1.8 MB of bytecode in 5.8 s, against
-// 0.8 MB in 3.4 s without (-XX:+CITime), and the run cost less CPU
-// (docs/leak.md). "quiet" first, else the JVM prints the command on the
-// program's standard output.
-var leakC1Options = []string{"-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,*" + weaver.SisterSuffix + "::a*"}
 
 // leakOptions are weft leak's flags.
 type leakOptions struct {
@@ -107,9 +94,6 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	jit, ok := jitPolicies[fl.jit]
 	if !ok {
 		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
-	}
-	if fl.jit == "c1" {
-		jit = append(append([]string(nil), jit...), leakC1Options...)
 	}
 	_, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
