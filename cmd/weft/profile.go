@@ -83,7 +83,10 @@ way of timing cannot see.
 The command may be java or another launcher of the JDK (javac, jshell...).
 
 The JVM runs with C1 only by default (--jit c1): compiling the woven JDK
-with C2 costs more CPU than its code saves on most runs. Counts are exact
+with C2 costs more CPU than its code saves on most runs, and C1 does not
+inline the woven classes' advice helpers (it compiles half as much). With
+--no-time, a leaf method (leaf(): a getter, a setter, a loop over an
+array) is counted without being entered: one advice call, not two. Counts are exact
 under every policy; for long runs where wall time matters, --jit delayed
 (C2 for what stays hot) or --jit stock (docs/profile.md has the figures).
 It runs with the parallel collector unless the command chooses one
