@@ -16,9 +16,9 @@ func BuildAdvice(javaHome, cacheDir, name string, advice map[string][]byte) (map
 	for p, b := range advice {
 		src[p] = b
 	}
-	dir := filepath.Join(cacheDir, name+"-"+SourcesHash(src))
+	dir := filepath.Join(cacheDir, name+"-"+SourcesHash(src, OptionsKey()))
 	classes, err := CompileCached(filepath.Join(javaHome, "bin", "javac"), dir, src,
-		func(string) ([]string, error) { return []string{"--release", "11", "-g", "-nowarn"}, nil })
+		func(string) ([]string, error) { return append([]string{"--release", "11"}, JavacOptions...), nil })
 	if err != nil {
 		return nil, err
 	}

@@ -35,8 +35,20 @@ func Sources() map[string][]byte {
 	return m
 }
 
-// Hash is the cache key of the application-mode runtime's sources.
-func Hash() string { return SourcesHash(Sources()) }
+// Hash is the cache key of the application-mode runtime's sources (and
+// javac's options).
+func Hash() string { return SourcesHash(Sources(), OptionsKey()) }
+
+// JavacOptions are javac's options for weft's Java, the runtime and the
+// tools' advice, but the release. String concatenation is compiled to
+// StringBuilder calls (-XDstringConcat=inline), as the JDK compiles
+// java.base: the invokedynamic javac emits by default is linked by
+// StringConcatFactory, whose method handles a run spun and interpreted
+// the first time the advice concatenated (a tool's report at exit).
+var JavacOptions = []string{"-g", "-nowarn", "-XDstringConcat=inline"}
+
+// OptionsKey is JavacOptions as an input of a build's cache key.
+func OptionsKey() []byte { return []byte(strings.Join(JavacOptions, "\x00")) }
 
 // SourcesHash returns a cache key for sources (names and contents) and any
 // extra inputs the build depends on: 16 hex digits of their SHA-256.
@@ -72,7 +84,7 @@ func Build(javaHome, cacheDir string) (map[string][]byte, error) {
 		javac = filepath.Join(javaHome, "bin", "javac")
 	}
 	return CompileCached(javac, filepath.Join(cacheDir, "rt-"+Hash()), Sources(),
-		func(string) ([]string, error) { return []string{"--release", "11", "-g", "-nowarn"}, nil })
+		func(string) ([]string, error) { return append([]string{"--release", "11"}, JavacOptions...), nil })
 }
 
 // CompileCached returns the class files (by internal name) javac makes of

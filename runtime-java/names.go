@@ -84,13 +84,11 @@ var (
 	DIBLeafDirect = Ref{Owner: DIB, Name: "leafDirect", Desc: "Z", Field: true}
 	DIBEnterInit  = Ref{Owner: DIB, Name: "enterInit", Desc: "()Ljava/lang/Object;"}
 	DIBExitInit   = Ref{Owner: DIB, Name: "exitInit", Desc: "(Ljava/lang/Object;)V"}
-	// JoinPointStaticPartMake is the bootstrap method of the dynamic
-	// constants that load a join point's static part: (lookup, name, type,
-	// id, kind, declaring type, name, signature, within, file, line,
-	// modifiers).
-	JoinPointStaticPartMake = Ref{Owner: JoinPointStaticPart, Name: "make",
-		Desc: "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;" +
-			"ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;" +
+	// JoinPointStaticPartOf makes a join point's static part, which the
+	// sister class keeps: (id, kind, declaring type, name, signature,
+	// within, file, line, modifiers).
+	JoinPointStaticPartOf = Ref{Owner: JoinPointStaticPart, Name: "of",
+		Desc: "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;" +
 			"Ljava/lang/String;Ljava/lang/String;II)" + JoinPointStaticPartDesc}
 	// JoinPointMake makes thisJoinPoint: (static part, this, target, args).
 	JoinPointMake = Ref{Owner: JoinPoint, Name: "make",
@@ -111,7 +109,7 @@ var (
 
 // Refs lists every member above.
 func Refs() []Ref {
-	return append([]Ref{BIBReady, BIBSetReady, BIBIsReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, DIBLeafDirect, DIBEnterInit, DIBExitInit, JoinPointStaticPartMake, JoinPointMake,
+	return append([]Ref{BIBReady, BIBSetReady, BIBIsReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, DIBLeafDirect, DIBEnterInit, DIBExitInit, JoinPointStaticPartOf, JoinPointMake,
 		ProceedArity, ProceedNoTarget, CflowEnter, CflowExit, CflowIn, CflowPush, CflowPop, CflowGet}, ConversionRefs()...)
 }
 

@@ -164,9 +164,6 @@ func (g *sisterGen) annotationConstant(v advice.Value) uint16 {
 		panic("weaver: annotation bootstrap method: " + err.Error()) // straight-line code of fixed shape
 	}
 	handle := p.Add(classfile.Constant{Tag: classfile.TagMethodHandle, A: 6, B: p.AddMethodref(g.sister, name, bsmDesc, false)})
-	for len(g.bsmHandles) < len(g.bsms) {
-		g.bsmHandles = append(g.bsmHandles, 0)
-	}
 	g.bsms = append(g.bsms, nil)
 	g.bsmHandles = append(g.bsmHandles, handle)
 	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("annotation", annotationDesc)})

@@ -126,8 +126,8 @@
 // set and clear the flag without looking the thread up again (the flag was
 // clear when the guard passed, and every begin/end pair restores it).
 // jp(int) reads the static part from a table of those loaded so far; on a
-// miss it switches over calls of methods pK, each an ldc of a dynamic
-// constant (bootstrap weft.rt.JoinPointStaticPart.make), so a static part
+// miss it switches over calls of methods pK, each a call of
+// weft.rt.JoinPointStaticPart.of with the part's constants, so a static part
 // is created the first time advice runs at its shadow, and jp stays small
 // enough for the JIT to inline into every helper. Advice passing
 // thisJoinPoint gets this, the target and every argument, and its helper

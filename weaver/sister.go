@@ -305,7 +305,7 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	c.Access |= public
 	c.This = p.AddClass(s.name)
 	c.Super = p.AddClass("java/lang/Object")
-	g := &sisterGen{c: c, bsm: map[int32]uint16{}, base: base, sister: s.name, direct: s.direct}
+	g := &sisterGen{c: c, base: base, sister: s.name, direct: s.direct}
 	if len(s.parts) > 0 {
 		if err := g.partsMethods(s.parts); err != nil {
 			return nil, err
@@ -333,11 +333,7 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	if len(g.bsms) > 0 {
 		b := binary.BigEndian.AppendUint16(nil, uint16(len(g.bsms)))
 		for k, args := range g.bsms {
-			handle := g.bsmHandle
-			if k < len(g.bsmHandles) && g.bsmHandles[k] != 0 {
-				handle = g.bsmHandles[k]
-			}
-			b = binary.BigEndian.AppendUint16(b, handle)
+			b = binary.BigEndian.AppendUint16(b, g.bsmHandles[k])
 			b = binary.BigEndian.AppendUint16(b, uint16(len(args)))
 			for _, a := range args {
 				b = binary.BigEndian.AppendUint16(b, a)
@@ -352,17 +348,15 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 
 // sisterGen emits helper code into a sister class.
 type sisterGen struct {
-	c         *classfile.Class
-	bsmHandle uint16
-	bsms      [][]uint16
-	bsm       map[int32]uint16 // join point id → Dynamic constant
-	base      int32            // added to the class-relative join point ids
-	sister    string           // the sister class's name
-	insns     []classfile.Insn
+	c      *classfile.Class
+	base   int32  // added to the class-relative join point ids
+	sister string // the sister class's name
+	insns  []classfile.Insn
 
-	// bsmHandles, where set, is the bootstrap method of bsms[k] other
-	// than bsmHandle; annots are the annotation constants by site
-	// (annotation_sister.go).
+	// bsms are the static arguments of the class's bootstrap methods,
+	// bsmHandles their methods; annots are the annotation constants by
+	// site, the dynamic constants they bootstrap (annotation_sister.go).
+	bsms       [][]uint16
 	bsmHandles []uint16
 	annots     map[string]uint16
 	// leafOrder lists the classes of the leaf advice helpers call
@@ -400,34 +394,36 @@ const (
 //	    if (t != null && (p = t[id]) != null) return p;
 //	    return jpMiss(id);
 //	}
-//	static JoinPointStaticPart jpMiss(int id) {
+//	static synchronized JoinPointStaticPart jpMiss(int id) {
 //	    if (parts == null) parts = new JoinPointStaticPart[maxID + 1];
+//	    JoinPointStaticPart p = parts[id];
+//	    if (p != null) return p; // a racing thread's
 //	    return parts[id] = jpSwitch(id);
 //	}
 //	static JoinPointStaticPart jpSwitch(int id) {
 //	    switch (id) { case k: return pk(); ... }
 //	    return null;
 //	}
-//	static JoinPointStaticPart pk() { return ldc <static part k>; }
+//	static JoinPointStaticPart pk() {
+//	    return JoinPointStaticPart.of(base+k, kind, ..., line, modifiers);
+//	}
 //
 // jp is small enough for C1 and C2 to inline into every helper, so an
 // advice call passing a static part costs two loads, not a call of a
 // switch over every static part of the class: a large class's switch was
-// not inlined, and it stayed interpreted until C2 compiled it, as C1 gives
-// up on a method inlining an unresolved ldc (below). Threads racing to
-// fill the table store the same objects (a dynamic constant resolves to
-// one), whose fields are final. With more than one group of ids, jpSwitch
-// switches on id>>partsShift to methods jpSwitch0, jpSwitch1, ... shaped
-// like the above.
+// not inlined, and it stayed interpreted until C2 compiled it. jpMiss is
+// synchronized so that a shadow has one static part, whose fields are
+// final. With more than one group of ids, jpSwitch switches on
+// id>>partsShift to methods jpSwitch0, jpSwitch1, ... shaped like the
+// above.
 //
-// Each ldc has a method of its own because C2 does not compile a method
-// holding an ldc of a dynamic constant not resolved yet ("cannot parse
-// method"): a switch over the ldc of every static part of the class, most
-// never run, stayed interpreted, and each advice call passing a static
-// part cost ~100 times a compiled one. A pk runs before C2 can inline it,
-// its ldc resolved then. (C1 still gives up on jpSwitch while some pk is
-// unresolved, as it inlines every small callee: jpSwitch, called once per
-// static part, waits for C2.)
+// A static part is made by a plain call, not loaded as a dynamic constant:
+// the JVM passes a bootstrap method's nine static arguments through method
+// handles it adapts (asType, a spreader) and interprets, which spun ~25
+// classes and took ~80 ms at the first static part of a run, a hello world
+// under weft recrash twice stock's start-up; and C2 does not compile a
+// method holding an unresolved dynamic constant ("cannot parse method").
+// Each pk is a method of its own, so jpSwitch stays a small switch.
 func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 	ids := make([]int32, 0, len(parts))
 	for id := range parts {
@@ -456,6 +452,7 @@ func (g *sisterGen) partsMethods(parts map[int32]*jpInfo) error {
 	if err := add(missMethod, g.missCode(ids[len(ids)-1]+1)); err != nil {
 		return err
 	}
+	g.c.Methods[len(g.c.Methods)-1].Access |= classfile.AccSynchronized
 	for _, id := range ids {
 		if err := g.partMethod(parts[id]); err != nil {
 			return err
@@ -517,25 +514,37 @@ func (g *sisterGen) cachedPartCode() *classfile.Code {
 	return code
 }
 
-// missCode builds jpMiss: loads part id through jpSwitch into the table,
-// made first (n entries) if none.
+// missCode builds jpMiss, synchronized on the sister class: loads part
+// id through jpSwitch into the table, made first (n entries) if none,
+// unless a racing thread did, so a shadow has one static part.
 func (g *sisterGen) missCode(n int32) *classfile.Code {
 	p := g.c.Pool
 	field := p.AddFieldref(g.sister, partsField, partsFieldDesc)
+	part := classfile.VType{Kind: classfile.VObject, Class: rtjava.JoinPointStaticPart}
 	table := []classfile.VType{{Kind: classfile.VInteger}, {Kind: classfile.VObject, Class: partsFieldDesc}}
-	have := classfile.NewLabel()
-	code := &classfile.Code{MaxStack: 4, MaxLocals: 2, Frames: []classfile.Frame{{At: have, Locals: table}}}
+	have, miss := classfile.NewLabel(), classfile.NewLabel()
+	code := &classfile.Code{MaxStack: 4, MaxLocals: 3, Frames: []classfile.Frame{{At: have, Locals: table},
+		{At: miss, Locals: append(table[:2:2], part)}}}
 	g.insns = nil
 	g.idx(classfile.OpGetstatic, field)
 	g.idx(classfile.OpAstore, 1)
 	g.idx(classfile.OpAload, 1)
 	g.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: have})
 	g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddInt(n)})
-	g.idx(classfile.OpAnewarray, p.AddClass(rtjava.JoinPointStaticPartDesc[1:len(rtjava.JoinPointStaticPartDesc)-1]))
+	g.idx(classfile.OpAnewarray, p.AddClass(rtjava.JoinPointStaticPart))
 	g.op(classfile.OpDup)
 	g.idx(classfile.OpPutstatic, field)
 	g.idx(classfile.OpAstore, 1)
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: have})
+	g.idx(classfile.OpAload, 1)
+	g.idx(classfile.OpIload, 0)
+	g.op(classfile.OpAaload)
+	g.idx(classfile.OpAstore, 2)
+	g.idx(classfile.OpAload, 2)
+	g.add(classfile.Insn{Op: classfile.OpIfnull, Label: miss})
+	g.idx(classfile.OpAload, 2)
+	g.op(classfile.OpAreturn)
+	g.add(classfile.Insn{Op: classfile.OpLabel, Label: miss})
 	g.idx(classfile.OpAload, 1)
 	g.idx(classfile.OpIload, 0)
 	g.idx(classfile.OpIload, 0)
@@ -552,16 +561,22 @@ const partDesc = "()" + rtjava.JoinPointStaticPartDesc
 
 func partName(id int32) string { return "p" + strconv.Itoa(int(id)) }
 
-// partMethod adds to c the method pk returning static part k:
+// partMethod adds to c the method pk making static part k:
 //
-//	static JoinPointStaticPart pk() { return ldc <static part k>; }
+//	static JoinPointStaticPart pk() { return JoinPointStaticPart.of(base+k, kind, ...); }
 func (g *sisterGen) partMethod(j *jpInfo) error {
 	p := g.c.Pool
 	m := &classfile.Member{Access: classfile.AccStatic | classfile.AccSynthetic,
 		Name: p.AddUtf8(partName(j.id)), Desc: p.AddUtf8(partDesc)}
 	g.c.Methods = append(g.c.Methods, m)
-	code := &classfile.Code{MaxStack: 1, Insns: []classfile.Insn{
-		{Op: classfile.OpLdc, Index: g.jpConstant(j)}, {Op: classfile.OpAreturn}}}
+	g.insns = nil
+	for _, c := range []uint16{p.AddInt(g.base + j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
+		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line)), p.AddInt(j.mods)} {
+		g.idx(classfile.OpLdc, c)
+	}
+	g.invokeRuntime(rtjava.JoinPointStaticPartOf)
+	g.op(classfile.OpAreturn)
+	code := &classfile.Code{MaxStack: 9, Insns: g.insns}
 	return code.Encode(g.c, m, classfile.EncodeOptions{})
 }
 
@@ -598,24 +613,6 @@ func (g *sisterGen) invoke(op uint16, owner, name, desc string) {
 }
 func (g *sisterGen) invokeRuntime(r rtjava.Ref) {
 	g.idx(classfile.OpInvokestatic, addMethodref(g.c.Pool, r))
-}
-
-// jpConstant returns the Dynamic constant loading j.
-func (g *sisterGen) jpConstant(j *jpInfo) uint16 {
-	if i, ok := g.bsm[j.id]; ok {
-		return i
-	}
-	p := g.c.Pool
-	if g.bsmHandle == 0 {
-		ref := addMethodref(p, rtjava.JoinPointStaticPartMake)
-		g.bsmHandle = p.Add(classfile.Constant{Tag: classfile.TagMethodHandle, A: 6, B: ref})
-	}
-	args := []uint16{p.AddInt(g.base + j.id), p.AddString(j.kind), p.AddString(j.declType), p.AddString(j.name),
-		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line)), p.AddInt(j.mods)}
-	g.bsms = append(g.bsms, args)
-	i := p.Add(classfile.Constant{Tag: classfile.TagDynamic, A: uint16(len(g.bsms) - 1), B: p.AddNameAndType("jp", rtjava.JoinPointStaticPartDesc)})
-	g.bsm[j.id] = i
-	return i
 }
 
 // helperCode builds

@@ -20,7 +20,8 @@ import (
 // runtime image maps, from the second run of a program on, a static
 // archive of the classes the program loaded on its first (the image's
 // classes, the advice jar's and the woven class path's jars), in place
-// of the image's default archive.
+// of the image's default archive. A JDK tool (javac...) is a program too:
+// its module's classes are the image's.
 //
 // JDK 17 cannot make a dynamic archive (-XX:ArchiveClassesAtExit) on the
 // image: its options append the advice jar to the boot class path, and
@@ -96,14 +97,21 @@ func newAppArchive(imageDir string, line *javacmd.Line, entries []string, woven 
 // cdsOptions returns the JVM options of a java command line that the
 // archive depends on (-X and -XX options but logging: heap size and
 // compressed pointers, the collector...) and the program, whose classes the
-// archive holds (its main class, or -jar and the jar); false if the command
-// sets CDS, the boot class path, modules or agents of its own, or runs no
-// program of a class path.
+// archive holds (its main class, -jar and the jar, or the JDK tool); false
+// if the command sets CDS, the boot class path, modules or agents of its
+// own, or runs no program of a class path or tool.
 func cdsOptions(line *javacmd.Line) (opts []string, main string, ok bool) {
-	switch line.Mode {
-	case javacmd.MainClass:
+	switch {
+	case line.Tool && filepath.Base(line.Launcher) != "jshell":
+		// A JDK tool (javac, jar...): its launcher runs its module's main
+		// class, of the image. Not jshell, whose snippets' JVM takes the
+		// same options.
+		main = "tool " + filepath.Base(line.Launcher)
+	case line.Tool:
+		return nil, "", false
+	case line.Mode == javacmd.MainClass:
 		main = line.Target
-	case javacmd.Jar:
+	case line.Mode == javacmd.Jar:
 		main = "-jar " + line.Target
 	default:
 		return nil, "", false // java -version, a module, a source file

@@ -43,4 +43,24 @@ func TestCDSOptions(t *testing.T) {
 			t.Errorf("cdsOptions(%q) = %q, %q, %v; want %q, %q, %v", tt.args, opts, main, ok, tt.opts, tt.main, tt.archivable)
 		}
 	}
+	// The JDK's tools: their -J options count, jshell (whose snippets' JVM
+	// takes the same options) gets none.
+	tools := []struct {
+		launcher   string
+		args       []string
+		opts       []string
+		main       string
+		archivable bool
+	}{
+		{"javac", []string{"-J-Xmx1g", "-J-Xlog:cds", "-d", "out", "-Xlint", "A.java"}, []string{"-Xmx1g"}, "tool javac", true},
+		{"/jdk/bin/jar", []string{"--version"}, nil, "tool jar", true},
+		{"javac", []string{"-J-Xshare:off", "-version"}, nil, "", false},
+		{"jshell", nil, nil, "", false},
+	}
+	for _, tt := range tools {
+		opts, main, ok := cdsOptions(javacmd.ParseTool(tt.launcher, tt.args))
+		if ok != tt.archivable || main != tt.main || !slices.Equal(opts, tt.opts) {
+			t.Errorf("cdsOptions(%s %q) = %q, %q, %v; want %q, %q, %v", tt.launcher, tt.args, opts, main, ok, tt.opts, tt.main, tt.archivable)
+		}
+	}
 }

@@ -34,10 +34,10 @@ never those a running JVM uses; "weft cache" lists and prunes it.
 The woven JDK runs as a runtime image linked from it (as "weft jdk
 --image" links one, cached with it): the command is run from the image's
 bin/, which needs no options and maps a class data sharing archive of its
-own. From a java program's second run on, the image maps an archive of
-the program's classes too, made once from the classes its first run
-loaded (docs/jdk.md, "The application's archive"; --app-cds=false: no
-archive). --patches runs the stock JDK with --patch-module instead, as
+own. From a program's second run on (java's, or a JDK tool's), the
+image maps an archive of the program's classes too, made once from the
+classes its first run loaded (docs/jdk.md, "The application's archive";
+--app-cds=false: no archive). --patches runs the stock JDK with --patch-module instead, as
 "weft jdk -o" writes it: no linking on the first run, slower start-ups.
 
 Advice classes are put on the boot class path, so the JDK's woven code can

@@ -146,7 +146,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 
 	// The application's class data sharing archive, on the image.
 	var archive *appArchive
-	if imageDir != "" && !tool && fl.appCDS {
+	if imageDir != "" && fl.appCDS {
 		if archive = newAppArchive(imageDir, line, entries, outs); archive != nil {
 			jvmOpts = append(jvmOpts, archive.runOptions(cu, say)...)
 		}

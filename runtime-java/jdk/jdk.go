@@ -39,7 +39,7 @@ func Sources() map[string][]byte {
 // cacheDir/rt-jdk-HASH, keyed by the sources and the Thread bytes.
 func Build(javaHome, cacheDir string, patchedThread []byte) (map[string][]byte, error) {
 	src := Sources()
-	dir := filepath.Join(cacheDir, "rt-jdk-"+rtjava.SourcesHash(src, patchedThread))
+	dir := filepath.Join(cacheDir, "rt-jdk-"+rtjava.SourcesHash(src, patchedThread, rtjava.OptionsKey()))
 	javac := filepath.Join(javaHome, "bin", "javac")
 	return rtjava.CompileCached(javac, dir, src, func(srcDir string) ([]string, error) {
 		// javac compiles weft.rt as part of java.base, against the patched
@@ -51,7 +51,7 @@ func Build(javaHome, cacheDir string, patchedThread []byte) (map[string][]byte, 
 		if err := os.WriteFile(filepath.Join(thread, "java", "lang", "Thread.class"), patchedThread, 0o644); err != nil {
 			return nil, err
 		}
-		return []string{"--patch-module", "java.base=" + thread + string(os.PathListSeparator) + srcDir,
-			"-g", "-nowarn"}, nil
+		return append([]string{"--patch-module", "java.base=" + thread + string(os.PathListSeparator) + srcDir},
+			rtjava.JavacOptions...), nil
 	})
 }

@@ -1,15 +1,13 @@
 package weft.rt;
 
-import java.lang.invoke.MethodHandles;
-
 /**
  * The static part of a join point: what is known about it at weave time
  * (kind, signature, declaring type, source location) and its id, an int
  * unique per shadow across a weaving run.
  *
  * <p>Woven code never builds these in a static initializer: the sister class
- * loads each one with an ldc of a dynamic constant whose bootstrap method is
- * {@link #make}, so it exists only once advice runs at that shadow.
+ * makes each one with {@link #of} the first time advice runs at its shadow,
+ * and keeps it (one object per shadow and class).
  */
 public final class JoinPointStaticPart {
     private final int id;
@@ -43,10 +41,12 @@ public final class JoinPointStaticPart {
     }
 
     /**
-     * Bootstrap method of the dynamic constants woven sister classes load.
+     * The static part the sister classes make, once per shadow: a plain
+     * call, where a dynamic constant's bootstrap method would take its nine
+     * static arguments through method handles (adapters spun and
+     * interpreted, tens of milliseconds at a program's start).
      */
-    public static JoinPointStaticPart make(MethodHandles.Lookup lookup, String constantName, Class<?> type,
-            int id, String kind, String declaringType, String name, String signature,
+    public static JoinPointStaticPart of(int id, String kind, String declaringType, String name, String signature,
             String withinType, String sourceFile, int line, int modifiers) {
         return new JoinPointStaticPart(id, kind, declaringType, name, signature, withinType,
                 sourceFile.isEmpty() ? null : sourceFile, line > 0 ? line : -1, modifiers);

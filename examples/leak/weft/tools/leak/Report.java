@@ -60,10 +60,27 @@ final class Report {
         }
     }
 
-    static final Comparator<Row> BY_GROWTH = Comparator.<Row>comparingLong(r -> -r.growth)
-            .thenComparingLong(r -> -r.bytesGrowth).thenComparing(r -> r.c.siteFrame());
-    static final Comparator<Row> BY_BYTES = Comparator.<Row>comparingLong(r -> -r.liveBytes)
-            .thenComparingLong(r -> -r.live).thenComparing(r -> r.c.siteFrame());
+    // Comparators of classes of their own, not of lambdas: each lambda's
+    // class would be spun through method handles, interpreted, at exit.
+    static final Comparator<Row> BY_GROWTH = new Comparator<Row>() {
+        @Override
+        public int compare(Row a, Row b) {
+            return order(Long.compare(-a.growth, -b.growth), Long.compare(-a.bytesGrowth, -b.bytesGrowth), a, b);
+        }
+    };
+    static final Comparator<Row> BY_BYTES = new Comparator<Row>() {
+        @Override
+        public int compare(Row a, Row b) {
+            return order(Long.compare(-a.liveBytes, -b.liveBytes), Long.compare(-a.live, -b.live), a, b);
+        }
+    };
+
+    /** The first of two comparisons that is not 0, else the site frames'. */
+    private static int order(int first, int second, Row a, Row b) {
+        if (first != 0) return first;
+        if (second != 0) return second;
+        return a.c.siteFrame().compareTo(b.c.siteFrame());
+    }
 
     /** The output directory. */
     static Path dir() {

@@ -63,7 +63,14 @@ final class Sampler implements Runnable {
         Thread t = new Thread(new Sampler(), "weft-leak-sampler");
         t.setDaemon(true);
         t.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(Sampler::atExit, "weft-leak-report"));
+        // An anonymous class, not a lambda: a run's first lambda spins its
+        // class through method handles, interpreted.
+        Runtime.getRuntime().addShutdownHook(new Thread("weft-leak-report") {
+            @Override
+            public void run() {
+                atExit();
+            }
+        });
     }
 
     @Override

@@ -123,25 +123,40 @@ public final class Profiler {
         long[] c = calibrate();
         INNER = c[0];
         OUTER = c[1];
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> write(true), "weft-profile-writer"));
+        // Threads of anonymous classes, not lambdas: a run's first lambda
+        // spins its class through method handles, interpreted (~15 ms).
+        Runtime.getRuntime().addShutdownHook(new Thread("weft-profile-writer") {
+            @Override
+            public void run() {
+                write(true);
+            }
+        });
         if (PERIOD_MS > 0) {
             // Created inside advice, the thread inherits the bypass flag:
             // its work is not profiled.
-            Thread t = new Thread(() -> {
-                try {
-                    for (;;) {
-                        Thread.sleep(PERIOD_MS);
-                        write(false);
+            Thread t = new Thread("weft-profile-snapshots") {
+                @Override
+                public void run() {
+                    try {
+                        for (;;) {
+                            Thread.sleep(PERIOD_MS);
+                            write(false);
+                        }
+                    } catch (InterruptedException e) {
+                        // the JVM is ending
                     }
-                } catch (InterruptedException e) {
-                    // the JVM is ending
                 }
-            }, "weft-profile-snapshots");
+            };
             t.setDaemon(true);
             t.start();
         }
         if (SAMPLED) {
-            Thread t = new Thread(Profiler::sample, "weft-profile-sampler");
+            Thread t = new Thread("weft-profile-sampler") {
+                @Override
+                public void run() {
+                    sample();
+                }
+            };
             t.setDaemon(true);
             t.start();
         }
@@ -574,11 +589,16 @@ public final class Profiler {
                 writeTree(w, roots, names);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("summary.txt")))) {
-                w.printf("threads %d%ncontexts %d (limit %d)%ncalls %d%n", STATES.size(), NODES.get(), MAX_NODES, calls);
+                // Concatenated, not printf: java.util.Formatter's first use
+                // loads and runs its parser, regular expressions and locale
+                // data, at every run's end.
+                String n = System.lineSeparator();
+                w.print("threads " + STATES.size() + n + "contexts " + NODES.get() + " (limit " + MAX_NODES + ")" + n
+                        + "calls " + calls + n);
                 if (SAMPLED) {
-                    w.printf("time sampled every %d us%n", INTERVAL_NS / 1000);
+                    w.print("time sampled every " + INTERVAL_NS / 1000 + " us" + n);
                 } else {
-                    w.printf("calibration inner %d ns outer %d ns per execution%n", INNER, OUTER);
+                    w.print("calibration inner " + INNER + " ns outer " + OUTER + " ns per execution" + n);
                 }
             }
         } catch (IOException e) {
@@ -630,7 +650,12 @@ public final class Profiler {
         void rank() {
             Integer[] order = new Integer[list.size()];
             for (int i = 0; i < order.length; i++) order[i] = i;
-            java.util.Arrays.sort(order, (a, b) -> compareCodePoints(list.get(a), list.get(b)));
+            java.util.Arrays.sort(order, new java.util.Comparator<Integer>() { // no lambda: see the static initializer
+                @Override
+                public int compare(Integer a, Integer b) {
+                    return compareCodePoints(list.get(a), list.get(b));
+                }
+            });
             rank = new int[order.length];
             for (int r = 0; r < order.length; r++) rank[order[r]] = r;
         }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The tools' fixed cost: what each adds to a run however short it is (its
+# JVM's start on the woven runtime image, load-time weaving served, the
+# report at exit, weft's own process), side by side in one run:
+#   hello: a class printing one line, stock and under weft recrash, weft
+#     profile --no-time, weft profile (wall time sampled) and weft leak;
+#   javac -version: the javac launcher's start (jdk.compiler's classes,
+#     the module graph), stock and under weft profile --no-time and weft
+#     leak.
+# Each section's commands run interleaved, RUNS rounds after a warm-up
+# round (common.sh's section: medians of the whole command's wall and
+# user+sys CPU). With BASE, a git revision or a source tree, the same
+# commands with that weft in the same rounds (rows marked BASE).
+# WEFT_BENCH_CACHE names a cache directory kept between runs (each tool's
+# woven JDK takes a minute or two to make, per weft binary).
+# Usage: [WEFT_BENCH_CACHE=DIR] bash bench/start.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
+set -euo pipefail
+RUNS=${1:-5}
+BASE=${2:-}
+. bench/common.sh
+bench_start "$BASE"
+mkdir -p "$W/hello"
+cat >"$W/hello/Hello.java" <<'JAVA'
+public class Hello { public static void main(String[] a) { System.out.println("hello"); } }
+JAVA
+javac -d "$W/hello" "$W/hello/Hello.java"
+HELLO="java -cp $W/hello Hello"
+
+uptime
+[ -n "$BASE" ] && echo "BASE: the weft of $BASE"
+section 'hello world' \
+  stock "$HELLO" \
+  'recrash' "$W/weft recrash -o $W/r -- $HELLO" \
+  'profile --no-time' "$W/weft profile --no-time --top 0 -o $W/p1 -- $HELLO" \
+  'profile' "$W/weft profile --top 0 -o $W/p2 -- $HELLO" \
+  'leak' "$W/weft leak -o $W/l -- $HELLO"
+section 'javac -version' \
+  stock 'javac -version' \
+  'profile --no-time' "$W/weft profile --no-time --top 0 -o $W/p3 -- javac -version" \
+  'leak' "$W/weft leak -o $W/l2 -- javac -version"
+uptime
