@@ -42,6 +42,20 @@ func AllLeaf(m Matcher) bool {
 	return ok && l.AllLeaf()
 }
 
+// CodeTester is implemented by a Matcher that knows whether any of its
+// pointcuts tests the code holding a shadow (Shadow.Leaf): a weaver need
+// not read a method's code for it otherwise.
+type CodeTester interface {
+	TestsLeaf() bool
+}
+
+// TestsLeaf reports whether m may test Shadow.Leaf: true unless m is a
+// CodeTester that says it does not.
+func TestsLeaf(m Matcher) bool {
+	t, ok := m.(CodeTester)
+	return !ok || t.TestsLeaf()
+}
+
 // Verdict is the static answer of matching a shadow.
 type Verdict int
 

@@ -126,17 +126,43 @@ func (p *Program) AllLeaf() bool {
 // hasIfNode reports whether pointcut n has an if(...) test (not if(true)
 // or if(false), which compile to constants).
 func hasIfNode(n node) bool {
+	return hasNode(n, func(n node) bool { _, ok := n.(*ifNode); return ok })
+}
+
+// hasNode reports whether pointcut n has a designator for which want is
+// true, under &&, || and !.
+func hasNode(n node, want func(node) bool) bool {
 	switch n := n.(type) {
-	case *ifNode:
-		return true
 	case andNode:
-		return hasIfNode(n.l) || hasIfNode(n.r)
+		return hasNode(n.l, want) || hasNode(n.r, want)
 	case orNode:
-		return hasIfNode(n.l) || hasIfNode(n.r)
+		return hasNode(n.l, want) || hasNode(n.r, want)
 	case notNode:
-		return hasIfNode(n.n)
+		return hasNode(n.n, want)
+	}
+	return want(n)
+}
+
+// TestsLeaf reports whether a pointcut of p's advice, cflows or
+// declarations uses leaf(), which tests the code holding a shadow: a
+// weaver need not read a method's code for it otherwise. It implements
+// advice.CodeTester.
+func (p *Program) TestsLeaf() bool {
+	isLeaf := func(n node) bool { _, ok := n.(leafNode); return ok }
+	for _, b := range p.advice {
+		if hasNode(b.pc, isLeaf) {
+			return true
+		}
+	}
+	for _, d := range p.cflows {
+		if hasNode(d.pc, isLeaf) {
+			return true
+		}
+	}
+	for _, d := range p.declares {
+		if hasNode(d.pc, isLeaf) {
+			return true
+		}
 	}
 	return false
 }
-
-var _ advice.LeafLimiter = (*Program)(nil)

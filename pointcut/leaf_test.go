@@ -153,3 +153,25 @@ public class B {
 		t.Errorf("lf.B.before: leaf outside around advice")
 	}
 }
+
+// TestTestsLeaf: a program tests the code holding a shadow (leaf()) when
+// a pointcut of its advice, of a cflow or of a declaration uses it, under
+// !, && or || and through a named pointcut; otherwise the weaver need not
+// read methods' code for it.
+func TestTestsLeaf(t *testing.T) {
+	for _, tt := range []struct {
+		body  string
+		tests bool
+	}{
+		{`before(): execution(* *(..)) { a.B.c(); }`, false},
+		{`before(): execution(* *(..)) && !leaf() { a.B.c(); }`, true},
+		{`pointcut p(): execution(* *(..)) || leaf(); before(): p() { a.B.c(); }`, true},
+		{`before(): execution(* *(..)) && cflow(execution(* m(..)) && leaf()) { a.B.c(); }`, true},
+		{`declare warning: execution(* *(..)) && leaf(): "leaf";`, true},
+	} {
+		p := mustResolve(t, "aspect A {\n    "+tt.body+"\n}")
+		if got := p.TestsLeaf(); got != tt.tests {
+			t.Errorf("%s: TestsLeaf %v, want %v", tt.body, got, tt.tests)
+		}
+	}
+}

@@ -229,7 +229,7 @@ func (cw *classWeaver) findShadows(m *classfile.Member, code *classfile.Code, fi
 	// Most instructions match nothing: they are matched in one scratch
 	// shadow, copied out only when advice applies.
 	scratch := &cw.scan.match
-	leaf := classfile.SelfContained(c, m)
+	leaf := cw.w.testsLeaf && classfile.SelfContained(c, m)
 	match := func(s *shadow) {
 		s.Leaf = leaf
 		if cw.w.declKinds.Has(s.Kind) {

@@ -157,6 +157,9 @@ type Weaver struct {
 	checker     advice.Checker
 	declKinds   advice.KindSet
 	adviceKinds advice.KindSet
+	// testsLeaf: a pointcut may test Shadow.Leaf, so each method's code is
+	// read for it (classfile.SelfContained).
+	testsLeaf bool
 	// reach is the classes the shadows m matches can be in (nil: every
 	// class): a class outside it is left as it is once its name is read.
 	reach *advice.Reach
@@ -173,7 +176,7 @@ type Weaver struct {
 // Result (and by Check, without weaving).
 func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 	w := &Weaver{m: m, advice: adv, opts: opts, skip: map[string]bool{}, adviceKinds: advice.ShadowKinds(m),
-		allLeaf: opts.Mode == App && advice.AllLeaf(m)}
+		allLeaf: opts.Mode == App && advice.AllLeaf(m), testsLeaf: advice.TestsLeaf(m)}
 	if c, ok := m.(advice.Checker); ok && c.DeclaredKinds() != 0 {
 		w.checker, w.declKinds = c, c.DeclaredKinds()
 	}
