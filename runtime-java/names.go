@@ -29,6 +29,10 @@ const (
 	Proceed             = PackagePrefix + "Proceed"   // around advice's proceed: the superclass of sister classes with around shadows
 	Conversions         = PackagePrefix + "Conversions"
 	Cflow               = PackagePrefix + "Cflow" // cflow and cflowbelow state, per thread
+	// Parts finds static parts by join point id; each sister class holding
+	// static parts is a PartsSource and registers itself with it.
+	Parts       = PackagePrefix + "Parts"
+	PartsSource = Parts + "$Source"
 )
 
 // JoinPointStaticPartDesc is the descriptor of thisJoinPointStaticPart.
@@ -90,6 +94,12 @@ var (
 	JoinPointStaticPartOf = Ref{Owner: JoinPointStaticPart, Name: "of",
 		Desc: "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;" +
 			"Ljava/lang/String;Ljava/lang/String;II)" + JoinPointStaticPartDesc}
+	// PartsRegister registers a sister class's static parts: (first id,
+	// count, the sister's instance).
+	PartsRegister = Ref{Owner: Parts, Name: "register", Desc: "(IIL" + PartsSource + ";)V"}
+	// PartsDecode makes a static part from a sister's lines of them: (id,
+	// relative id, the lines), null if none is the relative id's.
+	PartsDecode = Ref{Owner: Parts, Name: "decode", Desc: "(IILjava/lang/String;)" + JoinPointStaticPartDesc}
 	// JoinPointMake makes thisJoinPoint: (static part, this, target, args).
 	JoinPointMake = Ref{Owner: JoinPoint, Name: "make",
 		Desc: "(" + JoinPointStaticPartDesc + "Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;)" + JoinPointDesc}
@@ -109,7 +119,7 @@ var (
 
 // Refs lists every member above.
 func Refs() []Ref {
-	return append([]Ref{BIBReady, BIBSetReady, BIBIsReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, DIBLeafDirect, DIBEnterInit, DIBExitInit, JoinPointStaticPartOf, JoinPointMake,
+	return append([]Ref{BIBReady, BIBSetReady, BIBIsReady, WeftEnter, DIBToken, DIBBegin, DIBEnd, DIBLeafDirect, DIBEnterInit, DIBExitInit, JoinPointStaticPartOf, PartsRegister, PartsDecode, JoinPointMake,
 		ProceedArity, ProceedNoTarget, CflowEnter, CflowExit, CflowIn, CflowPush, CflowPop, CflowGet}, ConversionRefs()...)
 }
 

@@ -381,14 +381,7 @@ func (s *sister) around(a *aroundSpec) (string, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := a.helper
-	for _, v := range h.args {
-		switch v.Kind {
-		case advice.JoinPointStaticPart, advice.JoinPoint:
-			s.parts[h.jp.id] = h.jp
-		case advice.EnclosingStaticPart:
-			s.parts[h.enclosing.id] = h.enclosing
-		}
-	}
+	s.keepParts(h)
 	a.k = len(s.arounds)
 	s.arounds = append(s.arounds, a)
 	h.name = "r" + strconv.Itoa(a.k)

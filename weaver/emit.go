@@ -925,7 +925,9 @@ func (e *emitter) callHelper(ctx valueCtx, a advice.Applied) {
 	}
 	owner := e.cw.w.shared
 	name, desc, shared := e.cw.w.sharedHelper(spec)
-	if !shared {
+	if shared {
+		e.cw.sister.keepSharedParts(spec)
+	} else {
 		owner = e.cw.sister
 		name, desc = owner.helper(spec)
 	}
@@ -1001,9 +1003,9 @@ func (e *emitter) collectParams(spec *helperSpec, ctx valueCtx, a advice.Applied
 		switch v.Kind {
 		case advice.JoinPointID:
 			if spec.jp == nil {
-				// Only the id: the static part's strings are built
-				// when the sister class holds it (JoinPointStaticPart).
-				spec.jp = &jpInfo{id: ctx.s.id}
+				// The sister holds the static part of an id passed
+				// to advice, which Parts.of finds by the id.
+				spec.jp = e.cw.jpInfo(ctx.s)
 			}
 		case advice.JoinPointStaticPart:
 			spec.jp = e.cw.jpInfo(ctx.s)

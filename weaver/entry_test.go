@@ -106,7 +106,10 @@ func TestEntryShortcutMatchesDecoding(t *testing.T) {
 		t.Errorf("only %d constructors differ from the decoding path's: the shortcut does not keep their bodies", ctors)
 	}
 
-	link := jvmtest.Compile(t, map[string]string{"Link.java": string(must(os.ReadFile("testdata/guava/Link.java")))})
+	// The runtime on the class path: a sister class is a weft.rt.Parts.Source.
+	src := runtimeSources()
+	src["Link.java"] = string(must(os.ReadFile("testdata/guava/Link.java")))
+	link := jvmtest.Compile(t, src)
 	out, _ := jvmtest.Run(t, "-Xverify:all", "-cp", fastJar+string(filepath.ListSeparator)+link, "Link", fastJar)
 	if !strings.HasPrefix(out, "ok ") || !strings.Contains(out, " verify 0 other 0 ") {
 		t.Errorf("linking the shortcut's jar: %s", out)

@@ -127,24 +127,32 @@ func (hg *helperGen) directCall(ret func(result classfile.Type)) {
 	}
 }
 
-// leafInit adds the sister's static initializer, which initializes the
+// staticInit adds the sister's static initializer, which initializes the
 // classes of the leaf advice its helpers call directly, in a bypass, and
 // then the other classes whose code the advice runs (LeafReach), each
 // with the advice class's loader, which so records it as an initiating
 // loader: the advice's first call resolves them without calling it.
 //
 //	Class.forName("pkg.Reached", true, Advice.class.getClassLoader());
-func (g *sisterGen) leafInit() error {
+//
+// A sister holding static parts registers them first (registerParts).
+func (g *sisterGen) staticInit() error {
 	p := g.c.Pool
 	m := &classfile.Member{Access: classfile.AccStatic, Name: p.AddUtf8("<clinit>"), Desc: p.AddUtf8("()V")}
 	g.c.Methods = append(g.c.Methods, m)
+	g.insns = nil
+	code := &classfile.Code{MaxStack: 6, MaxLocals: 2}
+	g.registerParts()
+	if len(g.leafOrder) == 0 {
+		g.op(classfile.OpReturn)
+		code.Insns = g.insns
+		return code.Encode(g.c, m, classfile.EncodeOptions{})
+	}
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	token := []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Object"}}
-	code := &classfile.Code{MaxStack: 3, MaxLocals: 2,
-		Handlers: []classfile.Handler{{Start: start, End: end, Handler: handler}},
-		Frames: []classfile.Frame{{At: handler, Locals: token,
-			Stack: []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}}}}}
-	g.insns = nil
+	code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
+	code.Frames = []classfile.Frame{{At: handler, Locals: token,
+		Stack: []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}}}}
 	g.invokeRuntime(rtjava.DIBEnterInit)
 	g.idx(classfile.OpAstore, 0)
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})

@@ -53,10 +53,12 @@ public class Main {
 		names = append(names, c.MemberName(m)+c.MemberDesc(m))
 	}
 	sort.Strings(names)
-	want = "a0(Ljava/lang/Object;I)V jp(I)Lweft/rt/JoinPointStaticPart; jpMiss(I)Lweft/rt/JoinPointStaticPart; " +
+	want = "<clinit>()V <init>()V a0(Ljava/lang/Object;I)V jp(I)Lweft/rt/JoinPointStaticPart; jpMiss(I)Lweft/rt/JoinPointStaticPart; " +
 		"jpSwitch(I)Lweft/rt/JoinPointStaticPart; p0()Lweft/rt/JoinPointStaticPart; " +
-		"p1()Lweft/rt/JoinPointStaticPart; p2()Lweft/rt/JoinPointStaticPart; p3()Lweft/rt/JoinPointStaticPart;"
+		"p1()Lweft/rt/JoinPointStaticPart; p2()Lweft/rt/JoinPointStaticPart; p3()Lweft/rt/JoinPointStaticPart; " +
+		"part(I)Lweft/rt/JoinPointStaticPart;"
 	if got := strings.Join(names, " "); got != want {
-		t.Errorf("sister methods: %s; want one shared helper, jp (jpMiss, jpSwitch) and a loader of each static part", got)
+		t.Errorf("sister methods: %s; want one shared helper, jp (jpMiss, jpSwitch), a loader of each static part, "+
+			"and the registration with weft.rt.Parts (<clinit>, <init>, part)", got)
 	}
 }

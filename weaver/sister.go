@@ -39,8 +39,11 @@ type sister struct {
 	// keyBuf is the key being looked up.
 	advIDs map[*advice.Advice]int
 	keyBuf []byte
-	// parts holds the static parts some helper loads, by relative id.
-	parts map[int32]*jpInfo
+	// parts holds the static parts some helper loads, by relative id;
+	// idParts those of the ids passed to advice, which only Parts.of
+	// loads (parts.go).
+	parts   map[int32]*jpInfo
+	idParts map[int32]*jpInfo
 	// arounds are the around shadows; the sister is their closure (around.go).
 	arounds []*aroundSpec
 	// direct: some woven entry reads the constant direct (leaf.go).
@@ -70,8 +73,17 @@ func (s *sister) lookup(spec *helperSpec) (name, desc string, ok bool) {
 func (s *sister) empty() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.helpers) == 0 && len(s.parts) == 0 && len(s.arounds) == 0 && !s.direct
+	return len(s.helpers) == 0 && len(s.parts) == 0 && len(s.idParts) == 0 && len(s.arounds) == 0 && !s.direct
 }
+
+// holdsParts reports whether the sister holds static parts.
+func (s *sister) holdsParts() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.holdsPartsLocked()
+}
+
+func (s *sister) holdsPartsLocked() bool { return len(s.parts) > 0 || len(s.idParts) > 0 }
 
 // useDirect makes the sister define the constant direct (leaf.go).
 func (s *sister) useDirect() {
@@ -118,7 +130,7 @@ type helperSpec struct {
 }
 
 func newSister(name string) *sister {
-	return &sister{name: name, byKey: map[string]*helperSpec{}, parts: map[int32]*jpInfo{}}
+	return &sister{name: name, byKey: map[string]*helperSpec{}, parts: map[int32]*jpInfo{}, idParts: map[int32]*jpInfo{}}
 }
 
 func (h *helperSpec) methodDesc() string {
@@ -150,14 +162,7 @@ func (h *helperSpec) methodDesc() string {
 func (s *sister) helper(spec *helperSpec) (string, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, v := range spec.args {
-		switch v.Kind {
-		case advice.JoinPointStaticPart, advice.JoinPoint:
-			s.parts[spec.jp.id] = spec.jp
-		case advice.EnclosingStaticPart:
-			s.parts[spec.enclosing.id] = spec.enclosing
-		}
-	}
+	s.keepParts(spec)
 	// The key is built in a reused buffer and looked up without a string
 	// (most shadows of a class share a few shapes).
 	key := s.key(spec)
@@ -169,6 +174,33 @@ func (s *sister) helper(spec *helperSpec) (string, string) {
 	s.helpers = append(s.helpers, spec)
 	s.byKey[string(key)] = spec
 	return spec.name, spec.desc
+}
+
+// keepParts adds to the sister the static parts spec's advice call
+// passes or names by id (s.mu held): a join point id passed to advice is
+// one Parts.of finds the static part of, in this sister.
+func (s *sister) keepParts(spec *helperSpec) {
+	if s.shared {
+		return // SharedClass's helpers pass the ids of other classes' parts
+	}
+	for _, v := range spec.args {
+		switch v.Kind {
+		case advice.JoinPointStaticPart, advice.JoinPoint:
+			s.parts[spec.jp.id] = spec.jp
+		case advice.JoinPointID:
+			s.idParts[spec.jp.id] = spec.jp
+		case advice.EnclosingStaticPart:
+			s.parts[spec.enclosing.id] = spec.enclosing
+		}
+	}
+}
+
+// keepSharedParts is keepParts for an advice call of spec whose helper is
+// another class's (SharedClass).
+func (s *sister) keepSharedParts(spec *helperSpec) {
+	s.mu.Lock()
+	s.keepParts(spec)
+	s.mu.Unlock()
 }
 
 // key returns spec's key, in the sister's buffer (s.mu held): its advice,
@@ -305,7 +337,8 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 	c.Access |= public
 	c.This = p.AddClass(s.name)
 	c.Super = p.AddClass("java/lang/Object")
-	g := &sisterGen{c: c, base: base, sister: s.name, direct: s.direct}
+	g := &sisterGen{c: c, base: base, sister: s.name, direct: s.direct, isClosure: len(s.arounds) > 0}
+	s.sortIDParts()
 	if len(s.parts) > 0 {
 		if err := g.partsMethods(s.parts); err != nil {
 			return nil, err
@@ -325,8 +358,13 @@ func (s *sister) bytes(base int32) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(g.leafOrder) > 0 {
-		if err := g.leafInit(); err != nil {
+	if s.holdsPartsLocked() {
+		if err := g.partsSource(s.parts, s.idParts); err != nil {
+			return nil, err
+		}
+	}
+	if len(g.leafOrder) > 0 || g.partsCount > 0 {
+		if err := g.staticInit(); err != nil {
 			return nil, err
 		}
 	}
@@ -364,6 +402,11 @@ type sisterGen struct {
 	// direct: it then sets the constant direct.
 	leafOrder []string
 	direct    bool
+	// partsCount is one more than the largest relative id of the class's
+	// static parts (partsMethods), which its static initializer registers
+	// (parts.go); isClosure: the sister is its around shadows' closure.
+	partsCount int32
+	isClosure  bool
 	// leafReach lists the other classes the leaf advice runs, each with
 	// the advice class whose loader initializes it: {advice, class}.
 	leafReach [][2]string

@@ -135,6 +135,11 @@ type Result struct {
 	// Declared lists the declare warnings and errors reported at the
 	// class's shadows, in code order.
 	Declared []Declared
+	// PartsSister names the sister class (in Extra) holding static parts,
+	// which it registers with weft.rt.Parts from id PartsBase on when it
+	// initializes (parts.go); "" if none.
+	PartsSister string
+	PartsBase   int32
 
 	// advised counts the advised shadows (Shadows, unless the weaver
 	// omits them), applied lists their advice, each once.
@@ -390,6 +395,9 @@ func (w *Weaver) finish(name string, res *Result, cw *classWeaver, base int32) (
 		return fmt.Errorf("%s: building sister class: %v", name, err)
 	}
 	res.Extra = map[string][]byte{cw.sister.name: sb}
+	if cw.sister.holdsParts() {
+		res.PartsBase, res.PartsSister = base, cw.sister.name
+	}
 	return nil
 }
 

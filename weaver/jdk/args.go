@@ -68,6 +68,9 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 	if len(bootAppend) > 0 {
 		opts = append(opts, jvmOption{"-Xbootclasspath/a:", strings.Join(bootAppend, string(os.PathListSeparator))})
 	}
+	if ids := filepath.Join(dir, IDsFile); fileExists(ids) {
+		opts = append(opts, jvmOption{"-Dweft.ids=", ids}) // ids.go
+	}
 
 	var args, jargs strings.Builder
 	args.WriteString("# weft: run the woven JDK with: java @" + filepath.Join(dir, "weft.args") + " ...\n")
@@ -89,13 +92,13 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 	return os.WriteFile(filepath.Join(dir, "weft.jargs"), []byte(jargs.String()), 0o644)
 }
 
-// jvmOption is one JVM option of weft.args: a name ending in ':' takes its
-// value in the same argument, any other the next one.
+// jvmOption is one JVM option of weft.args: a name ending in ':' or '='
+// takes its value in the same argument, any other the next one.
 type jvmOption struct{ name, value string }
 
 // arg is the option as a line of a java @argfile.
 func (o jvmOption) arg() string {
-	if strings.HasSuffix(o.name, ":") {
+	if o.joined() {
 		return o.name + argQuote(o.value)
 	}
 	return o.name + " " + argQuote(o.value)
@@ -103,10 +106,15 @@ func (o jvmOption) arg() string {
 
 // jarg is the option as one -J argument of a JDK launcher.
 func (o jvmOption) jarg() string {
-	if strings.HasSuffix(o.name, ":") {
+	if o.joined() {
 		return "-J" + o.name + o.value
 	}
 	return "-J" + o.name + "=" + o.value
+}
+
+// joined reports whether the option's value is in the same argument.
+func (o jvmOption) joined() bool {
+	return strings.HasSuffix(o.name, ":") || strings.HasSuffix(o.name, "=")
 }
 
 func without(list []string, s string) []string {

@@ -63,7 +63,8 @@ func (a Aspects) woven(data []byte, res *weaver.Result) *Woven {
 	if a.OnResult != nil {
 		a.OnResult(res)
 	}
-	w := &Woven{Class: res.Class, Extra: res.Extra, MethodsWoven: res.MethodsWoven, Warnings: res.Warnings}
+	w := &Woven{Class: res.Class, Extra: res.Extra, MethodsWoven: res.MethodsWoven, Warnings: res.Warnings,
+		PartsSister: res.PartsSister, PartsBase: res.PartsBase}
 	// Only the woven methods' names are needed, to report intrinsics:
 	// skip the comparison for classes without any.
 	if res.Class != nil && bytes.Contains(data, []byte("IntrinsicCandidate")) {

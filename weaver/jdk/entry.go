@@ -13,6 +13,7 @@ type entryResult struct {
 	unwoven    string
 	intrinsics []string
 	warnings   []string
+	parts      idEntry // Sister "" if none
 }
 
 // pendingEntry is an entry between beginEntry and finishEntry: either
@@ -64,6 +65,7 @@ func wovenResult(data []byte, res *Woven, err error) (r entryResult) {
 		return
 	}
 	r.class, r.extra, r.methods, r.warnings = res.Class, res.Extra, res.MethodsWoven, res.Warnings
+	r.parts = idEntry{Base: res.PartsBase, Sister: res.PartsSister}
 	if res.Class != nil && len(res.Methods) > 0 {
 		// Methods is nil for classes without any intrinsic candidate:
 		// no need to parse those again.

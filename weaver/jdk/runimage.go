@@ -67,6 +67,9 @@ func LinkImage(opts LinkOptions) error {
 	if err := b.writeAdvice(); err != nil {
 		return err
 	}
+	if err := b.copyIDs(); err != nil {
+		return err
+	}
 	return b.dumpCDS()
 }
 

@@ -26,6 +26,11 @@ type Woven struct {
 	// @IntrinsicCandidate method.
 	Methods  []string
 	Warnings []string
+	// PartsSister names the sister class in Extra that registers the
+	// class's static parts from join point id PartsBase on ("" if none):
+	// the image lists it in its ids table (ids.go).
+	PartsSister string
+	PartsBase   int32
 }
 
 // ClassWeaver weaves one class file; it is safe for concurrent use.
@@ -122,6 +127,9 @@ func WeaveModules(opts Options) (*Summary, error) {
 	if err := iw.writePatches(); err != nil {
 		return nil, err
 	}
+	if err := writeIDs(filepath.Join(opts.Out, IDsFile), iw.ids); err != nil {
+		return nil, err
+	}
 	return iw.writeSummary(start)
 }
 
@@ -143,6 +151,7 @@ type imageWeaving struct {
 	files     map[string]map[string][]byte // module → internal name → bytes, not written yet
 	left      map[string]int               // module → classes not completed yet
 	completed int
+	ids       []idEntry // the classes registering static parts (ids.go)
 	// basePatched says java.base was patched (patchBase) and written
 	// when its last class completed.
 	basePatched bool
@@ -256,6 +265,10 @@ func (iw *imageWeaving) add(i int) (finished map[string][]byte) {
 		iw.sum.Unwoven = append(iw.sum.Unwoven, Unwoven{Module: e.Module, Class: name, Reason: r.unwoven})
 	}
 	iw.sum.Intrinsics = append(iw.sum.Intrinsics, r.intrinsics...)
+	if r.parts.Sister != "" {
+		r.parts.Module = e.Module
+		iw.ids = append(iw.ids, r.parts)
+	}
 	iw.sum.Warnings = append(iw.sum.Warnings, r.warnings...)
 	if iw.left[e.Module]--; iw.left[e.Module] == 0 && iw.opts.Jars {
 		finished = files

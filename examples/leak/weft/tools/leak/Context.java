@@ -3,6 +3,7 @@ package weft.tools.leak;
 import java.util.Arrays;
 
 import weft.rt.JoinPointStaticPart;
+import weft.rt.Parts;
 
 /**
  * An allocation context: an allocation site (a {@code new} or array
@@ -14,7 +15,6 @@ import weft.rt.JoinPointStaticPart;
  * is written by the sampler only.
  */
 final class Context {
-    final JoinPointStaticPart site;
     /**
      * The join point ids of the executions around the site, innermost
      * first: Tracker.DEPTH, and out to the program's nearest
@@ -39,9 +39,8 @@ final class Context {
 
     private static final Count[] NO_COUNTS = {};
 
-    Context(JoinPointStaticPart site, int[] ids, int hash, int points, int born) {
-        this.site = site;
-        this.siteId = site.getId();
+    Context(int siteId, int[] ids, int hash, int points, int born) {
+        this.siteId = siteId;
         this.ids = ids;
         this.hash = hash;
         this.history = new long[points];
@@ -138,19 +137,30 @@ final class Context {
         return f;
     }
 
+    /**
+     * The site's static part, found by id as the report is written (the
+     * advice passes only the id), null if none.
+     */
+    JoinPointStaticPart site() {
+        return Parts.of(siteId);
+    }
+
     /** The frame of the site: "new T". */
     String siteFrame() {
-        return "new " + site.getDeclaringTypeName();
+        JoinPointStaticPart site = site();
+        return "new " + (site == null ? "?" : site.getDeclaringTypeName());
     }
 
     /** The frame of an execution: "T.m". */
     static String frame(JoinPointStaticPart jp) {
+        if (jp == null) return "?";
         return jp.getDeclaringTypeName() + "." + jp.getName();
     }
 
     /** The site's source location, "File.java:12", or "" if unknown. */
     String location() {
-        String l = site.getSourceLocation();
+        JoinPointStaticPart site = site();
+        String l = site == null ? null : site.getSourceLocation();
         return l == null ? "" : l;
     }
 }

@@ -3,6 +3,7 @@ package weft.tools.leak;
 import java.util.Arrays;
 
 import weft.rt.JoinPointStaticPart;
+import weft.rt.Parts;
 
 /**
  * What an execution's frame is to a context: the JDK's, the program's, or
@@ -29,35 +30,27 @@ final class Frames {
     private static volatile byte[] kinds = new byte[1 << 16];
 
     /**
-     * The static parts of the executions entered, by join point id (the
-     * stack keeps ids only: a reference stored at every entry cost the
-     * collector's write barrier), for the report: an open-addressed table
-     * under the class's lock, written once per id (a table indexed by id,
-     * 4 bytes for every join point woven, took a megabyte or two of a
-     * small heap, whose collections then came more often).
+     * The kind of execution join point id's frame. Small enough for C1 to
+     * inline into Tracker.enter (under 35 bytes of bytecode), the first
+     * time an id is seen apart.
      */
-    private static int[] partIds = new int[1024];
-    private static JoinPointStaticPart[] parts = new JoinPointStaticPart[1024];
-    private static int partCount;
-
-    /**
-     * The kind of execution jp's frame, join point id; remembers jp by id
-     * (part). Small enough for C1 to inline into Tracker.enter (under 35
-     * bytes of bytecode), the first time an id is seen apart.
-     */
-    static byte kind(int id, JoinPointStaticPart jp) {
+    static byte kind(int id) {
         byte[] k = kinds;
         if (id >= 0 && id < k.length) {
             byte v = k[id];
             if (v != 0) return v;
         }
-        return first(id, jp);
+        return first(id);
     }
 
-    private static byte first(int id, JoinPointStaticPart jp) {
+    /**
+     * Works out an id's kind from its static part, found by id (the advice
+     * passes only the id): the first time an execution is entered.
+     */
+    private static byte first(int id) {
         byte[] k = kinds;
-        byte v = classify(jp.getDeclaringTypeName());
-        remember(id, jp);
+        JoinPointStaticPart jp = Parts.of(id);
+        byte v = jp == null ? JDK : classify(jp.getDeclaringTypeName());
         if (id >= 0 && id < 1 << 24) {
             if (id >= k.length) kinds = k = Arrays.copyOf(k, Math.max(id + 1, 2 * k.length));
             k[id] = v;
@@ -65,38 +58,9 @@ final class Frames {
         return v;
     }
 
-    private static synchronized void remember(int id, JoinPointStaticPart jp) {
-        int i = slot(partIds, parts, id);
-        if (parts[i] != null) return;
-        partIds[i] = id;
-        parts[i] = jp;
-        if (++partCount > parts.length / 2) {
-            int[] ids = partIds;
-            JoinPointStaticPart[] ps = parts;
-            partIds = new int[2 * ids.length];
-            parts = new JoinPointStaticPart[2 * ps.length];
-            for (int j = 0; j < ps.length; j++) {
-                if (ps[j] != null) {
-                    int n = slot(partIds, parts, ids[j]);
-                    partIds[n] = ids[j];
-                    parts[n] = ps[j];
-                }
-            }
-        }
-    }
-
-    /** Where id is in the table, or the empty slot where it goes. */
-    private static int slot(int[] ids, JoinPointStaticPart[] ps, int id) {
-        int mask = ids.length - 1;
-        int h = id * 0x9E3779B9;
-        int i = (h ^ h >>> 16) & mask;
-        while (ps[i] != null && ids[i] != id) i = (i + 1) & mask;
-        return i;
-    }
-
-    /** The static part of execution id, entered before (kind). */
-    static synchronized JoinPointStaticPart part(int id) {
-        return parts[slot(partIds, parts, id)];
+    /** The static part of execution id, null if none. */
+    static JoinPointStaticPart part(int id) {
+        return Parts.of(id);
     }
 
     /** The kind of a frame of type (a binary name). */

@@ -108,7 +108,7 @@ final class Report {
             Row r = new Row(c, run.points);
             rows.add(r);
             if (r.growing) growing.add(r);
-            sites.add(c.site.getId());
+            sites.add(c.siteId);
             run.allocated += c.allocated();
         }
         run.sites = sites.size();
@@ -211,7 +211,8 @@ final class Report {
 
     private static void row(PrintWriter w, Row r) {
         w.print("{\"site\":");
-        string(w, r.c.site.getDeclaringTypeName());
+        weft.rt.JoinPointStaticPart site = r.c.site();
+        string(w, site == null ? "?" : site.getDeclaringTypeName());
         w.print(",\"location\":");
         string(w, r.c.location());
         w.print(",\"context\":[");

@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import weft.rt.JoinPointStaticPart;
 import weft.rt.Local;
 
 /**
@@ -127,12 +126,12 @@ public final class Tracker {
         return n;
     }
 
-    /** Enters execution jp, join point id. */
-    public static void enter(int id, JoinPointStaticPart jp) {
+    /** Enters execution join point id. */
+    public static void enter(int id) {
         State s = state();
         int d = s.depth;
         if (d == s.stack.length) grow(s);
-        byte kind = Frames.kind(id, jp);
+        byte kind = Frames.kind(id);
         s.stack[d] = id;
         s.kinds[d] = kind;
         s.program[d] = kind == Frames.PROGRAM ? d : d > 0 ? s.program[d - 1] : -1;
@@ -152,19 +151,19 @@ public final class Tracker {
         if (s.depth > 0) s.depth--; // else an exit whose entry ran before the tracker existed
     }
 
-    /** After the construction of object o at site jp, join point id. */
-    public static void object(Object o, int id, JoinPointStaticPart jp) {
+    /** After the construction of object o at site join point id. */
+    public static void object(Object o, int id) {
         State s = state();
-        Context.Count c = count(s, id, jp);
+        Context.Count c = count(s, id);
         c.allocated++;
         if (--s.countdown > 0 || o == null) return;
         trackObject(s, c.context, o);
     }
 
-    /** After the construction of array a at site jp, join point id. */
-    public static void array(Object a, int id, JoinPointStaticPart jp) {
+    /** After the construction of array a at site join point id. */
+    public static void array(Object a, int id) {
         State s = state();
-        Context.Count c = count(s, id, jp);
+        Context.Count c = count(s, id);
         c.allocated++;
         if (--s.countdown > 0 || a == null) return;
         track(a, c.context, sampled(s), Sizes.array(a));
@@ -183,7 +182,7 @@ public final class Tracker {
      * program's nearest frame if that is further (at most MAX_FRAMES),
      * hidden frames left out.
      */
-    private static Context.Count count(State s, int id, JoinPointStaticPart site) {
+    private static Context.Count count(State s, int id) {
         int depth = s.depth;
         int far = depth > 0 ? s.program[depth - 1] : -1;
         int[] f = s.frames;
@@ -196,7 +195,7 @@ public final class Tracker {
         int slot = h & (s.cache.length - 1);
         Context.Count c = s.cache[slot];
         if (c != null && c.context.is(id, f, k)) return c;
-        Context x = intern(site, f, k, h);
+        Context x = intern(id, f, k, h);
         c = s.counts.get(x);
         if (c == null) s.counts.put(x, c = x.count());
         s.cache[slot] = c;
@@ -238,12 +237,12 @@ public final class Tracker {
         }
     }
 
-    private static Context intern(JoinPointStaticPart site, int[] f, int k, int h) {
+    private static Context intern(int site, int[] f, int k, int h) {
         int[] ids = NO_IDS;
         if (CONTEXT_COUNT.get() < MAX_CONTEXTS) {
             ids = Arrays.copyOf(f, k);
         } else {
-            h = Context.hash(site.getId(), f, 0);
+            h = Context.hash(site, f, 0);
         }
         Context probe = new Context(site, ids, h, Sampler.POINTS, Sampler.samples());
         Context c = CONTEXTS.putIfAbsent(probe, probe);

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import weft.rt.DIB;
 import weft.rt.JoinPointStaticPart;
+import weft.rt.Parts;
 import weft.rt.Local;
 
 /**
@@ -91,14 +92,6 @@ public final class Profiler {
     static final long PERIOD_MS = (long) (1000 * Double.parseDouble(setting("profile.period", "WEFT_PROFILE_PERIOD", "0")));
     static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
     static final AtomicInteger NODES = new AtomicInteger();
-    /**
-     * The static parts of the contexts' join points by id (a context keeps
-     * only its id): in parts, or for ids outside of its range in
-     * LARGE_PARTS, both written under PARTS_LOCK.
-     */
-    private static JoinPointStaticPart[] parts = new JoinPointStaticPart[1 << 16];
-    private static final Map<Integer, JoinPointStaticPart> LARGE_PARTS = new HashMap<>();
-    private static final Object PARTS_LOCK = new Object();
     /**
      * Sampled time (profile.time=sampled) of the execution contexts the
      * sampler found running, {wall, wait, cpu} ns each, under its own lock:
@@ -176,10 +169,10 @@ public final class Profiler {
     // of its own, so that what C2 inlines into every woven method is small.
 
     /** Enters the context of execution join point id. */
-    public static void enter(int id, JoinPointStaticPart jp) {
+    public static void enter(int id) {
         Object o = Local.get();
         if (!(o instanceof State)) {
-            enterFirst(id, jp);
+            enterFirst(id);
             return;
         }
         State s = (State) o;
@@ -187,7 +180,7 @@ public final class Profiler {
         Node p = s.stack[d];
         Node[] t = p.table;
         Node c = t[Node.slot(id, t.length)];
-        if (c == null || c.id != id) c = child(p, id, jp, false);
+        if (c == null || c.id != id) c = child(p, id, false);
         c.calls++;
         if (++d == s.stack.length) grow(s);
         s.stack[d] = c; // before the depth: the sampler reads the depth, then the context
@@ -204,20 +197,20 @@ public final class Profiler {
      * the profiler's methods are kept from being inlined (weft profile's
      * JVM options), so a shared one would be a call more per execution.
      */
-    public static void leaf(int id, JoinPointStaticPart jp) {
+    public static void leaf(int id) {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
         Node[] t = p.table;
         Node c = t[Node.slot(id, t.length)];
-        if (c == null || c.id != id) c = child(p, id, jp, false);
+        if (c == null || c.id != id) c = child(p, id, false);
         c.calls++;
     }
 
     /** The thread's first execution: makes its state, then enters. */
-    private static void enterFirst(int id, JoinPointStaticPart jp) {
+    private static void enterFirst(int id) {
         newState();
-        enter(id, jp);
+        enter(id);
     }
 
     /** Leaves the innermost context (returning or throwing). */
@@ -265,13 +258,13 @@ public final class Profiler {
     }
 
     /** Counts an object allocated at site id in the current context. */
-    public static void object(int id, JoinPointStaticPart jp) {
-        site(id, jp).objects++;
+    public static void object(int id) {
+        site(id).objects++;
     }
 
     /** Counts an array (with every dimension given) allocated at site id. */
-    public static void array(int id, JoinPointStaticPart jp, int[] dims) {
-        Full n = site(id, jp);
+    public static void array(int id, int[] dims) {
+        Full n = site(id);
         if (dims.length == 1) { // in line, so that the JIT can drop the woven code's int[]
             n.arrays++;
             n.elements += dims[0];
@@ -293,13 +286,13 @@ public final class Profiler {
     }
 
     /** The context of site id in the current context: a Full, as the [folded] context is. */
-    private static Full site(int id, JoinPointStaticPart jp) {
+    private static Full site(int id) {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
         Node[] t = p.table;
         Node c = t[Node.slot(id, t.length)];
-        return (Full) (c != null && c.id == id ? c : child(p, id, jp, true));
+        return (Full) (c != null && c.id == id ? c : child(p, id, true));
     }
 
     private static State newState() {
@@ -312,13 +305,13 @@ public final class Profiler {
     }
 
     /** The child of p for join point id, past the first slot, made if new. */
-    private static Node child(Node p, int id, JoinPointStaticPart jp, boolean site) {
+    private static Node child(Node p, int id, boolean site) {
         if (p.id == -1) return p; // under [folded], everything folds
         Node c = p.find(id);
-        return c != null ? c : newChild(p, id, jp, site);
+        return c != null ? c : newChild(p, id, site);
     }
 
-    private static Node newChild(Node p, int id, JoinPointStaticPart jp, boolean site) {
+    private static Node newChild(Node p, int id, boolean site) {
         if (NODES.incrementAndGet() > MAX_NODES) {
             Node f = p.find(-1);
             if (f == null) {
@@ -327,34 +320,19 @@ public final class Profiler {
             }
             return f;
         }
-        addPart(id, jp);
         Node c = site || TIME ? new Full(id, site) : new Node(id);
         p.add(c);
         return c;
     }
 
-    /** Keeps jp as the static part of join point id. */
-    private static void addPart(int id, JoinPointStaticPart jp) {
-        if (jp == null) return;
-        JoinPointStaticPart[] p = parts; // may be stale: then under the lock
-        if (id >= 0 && id < p.length && p[id] != null) return;
-        synchronized (PARTS_LOCK) {
-            if (id >= 0 && id < 1 << 24) {
-                p = parts;
-                if (id >= p.length) parts = p = java.util.Arrays.copyOf(p, Math.max(id + 1, 2 * p.length));
-                p[id] = jp;
-            } else {
-                LARGE_PARTS.put(id, jp);
-            }
-        }
-    }
-
-    /** The static part of join point id, null if none was kept. */
+    /**
+     * The static part of join point id, null if none: the advice passes
+     * only the id (one int, so that a woven JDK's methods share one entry
+     * helper, not one per class), and the names are found by id as the
+     * profile is written.
+     */
     static JoinPointStaticPart part(int id) {
-        synchronized (PARTS_LOCK) {
-            if (id >= 0 && id < parts.length) return parts[id];
-            return LARGE_PARTS.get(id);
-        }
+        return id >= 0 ? Parts.of(id) : null;
     }
 
     private static void grow(State s) {
@@ -463,9 +441,9 @@ public final class Profiler {
                 }
                 Node[] top = calibration.root.children();
                 if (top.length == 0) { // Calibrate is not woven: time entry and exit directly
-                    enter(-3, null);
+                    enter(-3);
                     for (int i = 0; i < calls; i++) {
-                        enter(-4, null);
+                        enter(-4);
                         exit();
                     }
                     exit();

@@ -1,0 +1,194 @@
+package weft.rt;
+
+import java.io.BufferedReader;
+import java.io.FileReader;
+import java.io.IOException;
+
+/**
+ * The static parts of join points by id: advice that takes only
+ * {@code joinPointId} (one int, which a woven JDK's methods pass to one
+ * helper shared by every class) finds a join point's static part here
+ * when it needs it, at a report's end say, instead of being passed it at
+ * every call.
+ *
+ * <p>Each sister class that holds static parts registers itself when it
+ * initializes, which woven code's first advice call of the class does in
+ * every class woven one by one. A woven JDK's classes whose advice calls
+ * are all shared helpers may never initialize their sister: for them the
+ * woven image lists, in {@code lib/weft/ids} (or the file the system
+ * property {@code weft.ids} names), the first id of each class, its
+ * module and its name, and {@link #of} initializes the sister it needs.
+ */
+public final class Parts {
+    private Parts() {}
+
+    /** A class's static parts: a sister class is one. */
+    public interface Source {
+        /** The static part of join point id, null if the class has none by that id. */
+        JoinPointStaticPart part(int id);
+    }
+
+    private static final Object LOCK = new Object();
+    // The registered sisters, sorted by first id: bases[i] .. bases[i] +
+    // counts[i] - 1 are sources[i]'s. Plain arrays: a sister may register
+    // while the JVM boots or outside any bypass, where no woven code may run.
+    private static int[] bases = new int[256];
+    private static int[] counts = new int[256];
+    private static Source[] sources = new Source[256];
+    private static int size;
+    // The woven image's table (lib/weft/ids), read at the first id no
+    // registered sister has; idsRead once tried.
+    private static int[] idBases;
+    private static String[] idModules, idClasses;
+    private static boolean idsRead;
+
+    /** Registers the sister class holding the static parts of ids base .. base + count - 1. */
+    public static void register(int base, int count, Source source) {
+        synchronized (LOCK) {
+            int i = search(bases, size, base);
+            if (i >= 0) {
+                sources[i] = source; // the same class defined again (a hidden class's sister is not)
+                counts[i] = count;
+                return;
+            }
+            i = -i - 1;
+            if (size == bases.length) {
+                bases = grow(bases);
+                counts = grow(counts);
+                Source[] s = new Source[2 * size];
+                System.arraycopy(sources, 0, s, 0, size);
+                sources = s;
+            }
+            System.arraycopy(bases, i, bases, i + 1, size - i);
+            System.arraycopy(counts, i, counts, i + 1, size - i);
+            System.arraycopy(sources, i, sources, i + 1, size - i);
+            bases[i] = base;
+            counts[i] = count;
+            sources[i] = source;
+            size++;
+        }
+    }
+
+    /**
+     * The static part of join point id, null if weft wove no such join
+     * point or its class cannot be found. It may load and initialize the
+     * sister class: call it from advice, or from a thread advice started
+     * (both run with the thread's bypass flag set), as a report is written.
+     */
+    public static JoinPointStaticPart of(int id) {
+        Source s = registered(id);
+        if (s == null) {
+            initializeSister(id);
+            s = registered(id);
+        }
+        return s == null ? null : s.part(id);
+    }
+
+    private static Source registered(int id) {
+        synchronized (LOCK) {
+            int i = search(bases, size, id);
+            if (i < 0) i = -i - 2; // the last base below id
+            return i >= 0 && id - bases[i] < counts[i] ? sources[i] : null;
+        }
+    }
+
+    /** Initializes the sister class the woven image lists for id, if any. */
+    private static void initializeSister(int id) {
+        String module, name;
+        synchronized (LOCK) {
+            if (!idsRead) {
+                idsRead = true;
+                readIds();
+            }
+            if (idBases == null) return;
+            int i = search(idBases, idBases.length, id);
+            if (i < 0) i = -i - 2;
+            if (i < 0) return;
+            module = idModules[i];
+            name = idClasses[i];
+        }
+        try {
+            ClassLoader loader = ModuleLayer.boot().findLoader(module);
+            Class.forName(name, true, loader);
+        } catch (Throwable e) {
+            // not in this run's boot layer, or not woven as listed: no part
+        }
+    }
+
+    /** Reads the woven image's table of classes by first id: lines "BASE MODULE SISTER", in order of BASE. */
+    private static void readIds() {
+        String path = System.getProperty("weft.ids");
+        if (path == null) path = System.getProperty("java.home") + "/lib/weft/ids";
+        int n = 0;
+        int[] b = new int[1024];
+        String[] m = new String[1024], c = new String[1024];
+        try (BufferedReader r = new BufferedReader(new FileReader(path))) {
+            for (String line; (line = r.readLine()) != null;) {
+                int s1 = line.indexOf(' '), s2 = line.indexOf(' ', s1 + 1);
+                if (s1 < 0 || s2 < 0) continue;
+                if (n == b.length) {
+                    b = grow(b);
+                    String[] m2 = new String[2 * n], c2 = new String[2 * n];
+                    System.arraycopy(m, 0, m2, 0, n);
+                    System.arraycopy(c, 0, c2, 0, n);
+                    m = m2;
+                    c = c2;
+                }
+                b[n] = Integer.parseInt(line.substring(0, s1));
+                m[n] = line.substring(s1 + 1, s2);
+                c[n] = line.substring(s2 + 1);
+                n++;
+            }
+        } catch (IOException | RuntimeException e) {
+            return; // no table: a JDK not woven into an image, or an old image
+        }
+        int[] bb = new int[n];
+        String[] mm = new String[n], cc = new String[n];
+        System.arraycopy(b, 0, bb, 0, n);
+        System.arraycopy(m, 0, mm, 0, n);
+        System.arraycopy(c, 0, cc, 0, n);
+        idBases = bb;
+        idModules = mm;
+        idClasses = cc;
+    }
+
+    /**
+     * The static part of join point id, relative id rel in its class, from
+     * a sister class's lines of static parts (one a line, its fields
+     * separated by tabs: relative id, kind, declaring type, name,
+     * signature, within, file, line, modifiers), null if none is rel's.
+     * A sister keeps so the static parts of the ids passed to advice that
+     * no advice is passed: one string, not a method each.
+     */
+    public static JoinPointStaticPart decode(int id, int rel, String lines) {
+        String key = rel + "\t";
+        int at = 0;
+        if (!lines.startsWith(key)) {
+            at = lines.indexOf("\n" + key);
+            if (at < 0) return null;
+            at++;
+        }
+        int end = lines.indexOf('\n', at);
+        String[] f = lines.substring(at, end < 0 ? lines.length() : end).split("\t", -1);
+        if (f.length != 9) return null;
+        return JoinPointStaticPart.of(id, f[1], f[2], f[3], f[4], f[5], f[6], Integer.parseInt(f[7]), Integer.parseInt(f[8]));
+    }
+
+    /** Binary search of a[0..n) for key: its index, or -(insertion point) - 1. */
+    private static int search(int[] a, int n, int key) {
+        int lo = 0, hi = n - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] < key) lo = mid + 1;
+            else if (a[mid] > key) hi = mid - 1;
+            else return mid;
+        }
+        return -lo - 1;
+    }
+
+    private static int[] grow(int[] a) {
+        int[] b = new int[2 * a.length];
+        System.arraycopy(a, 0, b, 0, a.length);
+        return b;
+    }
+}

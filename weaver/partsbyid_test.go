@@ -1,0 +1,104 @@
+package weaver
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const partsByIDAdvice = `package adv;
+import weft.rt.Parts;
+public class I {
+    static final java.util.List<Integer> IDS = new java.util.ArrayList<>();
+    public static void id(int id) { IDS.add(id); }
+    public static void part(weft.rt.JoinPointStaticPart jp) {}
+    public static Object around(int id, weft.rt.Proceed p) throws Throwable { IDS.add(id); return p.proceed(); }
+    public static void report() {
+        for (int id : IDS) System.out.println(id + " " + Parts.of(id));
+        System.out.println("none " + Parts.of(-1) + " " + Parts.of(Integer.MAX_VALUE));
+    }
+}
+`
+
+const partsByIDMain = `package app;
+public class Main {
+    static class A { int f(int x) { return x + 1; } A() {} }
+    static class C { String run() { return "c"; } }
+    static int g(int x) { return new A().f(x); }
+    public static void main(String[] args) {
+        System.out.println(g(1) + new C().run());
+        adv.I.report();
+    }
+}
+`
+
+// TestPartsByID weaves advice passed only joinPointId, in classes whose
+// sisters hold around closures (C) or also serve other advice (Main), one
+// of whose join points (A.f) is also passed thisJoinPointStaticPart (so
+// the sister has a method loading its static part; the others are lines
+// of a string), and finds each id's static part with
+// weft.rt.Parts.of, as a tool does at its report's end: every id names its
+// own join point, and ids weft never gave name none.
+func TestPartsByID(t *testing.T) {
+	t.Parallel() // see jdkOnce
+	aspect := `aspect I {
+    before(): execution(* app.Main.g(..)) || execution(* app.Main$A.*(..)) || execution(app.Main$A.new(..)) { adv.I.id(joinPointId); }
+    Object around(): execution(* app.Main$C.run()) { adv.I.around(joinPointId, proceed); }
+    after(): execution(* app.Main$A.f(..)) { adv.I.part(thisJoinPointStaticPart); }
+}`
+	out, _ := weaveAspect(t, map[string]string{"adv/I.java": partsByIDAdvice, "app/Main.java": partsByIDMain}, aspect, "app.Main")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{"2c",
+		"method-execution(int app.Main.g(int))",
+		"constructor-execution(void app.Main$A.<init>())",
+		"method-execution(int app.Main$A.f(int))",
+		"method-execution(java.lang.String app.Main$C.run())",
+		"none null null"}
+	if len(lines) != len(want) {
+		t.Fatalf("output:\n%s\nwant %d lines", out, len(want))
+	}
+	ids := map[string]bool{}
+	for i, l := range lines {
+		if i == 0 || i == len(lines)-1 {
+			if l != want[i] {
+				t.Errorf("line %d: %q, want %q", i+1, l, want[i])
+			}
+			continue
+		}
+		id, part, _ := strings.Cut(l, " ")
+		if part != want[i] {
+			t.Errorf("id %s: Parts.of gives %q, want %q", id, part, want[i])
+		}
+		if ids[id] {
+			t.Errorf("id %s given twice:\n%s", id, out)
+		}
+		ids[id] = true
+	}
+}
+
+// TestPartLines checks that a class's lines of static parts are split into
+// constants the class file can hold, every part in one of them.
+func TestPartLines(t *testing.T) {
+	parts := map[int32]*jpInfo{}
+	for id := int32(0); id < 2000; id++ {
+		parts[id] = &jpInfo{id: id, kind: "method-execution", declType: "app.Main", name: fmt.Sprintf("m%d", id),
+			sig: fmt.Sprintf("void app.Main.m%d(java.lang.String, java.util.List)", id), within: "app.Main", file: "Main.java", line: int(id)}
+	}
+	texts := partLines(parts)
+	if len(texts) < 2 {
+		t.Fatalf("%d constants for 2,000 parts of ~100 bytes each", len(texts))
+	}
+	lines := 0
+	for _, s := range texts {
+		if len(s) > partLinesMax {
+			t.Errorf("a constant of %d bytes (at most %d)", len(s), partLinesMax)
+		}
+		lines += strings.Count(s, "\n")
+	}
+	if lines != len(parts) {
+		t.Errorf("%d lines for %d parts", lines, len(parts))
+	}
+	if lineSafe(&jpInfo{name: "a\tb"}) {
+		t.Error("a name with a tab is safe in a line")
+	}
+}
