@@ -2,8 +2,12 @@ package weaver
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
 const partsByIDAdvice = `package adv;
@@ -76,13 +80,34 @@ func TestPartsByID(t *testing.T) {
 	}
 }
 
+const decodeCheck = `import weft.rt.JoinPointStaticPart;
+import weft.rt.Parts;
+public class Decode {
+    public static void main(String[] args) throws Exception {
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        for (String a : args) texts.add(new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(a)), "UTF-8"));
+        int found = 0, wrong = 0;
+        for (int rel = -1; rel <= 4001; rel++) {
+            JoinPointStaticPart p = null;
+            for (String t : texts) if (p == null) p = Parts.decode(1000 + rel, rel, t);
+            boolean want = rel >= 0 && rel < 4000 && rel % 2 == 0;
+            if (p == null ? want : !want || !p.getName().equals("m" + rel) || p.getId() != 1000 + rel || p.getLine() != rel + 1) wrong++;
+            if (p != null) found++;
+        }
+        System.out.println(found + " found, " + wrong + " wrong");
+    }
+}
+`
+
 // TestPartLines checks that a class's lines of static parts are split into
-// constants the class file can hold, every part in one of them.
+// constants the class file can hold, every part in one of them, and that
+// Parts.decode finds each by its relative id (binary search) and no other.
 func TestPartLines(t *testing.T) {
+	t.Parallel() // see jdkOnce
 	parts := map[int32]*jpInfo{}
-	for id := int32(0); id < 2000; id++ {
+	for id := int32(0); id < 4000; id += 2 {
 		parts[id] = &jpInfo{id: id, kind: "method-execution", declType: "app.Main", name: fmt.Sprintf("m%d", id),
-			sig: fmt.Sprintf("void app.Main.m%d(java.lang.String, java.util.List)", id), within: "app.Main", file: "Main.java", line: int(id)}
+			sig: fmt.Sprintf("void app.Main.m%d(java.lang.String, java.util.List)", id), within: "app.Main", file: "Main.java", line: int(id) + 1}
 	}
 	texts := partLines(parts)
 	if len(texts) < 2 {
@@ -100,5 +125,19 @@ func TestPartLines(t *testing.T) {
 	}
 	if lineSafe(&jpInfo{name: "a\tb"}) {
 		t.Error("a name with a tab is safe in a line")
+	}
+	src := runtimeSources()
+	src["Decode.java"] = decodeCheck
+	cp := jvmtest.Compile(t, src)
+	args := []string{"-cp", cp, "Decode"}
+	for i, text := range texts {
+		f := filepath.Join(t.TempDir(), fmt.Sprint(i))
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, f)
+	}
+	if out, _ := jvmtest.Run(t, args...); out != "2000 found, 0 wrong\n" {
+		t.Errorf("Parts.decode over the lines: %q, want 2000 found, 0 wrong", out)
 	}
 }

@@ -35,6 +35,11 @@ public final class Parts {
     private static int[] bases = new int[256];
     private static int[] counts = new int[256];
     private static Source[] sources = new Source[256];
+    // found[i]: the static parts of sources[i] asked for so far, by relative
+    // id (made at its first), so that a part is made once however often a
+    // tool asks (a report sorting its rows by frame name asks again and
+    // again).
+    private static JoinPointStaticPart[][] found = new JoinPointStaticPart[256][];
     private static int size;
     // The woven image's table (lib/weft/ids), read at the first id no
     // registered sister has; idsRead once tried.
@@ -49,6 +54,7 @@ public final class Parts {
             if (i >= 0) {
                 sources[i] = source; // the same class defined again (a hidden class's sister is not)
                 counts[i] = count;
+                found[i] = null;
                 return;
             }
             i = -i - 1;
@@ -58,13 +64,18 @@ public final class Parts {
                 Source[] s = new Source[2 * size];
                 System.arraycopy(sources, 0, s, 0, size);
                 sources = s;
+                JoinPointStaticPart[][] f = new JoinPointStaticPart[2 * size][];
+                System.arraycopy(found, 0, f, 0, size);
+                found = f;
             }
             System.arraycopy(bases, i, bases, i + 1, size - i);
             System.arraycopy(counts, i, counts, i + 1, size - i);
             System.arraycopy(sources, i, sources, i + 1, size - i);
+            System.arraycopy(found, i, found, i + 1, size - i);
             bases[i] = base;
             counts[i] = count;
             sources[i] = source;
+            found[i] = null;
             size++;
         }
     }
@@ -76,19 +87,47 @@ public final class Parts {
      * (both run with the thread's bypass flag set), as a report is written.
      */
     public static JoinPointStaticPart of(int id) {
+        JoinPointStaticPart p = known(id);
+        if (p != null) return p;
         Source s = registered(id);
         if (s == null) {
             initializeSister(id);
             s = registered(id);
         }
-        return s == null ? null : s.part(id);
+        if (s == null) return null;
+        p = s.part(id);
+        if (p != null) keep(id, p);
+        return p;
+    }
+
+    /** The index of the registered sister holding id, -1 if none (LOCK held). */
+    private static int index(int id) {
+        int i = search(bases, size, id);
+        if (i < 0) i = -i - 2; // the last base below id
+        return i >= 0 && id - bases[i] < counts[i] ? i : -1;
     }
 
     private static Source registered(int id) {
         synchronized (LOCK) {
-            int i = search(bases, size, id);
-            if (i < 0) i = -i - 2; // the last base below id
-            return i >= 0 && id - bases[i] < counts[i] ? sources[i] : null;
+            int i = index(id);
+            return i < 0 ? null : sources[i];
+        }
+    }
+
+    /** The static part of id made before, null if none. */
+    private static JoinPointStaticPart known(int id) {
+        synchronized (LOCK) {
+            int i = index(id);
+            return i < 0 || found[i] == null ? null : found[i][id - bases[i]];
+        }
+    }
+
+    private static void keep(int id, JoinPointStaticPart p) {
+        synchronized (LOCK) {
+            int i = index(id);
+            if (i < 0) return;
+            if (found[i] == null) found[i] = new JoinPointStaticPart[counts[i]];
+            found[i][id - bases[i]] = p;
         }
     }
 
@@ -154,24 +193,35 @@ public final class Parts {
 
     /**
      * The static part of join point id, relative id rel in its class, from
-     * a sister class's lines of static parts (one a line, its fields
-     * separated by tabs: relative id, kind, declaring type, name,
-     * signature, within, file, line, modifiers), null if none is rel's.
-     * A sister keeps so the static parts of the ids passed to advice that
-     * no advice is passed: one string, not a method each.
+     * a sister class's lines of static parts (one a line, in order of
+     * relative id, its fields separated by tabs: relative id, kind,
+     * declaring type, name, signature, within, file, line, modifiers),
+     * null if none is rel's. A sister keeps so the static parts of the ids
+     * passed to advice that no advice is passed: one string, not a method
+     * each. The line is found by binary search: a tool may ask for every
+     * id of a class with thousands.
      */
     public static JoinPointStaticPart decode(int id, int rel, String lines) {
-        String key = rel + "\t";
-        int at = 0;
-        if (!lines.startsWith(key)) {
-            at = lines.indexOf("\n" + key);
-            if (at < 0) return null;
-            at++;
+        int lo = 0, hi = lines.length(); // lo starts a line; rel's is in [lo, hi) if anywhere
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            int start = lines.lastIndexOf('\n', mid - 1) + 1; // the start of mid's line, at least lo
+            int end = lines.indexOf('\n', start);
+            if (end < 0) end = lines.length();
+            int tab = lines.indexOf('\t', start);
+            if (tab < 0 || tab > end) return null; // not lines of static parts
+            int r = Integer.parseInt(lines, start, tab, 10);
+            if (r < rel) {
+                lo = end + 1;
+            } else if (r > rel) {
+                hi = start;
+            } else {
+                String[] f = lines.substring(start, end).split("\t", -1);
+                if (f.length != 9) return null;
+                return JoinPointStaticPart.of(id, f[1], f[2], f[3], f[4], f[5], f[6], Integer.parseInt(f[7]), Integer.parseInt(f[8]));
+            }
         }
-        int end = lines.indexOf('\n', at);
-        String[] f = lines.substring(at, end < 0 ? lines.length() : end).split("\t", -1);
-        if (f.length != 9) return null;
-        return JoinPointStaticPart.of(id, f[1], f[2], f[3], f[4], f[5], f[6], Integer.parseInt(f[7]), Integer.parseInt(f[8]));
+        return null;
     }
 
     /** Binary search of a[0..n) for key: its index, or -(insertion point) - 1. */

@@ -142,8 +142,12 @@ final class Context {
      * advice passes only the id), null if none.
      */
     JoinPointStaticPart site() {
-        return Parts.of(siteId);
+        JoinPointStaticPart p = site;
+        if (p == null) site = p = Parts.of(siteId); // a benign race: the same part
+        return p;
     }
+
+    private JoinPointStaticPart site; // site(), once found
 
     /** The frame of the site: "new T". */
     String siteFrame() {
