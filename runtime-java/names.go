@@ -30,9 +30,11 @@ const (
 	Conversions         = PackagePrefix + "Conversions"
 	Cflow               = PackagePrefix + "Cflow" // cflow and cflowbelow state, per thread
 	// Parts finds static parts by join point id; each sister class holding
-	// static parts is a PartsSource and registers itself with it.
+	// static parts is a PartsSource (an interface every module sees: a
+	// superinterface is checked as the class is defined) and registers
+	// itself with it.
 	Parts       = PackagePrefix + "Parts"
-	PartsSource = Parts + "$Source"
+	PartsSource = "java/util/function/IntFunction"
 )
 
 // JoinPointStaticPartDesc is the descriptor of thisJoinPointStaticPart.
@@ -97,6 +99,9 @@ var (
 	// PartsRegister registers a sister class's static parts: (first id,
 	// count, the sister's instance).
 	PartsRegister = Ref{Owner: Parts, Name: "register", Desc: "(IIL" + PartsSource + ";)V"}
+	// PartsSourceApply is PartsSource's method, which a sister implements:
+	// the static part of an id.
+	PartsSourceApply = Ref{Owner: PartsSource, Name: "apply", Desc: "(I)Ljava/lang/Object;"}
 	// PartsDecode makes a static part from a sister's lines of them: (id,
 	// relative id, the lines), null if none is the relative id's.
 	PartsDecode = Ref{Owner: Parts, Name: "decode", Desc: "(IILjava/lang/String;)" + JoinPointStaticPartDesc}

@@ -106,7 +106,7 @@ func TestEntryShortcutMatchesDecoding(t *testing.T) {
 		t.Errorf("only %d constructors differ from the decoding path's: the shortcut does not keep their bodies", ctors)
 	}
 
-	// The runtime on the class path: a sister class is a weft.rt.Parts.Source.
+	// The runtime on the class path: a sister class registers with weft.rt.Parts.
 	src := runtimeSources()
 	src["Link.java"] = string(must(os.ReadFile("testdata/guava/Link.java")))
 	link := jvmtest.Compile(t, src)

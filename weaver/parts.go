@@ -9,16 +9,19 @@ import (
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-// A sister class holding static parts is a weft.rt.Parts.Source and
-// registers itself with weft.rt.Parts when it initializes, so that advice
+// A sister class holding static parts is an IntFunction (its static parts
+// by id: an interface every module can see, as a superinterface must be
+// when the class is defined, before load-time weaving could export weft.rt
+// to a proxy's module or a module layer's) and registers itself with
+// weft.rt.Parts when it initializes, so that advice
 // passed only a join point's id (one int: a woven JDK's methods pass it to
 // a helper every class shares, fused.go) can find the static part by id
 // when it needs it, at a report's end say:
 //
-//	final class C$weft$jp implements Parts.Source {
+//	final class C$weft$jp implements IntFunction {
 //	    static { Parts.register(base, count, new C$weft$jp()); }
 //	    private C$weft$jp() {}
-//	    public JoinPointStaticPart part(int id) { ... } // partsSource
+//	    public Object apply(int id) { ... } // partsSource
 //	}
 //
 // A sister that is its around shadows' closure (a Proceed) registers an
@@ -35,11 +38,8 @@ import (
 // join point made weaving guava with an aspect passing joinPointId half as
 // slow again; one string per class costs little.
 
-// Names of the Source method and of Parts.decode.
+// The length of a constant of part lines.
 const (
-	sourcePartMethod = "part"
-	sourcePartDesc   = "(I)" + rtjava.JoinPointStaticPartDesc
-	decodeDesc       = "(IILjava/lang/String;)" + rtjava.JoinPointStaticPartDesc
 	// partLinesMax bounds a string constant of part lines, in UTF-8
 	// bytes: modified UTF-8, at most half as long again, stays under
 	// the class file's 65,535.
@@ -101,11 +101,11 @@ func (s *sister) sortIDParts() {
 	}
 }
 
-// partsSource makes the sister a Parts.Source: the interface, the method
-// part, and, unless it is a closure, a constructor. table holds the parts
+// partsSource makes the sister an IntFunction: the interface, the method
+// apply, and, unless it is a closure, a constructor. table holds the parts
 // jp loads, lines the others (sortIDParts).
 //
-//	public JoinPointStaticPart part(int id) {
+//	public Object apply(int id) {
 //	    int rel = id - base; JoinPointStaticPart p;
 //	    if (rel < 0) return null;
 //	    if (rel < tableCount && (p = jp(rel)) != null) return p;
@@ -137,7 +137,7 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 		}
 	}
 	m := &classfile.Member{Access: classfile.AccPublic | classfile.AccSynthetic,
-		Name: p.AddUtf8(sourcePartMethod), Desc: p.AddUtf8(sourcePartDesc)}
+		Name: p.AddUtf8(rtjava.PartsSourceApply.Name), Desc: p.AddUtf8(rtjava.PartsSourceApply.Desc)}
 	g.c.Methods = append(g.c.Methods, m)
 	locals := []classfile.VType{{Kind: classfile.VObject, Class: g.sister}, {Kind: classfile.VInteger}, {Kind: classfile.VInteger}}
 	none, ret := classfile.NewLabel(), classfile.NewLabel()

@@ -53,12 +53,11 @@ public class Main {
 		names = append(names, c.MemberName(m)+c.MemberDesc(m))
 	}
 	sort.Strings(names)
-	want = "<clinit>()V <init>()V a0(Ljava/lang/Object;I)V jp(I)Lweft/rt/JoinPointStaticPart; jpMiss(I)Lweft/rt/JoinPointStaticPart; " +
+	want = "<clinit>()V <init>()V a0(Ljava/lang/Object;I)V apply(I)Ljava/lang/Object; jp(I)Lweft/rt/JoinPointStaticPart; jpMiss(I)Lweft/rt/JoinPointStaticPart; " +
 		"jpSwitch(I)Lweft/rt/JoinPointStaticPart; p0()Lweft/rt/JoinPointStaticPart; " +
-		"p1()Lweft/rt/JoinPointStaticPart; p2()Lweft/rt/JoinPointStaticPart; p3()Lweft/rt/JoinPointStaticPart; " +
-		"part(I)Lweft/rt/JoinPointStaticPart;"
+		"p1()Lweft/rt/JoinPointStaticPart; p2()Lweft/rt/JoinPointStaticPart; p3()Lweft/rt/JoinPointStaticPart;"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("sister methods: %s; want one shared helper, jp (jpMiss, jpSwitch), a loader of each static part, "+
-			"and the registration with weft.rt.Parts (<clinit>, <init>, part)", got)
+			"and the registration with weft.rt.Parts (<clinit>, <init>, apply)", got)
 	}
 }

@@ -3,6 +3,7 @@ package weft.rt;
 import java.io.BufferedReader;
 import java.io.FileReader;
 import java.io.IOException;
+import java.util.function.IntFunction;
 
 /**
  * The static parts of join points by id: advice that takes only
@@ -22,11 +23,11 @@ import java.io.IOException;
 public final class Parts {
     private Parts() {}
 
-    /** A class's static parts: a sister class is one. */
-    public interface Source {
-        /** The static part of join point id, null if the class has none by that id. */
-        JoinPointStaticPart part(int id);
-    }
+    // A sister registers itself as an IntFunction: apply(id) is the static
+    // part of id, null if the class has none by that id. An interface every
+    // module can see: a class's superinterfaces are checked as it is
+    // defined, before load-time weaving could export weft.rt to its module
+    // (a proxy's, a module layer's).
 
     private static final Object LOCK = new Object();
     // The registered sisters, sorted by first id: bases[i] .. bases[i] +
@@ -34,7 +35,7 @@ public final class Parts {
     // while the JVM boots or outside any bypass, where no woven code may run.
     private static int[] bases = new int[256];
     private static int[] counts = new int[256];
-    private static Source[] sources = new Source[256];
+    private static IntFunction<?>[] sources = new IntFunction<?>[256];
     // found[i]: the static parts of sources[i] asked for so far, by relative
     // id (made at its first), so that a part is made once however often a
     // tool asks (a report sorting its rows by frame name asks again and
@@ -48,7 +49,7 @@ public final class Parts {
     private static boolean idsRead;
 
     /** Registers the sister class holding the static parts of ids base .. base + count - 1. */
-    public static void register(int base, int count, Source source) {
+    public static void register(int base, int count, IntFunction<?> source) {
         synchronized (LOCK) {
             int i = search(bases, size, base);
             if (i >= 0) {
@@ -61,7 +62,7 @@ public final class Parts {
             if (size == bases.length) {
                 bases = grow(bases);
                 counts = grow(counts);
-                Source[] s = new Source[2 * size];
+                IntFunction<?>[] s = new IntFunction<?>[2 * size];
                 System.arraycopy(sources, 0, s, 0, size);
                 sources = s;
                 JoinPointStaticPart[][] f = new JoinPointStaticPart[2 * size][];
@@ -89,13 +90,13 @@ public final class Parts {
     public static JoinPointStaticPart of(int id) {
         JoinPointStaticPart p = known(id);
         if (p != null) return p;
-        Source s = registered(id);
+        IntFunction<?> s = registered(id);
         if (s == null) {
             initializeSister(id);
             s = registered(id);
         }
         if (s == null) return null;
-        p = s.part(id);
+        p = (JoinPointStaticPart) s.apply(id);
         if (p != null) keep(id, p);
         return p;
     }
@@ -107,7 +108,7 @@ public final class Parts {
         return i >= 0 && id - bases[i] < counts[i] ? i : -1;
     }
 
-    private static Source registered(int id) {
+    private static IntFunction<?> registered(int id) {
         synchronized (LOCK) {
             int i = index(id);
             return i < 0 ? null : sources[i];
