@@ -22,6 +22,9 @@ type matrixProgram struct {
 	args      func(script string) []string // java's arguments
 	script    string                       // under testdata/matrix/scripts
 	probes    map[string]int               // see checkWoven
+	// woven, if set, are the modes it runs in besides stock's (all
+	// matrixModes if nil).
+	woven []matrixMode
 }
 
 const debJava = "/usr/share/java/"
@@ -47,7 +50,12 @@ var matrixPrograms = []matrixProgram{
 			return []string{"-cp", debJava + "scala-library.jar:" + debJava + "scala-compiler.jar:" + debJava + "scala-reflect.jar",
 				"scala.tools.nsc.MainGenericRunner", "-usejavacp", "-nc", s}
 		},
-		probes: map[string]int{"$$probeSq(int)": 10}},
+		probes: map[string]int{"$$probeSq(int)": 10},
+		// Not under weft run, which weaves Scala's three jars ahead of
+		// time (16.5 CPU-s, the matrix's largest part): weft serve weaves
+		// the classes Scala runs as the JVM loads them, TestWeaveJarAlone
+		// weaves whole jars ahead, and the suite has 8 minutes.
+		woven: []matrixMode{serveMode}},
 	{name: "clojure", pkg: "clojure", files: []string{debJava + "clojure.jar"}, script: "sq.clj",
 		args:   func(s string) []string { return []string{"-cp", debJava + "clojure.jar", "clojure.main", s} },
 		probes: map[string]int{"user$probe_sq.invokeStatic(": 10}},
@@ -67,7 +75,7 @@ func (m *matrix) program(t *testing.T, p matrixProgram) {
 		t.Fatal(err)
 	}
 	var want string
-	m.modes(t, func(t *testing.T, mode matrixMode) {
+	m.modes(t, p.woven, func(t *testing.T, mode matrixMode) {
 		o := m.run(t, mode, "", p.args(script)...)
 		if mode == stockMode {
 			want = o.stdout
@@ -97,7 +105,7 @@ func (m *matrix) ant(t *testing.T) {
 	project := filepath.Join(matrixDir, "ant")
 	var want string
 	var wantClasses map[string][]byte
-	m.modes(t, func(t *testing.T, mode matrixMode) {
+	m.modes(t, nil, func(t *testing.T, mode matrixMode) {
 		dir := t.TempDir()
 		if err := copyTree(dir, project); err != nil {
 			t.Fatal(err)

@@ -59,7 +59,7 @@ func (m *matrix) tomcat(t *testing.T) {
 	}
 	classes := jvmtest.Compile(t, map[string]string{"matrix/SqServlet.java": string(src)}, "-cp", tomcatHome+"/lib/servlet-api.jar")
 	var want []string
-	m.modes(t, func(t *testing.T, mode matrixMode) {
+	m.modes(t, nil, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)
 		base := tomcatBase(t, port, classes)
 		s := m.start(t, mode, base,
@@ -171,7 +171,7 @@ func (m *matrix) jetty(t *testing.T) {
 	cp := strings.Join(jettyJars, ":")
 	cp += ":" + jvmtest.Compile(t, srcs, "-cp", cp)
 	var want []string
-	m.modes(t, func(t *testing.T, mode matrixMode) {
+	m.modes(t, nil, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)
 		s := m.start(t, mode, "", "-cp", cp, "matrix.JettyMain", strconv.Itoa(port))
 		url := "http://127.0.0.1:" + strconv.Itoa(port)
@@ -209,7 +209,7 @@ func (m *matrix) h2(t *testing.T) {
 	// One class path for the server and the client: weft run weaves it once.
 	cp := h2 + ":" + jvmtest.Compile(t, srcs)
 	var want string
-	m.modes(t, func(t *testing.T, mode matrixMode) {
+	m.modes(t, nil, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)
 		s := m.start(t, mode, "", "-Dh2.bindAddress=127.0.0.1", "-cp", cp, "org.h2.tools.Server",
 			"-tcp", "-tcpPort", strconv.Itoa(port), "-ifNotExists")

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -65,11 +66,14 @@ const (
 
 var matrixModes = []matrixMode{stockMode, runMode, serveMode}
 
-// modes runs f in each mode, stock first, as subtests: a mode that fails
-// does not stop the next (the stock run's, which the others compare with,
-// does).
-func (m *matrix) modes(t *testing.T, f func(t *testing.T, mode matrixMode)) {
+// modes runs f in each mode, stock first, as subtests (with woven set,
+// stock and those): a mode that fails does not stop the next (the stock
+// run's, which the others compare with, does).
+func (m *matrix) modes(t *testing.T, woven []matrixMode, f func(t *testing.T, mode matrixMode)) {
 	for _, mode := range matrixModes {
+		if mode != stockMode && woven != nil && !slices.Contains(woven, mode) {
+			continue
+		}
 		if !t.Run(string(mode), func(t *testing.T) { f(t, mode) }) && mode == stockMode {
 			t.Fatal("the stock run failed")
 		}
