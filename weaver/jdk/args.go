@@ -68,7 +68,8 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 	if len(bootAppend) > 0 {
 		opts = append(opts, jvmOption{"-Xbootclasspath/a:", strings.Join(bootAppend, string(os.PathListSeparator))})
 	}
-	if ids := filepath.Join(dir, IDsFile); fileExists(ids) {
+	ids := filepath.Join(dir, IDsFile)
+	if _, err := os.Stat(ids); err == nil {
 		opts = append(opts, jvmOption{"-Dweft.ids=", ids}) // ids.go
 	}
 

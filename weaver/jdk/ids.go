@@ -70,9 +70,3 @@ func (b *imageBuild) copyIDs() error {
 	}
 	return os.WriteFile(out, data, 0o644)
 }
-
-// fileExists reports whether path names a file.
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}

@@ -18,7 +18,8 @@ import java.util.function.IntFunction;
  * are all shared helpers may never initialize their sister: for them the
  * woven image lists, in {@code lib/weft/ids} (or the file the system
  * property {@code weft.ids} names), the first id of each class, its
- * module and its name, and {@link #of} initializes the sister it needs.
+ * module and its sister's name, and {@link #of} initializes the sister it
+ * needs.
  */
 public final class Parts {
     private Parts() {}
@@ -155,41 +156,34 @@ public final class Parts {
         }
     }
 
-    /** Reads the woven image's table of classes by first id: lines "BASE MODULE SISTER", in order of BASE. */
+    /**
+     * Reads the woven image's table of classes by first id: lines "BASE
+     * MODULE SISTER", in order of BASE. Called from of, so inside a bypass:
+     * the JDK's collections run unadvised.
+     */
     private static void readIds() {
         String path = System.getProperty("weft.ids");
         if (path == null) path = System.getProperty("java.home") + "/lib/weft/ids";
-        int n = 0;
-        int[] b = new int[1024];
-        String[] m = new String[1024], c = new String[1024];
+        java.util.List<String[]> rows = new java.util.ArrayList<>();
         try (BufferedReader r = new BufferedReader(new FileReader(path))) {
             for (String line; (line = r.readLine()) != null;) {
-                int s1 = line.indexOf(' '), s2 = line.indexOf(' ', s1 + 1);
-                if (s1 < 0 || s2 < 0) continue;
-                if (n == b.length) {
-                    b = grow(b);
-                    String[] m2 = new String[2 * n], c2 = new String[2 * n];
-                    System.arraycopy(m, 0, m2, 0, n);
-                    System.arraycopy(c, 0, c2, 0, n);
-                    m = m2;
-                    c = c2;
-                }
-                b[n] = Integer.parseInt(line.substring(0, s1));
-                m[n] = line.substring(s1 + 1, s2);
-                c[n] = line.substring(s2 + 1);
-                n++;
+                String[] f = line.split(" ", 3);
+                if (f.length == 3) rows.add(f);
             }
+            int n = rows.size();
+            int[] b = new int[n];
+            String[] m = new String[n], c = new String[n];
+            for (int i = 0; i < n; i++) {
+                b[i] = Integer.parseInt(rows.get(i)[0]);
+                m[i] = rows.get(i)[1];
+                c[i] = rows.get(i)[2];
+            }
+            idBases = b;
+            idModules = m;
+            idClasses = c;
         } catch (IOException | RuntimeException e) {
-            return; // no table: a JDK not woven into an image, or an old image
+            // no table: a JDK not woven into an image, or an old image
         }
-        int[] bb = new int[n];
-        String[] mm = new String[n], cc = new String[n];
-        System.arraycopy(b, 0, bb, 0, n);
-        System.arraycopy(m, 0, mm, 0, n);
-        System.arraycopy(c, 0, cc, 0, n);
-        idBases = bb;
-        idModules = mm;
-        idClasses = cc;
     }
 
     /**
