@@ -24,7 +24,7 @@ type cctScanner struct {
 	isFrame bool
 	parent  int      // its parent context (the root is 0)
 	frame   int      // its frame index
-	values  [][]byte // its values, one per metric, as written
+	values  [][]byte // its values as written, one per metric but for zeros left out at the end
 
 	contexts int      // contexts so far, the root included
 	fields   [][]byte // scratch for splitting a line
@@ -102,8 +102,8 @@ func (s *cctScanner) next() (bool, error) {
 func (s *cctScanner) context(text []byte) error {
 	f := fields(s.fields[:0], text)
 	s.fields = f
-	if len(f) != 2+len(s.metrics) {
-		return s.fail("want `n PARENT FRAME` and %d values, found %d fields", len(s.metrics), len(f))
+	if len(f) < 2 || len(f) > 2+len(s.metrics) {
+		return s.fail("want `n PARENT FRAME` and at most %d values, found %d fields", len(s.metrics), len(f))
 	}
 	parent, err1 := strconv.Atoi(string(f[0]))
 	frame, err2 := strconv.Atoi(string(f[1]))

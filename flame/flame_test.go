@@ -162,12 +162,21 @@ func TestReadCCT(t *testing.T) {
 	if p.Root.Total[1] != 17 || p.Root.Children[0].Total[0] != 7 {
 		t.Errorf("totals: all %v, main %v", p.Root.Total, p.Root.Children[0].Total)
 	}
+	// Values left out at the end are zero.
+	short, err := ReadCCT(strings.NewReader("# weft cct 1\nmetrics calls wall\nf main\nn 0 0 4\nf a\nn 1 1\n"), "p.cct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := short.Root.Children[0]; m.Self[0] != 4 || m.Self[1] != 0 || m.Children[0].Total[0] != 0 || len(m.Children[0].Self) != 2 {
+		t.Errorf("short lines: main %v, a %v", m.Self, m.Children[0].Self)
+	}
 	for _, tt := range []struct{ text, want string }{
 		{"x\n", "p.cct:1: not a weft calling-context file"},
 		{"# weft cct 1\nmetrics\n", "p.cct:2: want `metrics NAME...`"},
 		{"# weft cct 1\nmetrics c\nn 0 0 1\n", "p.cct:3: frame \"0\" is not a frame defined before"},
 		{"# weft cct 1\nmetrics c\nf a\nn 1 0 1\n", "p.cct:4: parent \"1\" is not a context defined before"},
-		{"# weft cct 1\nmetrics c\nf a\nn 0 0 1 2\n", "p.cct:4: want `n PARENT FRAME` and 1 values, found 4 fields"},
+		{"# weft cct 1\nmetrics c\nf a\nn 0 0 1 2\n", "p.cct:4: want `n PARENT FRAME` and at most 1 values, found 4 fields"},
+		{"# weft cct 1\nmetrics c\nf a\nn 0\n", "p.cct:4: want `n PARENT FRAME` and at most 1 values, found 1 fields"},
 		{"# weft cct 1\nmetrics c\nf a\nn 0 0 -1\n", "p.cct:4: the value \"-1\" is not a non-negative number"},
 		{"# weft cct 1\nmetrics c\nz\n", "p.cct:3: want `f NAME` or `n PARENT FRAME VALUES...`"},
 	} {
@@ -185,6 +194,7 @@ func FuzzReadCCT(f *testing.F) {
 	f.Add("# weft cct 1\nmetrics calls wall\nf main\nn 0 0 1 10\nf a\nn 1 1 2 5\n")
 	f.Add("# weft cct 1\nmetrics c\nf a\nn 0 0 1\nn 1 0 2\nn 0 0 3\n")
 	f.Add("# weft cct 1\nmetrics c w\nf z\nf a\nn 0 1 007 1.50\n\nn 1 0 1 2\nf a\nn 0 0 3 4\nn 3 2 0 0\n")
+	f.Add("# weft cct 1\nmetrics c w x\nf z\nf a\nn 0 1 2\nn 1 0\nn 0 0 0 0.0 00\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		var streamed bytes.Buffer
 		serr := WriteCCTHTML(&streamed, strings.NewReader(text), "t")

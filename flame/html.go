@@ -18,8 +18,9 @@ import (
 // for every metric of a context. The page loads nothing from the network.
 //
 // The page's data is JSON, {"metrics": [...], "frames": [...], "root":
-// NODE}, each NODE [frame index, selfs, children...]: each frame name once
-// and the totals left to the page, compact for profiles of many contexts.
+// NODE}, each NODE [frame index, selfs, children...]: each frame name once,
+// zeros at the end of the selfs left out and the totals left to the page,
+// compact for profiles of many contexts.
 // It is written as it is walked, not built as values for encoding/json: a
 // javac profile has a million contexts (dataWriter).
 func WriteHTML(w io.Writer, p *Profile, title string) error {
@@ -119,7 +120,11 @@ func (d *dataWriter) node(n *Node) {
 	b := append(d.buf[:0], '[')
 	b = strconv.AppendInt(b, int64(d.frames[n.Name]), 10)
 	b = append(b, ",["...)
-	for i, v := range n.Self {
+	last := len(n.Self) // zeros at the end are left out
+	for last > 0 && n.Self[last-1] == 0 {
+		last--
+	}
+	for i, v := range n.Self[:last] {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -191,7 +196,9 @@ const metricSel = document.getElementById("metric"), search = document.getElemen
 const status = document.getElementById("status");
 // Nodes: {name, total[], self[], kids[], parent, depth}; totals summed here.
 function build(a, parent, depth) {
-  const n = {name: D.frames[a[0]], self: a[1], total: a[1].slice(), kids: [], parent: parent, depth: depth};
+  const self = a[1]; // zeros at the end are left out
+  while (self.length < D.metrics.length) self.push(0);
+  const n = {name: D.frames[a[0]], self: self, total: self.slice(), kids: [], parent: parent, depth: depth};
   for (let i = 2; i < a.length; i++) {
     const k = build(a[i], n, depth + 1);
     n.kids.push(k);

@@ -85,16 +85,8 @@ func streamCCT(r io.Reader) (metrics, names []string, root [][]byte, err error) 
 	)
 	names = []string{"all"}
 	var data chunks
-	data.room(4 + nm*2)
-	b := append(data.cur, "[0,["...)
-	for i := 0; i < nm; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '0')
-	}
-	b = append(b, ']')
-	data.cur = b
+	data.room(5)
+	data.cur = append(data.cur, "[0,[]"...) // the root's values: all zero
 	for {
 		ok, err := sc.next()
 		if err != nil {
@@ -136,7 +128,11 @@ func streamCCT(r io.Reader) (metrics, names []string, root [][]byte, err error) 
 		b := append(data.cur, ",["...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, ",["...)
-		for i, s := range sc.values {
+		values := sc.values
+		for len(values) > 0 && isZero(values[len(values)-1]) {
+			values = values[:len(values)-1]
+		}
+		for i, s := range values {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -82,6 +82,7 @@ func TestWriteCCTHTML(t *testing.T) {
 	check(canonicalCCT(big))
 	check("# weft cct 1\nmetrics c\n")
 	check("# weft cct 1\nmetrics c w\nf z\nf a\nn 0 1 007 1.50\n\nn 1 0 1 2\nf a\nn 0 0 3 4\nn 3 2 0 0\n") // frames renumbered, values rewritten
+	check("# weft cct 1\nmetrics c w x\nf z\nf a\nn 0 1 2\nn 1 1 0 0.0 00\nn 1 0\nn 0 0 0 5\n")            // values left out, zeros written otherwise
 
 	for _, bad := range []string{
 		"# weft cct 1\nmetrics c\nf b\nf a\nn 0 0 1\nn 0 1 1\n",          // siblings out of order
