@@ -3,6 +3,7 @@ package weaver
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,5 +140,57 @@ func TestPartLines(t *testing.T) {
 	}
 	if out, _ := jvmtest.Run(t, args...); out != "2000 found, 0 wrong\n" {
 		t.Errorf("Parts.decode over the lines: %q, want 2000 found, 0 wrong", out)
+	}
+}
+
+// idsCheck prints, for each id of its arguments, the row Parts.idsRow finds
+// for it in the table of a woven image's ids (lib/weft/ids) it reads from
+// standard input.
+const idsCheck = `package weft.rt;
+public class IdsCheck {
+    public static void main(String[] args) throws Exception {
+        byte[] table = System.in.readAllBytes();
+        for (String a : args) {
+            String[] row = Parts.idsRow(table, Integer.parseInt(a));
+            System.out.println(a + " " + (row == null ? "none" : row[0] + " " + row[1]));
+        }
+    }
+}
+`
+
+// TestIDsTable checks that Parts finds a class's sister in a woven
+// image's table of first ids by binary search: the last line whose first
+// id is at most the id, names in UTF-8; none before the first line, or in
+// a table that is not one.
+func TestIDsTable(t *testing.T) {
+	t.Parallel() // see jdkOnce
+	src := runtimeSources()
+	src["weft/rt/IdsCheck.java"] = idsCheck
+	cp := jvmtest.Compile(t, src)
+	var table strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&table, "%d java.base java.util.C%d$weft$jp\n", 10*i, i)
+	}
+	fmt.Fprintf(&table, "%d app \u00dcn\u00ef$weft$jp\n", 1<<30)
+	ids := []string{"-1", "0", "9", "10", "15", "29990", "29999", "1073741823", "1073741824", "2000000000"}
+	cmd := exec.Command(jvmtest.Java(t), "-cp", cp, "weft.rt.IdsCheck")
+	cmd.Args = append(cmd.Args, ids...)
+	cmd.Stdin = strings.NewReader(table.String())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := "-1 none\n0 java.base java.util.C0$weft$jp\n9 java.base java.util.C0$weft$jp\n10 java.base java.util.C1$weft$jp\n" +
+		"15 java.base java.util.C1$weft$jp\n29990 java.base java.util.C2999$weft$jp\n29999 java.base java.util.C2999$weft$jp\n" +
+		"1073741823 java.base java.util.C2999$weft$jp\n1073741824 app \u00dcn\u00ef$weft$jp\n2000000000 app \u00dcn\u00ef$weft$jp\n"
+	if string(out) != want {
+		t.Errorf("rows found:\n%s\nwant:\n%s", out, want)
+	}
+	for _, bad := range []string{"", "x java.base C\n", "5 java.base\n"} {
+		cmd := exec.Command(jvmtest.Java(t), "-cp", cp, "weft.rt.IdsCheck", "7")
+		cmd.Stdin = strings.NewReader(bad)
+		if out, err := cmd.CombinedOutput(); err != nil || string(out) != "7 none\n" {
+			t.Errorf("table %q: %q (%v), want 7 none", bad, out, err)
+		}
 	}
 }

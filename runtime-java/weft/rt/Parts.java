@@ -1,8 +1,8 @@
 package weft.rt;
 
-import java.io.BufferedReader;
-import java.io.FileReader;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.function.IntFunction;
 
 /**
@@ -44,9 +44,9 @@ public final class Parts {
     private static JoinPointStaticPart[][] found = new JoinPointStaticPart[256][];
     private static int size;
     // The woven image's table (lib/weft/ids), read at the first id no
-    // registered sister has; idsRead once tried.
-    private static int[] idBases;
-    private static String[] idModules, idClasses;
+    // registered sister has, as bytes: a JDK has tens of thousands of
+    // classes, a run asks for a few; idsRead once tried.
+    private static byte[] ids;
     private static boolean idsRead;
 
     /** Registers the sister class holding the static parts of ids base .. base + count - 1. */
@@ -135,22 +135,18 @@ public final class Parts {
 
     /** Initializes the sister class the woven image lists for id, if any. */
     private static void initializeSister(int id) {
-        String module, name;
+        String[] row;
         synchronized (LOCK) {
             if (!idsRead) {
                 idsRead = true;
-                readIds();
+                ids = readIds();
             }
-            if (idBases == null) return;
-            int i = search(idBases, idBases.length, id);
-            if (i < 0) i = -i - 2;
-            if (i < 0) return;
-            module = idModules[i];
-            name = idClasses[i];
+            row = ids == null ? null : idsRow(ids, id);
         }
+        if (row == null) return;
         try {
-            ClassLoader loader = ModuleLayer.boot().findLoader(module);
-            Class.forName(name, true, loader);
+            ClassLoader loader = ModuleLayer.boot().findLoader(row[0]);
+            Class.forName(row[1], true, loader);
         } catch (Throwable e) {
             // not in this run's boot layer, or not woven as listed: no part
         }
@@ -158,32 +154,56 @@ public final class Parts {
 
     /**
      * Reads the woven image's table of classes by first id: lines "BASE
-     * MODULE SISTER", in order of BASE. Called from of, so inside a bypass:
-     * the JDK's collections run unadvised.
+     * MODULE SISTER", in order of BASE; null if there is none (a JDK not
+     * woven into an image, or an old image). Called from of, so inside a
+     * bypass: the JDK's code runs unadvised.
      */
-    private static void readIds() {
+    private static byte[] readIds() {
         String path = System.getProperty("weft.ids");
         if (path == null) path = System.getProperty("java.home") + "/lib/weft/ids";
-        java.util.List<String[]> rows = new java.util.ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new FileReader(path))) {
-            for (String line; (line = r.readLine()) != null;) {
-                String[] f = line.split(" ", 3);
-                if (f.length == 3) rows.add(f);
-            }
-            int n = rows.size();
-            int[] b = new int[n];
-            String[] m = new String[n], c = new String[n];
-            for (int i = 0; i < n; i++) {
-                b[i] = Integer.parseInt(rows.get(i)[0]);
-                m[i] = rows.get(i)[1];
-                c[i] = rows.get(i)[2];
-            }
-            idBases = b;
-            idModules = m;
-            idClasses = c;
+        try (FileInputStream in = new FileInputStream(path)) {
+            return in.readAllBytes();
         } catch (IOException | RuntimeException e) {
-            // no table: a JDK not woven into an image, or an old image
+            return null;
         }
+    }
+
+    /**
+     * The module and sister of the table's last line whose base is at most
+     * id, null if none: a binary search over the lines, parsed here (the
+     * table is UTF-8).
+     */
+    static String[] idsRow(byte[] table, int id) {
+        int lo = 0, hi = table.length, row = -1; // lo starts a line; the row sought starts in [lo, hi) if after row
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            int start = mid;
+            while (start > lo && table[start - 1] != '\n') start--;
+            int end = start;
+            while (end < table.length && table[end] != '\n') end++;
+            long base = 0;
+            int i = start;
+            for (; i < end && table[i] >= '0' && table[i] <= '9' && base <= Integer.MAX_VALUE; i++) base = 10 * base + table[i] - '0';
+            if (i == start || i == end || table[i] != ' ') return null; // not a table of ids
+            if (base <= id) {
+                row = start;
+                lo = end + 1;
+            } else {
+                hi = start;
+            }
+        }
+        if (row < 0) return null;
+        int module = row;
+        while (table[module] != ' ') module++;
+        int sister = ++module;
+        while (sister < table.length && table[sister] != ' ' && table[sister] != '\n') sister++;
+        int end = sister;
+        while (end < table.length && table[end] != '\n') end++;
+        if (sister >= end) return null;
+        return new String[] {
+            new String(table, module, sister - module, StandardCharsets.UTF_8),
+            new String(table, sister + 1, end - sister - 1, StandardCharsets.UTF_8),
+        };
     }
 
     /**

@@ -517,17 +517,6 @@ public final class Profiler {
         return below;
     }
 
-    /** Names the frames of n's subtree; returns the calls in it, n's own excluded. */
-    private static long name(Node n, Names names) {
-        long calls = 0;
-        for (Node k : n.table) {
-            if (k == null) continue;
-            names.of(k);
-            calls += k.calls + name(k, names);
-        }
-        return calls;
-    }
-
     /** Wall time with the profiler's cost taken out. */
     static long compensated(Merged m) {
         return Math.max(0, m.wallNanos - INNER * m.calls - (INNER + OUTER) * m.below);
@@ -547,7 +536,6 @@ public final class Profiler {
         written = last;
         DIB.set(true); // the writer's own work is not profiled
         Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
-        Names names = new Names();
         Node[] roots;
         long calls = 0;
         if (TIME) {
@@ -559,12 +547,10 @@ public final class Profiler {
             for (State s : STATES) all.add(s.root); // threads may start meanwhile
             roots = all.toArray(new Node[0]);
         }
-        for (Node r : roots) calls += name(r, names);
-        names.rank();
         try {
             Files.createDirectories(out);
             try (OutputStream w = Files.newOutputStream(out.resolve("profile.cct"))) {
-                writeTree(w, roots, names);
+                calls = writeTree(w, roots);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(out.resolve("summary.txt")))) {
                 // Concatenated, not printf: java.util.Formatter's first use
@@ -585,29 +571,39 @@ public final class Profiler {
     }
 
     /**
-     * The frame names of the contexts, numbered as met (each join point's
-     * made once), then ranked in the order of their UTF-8 bytes (code
-     * points), the order weft flame sorts frames in.
+     * The frame names of the contexts, numbered as the writer meets them
+     * (each join point's made once); children are sorted by name as they
+     * are written, in the order of their UTF-8 bytes (code points), the
+     * order weft flame sorts frames in. Named as met, not in a walk of
+     * their own before: a second walk of a tree of a million contexts,
+     * and the sort of all names, cost as much as writing it. Compared as
+     * UTF-8 bytes by the profiler's own code: the JDK's methods are woven,
+     * and each call from here would test the bypass flag.
      */
     static final class Names {
         final Map<String, Integer> numbers = new HashMap<>();
-        final java.util.ArrayList<String> list = new java.util.ArrayList<>();
+        byte[][] utf8 = new byte[1 << 12][]; // by number: the name in UTF-8
+        int size;
         final Map<Integer, Integer> ofLarge = new HashMap<>(); // ids outside of
         int[] of = new int[1 << 16]; // by join point id: its name's number + 1, 0 if not named yet
-        int[] rank;                  // by name number, once ranked
 
         /** The number of k's frame name, named now if new. */
         int of(Node k) {
-            int n = number(k);
-            if (n >= 0) return n;
-            String name = k.frame(part(k.id));
+            int id = k.id;
+            if (id >= 0 && id < 1 << 24) {
+                if (id < of.length && of[id] != 0) return of[id] - 1;
+            } else {
+                Integer n = ofLarge.get(id);
+                if (n != null) return n;
+            }
+            String name = k.frame(part(id));
             Integer m = numbers.get(name);
             if (m == null) {
-                m = list.size();
+                m = size++;
                 numbers.put(name, m);
-                list.add(name);
+                if (m == utf8.length) utf8 = java.util.Arrays.copyOf(utf8, 2 * m);
+                utf8[m] = name.getBytes(StandardCharsets.UTF_8);
             }
-            int id = k.id;
             if (id >= 0 && id < 1 << 24) {
                 if (id >= of.length) of = java.util.Arrays.copyOf(of, Math.max(id + 1, 2 * of.length));
                 of[id] = m + 1;
@@ -617,37 +613,15 @@ public final class Profiler {
             return m;
         }
 
-        /** The number of k's frame name, -1 if not named. */
-        int number(Node k) {
-            int id = k.id;
-            if (id >= 0 && id < 1 << 24) return id < of.length ? of[id] - 1 : -1;
-            Integer n = ofLarge.get(id);
-            return n != null ? n : -1;
-        }
-
-        void rank() {
-            Integer[] order = new Integer[list.size()];
-            for (int i = 0; i < order.length; i++) order[i] = i;
-            java.util.Arrays.sort(order, new java.util.Comparator<Integer>() { // no lambda: see the static initializer
-                @Override
-                public int compare(Integer a, Integer b) {
-                    return compareCodePoints(list.get(a), list.get(b));
-                }
-            });
-            rank = new int[order.length];
-            for (int r = 0; r < order.length; r++) rank[order[r]] = r;
-        }
-
-        /** Compares by code points, as UTF-8 bytes compare (String.compareTo compares UTF-16 units). */
-        static int compareCodePoints(String a, String b) {
-            int i = 0, j = 0;
-            while (i < a.length() && j < b.length()) {
-                int x = a.codePointAt(i), y = b.codePointAt(j);
-                if (x != y) return Integer.compare(x, y);
-                i += Character.charCount(x);
-                j += Character.charCount(y);
+        /** Compares names a and b by their UTF-8 bytes, unsigned: by code points. */
+        int compare(int a, int b) {
+            if (a == b) return 0;
+            byte[] x = utf8[a], y = utf8[b];
+            int n = x.length < y.length ? x.length : y.length;
+            for (int i = 0; i < n; i++) {
+                if (x[i] != y[i]) return (x[i] & 0xff) - (y[i] & 0xff);
             }
-            return Integer.compare(a.length() - i, b.length() - j);
+            return x.length - y.length;
         }
     }
 
@@ -663,23 +637,24 @@ public final class Profiler {
      * their values summed, as weft flame would merge them, so that weft
      * profile can stream the flame graph from it without building the tree.
      */
-    private static void writeTree(OutputStream w, Node[] roots, Names names) throws IOException {
+    private static long writeTree(OutputStream w, Node[] roots) throws IOException {
         IdentityHashMap<Node, long[]> sampled = null;
         if (SAMPLED) {
             synchronized (SAMPLED_TIMES) { // a snapshot: the sampler goes on
                 sampled = new IdentityHashMap<>(SAMPLED_TIMES);
             }
         }
-        TreeWriter t = new TreeWriter(w, names, sampled);
+        TreeWriter t = new TreeWriter(w, new Names(), sampled);
         t.text("# weft cct 1\n");
         if (!TIMED) {
-            t.text("metrics calls objects arrays elements wall-ns wall-raw-ns\n");
+            t.text("metrics calls objects arrays elements\n");
         } else {
             t.text(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns wait-ns\n"
                     : "metrics calls objects arrays elements wall-ns wall-raw-ns wait-ns\n");
         }
         t.nodes(roots, 0, roots.length, 0, 0);
         t.flush();
+        return t.calls;
     }
 
     /**
@@ -692,7 +667,7 @@ public final class Profiler {
         final OutputStream w;
         final Names names;
         final IdentityHashMap<Node, long[]> sampled; // a snapshot of SAMPLED_TIMES, with sampled time
-        final int[] frameOf; // by name number: its frame + 1, 0 if not written yet
+        int[] frameOf = new int[1 << 12]; // by name number: its frame + 1, 0 if not written yet
         // By depth: the children of the group written there, unsorted and
         // sorted, and their sort keys (rank << 32 | index).
         Node[][] found = new Node[64][], sorted = new Node[64][];
@@ -701,19 +676,63 @@ public final class Profiler {
         int pos;
         int next = 1;
         int frames;
+        long calls; // in the contexts written
+        final long[] values = new long[!TIMED ? 4 : CPU ? 8 : 7]; // of the context being written, by metric
+        long[] scratch = new long[16]; // sortByName's
+
+        /**
+         * Sorts keys[0, n) (name << 32 | index) by their names, merging runs
+         * sorted by insertion: a context's children are few but for some.
+         */
+        void sortByName(long[] keys, int n) {
+            final int run = 8;
+            for (int lo = 0; lo < n; lo += run) {
+                int hi = Math.min(n, lo + run);
+                for (int i = lo + 1; i < hi; i++) {
+                    long k = keys[i];
+                    int j = i - 1;
+                    while (j >= lo && names.compare((int) (keys[j] >>> 32), (int) (k >>> 32)) > 0) {
+                        keys[j + 1] = keys[j];
+                        j--;
+                    }
+                    keys[j + 1] = k;
+                }
+            }
+            if (n <= run) return;
+            if (scratch.length < n) scratch = new long[Math.max(n, 2 * scratch.length)];
+            long[] from = keys, to = scratch;
+            for (int width = run; width < n; width *= 2) {
+                for (int lo = 0; lo < n; lo += 2 * width) {
+                    int mid = Math.min(n, lo + width), hi = Math.min(n, lo + 2 * width);
+                    int i = lo, j = mid, o = lo;
+                    while (i < mid && j < hi) {
+                        to[o++] = names.compare((int) (from[i] >>> 32), (int) (from[j] >>> 32)) <= 0 ? from[i++] : from[j++];
+                    }
+                    while (i < mid) to[o++] = from[i++];
+                    while (j < hi) to[o++] = from[j++];
+                }
+                long[] t = from;
+                from = to;
+                to = t;
+            }
+            if (from != keys) System.arraycopy(from, 0, keys, 0, n);
+        }
 
         TreeWriter(OutputStream w, Names names, IdentityHashMap<Node, long[]> sampled) {
             this.w = w;
             this.names = names;
             this.sampled = sampled;
-            this.frameOf = new int[names.list.size()];
         }
 
         int frame(int name) throws IOException {
+            if (name >= frameOf.length) frameOf = java.util.Arrays.copyOf(frameOf, Math.max(name + 1, 2 * frameOf.length));
             if (frameOf[name] != 0) return frameOf[name] - 1;
-            text("f ");
-            text(names.list.get(name));
-            text("\n");
+            if (pos > buf.length - 2) flush();
+            buf[pos++] = 'f';
+            buf[pos++] = ' ';
+            bytes(names.utf8[name]);
+            if (pos == buf.length) flush();
+            buf[pos++] = '\n';
             frameOf[name] = ++frames;
             return frames - 1;
         }
@@ -732,12 +751,10 @@ public final class Profiler {
             Node[] c = found[depth];
             long[] key = keys[depth];
             int n = 0;
-            int[] rank = names.rank;
             for (int i = from; i < to; i++) {
                 for (Node k : group[i].table) {
                     if (k == null) continue;
-                    int name = names.number(k);
-                    if (name < 0) continue; // made since the trees were named: in the next snapshot
+                    int name = names.of(k);
                     if (c == null) {
                         c = new Node[16];
                         key = new long[16];
@@ -746,21 +763,21 @@ public final class Profiler {
                         key = java.util.Arrays.copyOf(key, 2 * n);
                     }
                     c[n] = k;
-                    key[n] = (long) rank[name] << 32 | n;
+                    key[n] = (long) name << 32 | n;
                     n++;
                 }
             }
             if (n == 0) return;
             found[depth] = c;
             keys[depth] = key;
-            java.util.Arrays.sort(key, 0, n);
+            sortByName(key, n);
             Node[] s = sorted[depth];
             if (s == null || s.length < n) s = sorted[depth] = new Node[c.length];
             for (int i = 0; i < n; i++) s[i] = c[(int) key[i]];
             for (int i = 0, j; i < n; i = j) {
                 j = i + 1;
                 while (j < n && key[j] >>> 32 == key[i] >>> 32) j++;
-                int f = frame(names.number(s[i]));
+                int f = frame((int) (key[i] >>> 32));
                 long calls = 0, objects = 0, arrays = 0, elements = 0, comp = 0, wall = 0, cpu = 0, wait = 0;
                 for (int x = i; x < j; x++) {
                     Node k = s[x];
@@ -799,18 +816,25 @@ public final class Profiler {
                     cpu += Math.max(0, v.cpuNanos - childCpu);
                 }
                 int self = next++;
+                this.calls += calls;
+                long[] v = values;
+                v[0] = calls;
+                v[1] = objects;
+                v[2] = arrays;
+                v[3] = elements;
+                if (TIMED) {
+                    v[4] = comp;
+                    v[5] = wall;
+                    if (CPU) v[6] = cpu;
+                    v[v.length - 1] = wait;
+                }
+                int m = v.length; // trailing zeros are left out
+                while (m > 0 && v[m - 1] == 0) m--;
                 if (pos > buf.length - 256) flush();
                 buf[pos++] = 'n';
                 number(parent);
                 number(f);
-                number(calls);
-                number(objects);
-                number(arrays);
-                number(elements);
-                number(comp);
-                number(wall);
-                if (CPU) number(cpu);
-                if (TIMED) number(wait);
+                for (int x = 0; x < m; x++) number(v[x]);
                 buf[pos++] = '\n';
                 nodes(s, i, j, self, depth + 1);
             }
@@ -840,9 +864,12 @@ public final class Profiler {
             pos = end;
         }
 
-        /** Appends a frame name or a header line, in UTF-8. */
+        /** Appends a header line, in UTF-8. */
         void text(String s) throws IOException {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            bytes(s.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void bytes(byte[] b) throws IOException {
             if (pos + b.length > buf.length) flush();
             if (b.length > buf.length) {
                 w.write(b);
