@@ -32,14 +32,32 @@ var setsHeap = regexp.MustCompile(`^-(Xm[sxn]|XX:(Initial|Max|Min)HeapSize=|XX:(
 // setsMetaspace matches a JVM option that sets the metadata threshold.
 var setsMetaspace = regexp.MustCompile(`^-XX:MetaspaceSize=`)
 
+// thpOption backs the heap with the kernel's transparent huge pages where
+// the kernel gives them only to memory that asks (madvise mode, the
+// default of many distributions): the tools' data is a tree of a million
+// small objects walked at every call, and javac under weft profile
+// --no-time took 4-9 % less time with it (docs/profile.md).
+const thpOption = "-XX:+UseTransparentHugePages"
+
+// setsPages matches a JVM option that chooses the heap's pages.
+var setsPages = regexp.MustCompile(`^-XX:[+-]Use(TransparentHugePages|LargePages|LargePagesIndividualAllocation|SHM)$`)
+
+// thpFile shows the kernel's transparent huge page mode, the one chosen in
+// brackets: "always [madvise] never".
+const thpFile = "/sys/kernel/mm/transparent_hugepage/enabled"
+
 // toolMemoryOptions returns the options a tool's JVM starts with unless the
 // command or the JVM's option variables choose them: the metadata
-// threshold, and an initial heap of a sixteenth of the machine's memory, at
-// most 1 GB (the JVM's own default maximum is a quarter of it).
+// threshold, an initial heap of a sixteenth of the machine's memory, at
+// most 1 GB (the JVM's own default maximum is a quarter of it), and
+// transparent huge pages where the kernel gives them on request.
 func toolMemoryOptions(line *javacmd.Line) []string {
 	var out []string
 	if !commandChooses(line, setsMetaspace) {
 		out = append(out, metaspaceOption)
+	}
+	if thpOnRequest() && !commandChooses(line, setsPages) {
+		out = append(out, thpOption)
 	}
 	if ram := physicalMemory(); ram > 0 && !commandChooses(line, setsHeap) {
 		mb := min(ram/16>>20, 1024)
@@ -67,6 +85,14 @@ func commandChooses(line *javacmd.Line, option *regexp.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// thpOnRequest reports whether the kernel gives transparent huge pages to
+// memory that asks for them, and only to that (with "always" every heap
+// has them already; with "never" the JVM would warn).
+func thpOnRequest() bool {
+	b, err := os.ReadFile(thpFile)
+	return err == nil && bytes.Contains(b, []byte("[madvise]"))
 }
 
 // physicalMemory returns the memory the JVM sizes its heap by, in bytes:

@@ -318,7 +318,8 @@ func checkPprof(t *testing.T, path, fn string, want int64) {
 
 // TestToolMemoryOptions: a tool's JVM starts with the metadata threshold and
 // an initial heap unless the command or an option variable sizes them (an
-// initial heap over the command's maximum and the JVM does not start).
+// initial heap over the command's maximum and the JVM does not start), and
+// with transparent huge pages if the kernel gives them on request.
 func TestToolMemoryOptions(t *testing.T) {
 	t.Setenv("JDK_JAVA_OPTIONS", "")
 	t.Setenv("JAVA_TOOL_OPTIONS", "")
@@ -351,8 +352,33 @@ func TestToolMemoryOptions(t *testing.T) {
 			t.Errorf("%q: %q", c.args, got)
 		}
 	}
+	// Huge pages where the kernel gives them on request, unless the
+	// command chooses its pages.
+	thp := thpOnRequest()
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"java", "Main"}, thp},
+		{[]string{"java", "-XX:-UseTransparentHugePages", "Main"}, false},
+		{[]string{"javac", "-J-XX:+UseLargePages", "A.java"}, false},
+	} {
+		if got := toolMemoryOptions(parseLine(t, c.args)); has(got, thpOption) != c.want {
+			t.Errorf("%q (kernel mode %q): %q", c.args, thpMode(t), got)
+		}
+	}
 	t.Setenv("JAVA_TOOL_OPTIONS", "-Xmx200m")
 	if got := toolMemoryOptions(parseLine(t, []string{"java", "Main"})); has(got, "-Xms") {
 		t.Errorf("JAVA_TOOL_OPTIONS sizes the heap: %q", got)
 	}
+}
+
+// thpMode returns the kernel's transparent huge page modes, the chosen one
+// in brackets, or the reason they cannot be read.
+func thpMode(t *testing.T) string {
+	b, err := os.ReadFile(thpFile)
+	if err != nil {
+		return err.Error()
+	}
+	return strings.TrimSpace(string(b))
 }
