@@ -43,7 +43,11 @@ var matrixPrograms = []matrixProgram{
 			return []string{"-cp", debJava + "jruby-core.jar", "-Djruby.home=/usr/share/jruby", "-Djruby.jit.threshold=0",
 				"-Djruby.jit.background=false", "org.jruby.Main", s}
 		},
-		probes: map[string]int{"sq.RUBY$method$probe_sq$": 10}},
+		probes: map[string]int{"sq.RUBY$method$probe_sq$": 10},
+		// JRuby defines its compiled methods as classes of its own loader,
+		// which weft serve weaves as the JVM defines them; weft run's
+		// weaving of the class path ahead (16.5 CPU-s) is the others'.
+		woven: []matrixMode{serveMode}},
 	{name: "scala", pkg: "scala", script: "sq.scala",
 		files: []string{debJava + "scala-library.jar", debJava + "scala-compiler.jar", debJava + "scala-reflect.jar"},
 		args: func(s string) []string {
@@ -54,16 +58,18 @@ var matrixPrograms = []matrixProgram{
 		// Not under weft run, which weaves Scala's three jars ahead of
 		// time (16.5 CPU-s, the matrix's largest part): weft serve weaves
 		// the classes Scala runs as the JVM loads them, TestWeaveJarAlone
-		// weaves whole jars ahead, and the suite has 8 minutes.
+		// weaves whole jars ahead, and the suite has 8 minutes. Clojure,
+		// Rhino, JRuby and H2 likewise; Groovy, Ant, Tomcat and Jetty run
+		// in both.
 		woven: []matrixMode{serveMode}},
 	{name: "clojure", pkg: "clojure", files: []string{debJava + "clojure.jar"}, script: "sq.clj",
 		args:   func(s string) []string { return []string{"-cp", debJava + "clojure.jar", "clojure.main", s} },
-		probes: map[string]int{"user$probe_sq.invokeStatic(": 10}},
+		probes: map[string]int{"user$probe_sq.invokeStatic(": 10}, woven: []matrixMode{serveMode}},
 	{name: "rhino", pkg: "rhino", files: []string{debJava + "js.jar"}, script: "sq.js",
 		args: func(s string) []string {
 			return []string{"-cp", debJava + "js.jar", "org.mozilla.javascript.tools.shell.Main", "-opt", "9", s}
 		},
-		probes: map[string]int{"._c_probeSq_": 10}},
+		probes: map[string]int{"._c_probeSq_": 10}, woven: []matrixMode{serveMode}},
 }
 
 // program runs a language runtime's script in each mode: the stock output

@@ -19,7 +19,8 @@ import (
 )
 
 // TestProgramMatrix runs real programs from Debian's packages stock, under
-// weft run and under one weft serve serving every program's JVMs, with one
+// one weft serve serving every program's JVMs and (Groovy, Ant, Tomcat and
+// Jetty: each class path woven ahead costs seconds) under weft run, with one
 // aspect (testdata/matrix/matrix.weft) counting every execution and every
 // allocation of the JDK and the program, all classes verified
 // (-Xverify:all): servers — Tomcat 10 serving a JSP page (compiled at run
@@ -37,12 +38,10 @@ import (
 // and no process of any run is left. (Ant's <java> without fork fails under
 // weft: docs/ltw.md, Not done yet.)
 //
-// Measured: 110 s wall, 132 CPU-s (/usr/bin/time go test -count=1 -run
-// TestProgramMatrix ./cmd/weft, 2 cores shared with other jobs, load
-// average 1.3-3.3): the stock runs 13 CPU-s, weft run 51 (each class path
-// woven ahead included), the JVMs under weft serve 30, weft serve itself 31
-// (java.base, then 14,788 classes woven at load time, most of them woven
-// ahead of the JVMs' requests). Each run logs its CPU time.
+// Measured: 71 s wall, 104 CPU-s (/usr/bin/time go test -count=1 -run
+// TestProgramMatrix ./cmd/weft, 2 cores; 110 s when every program ran
+// under weft run too, 155 s of the whole suite's run). Each run logs its
+// CPU time.
 func TestProgramMatrix(t *testing.T) {
 	m := newMatrix(t)
 	for _, p := range matrixPrograms {
