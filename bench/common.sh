@@ -96,13 +96,14 @@ rounds() { # "JAVA ARGS"...: runs JAVA ARGS $ROUND_CMD for each (split on blanks
             printf "%d %d %.2f\n", w[k], c[k], ratio[k, int((m[k] + 1) / 2)] } }'
 }
 
-medians() { # "COMMAND"...: runs each command (split on blanks) once a round, RUNS rounds after a
-  # warm-up round, interleaved (the machine's load drifts: a round's commands share it); prints a
-  # line per command: the median wall and user+sys CPU times (ms) of its runs. Timed by bash's
-  # time (to the ms; /usr/bin/time rounds to 10 ms, a tenth of a JDK 25 start-up).
+medians() { # "COMMAND"...: runs each command (split on blanks) once a round, RUNS rounds after
+  # WARMUP warm-up rounds (1 unless set), interleaved (the machine's load drifts: a round's
+  # commands share it); prints a line per command: the median wall and user+sys CPU times (ms) of
+  # its runs. Timed by bash's time (to the ms; /usr/bin/time rounds to 10 ms, a tenth of a JDK 25
+  # start-up).
   local k r c t TIMEFORMAT='%3R %3U %3S'
   rm -f "$W/medians"
-  for r in $(seq 0 "$RUNS"); do
+  for r in $(seq $((1 - ${WARMUP:-1})) "$RUNS"); do
     k=0
     for c in "$@"; do
       t=$({ time $c >/dev/null 2>&1; } 2>&1)

@@ -11,10 +11,12 @@
 #   around advice (bench/around.sh: fib(30) and a loop making 1 M small
 #     objects, counting and proceeding once): weft's ratio to unwoven
 #     against ajc's (goal: no more than ajc's).
-# Each section's commands run interleaved, RUNS rounds after a warm-up
-# round (common.sh's section: medians of the whole command's wall and
+# Each section's commands run interleaved, RUNS rounds after two warm-up
+# rounds (common.sh's section: medians of the whole command's wall and
 # user+sys CPU, weft's own process and the woven JVM's start and JIT
-# included). With BASE, a git revision or a source tree, the same
+# included): a tool's first run weaves its JDK and lists the classes its
+# program loads, the second makes the program's class data sharing
+# archive from the list (cmd/weft/appcds.go), later ones map it. With BASE, a git revision or a source tree, the same
 # commands with that weft in the same rounds (rows marked BASE), and
 # around.sh's BASE row: the previous build's figures in the same run.
 # WEFT_BENCH_CACHE names a cache directory kept between runs (each tool's
@@ -24,6 +26,7 @@
 set -euo pipefail
 RUNS=${1:-3}
 BASE=${2:-}
+export WARMUP=${WARMUP:-2}
 . bench/common.sh
 bench_start "$BASE"
 javac_workload "$W/src"
