@@ -47,15 +47,16 @@ const (
 )
 
 // partLines returns the lines of the static parts of parts, by relative
-// id, in string constants of at most partLinesMax bytes.
-func partLines(parts map[int32]*jpInfo) []string {
+// id, in string constants of at most partLinesMax bytes, and the last
+// relative id of each.
+func partLines(parts map[int32]*jpInfo) (texts []string, lasts []int32) {
 	ids := make([]int32, 0, len(parts))
 	for id := range parts {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	var out []string
 	var b, line []byte
+	var last int32
 	for _, id := range ids {
 		j := parts[id]
 		line = strconv.AppendInt(line[:0], int64(id), 10)
@@ -66,15 +67,16 @@ func partLines(parts map[int32]*jpInfo) []string {
 		line = strconv.AppendInt(append(line, '\t'), int64(j.mods), 10)
 		line = append(line, '\n')
 		if len(b) > 0 && len(b)+len(line) > partLinesMax {
-			out = append(out, string(b))
+			texts, lasts = append(texts, string(b)), append(lasts, last)
 			b = b[:0]
 		}
 		b = append(b, line...)
+		last = id
 	}
 	if len(b) > 0 {
-		out = append(out, string(b))
+		texts, lasts = append(texts, string(b)), append(lasts, last)
 	}
-	return out
+	return texts, lasts
 }
 
 // lineSafe reports whether j's strings hold no tab or newline (a class
@@ -109,9 +111,13 @@ func (s *sister) sortIDParts() {
 //	    int rel = id - base; JoinPointStaticPart p;
 //	    if (rel < 0) return null;
 //	    if (rel < tableCount && (p = jp(rel)) != null) return p;
-//	    if ((p = Parts.decode(id, rel, "lines...")) != null) return p; // per constant
-//	    return null;
+//	    if (rel <= LAST1) return Parts.decode(id, rel, "lines..."); // per constant but the last
+//	    return Parts.decode(id, rel, "lines...");
 //	}
+//
+// The constants are in order of relative id, so only the one that may
+// hold rel is read: the JVM resolves a string constant, tens of kilobytes
+// for a large class, at its first ldc.
 func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 	var tableCount int32
 	for id := range table {
@@ -165,12 +171,23 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 		g.add(classfile.Insn{Op: classfile.OpLabel, Label: next})
 		code.Frames = append(code.Frames, classfile.Frame{At: next, Locals: locals})
 	}
-	for _, text := range partLines(lines) {
+	texts, lasts := partLines(lines)
+	for i, text := range texts {
+		next := classfile.NewLabel()
+		if i < len(texts)-1 {
+			g.idx(classfile.OpIload, 2)
+			g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddInt(lasts[i])})
+			g.add(classfile.Insn{Op: classfile.OpIfIcmpgt, Label: next})
+		}
 		g.idx(classfile.OpIload, 1)
 		g.idx(classfile.OpIload, 2)
 		g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddString(text)})
 		g.invokeRuntime(rtjava.PartsDecode)
-		found()
+		g.op(classfile.OpAreturn)
+		if i < len(texts)-1 {
+			g.add(classfile.Insn{Op: classfile.OpLabel, Label: next})
+			code.Frames = append(code.Frames, classfile.Frame{At: next, Locals: locals})
+		}
 	}
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: none})
 	g.op(classfile.OpAconstNull)

@@ -29,19 +29,42 @@ const partsByIDMain = `package app;
 public class Main {
     static class A { int f(int x) { return x + 1; } A() {} }
     static class C { String run() { return "c"; } }
+    static class B { BMETHODS }
     static int g(int x) { return new A().f(x); }
     public static void main(String[] args) {
         System.out.println(g(1) + new C().run());
+        B.BNAME0(); B.BNAME1(); B.BNAME2();
         adv.I.report();
     }
 }
 `
 
+// bMethods are the methods of partsByIDMain's class B: so many, of names
+// so long, that its static parts' lines fill several string constants;
+// main calls its first, a middle and its last.
+func bMethods() (methods string, called [3]string) {
+	var b strings.Builder
+	for i := 0; i < 400; i++ {
+		name := fmt.Sprintf("m%03d_%s", i, strings.Repeat("x", 60))
+		fmt.Fprintf(&b, "static void %s() {} ", name)
+		switch i {
+		case 0:
+			called[0] = name
+		case 199:
+			called[1] = name
+		case 399:
+			called[2] = name
+		}
+	}
+	return b.String(), called
+}
+
 // TestPartsByID weaves advice passed only joinPointId, in classes whose
 // sisters hold around closures (C) or also serve other advice (Main), one
 // of whose join points (A.f) is also passed thisJoinPointStaticPart (so
 // the sister has a method loading its static part; the others are lines
-// of a string), and finds each id's static part with
+// of a string), or whose lines fill several strings (B), and finds each
+// id's static part with
 // weft.rt.Parts.of, as a tool does at its report's end: every id names its
 // own join point, and ids weft never gave name none.
 func TestPartsByID(t *testing.T) {
@@ -50,14 +73,20 @@ func TestPartsByID(t *testing.T) {
     before(): execution(* app.Main.g(..)) || execution(* app.Main$A.*(..)) || execution(app.Main$A.new(..)) { adv.I.id(joinPointId); }
     Object around(): execution(* app.Main$C.run()) { adv.I.around(joinPointId, proceed); }
     after(): execution(* app.Main$A.f(..)) { adv.I.part(thisJoinPointStaticPart); }
+    before(): execution(static * app.Main$B.*(..)) { adv.I.id(joinPointId); }
 }`
-	out, _ := weaveAspect(t, map[string]string{"adv/I.java": partsByIDAdvice, "app/Main.java": partsByIDMain}, aspect, "app.Main")
+	methods, called := bMethods()
+	main := strings.NewReplacer("BMETHODS", methods, "BNAME0", called[0], "BNAME1", called[1], "BNAME2", called[2]).Replace(partsByIDMain)
+	out, _ := weaveAspect(t, map[string]string{"adv/I.java": partsByIDAdvice, "app/Main.java": main}, aspect, "app.Main")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{"2c",
 		"method-execution(int app.Main.g(int))",
 		"constructor-execution(void app.Main$A.<init>())",
 		"method-execution(int app.Main$A.f(int))",
 		"method-execution(java.lang.String app.Main$C.run())",
+		"method-execution(void app.Main$B." + called[0] + "())",
+		"method-execution(void app.Main$B." + called[1] + "())",
+		"method-execution(void app.Main$B." + called[2] + "())",
 		"none null null"}
 	if len(lines) != len(want) {
 		t.Fatalf("output:\n%s\nwant %d lines", out, len(want))
@@ -110,7 +139,16 @@ func TestPartLines(t *testing.T) {
 		parts[id] = &jpInfo{id: id, kind: "method-execution", declType: "app.Main", name: fmt.Sprintf("m%d", id),
 			sig: fmt.Sprintf("void app.Main.m%d(java.lang.String, java.util.List)", id), within: "app.Main", file: "Main.java", line: int(id) + 1}
 	}
-	texts := partLines(parts)
+	texts, lasts := partLines(parts)
+	if len(lasts) != len(texts) {
+		t.Fatalf("%d constants, %d last ids", len(texts), len(lasts))
+	}
+	for i, s := range texts {
+		lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, fmt.Sprintf("%d\t", lasts[i])) {
+			t.Errorf("constant %d ends with %.20q..., its last id given as %d", i, last, lasts[i])
+		}
+	}
 	if len(texts) < 2 {
 		t.Fatalf("%d constants for 2,000 parts of ~100 bytes each", len(texts))
 	}
