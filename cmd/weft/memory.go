@@ -40,7 +40,7 @@ var setsMetaspace = regexp.MustCompile(`^-XX:MetaspaceSize=`)
 const thpOption = "-XX:+UseTransparentHugePages"
 
 // setsPages matches a JVM option that chooses the heap's pages.
-var setsPages = regexp.MustCompile(`^-XX:[+-]Use(TransparentHugePages|LargePages|LargePagesIndividualAllocation|SHM)$`)
+var setsPages = regexp.MustCompile(`^-XX:[+-]Use(TransparentHugePages|LargePages)`)
 
 // thpFile shows the kernel's transparent huge page mode, the one chosen in
 // brackets: "always [madvise] never".
