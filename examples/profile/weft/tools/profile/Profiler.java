@@ -163,8 +163,8 @@ public final class Profiler {
     }
 
     // The hot path (enter, exit, object, array) is written for the JIT: a
-    // few field and array reads, the child's first table slot probed in
-    // line; whatever is rare (a thread's first execution, a new context, a
+    // few field and array reads, the context's four inline children's ids
+    // compared in line (Node); whatever is rare (a thread's first execution, a new context, a
     // collision, a deeper stack, a multi-dimensional array) is in methods
     // of its own, so that what C2 inlines into every woven method is small.
 
@@ -178,9 +178,12 @@ public final class Profiler {
         State s = (State) o;
         int d = s.depth;
         Node p = s.stack[d];
-        Node[] t = p.table;
-        Node c = t[Node.slot(id, t.length)];
-        if (c == null || c.id != id) c = child(p, id, false);
+        Node c;
+        if (p.i0 == id) c = p.k0;
+        else if (p.i1 == id) c = p.k1;
+        else if (p.i2 == id) c = p.k2;
+        else if (p.i3 == id) c = p.k3;
+        else c = child(p, id, false);
         c.calls++;
         if (++d == s.stack.length) grow(s);
         s.stack[d] = c; // before the depth: the sampler reads the depth, then the context
@@ -201,9 +204,12 @@ public final class Profiler {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
-        Node[] t = p.table;
-        Node c = t[Node.slot(id, t.length)];
-        if (c == null || c.id != id) c = child(p, id, false);
+        Node c;
+        if (p.i0 == id) c = p.k0;
+        else if (p.i1 == id) c = p.k1;
+        else if (p.i2 == id) c = p.k2;
+        else if (p.i3 == id) c = p.k3;
+        else c = child(p, id, false);
         c.calls++;
     }
 
@@ -290,9 +296,13 @@ public final class Profiler {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
-        Node[] t = p.table;
-        Node c = t[Node.slot(id, t.length)];
-        return (Full) (c != null && c.id == id ? c : child(p, id, true));
+        Node c;
+        if (p.i0 == id) c = p.k0;
+        else if (p.i1 == id) c = p.k1;
+        else if (p.i2 == id) c = p.k2;
+        else if (p.i3 == id) c = p.k3;
+        else c = child(p, id, true);
+        return (Full) c;
     }
 
     private static State newState() {
@@ -488,7 +498,9 @@ public final class Profiler {
     }
 
     private static void add(Merged m, Node n) {
-        for (Node c : n.table) { // a running thread's table: read once, a snapshot
+        Node[] t = n.table; // a running thread's: read once, a snapshot
+        for (int i = 0; i < 4 + t.length; i++) {
+            Node c = n.kid(i, t);
             if (c == null) continue;
             Merged k = (Merged) m.find(c.id);
             if (k == null) {
@@ -512,7 +524,11 @@ public final class Profiler {
     /** Sets the calls below every merged context; returns m's. */
     private static long count(Merged m) {
         long below = 0;
-        for (Node k : m.table) if (k != null) below += k.calls + count((Merged) k);
+        Node[] t = m.table;
+        for (int i = 0; i < 4 + t.length; i++) {
+            Node k = m.kid(i, t);
+            if (k != null) below += k.calls + count((Merged) k);
+        }
         m.below = below;
         return below;
     }
@@ -752,7 +768,10 @@ public final class Profiler {
             long[] key = keys[depth];
             int n = 0;
             for (int i = from; i < to; i++) {
-                for (Node k : group[i].table) {
+                Node g = group[i];
+                Node[] t = g.table; // a running thread's: read once, a snapshot
+                for (int x = 0; x < 4 + t.length; x++) {
+                    Node k = g.kid(x, t);
                     if (k == null) continue;
                     int name = names.of(k);
                     if (c == null) {
@@ -805,7 +824,9 @@ public final class Profiler {
                         continue;
                     }
                     long childComp = 0, childWall = 0, childCpu = 0;
-                    for (Node g : k.table) {
+                    Node[] t = k.table;
+                    for (int y = 0; y < 4 + t.length; y++) {
+                        Node g = k.kid(y, t);
                         if (g == null) continue;
                         childComp += compensated((Merged) g);
                         childWall += ((Merged) g).wallNanos;
