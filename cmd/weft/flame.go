@@ -153,12 +153,7 @@ func readFolded(args []string) (*flame.Profile, error) {
 			return nil, err
 		}
 		defer f.Close()
-		p, err := flame.ReadCCT(bufio.NewReaderSize(f, 1<<20), args[0])
-		if err != nil {
-			return nil, err
-		}
-		p.Sort()
-		return p, nil
+		return readCCT(f, args[0])
 	}
 	var names, files []string
 	for _, a := range args {
@@ -180,6 +175,16 @@ func readFolded(args []string) (*flame.Profile, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	p.Sort()
+	return p, nil
+}
+
+// readCCT reads a calling-context file from r, name labelling its errors.
+func readCCT(r io.Reader, name string) (*flame.Profile, error) {
+	p, err := flame.ReadCCT(bufio.NewReaderSize(r, 1<<20), name)
+	if err != nil {
+		return nil, err
 	}
 	p.Sort()
 	return p, nil

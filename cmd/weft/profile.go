@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -162,16 +165,50 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 		return err
 	}
 	jvmOptions := append(append(append([]string(nil), profilerJVMOptions...), jit...), collectorOptions(line)...)
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, fl.aspects, fl.adviceCP,
-		wovenRunExtras{jvmOptions: jvmOptions, env: env, line: line})
-	if err != nil {
-		return err
-	}
 	top := fl.top
 	if fl.noTime {
 		top = 0 // no time to rank frames by (and no tree to read for it)
 	}
-	if err := writeProfile(cmd.ErrOrStderr(), out, top, profileFormats{fl.writeFolded, fl.writeSpeedscope, fl.pprof}); err != nil {
+	formats := profileFormats{fl.writeFolded, fl.writeSpeedscope, fl.pprof}
+	cct := filepath.Join(out, "profile.cct")
+	run := func() (int, error) {
+		return runTool(cmd, args, fl.wovenRunOptions, aspect, adv, fl.aspects, fl.adviceCP,
+			wovenRunExtras{jvmOptions: jvmOptions, env: env, line: line})
+	}
+	if fl.period > 0 {
+		// Snapshots rewrite the file while the program runs: it is read once the JVM has ended.
+		code, err := run()
+		if err != nil {
+			return err
+		}
+		if err := writeProfile(cmd.ErrOrStderr(), out, top, formats, fileSource(cct)); err != nil {
+			return err
+		}
+		return exitCode(code)
+	}
+	// The profiler writes the file once, as the JVM ends: weft reads it
+	// as it is written, and makes the page meanwhile.
+	ended := make(chan struct{})
+	written := make(chan error, 1)
+	var report bytes.Buffer
+	var read *follower
+	go func() { written <- writeProfile(&report, out, top, formats, followSource(cct, ended, &read)) }()
+	code, err := run()
+	close(ended)
+	werr := <-written
+	if err != nil {
+		return err
+	}
+	if read != nil && !read.Whole() {
+		// Another JVM of the command rewrote the file while it was read:
+		// the last one written is the profile, as it is without following.
+		report.Reset()
+		werr = writeProfile(&report, out, top, formats, fileSource(cct))
+	}
+	if werr != nil {
+		return werr
+	}
+	if _, err := report.WriteTo(cmd.ErrOrStderr()); err != nil {
 		return err
 	}
 	return exitCode(code)
@@ -313,21 +350,44 @@ type profileFormats struct {
 
 func (f profileFormats) any() bool { return f.folded || f.speedscope || f.pprof != "" }
 
-func writeProfile(w io.Writer, dir string, top int, formats profileFormats) error {
-	cct := filepath.Join(dir, "profile.cct")
-	if !fileExists(cct) {
+// cctSource opens the profiler's calling-context file: the file as it is,
+// or as the JVM writes it (followFile). Each call reads it from the start.
+type cctSource func() (io.ReadCloser, error)
+
+// fileSource opens the file at path as it is.
+func fileSource(path string) cctSource {
+	return func() (io.ReadCloser, error) { return os.Open(path) }
+}
+
+// followSource follows the file at path until done is closed; *last is
+// the follower of the last call.
+func followSource(path string, done <-chan struct{}, last **follower) cctSource {
+	return func() (io.ReadCloser, error) {
+		*last = followFile(path, done)
+		return *last, nil
+	}
+}
+
+func writeProfile(w io.Writer, dir string, top int, formats profileFormats, open cctSource) error {
+	err := writeProfileFrom(w, dir, top, formats, open)
+	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("the profiler wrote nothing to %s (did the program run on the woven JDK?)", dir)
 	}
+	return err
+}
+
+func writeProfileFrom(w io.Writer, dir string, top int, formats profileFormats, open cctSource) error {
+	cct := filepath.Join(dir, "profile.cct")
 	html := filepath.Join(dir, "profile.html")
 	if formats.any() || top > 0 {
 		// The tree is read anyway: the page from it, one reading.
-		if err := writeFromTree(w, cct, html, true, top, formats); err != nil {
+		if err := writeFromTree(w, open, cct, html, true, top, formats); err != nil {
 			return err
 		}
-	} else if streamed, err := streamHTML(cct, html, "weft profile"); err != nil {
+	} else if streamed, err := streamHTMLFrom(open, html, "weft profile"); err != nil {
 		return err
 	} else if !streamed {
-		if err := writeFromTree(w, cct, html, true, 0, profileFormats{}); err != nil {
+		if err := writeFromTree(w, open, cct, html, true, 0, profileFormats{}); err != nil {
 			return err
 		}
 	}
@@ -338,12 +398,22 @@ func writeProfile(w io.Writer, dir string, top int, formats profileFormats) erro
 // streamHTML writes the flame graph of a calling-context file in canonical
 // order to html, and reports false (writing nothing) for another file.
 func streamHTML(cct, html, title string) (bool, error) {
-	in, err := os.Open(cct)
+	return streamHTMLFrom(fileSource(cct), html, title)
+}
+
+func streamHTMLFrom(open cctSource, html, title string) (bool, error) {
+	in, err := open()
 	if err != nil {
 		return false, err
 	}
 	defer in.Close()
-	err = writeFileWith(html, func(w io.Writer) error { return flame.WriteCCTHTML(w, in, title) })
+	// The page is made only once the file is found: a file that is not
+	// there leaves no page behind.
+	r := bufio.NewReaderSize(in, 1<<20)
+	if _, err := r.Peek(1); err != nil && err != io.EOF {
+		return false, err
+	}
+	err = writeFileWith(html, func(w io.Writer) error { return flame.WriteCCTHTML(w, r, title) })
 	if errors.Is(err, flame.ErrNotCanonical) {
 		return false, nil
 	}
@@ -353,8 +423,13 @@ func streamHTML(cct, html, title string) (bool, error) {
 // writeFromTree reads the calling-context file as a tree and writes what
 // is asked from it: the page (if not streamed), speedscope JSON, folded
 // stacks, the top frames by wall time.
-func writeFromTree(w io.Writer, cct, html string, page bool, top int, formats profileFormats) error {
-	p, err := readFolded([]string{cct})
+func writeFromTree(w io.Writer, open cctSource, cct, html string, page bool, top int, formats profileFormats) error {
+	in, err := open()
+	if err != nil {
+		return err
+	}
+	p, err := readCCT(in, cct)
+	in.Close()
 	if err != nil {
 		return err
 	}
