@@ -181,8 +181,8 @@ public final class Profiler {
     }
 
     // The hot path (enter, exit, object, array) is written for the JIT: a
-    // few field and array reads, the context's four inline children's ids
-    // compared in line (Node); whatever is rare (a thread's first execution, a new context, a
+    // few field and array reads, the child's first table slot probed in
+    // line; whatever is rare (a thread's first execution, a new context, a
     // collision, a deeper stack, a multi-dimensional array) is in methods
     // of its own, so that what C2 inlines into every woven method is small.
 
@@ -196,12 +196,9 @@ public final class Profiler {
         State s = (State) o;
         int d = s.depth;
         Node p = s.stack[d];
-        Node c;
-        if (p.i0 == id) c = p.k0;
-        else if (p.i1 == id) c = p.k1;
-        else if (p.i2 == id) c = p.k2;
-        else if (p.i3 == id) c = p.k3;
-        else c = child(p, id, false);
+        Node[] t = p.table;
+        Node c = t[Node.slot(id, t.length)];
+        if (c == null || c.id != id) c = child(p, id, false);
         c.calls++;
         if (++d == s.stack.length) grow(s);
         s.stack[d] = c; // before the depth: the sampler reads the depth, then the context
@@ -222,12 +219,9 @@ public final class Profiler {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
-        Node c;
-        if (p.i0 == id) c = p.k0;
-        else if (p.i1 == id) c = p.k1;
-        else if (p.i2 == id) c = p.k2;
-        else if (p.i3 == id) c = p.k3;
-        else c = child(p, id, false);
+        Node[] t = p.table;
+        Node c = t[Node.slot(id, t.length)];
+        if (c == null || c.id != id) c = child(p, id, false);
         c.calls++;
     }
 
@@ -314,13 +308,9 @@ public final class Profiler {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
         Node p = s.stack[s.depth];
-        Node c;
-        if (p.i0 == id) c = p.k0;
-        else if (p.i1 == id) c = p.k1;
-        else if (p.i2 == id) c = p.k2;
-        else if (p.i3 == id) c = p.k3;
-        else c = child(p, id, true);
-        return (Full) c;
+        Node[] t = p.table;
+        Node c = t[Node.slot(id, t.length)];
+        return (Full) (c != null && c.id == id ? c : child(p, id, true));
     }
 
     private static State newState() {
@@ -549,9 +539,7 @@ public final class Profiler {
     }
 
     private static void add(Merged m, Node n) {
-        Node[] t = n.table; // a running thread's: read once, a snapshot
-        for (int i = 0; i < 4 + t.length; i++) {
-            Node c = n.kid(i, t);
+        for (Node c : n.table) { // a running thread's table: read once, a snapshot
             if (c == null) continue;
             Merged k = (Merged) m.find(c.id);
             if (k == null) {
@@ -575,11 +563,7 @@ public final class Profiler {
     /** Sets the calls below every merged context; returns m's. */
     private static long count(Merged m) {
         long below = 0;
-        Node[] t = m.table;
-        for (int i = 0; i < 4 + t.length; i++) {
-            Node k = m.kid(i, t);
-            if (k != null) below += k.calls + count((Merged) k);
-        }
+        for (Node k : m.table) if (k != null) below += k.calls + count((Merged) k);
         m.below = below;
         return below;
     }
@@ -819,10 +803,7 @@ public final class Profiler {
             long[] key = keys[depth];
             int n = 0;
             for (int i = from; i < to; i++) {
-                Node g = group[i];
-                Node[] t = g.table; // a running thread's: read once, a snapshot
-                for (int x = 0; x < 4 + t.length; x++) {
-                    Node k = g.kid(x, t);
+                for (Node k : group[i].table) {
                     if (k == null) continue;
                     int name = names.of(k);
                     if (c == null) {
@@ -875,9 +856,7 @@ public final class Profiler {
                         continue;
                     }
                     long childComp = 0, childWall = 0, childCpu = 0;
-                    Node[] t = k.table;
-                    for (int y = 0; y < 4 + t.length; y++) {
-                        Node g = k.kid(y, t);
+                    for (Node g : k.table) {
                         if (g == null) continue;
                         childComp += compensated((Merged) g);
                         childWall += ((Merged) g).wallNanos;
