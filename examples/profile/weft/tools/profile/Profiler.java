@@ -104,11 +104,6 @@ public final class Profiler {
     /** The states of the threads the sampler has not yet seen ended (STATES keeps every thread's). */
     static final ConcurrentLinkedQueue<State> RUNNING = new ConcurrentLinkedQueue<>();
     static final ThreadMXBean THREADS = CPU ? ManagementFactory.getThreadMXBean() : null;
-    // The per-thread state lives in weft.rt.Local's slot, a field of
-    // java.lang.Thread in the woven JDK: a ThreadLocal here would be looked
-    // up while the thread's woven code may be changing its ThreadLocal map.
-    // While calibrating, the calibrating thread's slot holds the
-    // calibration's state instead.
     /**
      * The join points that have a context, a bit per id under SEEN_IDS, set
      * as contexts are made, for the namer (name()). A hint: threads set
@@ -119,6 +114,11 @@ public final class Profiler {
     static final long[] SEEN = new long[SEEN_IDS / 64];
     /** The namer's pause between looks at SEEN, in ms. */
     static final long NAMER_PAUSE_MS = 100;
+    // The per-thread state lives in weft.rt.Local's slot, a field of
+    // java.lang.Thread in the woven JDK: a ThreadLocal here would be looked
+    // up while the thread's woven code may be changing its ThreadLocal map.
+    // While calibrating, the calibrating thread's slot holds the
+    // calibration's state instead.
     /** Calibrated cost, in ns, per profiled execution: counted inside its own time, and in its caller's. */
     static final long INNER, OUTER;
 
