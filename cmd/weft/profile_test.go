@@ -94,6 +94,18 @@ func TestProfileSnapshotsAndCounts(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr:\n%s", c.flags, code, stderr)
 		}
 	}
+	// A JVM that never starts writes no profile: weft, which follows the
+	// file as the JVM writes it, says so once the JVM has ended, and
+	// leaves no page.
+	none := filepath.Join(t.TempDir(), "none")
+	_, stderr, code = weft(t, []string{sharedCache(t)}, "profile", "--patches", "-o", none, "--no-time",
+		"--modules", "java.base", "--", "java", "-XX:+NoSuchOption", "-version")
+	if code == 0 || !strings.Contains(stderr, "the profiler wrote nothing to "+none) {
+		t.Errorf("a JVM that does not start: exit %d, stderr:\n%s", code, stderr)
+	}
+	if fileExists(filepath.Join(none, "profile.html")) {
+		t.Error("a page was left for a profile never written")
+	}
 }
 
 // readMetric reads a folded file into stack → value.
