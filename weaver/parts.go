@@ -155,11 +155,6 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 	g.idx(classfile.OpIstore, 2)
 	g.idx(classfile.OpIload, 2)
 	g.add(classfile.Insn{Op: classfile.OpIflt, Label: none})
-	found := func() {
-		g.op(classfile.OpDup)
-		g.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: ret})
-		g.op(classfile.OpPop)
-	}
 	if tableCount > 0 {
 		next := classfile.NewLabel()
 		g.idx(classfile.OpIload, 2)
@@ -167,7 +162,9 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 		g.add(classfile.Insn{Op: classfile.OpIfIcmpge, Label: next})
 		g.idx(classfile.OpIload, 2)
 		g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
-		found()
+		g.op(classfile.OpDup) // found in the table: returned
+		g.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: ret})
+		g.op(classfile.OpPop)
 		g.add(classfile.Insn{Op: classfile.OpLabel, Label: next})
 		code.Frames = append(code.Frames, classfile.Frame{At: next, Locals: locals})
 	}
