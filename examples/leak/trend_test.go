@@ -21,6 +21,7 @@ public class TrendCheck {
             for (int i = 0; i < f.length; i++) v[i] = Long.parseLong(f[i]);
             System.out.println(Trend.tau(v) + " " + Trend.growing(v, 4, 0.8, 16));
         }
+        for (int interval : new int[] {1, 4, 16, 64}) System.out.println(Trend.minRise(16, interval));
     }
 }
 `
@@ -30,7 +31,8 @@ public class TrendCheck {
 // the program's end (the e2e TestLeakTracker's failure on a busy machine,
 // which plain Kendall's tau scored 0.79) grows; one step up, wherever it
 // falls, a flat count, a falling one, a sawtooth, a rise under 16 objects
-// and fewer than 4 samples do not.
+// and fewer than 4 samples do not; and the least rise is 16 objects or
+// four tracked ones at the sampling interval, whichever is more.
 func TestTrend(t *testing.T) {
 	cases := []struct {
 		counts  []int64
@@ -63,8 +65,12 @@ func TestTrend(t *testing.T) {
 	}
 	out, _ := jvmtest.Run(t, args...)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != len(cases) {
-		t.Fatalf("TrendCheck printed %d lines for %d cases:\n%s", len(lines), len(cases), out)
+	rises := []string{"16", "16", "64", "256"} // Trend.minRise(16, interval) at 1, 4, 16, 64
+	if len(lines) != len(cases)+len(rises) {
+		t.Fatalf("TrendCheck printed %d lines for %d cases and %d rises:\n%s", len(lines), len(cases), len(rises), out)
+	}
+	if got := strings.Join(lines[len(cases):], " "); got != strings.Join(rises, " ") {
+		t.Errorf("the least rise at intervals 1, 4, 16, 64: %s, want %s (16 objects, and 4 tracked ones)", got, strings.Join(rises, " "))
 	}
 	for i, c := range cases {
 		var tau float64

@@ -24,8 +24,9 @@ import java.util.Set;
  * estimate rises steadily — Kendall's tau-b between point order and live
  * count is at least leak.tau (0.8), see {@link Trend} — and it rose by at
  * least leak.minGrowth objects (16) from the first of those points to the
- * last. Growing contexts are ranked by that rise, then by the rise in
- * bytes.
+ * last, and by at least {@link Trend#RISE_TRACKED} tracked objects at the
+ * sampling interval ({@link #minGrowth}). Growing contexts are ranked by
+ * that rise, then by the rise in bytes.
  */
 final class Report {
     private Report() {}
@@ -54,7 +55,7 @@ final class Report {
             liveBytes = c.liveBytes;
             growth = m == 0 ? 0 : window[m - 1] - window[0];
             tau = Trend.tau(window);
-            growing = Trend.growing(window, MIN_SAMPLES, TAU, MIN_GROWTH);
+            growing = Trend.growing(window, MIN_SAMPLES, TAU, minGrowth());
             long size = c.tracked == 0 ? 0 : liveBytes / Math.max(1, live);
             bytesGrowth = growth * size;
         }
@@ -80,6 +81,11 @@ final class Report {
         if (first != 0) return first;
         if (second != 0) return second;
         return a.c.siteFrame().compareTo(b.c.siteFrame());
+    }
+
+    /** The least rise that counts as growth at the interval now in force (the largest so far: it only doubles). */
+    static long minGrowth() {
+        return Trend.minRise(MIN_GROWTH, Tracker.interval);
     }
 
     /** The output directory. */
@@ -191,7 +197,7 @@ final class Report {
         w.printf(Locale.ROOT, "{\"samples\":%d,\"points\":%d,\"window\":%d,\"windowSpan\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
                 + "\"untracked\":%d,\"maxTracked\":%d,\"tau\":%s,\"minGrowth\":%d,%n\"growing\":[",
                 run.samples, run.points, Tracker.WINDOW, run.span, Tracker.interval, run.allocated, run.sites, rows.size(),
-                Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, MIN_GROWTH);
+                Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, minGrowth());
         String sep = "";
         for (Row r : growing) {
             w.print(sep);
