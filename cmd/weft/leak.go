@@ -50,11 +50,11 @@ by the program's code that made it; frames Java's stack traces hide
 (lambda forms, lambda proxies) are left out, as there.
 Allocations tracked hold a weak reference each (never keeping an object
 alive); after each collection the live objects of each context are
-sampled. A context is growing when its live objects rose steadily over
-the last --window points of its history, spaced by the program's
-allocations (not by collections): they span about the last half of the run or
-more (docs/leak.md says how exactly), by at least 16 objects and four
-tracked ones (a rise of one or two is sampling's noise). The tracker
+sampled. A context is growing when its live objects rose steadily, by at
+least 16 objects and four tracked ones (a rise of one or two is sampling's
+noise), over the last --window points of its history, spaced by the
+program's allocations (not by collections): they span about the last half
+of the run or more (docs/leak.md says how exactly). The tracker
 tracks every allocation until they come faster than --rate per second,
 then halves the share it tracks as often as needed (live counts are
 weighted by it); --sample N tracks one in N from the start.
