@@ -25,7 +25,7 @@ import java.util.Set;
  * count is at least leak.tau (0.8), see {@link Trend} — and it rose by at
  * least leak.minGrowth objects (16) from the first of those points to the
  * last, and by at least {@link Trend#RISE_TRACKED} tracked objects at the
- * sampling interval ({@link #minGrowth}). Growing contexts are ranked by
+ * sampling interval ({@link Trend#minRise}). Growing contexts are ranked by
  * that rise, then by the rise in bytes.
  */
 final class Report {
@@ -44,7 +44,7 @@ final class Report {
         final double tau;
         final boolean growing;
 
-        Row(Context c, int points) {
+        Row(Context c, int points, long minGrowth) {
             this.c = c;
             // The points since the context appeared: before, it had no
             // count (not 0 objects), and a context seen at 3 points has
@@ -55,7 +55,7 @@ final class Report {
             liveBytes = c.liveBytes;
             growth = m == 0 ? 0 : window[m - 1] - window[0];
             tau = Trend.tau(window);
-            growing = Trend.growing(window, MIN_SAMPLES, TAU, minGrowth());
+            growing = Trend.growing(window, MIN_SAMPLES, TAU, minGrowth);
             long size = c.tracked == 0 ? 0 : liveBytes / Math.max(1, live);
             bytesGrowth = growth * size;
         }
@@ -83,11 +83,6 @@ final class Report {
         return a.c.siteFrame().compareTo(b.c.siteFrame());
     }
 
-    /** The least rise that counts as growth at the interval now in force (the largest so far: it only doubles). */
-    static long minGrowth() {
-        return Trend.minRise(MIN_GROWTH, Tracker.interval);
-    }
-
     /** The output directory. */
     static Path dir() {
         return Paths.get(Tracker.setting("leak.out", "WEFT_LEAK_OUT", "weft-leak"));
@@ -96,6 +91,13 @@ final class Report {
     /** What the report says of the whole run. */
     static final class Run {
         int samples, points, window, sites;
+        /**
+         * The sampling interval as the report began (allocating threads may
+         * double it meanwhile), and the least rise that counts as growth at
+         * it: every row is tested, and the report says it, with the same.
+         */
+        int interval;
+        long minGrowth;
         long allocated;
         /** The share of the allocations, in percent, since the window's first point was first taken. */
         long span;
@@ -108,10 +110,12 @@ final class Report {
         run.samples = Sampler.samples();
         run.points = Sampler.HISTORY.points;
         run.window = Math.min(run.points, Tracker.WINDOW);
+        run.interval = Tracker.interval;
+        run.minGrowth = Trend.minRise(MIN_GROWTH, run.interval);
         List<Row> rows = new ArrayList<>(), growing = new ArrayList<>();
         Set<Integer> sites = new HashSet<>();
         for (Context c : Tracker.CONTEXTS.keySet()) {
-            Row r = new Row(c, run.points);
+            Row r = new Row(c, run.points, run.minGrowth);
             rows.add(r);
             if (r.growing) growing.add(r);
             sites.add(c.siteId);
@@ -148,7 +152,7 @@ final class Report {
             live += r.live;
             bytes += r.liveBytes;
         }
-        int interval = Tracker.interval;
+        int interval = run.interval;
         w.printf("%,d allocations at %,d sites in %,d contexts; tracked %s; %,d samples (after collections)%n",
                 run.allocated, run.sites, rows.size(), interval == 1 ? "every one" : "1 in " + interval, run.samples);
         w.printf("live at the last sample: %,d objects, %s%n", live, size(bytes));
@@ -196,8 +200,8 @@ final class Report {
     private static void json(PrintWriter w, Run run, List<Row> rows, List<Row> growing) {
         w.printf(Locale.ROOT, "{\"samples\":%d,\"points\":%d,\"window\":%d,\"windowSpan\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
                 + "\"untracked\":%d,\"maxTracked\":%d,\"tau\":%s,\"minGrowth\":%d,%n\"growing\":[",
-                run.samples, run.points, Tracker.WINDOW, run.span, Tracker.interval, run.allocated, run.sites, rows.size(),
-                Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, minGrowth());
+                run.samples, run.points, Tracker.WINDOW, run.span, run.interval, run.allocated, run.sites, rows.size(),
+                Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, run.minGrowth);
         String sep = "";
         for (Row r : growing) {
             w.print(sep);
