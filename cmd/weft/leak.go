@@ -63,7 +63,8 @@ The JVM runs with C1 only by default (--jit c1), as weft profile's does:
 compiling the woven JDK with C2 costs more than it saves on all but long
 runs (javac compiling 120 files: 37 against 18 CPU-s, docs/leak.md);
 --jit delayed or --jit stock for long runs. With c1, C1 does not inline
-the woven classes' advice helpers either (it compiles half as much).
+the woven classes' advice helpers either (it compiles half as much), and
+has the compiler threads the JVM's own policy gives it.
 
 Samples are taken after collections only: a program that runs for too
 short a time or with a large heap gets too few; run it longer or with a
@@ -92,9 +93,9 @@ Examples:
 
 func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	fl := opts
-	jit, ok := jitPolicies[fl.jit]
-	if !ok {
-		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
+	jit, err := jitOptions(fl.jit)
+	if err != nil {
+		return err
 	}
 	_, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {

@@ -87,8 +87,10 @@ The command may be java or another launcher of the JDK (javac, jshell...).
 
 The JVM runs with C1 only by default (--jit c1): compiling the woven JDK
 with C2 costs more CPU than its code saves on most runs, and C1 does not
-inline the woven classes' advice helpers (it compiles half as much). With
---no-time, a leaf method (leaf(): a getter, a setter, a loop over an
+inline the woven classes' advice helpers (it compiles half as much). C1
+gets the compiler threads the JVM's own policy gives it (one up to fifteen
+processors), not C2's as well: on two processors, two C1 threads compiling
+at once took the program's processor. With --no-time, a leaf method (leaf(): a getter, a setter, a loop over an
 array) is counted without being entered: one advice call, not two. Counts are exact
 under every policy; for long runs where wall time matters, --jit delayed
 (C2 for what stays hot) or --jit stock (docs/profile.md has the figures).
@@ -131,9 +133,9 @@ Examples:
 
 func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	fl := opts
-	jit, ok := jitPolicies[fl.jit]
-	if !ok {
-		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
+	jit, err := jitOptions(fl.jit)
+	if err != nil {
+		return err
 	}
 	timeEnv, err := profileTimeEnv(fl)
 	if err != nil {
@@ -266,29 +268,6 @@ func collectorOptions(line *javacmd.Line) []string {
 		return nil
 	}
 	return []string{profilerCollector}
-}
-
-// jitPolicies are the JIT options of --jit, given before the program's own
-// (an option the program gives again wins). The woven JDK has much more
-// code to compile, and C2 compiling it is the largest cost of a short run
-// (docs/profile.md, "The JIT policy"): "c1", the default, stops at C1
-// (javac compiling 120 files, calls and allocations: 15.7 against 30.8
-// CPU-s; the same in one JVM 12 times: 123 against 148; the time
-// calibration measures C1's code then), "delayed" raises C2's thresholds
-// tenfold, so that C2 compiles only what stays hot. With c1, C1 does not
-// inline the sister classes' advice helpers (a0, a1, ...) into the woven
-// methods either: it inlines every method under 35 bytes, and a helper
-// is that small, so every return of every woven method and its handler
-// got a copy of the exit helper, with the tool's call and the bypass
-// flag's stores; not inlined, C1 compiles half the bytecode and javac's
-// profile (--no-time) costs 8-10 % less CPU (docs/profile.md). "quiet"
-// keeps the JVM from printing the command on the program's output.
-var jitPolicies = map[string][]string{
-	"delayed": {"-XX:Tier4InvocationThreshold=50000", "-XX:Tier4MinInvocationThreshold=6000",
-		"-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000"},
-	"c1": {"-XX:TieredStopAtLevel=1", "-XX:CompileCommand=quiet",
-		"-XX:CompileCommand=dontinline,*" + weaver.SisterSuffix + "::a*"},
-	"stock": nil,
 }
 
 // calibrationIDBase starts the join point ids of the calibration class,

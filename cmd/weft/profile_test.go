@@ -76,8 +76,11 @@ func TestProfileSnapshotsAndCounts(t *testing.T) {
 	if !strings.Contains(stderr, "weft: profile in "+out) || strings.Contains(stderr, "top 10 frames by") {
 		t.Errorf("stderr (where the profile is, no table of frames by a time not measured):\n%s", stderr)
 	}
-	if !strings.Contains(stderr, " -XX:TieredStopAtLevel=1 ") || !strings.Contains(stderr, " "+profilerCollector+" ") {
-		t.Errorf("the JVM's command line (-v) has no -XX:TieredStopAtLevel=1 or %s:\n%s", profilerCollector, stderr)
+	c1Threads := fmt.Sprintf(" -XX:CICompilerCount=%d ", tieredC1Threads(runtime.NumCPU()))
+	for _, o := range []string{" -XX:TieredStopAtLevel=1 ", c1Threads, " " + profilerCollector + " "} {
+		if !strings.Contains(stderr, o) {
+			t.Errorf("the JVM's command line (-v) has no %s:\n%s", o, stderr)
+		}
 	}
 	calls, objects := readMetric(t, out, "calls"), readMetric(t, out, "objects")
 	if w, s, o := at(calls, "Snap.work"), at(calls, "Snap.work;Snap.step"), at(objects, "Snap.work;new java.lang.Object"); w != 3 || s != 15 || o != 3 {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+	"strconv"
+
+	"github.com/weft-aop/weft/weaver"
+)
+
+// jitPolicies are the JIT options of the tools' --jit, given before the
+// program's own (an option the program gives again wins). The woven JDK
+// has much more code to compile, and C2 compiling it is the largest cost
+// of a short run (docs/profile.md, "The JIT policy"): "c1", the default,
+// stops at C1 (javac compiling 120 files, calls and allocations: 15.7
+// against 30.8 CPU-s; the same in one JVM 12 times: 123 against 148; the
+// time calibration measures C1's code then), "delayed" raises C2's
+// thresholds tenfold, so that C2 compiles only what stays hot. With c1,
+// C1 does not inline the sister classes' advice helpers (a0, a1, ...) into
+// the woven methods either: it inlines every method under 35 bytes, and a
+// helper is that small, so every return of every woven method and its
+// handler got a copy of the exit helper, with the tool's call and the
+// bypass flag's stores; not inlined, C1 compiles half the bytecode and
+// javac's profile (--no-time) costs 8-10 % less CPU (docs/profile.md).
+// "quiet" keeps the JVM from printing the command on the program's output.
+// c1's compiler threads are added by jitOptions.
+var jitPolicies = map[string][]string{
+	"delayed": {"-XX:Tier4InvocationThreshold=50000", "-XX:Tier4MinInvocationThreshold=6000",
+		"-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000"},
+	"c1": {"-XX:TieredStopAtLevel=1", "-XX:CompileCommand=quiet",
+		"-XX:CompileCommand=dontinline,*" + weaver.SisterSuffix + "::a*"},
+	"stock": nil,
+}
+
+// jitOptions returns the JVM options of JIT policy name (--jit). With C1
+// only, the JVM gives C1 every compiler thread, the ones its tiered policy
+// gives C2 too: two on a machine of up to three processors, where the
+// program's own thread then shares the processors with both whenever they
+// compile at once. c1 gives C1 the threads the JVM's tiered policy gives
+// it, one up to fifteen processors: javac under weft profile --no-time on
+// two processors, 8 rounds alternated with the JVM's two threads, ×0.89
+// of their wall time and ×0.91 of their CPU time (docs/profile.md).
+func jitOptions(name string) ([]string, error) {
+	opts, ok := jitPolicies[name]
+	if !ok {
+		return nil, fmt.Errorf("--jit %q: want c1, delayed or stock", name)
+	}
+	if name == "c1" {
+		threads := tieredC1Threads(runtime.NumCPU())
+		opts = append(append([]string(nil), opts...), "-XX:CICompilerCount="+strconv.Itoa(threads))
+	}
+	return opts, nil
+}
+
+// tieredC1Threads is the number of C1 threads HotSpot's tiered policy
+// starts on a machine of cpus processors (CompilationPolicy::initialize,
+// CICompilerCountPerCPU): of log2(n)·log2(log2(n))·3/2 compiler threads,
+// at least two, a third are C1's, at least one.
+func tieredC1Threads(cpus int) int {
+	log := bits.Len(uint(max(cpus, 1))) - 1
+	loglog := bits.Len(uint(max(log, 1))) - 1
+	return max(max(log*loglog*3/2, 2)/3, 1)
+}
