@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"math/bits"
+	"os"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/weft-aop/weft/weaver"
 )
@@ -38,7 +40,7 @@ var jitPolicies = map[string][]string{
 // gives C2 too: two on a machine of up to three processors, where the
 // program's own thread then shares the processors with both whenever they
 // compile at once. c1 gives C1 the threads the JVM's tiered policy gives
-// it, one up to fifteen processors: javac under weft profile --no-time on
+// it, one up to fifteen processors (counted as the JVM counts them): javac under weft profile --no-time on
 // two processors, 8 rounds alternated with the JVM's two threads, ×0.89
 // of their wall time and ×0.91 of their CPU time (docs/profile.md).
 func jitOptions(name string) ([]string, error) {
@@ -47,7 +49,7 @@ func jitOptions(name string) ([]string, error) {
 		return nil, fmt.Errorf("--jit %q: want c1, delayed or stock", name)
 	}
 	if name == "c1" {
-		threads := tieredC1Threads(runtime.NumCPU())
+		threads := tieredC1Threads(processors())
 		opts = append(append([]string(nil), opts...), "-XX:CICompilerCount="+strconv.Itoa(threads))
 	}
 	return opts, nil
@@ -61,4 +63,48 @@ func tieredC1Threads(cpus int) int {
 	log := bits.Len(uint(max(cpus, 1))) - 1
 	loglog := bits.Len(uint(max(log, 1))) - 1
 	return max(max(log*loglog*3/2, 2)/3, 1)
+}
+
+// processors returns the number of processors the JVM sizes its compiler
+// threads by: those this process may run on, or its control group's CPU
+// quota if lower (cgroup v2's cpu.max, v1's cpu.cfs_quota_us over
+// cpu.cfs_period_us, rounded up), as HotSpot's container support counts.
+func processors() int {
+	n := runtime.NumCPU()
+	if q := cgroupCPUs(); q > 0 && q < n {
+		n = q
+	}
+	return n
+}
+
+// cgroupCPUs returns the control group's CPU quota in processors, 0 if
+// there is none or it cannot be read.
+func cgroupCPUs() int {
+	if b, err := os.ReadFile("/sys/fs/cgroup/cpu.max"); err == nil {
+		return quotaCPUs(string(b))
+	}
+	quota, err := os.ReadFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us")
+	if err != nil {
+		return 0
+	}
+	period, err := os.ReadFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
+	if err != nil {
+		return 0
+	}
+	return quotaCPUs(string(quota) + " " + string(period))
+}
+
+// quotaCPUs reads "QUOTA PERIOD" (microseconds; cpu.max's form) as
+// processors, rounded up: 0 for no quota ("max", -1) or text it cannot read.
+func quotaCPUs(s string) int {
+	f := strings.Fields(s)
+	if len(f) != 2 {
+		return 0
+	}
+	quota, err1 := strconv.ParseInt(f[0], 10, 64)
+	period, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil || quota <= 0 || period <= 0 {
+		return 0
+	}
+	return int((quota + period - 1) / period)
 }

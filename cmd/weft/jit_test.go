@@ -10,7 +10,8 @@ import (
 )
 
 // compilerThreadsSrc prints the JVM's C1 and C2 compiler threads, by the
-// names HotSpot gives them, from /proc (the Java API does not list them).
+// names HotSpot gives them, from /proc (the Java API does not list them),
+// and the processors it counts.
 const compilerThreadsSrc = `
 import java.nio.file.*;
 public class CompilerThreads {
@@ -23,31 +24,54 @@ public class CompilerThreads {
                 if (name.startsWith("C2 CompilerThre")) c2++;
             }
         }
-        System.out.println(c1 + " " + c2);
+        System.out.println(c1 + " " + c2 + " " + Runtime.getRuntime().availableProcessors());
     }
 }
 `
 
+// compilerThreads runs compilerThreadsSrc's class in app with the JVM
+// options given, every compiler thread started at once.
+func compilerThreads(t *testing.T, app string, opts ...string) (c1, c2, processors int) {
+	t.Helper()
+	args := append(append([]string{"-XX:-UseDynamicNumberOfCompilerThreads"}, opts...), "-cp", app, "CompilerThreads")
+	out, err := exec.Command(jvmtest.Java(t), args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", opts, err, out)
+	}
+	if _, err := fmt.Sscan(strings.TrimSpace(string(out)), &c1, &c2, &processors); err != nil {
+		t.Fatalf("%v: %q: %v", opts, out, err)
+	}
+	return c1, c2, processors
+}
+
 // TestTieredC1ThreadsMatchTheJVM checks --jit c1's compiler threads
 // against the C1 threads the JVM's own tiered policy starts, on machines
-// of 1 to 64 processors (-XX:ActiveProcessorCount), all started at once.
+// of 1 to 64 processors (-XX:ActiveProcessorCount), and the processors
+// weft counts against the JVM's count on this machine.
 func TestTieredC1ThreadsMatchTheJVM(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"CompilerThreads.java": compilerThreadsSrc})
 	for _, cpus := range []int{1, 2, 3, 4, 8, 16, 32, 64} {
-		out, err := exec.Command(jvmtest.Java(t), fmt.Sprintf("-XX:ActiveProcessorCount=%d", cpus),
-			"-XX:-UseDynamicNumberOfCompilerThreads", "-Xshare:auto", "-cp", app, "CompilerThreads").CombinedOutput()
-		if err != nil {
-			t.Fatalf("%d processors: %v\n%s", cpus, err, out)
-		}
-		var c1, c2 int
-		if _, err := fmt.Sscan(strings.TrimSpace(string(out)), &c1, &c2); err != nil {
-			t.Fatalf("%d processors: %q: %v", cpus, out, err)
-		}
+		c1, c2, _ := compilerThreads(t, app, fmt.Sprintf("-XX:ActiveProcessorCount=%d", cpus))
 		if got := tieredC1Threads(cpus); got != c1 || c2 == 0 {
 			t.Errorf("%d processors: tieredC1Threads %d, the JVM started %d C1 and %d C2 threads", cpus, got, c1, c2)
 		}
 	}
+	if _, _, jvm := compilerThreads(t, app); processors() != jvm {
+		t.Errorf("weft counts %d processors, the JVM %d", processors(), jvm)
+	}
 	if _, err := jitOptions("fast"); err == nil || !strings.Contains(err.Error(), `--jit "fast"`) {
 		t.Errorf("jitOptions(fast): %v", err)
+	}
+}
+
+// TestQuotaCPUs reads control group CPU quotas as processors, rounded up.
+func TestQuotaCPUs(t *testing.T) {
+	for in, want := range map[string]int{
+		"max 100000\n": 0, "200000 100000\n": 2, "150000 100000": 2, "50000 100000": 1,
+		"-1\n 100000\n": 0, "100000": 0, "x 100000": 0, "100000 0": 0, "": 0,
+	} {
+		if got := quotaCPUs(in); got != want {
+			t.Errorf("quotaCPUs(%q) = %d, want %d", in, got, want)
+		}
 	}
 }
