@@ -40,9 +40,10 @@ var jitPolicies = map[string][]string{
 // gives C2 too: two on a machine of up to three processors, where the
 // program's own thread then shares the processors with both whenever they
 // compile at once. c1 gives C1 the threads the JVM's tiered policy gives
-// it, one up to fifteen processors (counted as the JVM counts them): javac under weft profile --no-time on
-// two processors, 8 rounds alternated with the JVM's two threads, ×0.89
-// of their wall time and ×0.91 of their CPU time (docs/profile.md).
+// it, one up to fifteen processors (counted as the JVM counts them):
+// javac under weft profile --no-time on two processors, 8 rounds
+// alternated with the JVM's two threads, ×0.89 of their wall time and
+// ×0.91 of their CPU time (docs/profile.md).
 func jitOptions(name string) ([]string, error) {
 	opts, ok := jitPolicies[name]
 	if !ok {
