@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"path"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,32 +70,64 @@ func tieredC1Threads(cpus int) int {
 }
 
 // processors returns the number of processors the JVM sizes its compiler
-// threads by: those this process may run on, or its control group's CPU
-// quota if lower (cgroup v2's cpu.max, v1's cpu.cfs_quota_us over
-// cpu.cfs_period_us, rounded up), as HotSpot's container support counts.
+// threads by: those this process may run on, or its control groups' CPU
+// quota if lower, as HotSpot's container support counts (see cgroupCPUs).
 func processors() int {
 	n := runtime.NumCPU()
-	if q := cgroupCPUs(); q > 0 && q < n {
+	procCgroup, _ := os.ReadFile("/proc/self/cgroup")
+	if q := cgroupCPUs("/sys/fs/cgroup", procCgroup); q > 0 && q < n {
 		n = q
 	}
 	return n
 }
 
-// cgroupCPUs returns the control group's CPU quota in processors, 0 if
-// there is none or it cannot be read.
-func cgroupCPUs() int {
-	if b, err := os.ReadFile("/sys/fs/cgroup/cpu.max"); err == nil {
-		return quotaCPUs(string(b))
+// cgroupCPUs returns the least CPU quota, in processors, of the control
+// groups procCgroup (/proc/self/cgroup's text) names and their parents,
+// under root (where the hierarchies are mounted): cgroup v2's cpu.max,
+// v1's cpu.cfs_quota_us over cpu.cfs_period_us. 0 if none has a quota.
+// A group is looked for both at its path and at the mount's root, which
+// is the group itself in a container with its own cgroup namespace.
+func cgroupCPUs(root string, procCgroup []byte) int {
+	least := 0
+	take := func(n int) {
+		if n > 0 && (least == 0 || n < least) {
+			least = n
+		}
 	}
-	quota, err := os.ReadFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us")
-	if err != nil {
-		return 0
+	for _, line := range strings.Split(string(procCgroup), "\n") {
+		// hierarchy-ID:controllers:path; v2's controllers are empty.
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 || !strings.HasPrefix(f[2], "/") {
+			continue
+		}
+		v2 := f[1] == ""
+		if !v2 && !slices.Contains(strings.Split(f[1], ","), "cpu") {
+			continue
+		}
+		mounts := []string{root}
+		if !v2 {
+			mounts = []string{filepath.Join(root, "cpu"), filepath.Join(root, "cpu,cpuacct"), filepath.Join(root, "cpuacct,cpu")}
+		}
+		for _, mnt := range mounts {
+			for dir := f[2]; ; dir = path.Dir(dir) {
+				if v2 {
+					if b, err := os.ReadFile(filepath.Join(mnt, dir, "cpu.max")); err == nil {
+						take(quotaCPUs(string(b)))
+					}
+				} else {
+					quota, err1 := os.ReadFile(filepath.Join(mnt, dir, "cpu.cfs_quota_us"))
+					period, err2 := os.ReadFile(filepath.Join(mnt, dir, "cpu.cfs_period_us"))
+					if err1 == nil && err2 == nil {
+						take(quotaCPUs(string(quota) + " " + string(period)))
+					}
+				}
+				if dir == "/" {
+					break
+				}
+			}
+		}
 	}
-	period, err := os.ReadFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
-	if err != nil {
-		return 0
-	}
-	return quotaCPUs(string(quota) + " " + string(period))
+	return least
 }
 
 // quotaCPUs reads "QUOTA PERIOD" (microseconds; cpu.max's form) as
