@@ -49,8 +49,19 @@ public final class Profiler {
 JAVA
 javac -cp "$W/weft-rt.jar" -d "$W/empty-adv" "$W/empty/weft/tools/profile/Profiler.java"
 # As weft profile runs the JVM (cmd/weft/profile.go: profilerJVMOptions and
-# jitPolicies: the default, c1; profilerCollector).
-NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,weft.tools.profile.Profiler::* -J-XX:TieredStopAtLevel=1 -J-XX:+UseParallelGC)
+# profilerCollector; cmd/weft/jit.go: jitOptions, the default policy c1 and
+# its C1 threads, those the JVM's tiered policy gives C1 on nproc processors).
+c1_threads() {
+  local n log=0 loglog=0 c
+  n=$(nproc)
+  while (((1 << (log + 1)) <= n)); do log=$((log + 1)); done
+  while (((1 << (loglog + 1)) <= (log > 1 ? log : 1))); do loglog=$((loglog + 1)); done
+  c=$((log * loglog * 3 / 2))
+  ((c < 2)) && c=2
+  c=$((c / 3))
+  echo $((c < 1 ? 1 : c))
+}
+NOINLINE=(-J-XX:CompileCommand=quiet -J-XX:CompileCommand=dontinline,weft.tools.profile.Profiler::* -J-XX:TieredStopAtLevel=1 "-J-XX:CICompilerCount=$(c1_threads)" -J-XX:+UseParallelGC)
 
 # A javac workload: 120 generated classes with generics, lambdas, streams.
 javac_workload "$W/src"
