@@ -6,11 +6,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -38,7 +40,9 @@ var jitPolicies = map[string][]string{
 	"stock": nil,
 }
 
-// jitOptions returns the JVM options of JIT policy name (--jit). With C1
+// jitOptions returns the JVM options of JIT policy name (--jit) for the
+// command line, less those the command or the JVM's option variables set
+// themselves (withoutChosen). With C1
 // only, the JVM gives C1 every compiler thread, the ones its tiered policy
 // gives C2 too: two on a machine of up to three processors, where the
 // program's own thread then shares the processors with both whenever they
@@ -47,7 +51,7 @@ var jitPolicies = map[string][]string{
 // javac under weft profile --no-time on two processors, 8 rounds
 // alternated with the JVM's two threads, ×0.89 of their wall time and
 // ×0.91 of their CPU time (docs/profile.md).
-func jitOptions(name string) ([]string, error) {
+func jitOptions(name string, line *javacmd.Line) ([]string, error) {
 	opts, ok := jitPolicies[name]
 	if !ok {
 		return nil, fmt.Errorf("--jit %q: want c1, delayed or stock", name)
@@ -56,7 +60,27 @@ func jitOptions(name string) ([]string, error) {
 		threads := tieredC1Threads(processors())
 		opts = append(append([]string(nil), opts...), "-XX:CICompilerCount="+strconv.Itoa(threads))
 	}
-	return opts, nil
+	return withoutChosen(line, opts), nil
+}
+
+// xxFlag matches a -XX option, its flag's name the submatch.
+var xxFlag = regexp.MustCompile(`^-XX:[+-]?([A-Za-z0-9_]+)`)
+
+// withoutChosen returns opts less the -XX options whose flag the command
+// or the JVM's option variables set: on the command line ours come before
+// the program's, whose own then win, but JAVA_TOOL_OPTIONS and
+// JDK_JAVA_OPTIONS come before ours. CompileCommand adds to what is set
+// rather than replacing it, and is kept.
+func withoutChosen(line *javacmd.Line, opts []string) []string {
+	var out []string
+	for _, o := range opts {
+		m := xxFlag.FindStringSubmatch(o)
+		if m != nil && m[1] != "CompileCommand" && commandChooses(line, regexp.MustCompile(`^-XX:[+-]?`+m[1]+`\b`)) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // tieredC1Threads is the number of C1 threads HotSpot's tiered policy

@@ -5,10 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/launch"
 )
 
 // compilerThreadsSrc prints the JVM's C1 and C2 compiler threads, by the
@@ -63,7 +66,7 @@ func TestTieredC1ThreadsMatchTheJVM(t *testing.T) {
 	if _, _, jvm := compilerThreads(t, app); processors() > jvm {
 		t.Errorf("weft counts %d processors, the JVM %d", processors(), jvm)
 	}
-	if _, err := jitOptions("fast"); err == nil || !strings.Contains(err.Error(), `--jit "fast"`) {
+	if _, err := jitOptions("fast", nil); err == nil || !strings.Contains(err.Error(), `--jit "fast"`) {
 		t.Errorf("jitOptions(fast): %v", err)
 	}
 }
@@ -112,6 +115,44 @@ func TestCgroupCPUs(t *testing.T) {
 	} {
 		if got := cgroupCPUs(root, []byte(c.procCgroup)); got != c.want {
 			t.Errorf("cgroupCPUs(%q) = %d, want %d", c.procCgroup, got, c.want)
+		}
+	}
+}
+
+// TestJITOptionsYieldToTheCommand: a -XX flag of the policy's that the
+// command or JAVA_TOOL_OPTIONS sets is left to them (the command's own
+// would win anyway; the variable's would not); CompileCommand adds, and
+// stays; a flag whose name only begins like one of ours does not count.
+func TestJITOptionsYieldToTheCommand(t *testing.T) {
+	count := "-XX:CICompilerCount=" + strconv.Itoa(tieredC1Threads(processors()))
+	for _, c := range []struct {
+		toolOptions string
+		args        []string
+		want, not   []string
+	}{
+		{"", []string{"-version"}, []string{"-XX:TieredStopAtLevel=1", count, "-XX:CompileCommand=quiet"}, nil},
+		{"", []string{"-XX:CICompilerCount=3", "-version"}, []string{"-XX:TieredStopAtLevel=1", "-XX:CompileCommand=quiet"}, []string{count}},
+		{"-XX:TieredStopAtLevel=4", []string{"-version"}, []string{count}, []string{"-XX:TieredStopAtLevel=1"}},
+		{"", []string{"-XX:-CICompilerCountPerCPU", "-version"}, []string{count}, nil},
+	} {
+		t.Setenv("JAVA_TOOL_OPTIONS", c.toolOptions)
+		line, err := launch.CommandLine(jvmtest.Java(t), jvmtest.JavaHome(t), c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts, err := jitOptions("c1", line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range c.want {
+			if !slices.Contains(opts, o) {
+				t.Errorf("JAVA_TOOL_OPTIONS=%q %v: %v lacks %s", c.toolOptions, c.args, opts, o)
+			}
+		}
+		for _, o := range c.not {
+			if slices.Contains(opts, o) {
+				t.Errorf("JAVA_TOOL_OPTIONS=%q %v: %v has %s", c.toolOptions, c.args, opts, o)
+			}
 		}
 	}
 }

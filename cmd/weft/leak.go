@@ -11,6 +11,7 @@ import (
 
 	leak "github.com/weft-aop/weft/examples/leak"
 	"github.com/weft-aop/weft/flame"
+	"github.com/weft-aop/weft/launch"
 )
 
 // leakOptions are weft leak's flags.
@@ -93,11 +94,18 @@ Examples:
 
 func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	fl := opts
-	jit, err := jitOptions(fl.jit)
+	if _, ok := jitPolicies[fl.jit]; !ok {
+		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
+	}
+	launcher, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
 		return err
 	}
-	_, home, err := commandJDK(fl.javaHome, args[0])
+	line, err := launch.CommandLine(launcher, home, args[1:])
+	if err != nil {
+		return err
+	}
+	jit, err := jitOptions(fl.jit, line)
 	if err != nil {
 		return err
 	}
@@ -120,7 +128,7 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
 		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{jvmOptions: jit, env: env})
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{jvmOptions: jit, env: env, line: line})
 	if err != nil {
 		return err
 	}

@@ -133,9 +133,8 @@ Examples:
 
 func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	fl := opts
-	jit, err := jitOptions(fl.jit)
-	if err != nil {
-		return err
+	if _, ok := jitPolicies[fl.jit]; !ok {
+		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
 	}
 	timeEnv, err := profileTimeEnv(fl)
 	if err != nil {
@@ -163,6 +162,10 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
 	line, err := launch.CommandLine(launcher, home, args[1:])
+	if err != nil {
+		return err
+	}
+	jit, err := jitOptions(fl.jit, line)
 	if err != nil {
 		return err
 	}
