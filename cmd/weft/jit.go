@@ -40,22 +40,30 @@ var jitPolicies = map[string][]string{
 	"stock": nil,
 }
 
+// checkJIT reports whether name is a JIT policy (--jit), before anything
+// is woven.
+func checkJIT(name string) error {
+	if _, ok := jitPolicies[name]; !ok {
+		return fmt.Errorf("--jit %q: want c1, delayed or stock", name)
+	}
+	return nil
+}
+
 // jitOptions returns the JVM options of JIT policy name (--jit) for the
 // command line, less those the command or the JVM's option variables set
-// themselves (withoutChosen). With C1
-// only, the JVM gives C1 every compiler thread, the ones its tiered policy
-// gives C2 too: two on a machine of up to three processors, where the
-// program's own thread then shares the processors with both whenever they
-// compile at once. c1 gives C1 the threads the JVM's tiered policy gives
+// themselves (withoutChosen). With C1 only, the JVM gives C1 every
+// compiler thread, the ones its tiered policy gives C2 too: two on a
+// machine of up to three processors, where the program's own thread then
+// shares the processors with both whenever they compile at once. c1 gives C1 the threads the JVM's tiered policy gives
 // it, one up to fifteen processors (counted as the JVM counts them):
 // javac under weft profile --no-time on two processors, 8 rounds
 // alternated with the JVM's two threads, ×0.89 of their wall time and
 // ×0.91 of their CPU time (docs/profile.md).
 func jitOptions(name string, line *javacmd.Line) ([]string, error) {
-	opts, ok := jitPolicies[name]
-	if !ok {
-		return nil, fmt.Errorf("--jit %q: want c1, delayed or stock", name)
+	if err := checkJIT(name); err != nil {
+		return nil, err
 	}
+	opts := jitPolicies[name]
 	if name == "c1" {
 		threads := tieredC1Threads(processors())
 		opts = append(append([]string(nil), opts...), "-XX:CICompilerCount="+strconv.Itoa(threads))

@@ -94,8 +94,8 @@ Examples:
 
 func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	fl := opts
-	if _, ok := jitPolicies[fl.jit]; !ok {
-		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
+	if err := checkJIT(fl.jit); err != nil {
+		return err
 	}
 	launcher, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {

@@ -90,9 +90,10 @@ with C2 costs more CPU than its code saves on most runs, and C1 does not
 inline the woven classes' advice helpers (it compiles half as much). C1
 gets the compiler threads the JVM's own policy gives it (one up to fifteen
 processors), not C2's as well: on two processors, two C1 threads compiling
-at once took the program's processor. With --no-time, a leaf method (leaf(): a getter, a setter, a loop over an
-array) is counted without being entered: one advice call, not two. Counts are exact
-under every policy; for long runs where wall time matters, --jit delayed
+at once took the program's processor. With --no-time, a leaf method
+(leaf(): a getter, a setter, a loop over an array) is counted without
+being entered: one advice call, not two. Counts are exact under every
+policy; for long runs where wall time matters, --jit delayed
 (C2 for what stays hot) or --jit stock (docs/profile.md has the figures).
 It runs with the parallel collector unless the command chooses one
 (-XX:+UseG1GC ...): G1's write barrier costs the profiler more; and, unless
@@ -133,8 +134,8 @@ Examples:
 
 func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	fl := opts
-	if _, ok := jitPolicies[fl.jit]; !ok {
-		return fmt.Errorf("--jit %q: want c1, delayed or stock", fl.jit)
+	if err := checkJIT(fl.jit); err != nil {
+		return err
 	}
 	timeEnv, err := profileTimeEnv(fl)
 	if err != nil {
