@@ -123,6 +123,9 @@ type item struct {
 	packed  []packed // a jar output's changed class and its extras
 	// warnings about the entry, reported in input order.
 	warnings []string
+	// misplaced is set for a class stored under a path that is not its
+	// name's (reported together: a jar may hold hundreds).
+	misplaced bool
 }
 
 // create opens the output writer.
@@ -160,9 +163,13 @@ func (r *runner) begin(i int) error {
 	}
 	if info, err := classfile.ReadClassInfo(e.Name, data); err == nil {
 		it.class = info.Name
-		if own, ok := r.defined[it.class]; ok && classPath(e.Name) != it.class {
-			it.warnings = append(it.warnings, fmt.Sprintf("%s: copied unchanged: a copy of class %s, whose own entry is %s",
-				r.in.Label(e), it.class, own))
+		if r.defined != nil && classPath(e.Name) != it.class {
+			if own, ok := r.defined[it.class]; ok {
+				it.warnings = append(it.warnings, fmt.Sprintf("%s: copied unchanged: a copy of class %s, whose own entry is %s",
+					r.in.Label(e), it.class, own))
+			} else {
+				it.misplaced = true
+			}
 			return nil
 		}
 	}
@@ -269,6 +276,7 @@ func (r *runner) write(i int) error {
 func (r *runner) report() *Report {
 	rep := &Report{}
 	signature := ""
+	var misplaced []string
 	for i, e := range r.in.Entries {
 		it := &r.items[i]
 		switch {
@@ -277,6 +285,9 @@ func (r *runner) report() *Report {
 			if it.changed {
 				rep.Changed++
 			}
+			if it.misplaced {
+				misplaced = append(misplaced, fmt.Sprintf("%s holds %s", e.Name, it.class))
+			}
 		default:
 			rep.Copied++
 			if signature == "" && r.in.Kind == Jar && signatureFile(e.Name) {
@@ -284,6 +295,9 @@ func (r *runner) report() *Report {
 			}
 		}
 		rep.Warnings = append(rep.Warnings, it.warnings...)
+	}
+	if len(misplaced) > 0 {
+		rep.Warnings = append(rep.Warnings, misplacedWarning(r.in.Path, r.in.Kind, misplaced))
 	}
 	if signature != "" && rep.Changed > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: signed jar (%s): the changed classes no longer match its signatures; remove them or re-sign",

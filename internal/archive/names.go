@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -37,10 +38,33 @@ func definedClasses(in *Input) map[string]string {
 	return m
 }
 
+// misplacedWarning says which classes of the input at path were copied
+// unchanged for being stored under paths that are not their names (Jython
+// keeps its compiled modules at Lib/pkg/__init__$py.class, shading tools
+// and resource-held classes do likewise): a class loader finds a class by
+// its name's path, so none would find a class added beside them, and the
+// woven class would fail at its first join point. A program that defines
+// such a class from the entry's bytes defines it unwoven; load-time
+// weaving weaves it then, in its real loader.
+func misplacedWarning(path string, kind Kind, misplaced []string) string {
+	const shown = 3
+	examples := strings.Join(misplaced[:min(len(misplaced), shown)], ", ")
+	if len(misplaced) > shown {
+		examples += fmt.Sprintf(" and %d more", len(misplaced)-shown)
+	}
+	hint := ""
+	if kind == Dir {
+		hint = "; if the directory is inside a class path entry, weave the entry's root instead"
+	}
+	return fmt.Sprintf("%s: %d classes stored under paths other than their names copied unchanged (%s): no class loader "+
+		"would find the classes weaving adds beside them%s", path, len(misplaced), examples, hint)
+}
+
 // extraPath places the extra class extra next to the class named class
 // stored at name: in the same versions directory of a multi-release jar,
 // under the same prefix if the class is stored under one, in the same
-// directory if its path does not match its name at all.
+// directory if its path does not match its name at all (a single class
+// file, written under the name its caller chose).
 func extraPath(name, class, extra string) string {
 	prefix := strings.TrimSuffix(name, class+".class")
 	if class == "" || prefix == name { // stored under an unexpected name
