@@ -115,6 +115,7 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 		st.Shadows = make([]WeaveInfo, 0, st.Advised)
 	}
 	applied := map[*advice.Advice]bool{}
+	var again []string // classes already woven
 	for _, pc := range pw.classes {
 		if pc == nil {
 			continue
@@ -122,6 +123,9 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 		if pc.err != nil {
 			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: copied unwoven: %v", pc.name, pc.err))
 			continue
+		}
+		if pc.res.AlreadyWoven {
+			again = append(again, pc.name)
 		}
 		for _, warn := range pc.res.Warnings {
 			st.Warnings = append(st.Warnings, pc.name+": "+warn)
@@ -138,6 +142,10 @@ func (pw *pathWeaving) stats(rep *archive.Report) *Stats {
 			}
 		}
 		st.Shadows = append(st.Shadows, pc.res.Shadows...) // none with OmitShadows
+	}
+	if len(again) > 0 {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%d classes already woven by weft (%s first) copied as they are: weave the unwoven input instead",
+			len(again), again[0]))
 	}
 	st.Warnings = append(st.Warnings, rep.Warnings...)
 	return st

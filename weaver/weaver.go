@@ -132,6 +132,9 @@ type Result struct {
 	MethodsWoven int
 	// Warnings name methods left unwoven and why.
 	Warnings []string
+	// AlreadyWoven is set for a class weft wove before, left as is: not a
+	// method left unwoven, and no warning (a driver may say so once).
+	AlreadyWoven bool
 	// Declared lists the declare warnings and errors reported at the
 	// class's shadows, in code order.
 	Declared []Declared
@@ -327,7 +330,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 		return res, nil, nil
 	}
 	if alreadyWoven(c) {
-		res.Warnings = append(res.Warnings, cname+": already woven by weft: left as is")
+		res.AlreadyWoven = true
 		return res, nil, nil
 	}
 	cw = &classWeaver{w: w, c: c, name: cname, file: sourceFile(c), hidden: sister != ""}
