@@ -62,6 +62,16 @@ var matrixPrograms = []matrixProgram{
 		// Rhino, JRuby and H2 likewise; Groovy, Ant, Tomcat and Jetty run
 		// in both.
 		woven: []matrixMode{serveMode}},
+	{name: "jython", pkg: "jython", files: []string{debJava + "jython.jar"}, script: "sq.py",
+		// Jython compiles the script to a class of its own loader as it
+		// runs. Under weft run, weaving jython.jar ahead leaves its Lib/
+		// modules, stored at paths that are not their names (encodings$py
+		// at Lib/encodings/__init__$py.class), to load-time weaving
+		// (TestRunLeavesMisplacedClasses).
+		args: func(s string) []string {
+			return []string{"-Dpython.cachedir.skip=true", "-cp", debJava + "jython.jar", "org.python.util.jython", s}
+		},
+		probes: map[string]int{"probe_sq$1(": 10}},
 	{name: "clojure", pkg: "clojure", files: []string{debJava + "clojure.jar"}, script: "sq.clj",
 		args:   func(s string) []string { return []string{"-cp", debJava + "clojure.jar", "clojure.main", s} },
 		probes: map[string]int{"user$probe_sq.invokeStatic(": 10}, woven: []matrixMode{serveMode}},

@@ -48,6 +48,8 @@ func TestProgramMatrix(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) { m.program(t, p) })
 	}
 	t.Run("ant", m.ant)
+	t.Run("felix", m.felix)
+	t.Run("kotlin", m.kotlin)
 	t.Run("tomcat", m.tomcat)
 	t.Run("jetty", m.jetty)
 	t.Run("h2", m.h2)
