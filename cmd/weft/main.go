@@ -80,6 +80,9 @@ func main() {
 	var exit exitError
 	switch {
 	case errors.As(err, &exit):
+		if exit.err != nil {
+			fmt.Fprintln(os.Stderr, "weft:", exit.err)
+		}
 		os.Exit(exit.code)
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "weft:", err)

@@ -166,8 +166,9 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		return 0, err
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
-	code := launch.Run(launch.Process{Path: launcher, Args: cmdArgs, Env: extra.env,
+	exit := launch.Run(launch.Process{Path: launcher, Args: cmdArgs, Env: extra.env,
 		Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: stderr})
+	code := exit.Code
 	if archive != nil {
 		archive.finish(code)
 	}
@@ -177,5 +178,5 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 			fmt.Fprintln(stderr, "weft:", err)
 		}
 	}
-	return code, nil
+	return code, jvmCrash(exit)
 }
