@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/internal/cache"
+	"github.com/weft-aop/weft/internal/proc"
 )
 
 //go:embed weft
@@ -126,7 +127,7 @@ func CompileCached(javac, dir string, sources map[string][]byte, options func(sr
 		}
 		args = append(args, p)
 	}
-	if b, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
+	if b, err := proc.CombinedOutput(exec.Command(javac, args...)); err != nil {
 		return nil, fmt.Errorf("building the weft runtime with %s: %v\n%s", javac, err, b)
 	}
 	// Another process may have won the race; either result is the same.

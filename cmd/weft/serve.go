@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -9,7 +10,10 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/weft-aop/weft/advice"
+	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/launch"
+	"github.com/weft-aop/weft/weaver/scope"
 )
 
 // serveOptions are weft serve's flags.
@@ -40,6 +44,9 @@ weft does not start itself — service scripts, IDEs, build tools. It serves
 any number of them at once, until it is stopped (SIGINT, SIGTERM or
 SIGHUP); it then prints what it did for all of them, the summary "weft
 run" prints at the end of its JVM (--ltw-report, --weave-info as there).
+A signal before it serves (while it weaves the JDK) stops it too, with
+exit status 128 plus the signal's number; the JDK's weave is left
+unfinished, and made anew by the next run.
 A JVM started when serve is not running, or after it stopped, runs with
 its classes unwoven and says so once.
 
@@ -77,80 +84,124 @@ Examples:
 func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	fl := opts
 	stderr := cmd.ErrOrStderr()
-	home, err := jdkHome(fl.javaHome)
-	if err != nil {
-		return err
-	}
-	j := launch.OpenJDK(home) // its image shared by every step that reads it
-	defer j.Close()
-	prog, _, err := resolveAdvice(stderr, j, fl.aspects, fl.adviceCP, nil)
-	if err != nil {
-		return err
-	}
-	m, advs := prog, prog.Advice()
-	sc, err := fl.scope.build()
-	if err != nil {
-		return err
-	}
-	modules, err := expandModules(home, fl.modules)
-	if err != nil {
-		return err
-	}
-	// The cache's entries served from stay in use until serve stops.
-	cu, err := useCache(fl.cacheMax, stderr)
-	if err != nil {
-		return err
-	}
-	defer cu.Release()
-	progress, clear := progressOn(stderr)
-	wj, err := cu.WovenJDK(launch.WovenJDKJob{JDK: j, Matcher: m, Advice: advs, Aspects: fl.aspects, BootCP: fl.adviceCP,
-		Modules: modules, Scope: sc, Progress: progress})
-	clear()
-	if err != nil {
-		return err
-	}
-	if wj.Wove {
-		applied := launch.Applied{}
-		if err := launch.ReadApplied(wj.Dir, applied); err != nil {
+	// Caught from the start, not once serving: a signal while the JDK is
+	// woven (minutes for all its modules) was lost if weft started with
+	// SIGINT ignored (a script's background job), and serve served on;
+	// otherwise it killed weft with its helpers running.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	p := &servePrep{}
+	ready := make(chan error, 1)
+	go func() { ready <- p.prepare(stderr, fl) }()
+	select {
+	case sig := <-sigs:
+		// The weave cannot stop half way: weft exits without it, leaving p
+		// open to it. Its helpers end with weft (proc.CombinedOutput), and
+		// the cache keeps nothing of it as complete: an entry is complete
+		// once its record is written, after it is made (cache.Store.Acquire).
+		fmt.Fprintf(stderr, "weft: %v: stopped before serving\n", sig)
+		return exitCode(128 + int(sig.(syscall.Signal)))
+	case err := <-ready:
+		defer p.close()
+		if err != nil {
 			return err
 		}
-		lintAdviceDidNotMatch(stderr, fl.xlint, advs, applied)
 	}
-	key, jdkDir, nextID := wj.Key, wj.Dir, wj.Summary.NextID
 	dir := fl.dir
 	if dir == "" {
+		var err error
 		if dir, err = os.MkdirTemp("", "weft-serve-"); err != nil {
 			return err
 		}
 		defer os.RemoveAll(dir)
 	}
-	answers, err := cu.Acquire("ltw", key, launch.JDKMeta(home, fl.aspects, fl.adviceCP, modules), nil)
+	lt, err := launch.StartLoadTime(p.matcher, p.advice, launch.LoadTimeJob{JDK: p.jdk, AdviceCP: fl.adviceCP,
+		Modules: p.modules, Scope: p.scope, IDBase: p.woven.Summary.NextID, CacheDir: p.answers.Dir, WeaveInfo: fl.weaveInfo,
+		InfoOut: cmd.OutOrStdout(), Timeout: fl.timeout, ListenDir: dir})
 	if err != nil {
 		return err
 	}
-	cu.Trim()
-	lt, err := launch.StartLoadTime(m, advs, launch.LoadTimeJob{JDK: j, AdviceCP: fl.adviceCP, Modules: modules, Scope: sc,
-		IDBase: nextID, CacheDir: answers.Dir, WeaveInfo: fl.weaveInfo, InfoOut: cmd.OutOrStdout(), Timeout: fl.timeout,
-		ListenDir: dir})
-	if err != nil {
-		return err
-	}
-	argsFile, err := writeServeArgs(dir, jdkDir, strings.Join(lt.Properties(), "\n"))
+	argsFile, err := writeServeArgs(dir, p.woven.Dir, strings.Join(lt.Properties(), "\n"))
 	if err != nil {
 		lt.Stop(stderr)
 		return err
 	}
 	fmt.Fprintf(stderr, "weft: serving load-time weaving until stopped: java @%s ...\n", argsFile)
-
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	<-sigs
-	signal.Stop(sigs)
+	signal.Stop(sigs) // a second signal ends weft at once
 	os.Remove(argsFile)
 	// JVMs still running go on with their classes unwoven.
 	lt.Drain()
-	reportScope(stderr, sc)
+	reportScope(stderr, p.scope)
 	return reportLoadTime(stderr, lt.Stop(stderr), fl.report)
+}
+
+// servePrep is what weft serve makes before it serves: the advice, the
+// woven JDK and the entry of the answers, in the cache.
+type servePrep struct {
+	jdk     *launch.JDK // its image shared by every step that reads it
+	cache   *launch.Cache
+	matcher advice.Matcher
+	advice  []*advice.Advice
+	scope   *scope.Scope
+	modules string
+	woven   *launch.WovenJDK
+	answers *cache.Entry
+}
+
+// prepare resolves the advice and weaves the JDK, the first time, into
+// the cache; close releases what it opened, even if it failed.
+func (p *servePrep) prepare(stderr io.Writer, fl *serveOptions) error {
+	home, err := jdkHome(fl.javaHome)
+	if err != nil {
+		return err
+	}
+	p.jdk = launch.OpenJDK(home)
+	prog, _, err := resolveAdvice(stderr, p.jdk, fl.aspects, fl.adviceCP, nil)
+	if err != nil {
+		return err
+	}
+	p.matcher, p.advice = prog, prog.Advice()
+	if p.scope, err = fl.scope.build(); err != nil {
+		return err
+	}
+	if p.modules, err = expandModules(home, fl.modules); err != nil {
+		return err
+	}
+	// The cache's entries served from stay in use until serve stops.
+	if p.cache, err = useCache(fl.cacheMax, stderr); err != nil {
+		return err
+	}
+	progress, clear := progressOn(stderr)
+	p.woven, err = p.cache.WovenJDK(launch.WovenJDKJob{JDK: p.jdk, Matcher: p.matcher, Advice: p.advice, Aspects: fl.aspects,
+		BootCP: fl.adviceCP, Modules: p.modules, Scope: p.scope, Progress: progress})
+	clear()
+	if err != nil {
+		return err
+	}
+	if p.woven.Wove {
+		applied := launch.Applied{}
+		if err := launch.ReadApplied(p.woven.Dir, applied); err != nil {
+			return err
+		}
+		lintAdviceDidNotMatch(stderr, fl.xlint, p.advice, applied)
+	}
+	p.answers, err = p.cache.Acquire("ltw", p.woven.Key, launch.JDKMeta(home, fl.aspects, fl.adviceCP, p.modules), nil)
+	if err != nil {
+		return err
+	}
+	p.cache.Trim()
+	return nil
+}
+
+func (p *servePrep) close() {
+	if p.cache != nil {
+		p.cache.Release()
+	}
+	if p.jdk != nil {
+		p.jdk.Close()
+	}
 }
 
 // writeServeArgs writes DIR/weft.args: the woven JDK's options and the

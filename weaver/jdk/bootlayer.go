@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/weft-aop/weft/internal/proc"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -105,7 +106,7 @@ func cachedBootLayer(javaHome, cacheDir string) (map[string]bool, error) {
 }
 
 func askBootLayer(javaHome string) (map[string]bool, error) {
-	out, err := exec.Command(filepath.Join(javaHome, "bin", "java"), "--show-module-resolution", "-version").CombinedOutput()
+	out, err := proc.CombinedOutput(exec.Command(filepath.Join(javaHome, "bin", "java"), "--show-module-resolution", "-version"))
 	if err != nil {
 		return nil, fmt.Errorf("java --show-module-resolution: %v\n%s", err, out)
 	}

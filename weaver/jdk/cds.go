@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/internal/parallel"
+	"github.com/weft-aop/weft/internal/proc"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -88,7 +89,7 @@ func (b *imageBuild) dumpCDS() error {
 		}
 	}
 	err := parallel.Each(len(dumps), b.opts.Workers, func(i int) error {
-		if out, err := exec.Command(java, dumps[i]...).CombinedOutput(); err != nil {
+		if out, err := proc.CombinedOutput(exec.Command(java, dumps[i]...)); err != nil {
 			return fmt.Errorf("%s %s: %v\n%s", java, strings.Join(dumps[i], " "), err, out)
 		}
 		return nil
@@ -96,7 +97,7 @@ func (b *imageBuild) dumpCDS() error {
 	if err != nil {
 		return err
 	}
-	out, err := exec.Command(java, unadvised, "-Xshare:on", "-version").CombinedOutput()
+	out, err := proc.CombinedOutput(exec.Command(java, unadvised, "-Xshare:on", "-version"))
 	if err != nil || !bytes.Contains(out, []byte("sharing")) {
 		return fmt.Errorf("%s -Xshare:on -version: the image's class data sharing archive does not map (%v):\n%s", java, err, out)
 	}

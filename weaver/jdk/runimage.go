@@ -13,6 +13,7 @@ import (
 	"github.com/weft-aop/weft/classfile/jimage"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/parallel"
+	"github.com/weft-aop/weft/internal/proc"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
@@ -366,7 +367,7 @@ func (b *imageBuild) link() error {
 		// A value starting with "-" would be taken for an option.
 		"--add-options= "+strings.Join(vmOpts, " "),
 		"--output", b.opts.Out)
-	out, err := exec.Command(filepath.Join(b.opts.JavaHome, "bin", "jlink"), args...).CombinedOutput()
+	out, err := proc.CombinedOutput(exec.Command(filepath.Join(b.opts.JavaHome, "bin", "jlink"), args...))
 	if err != nil {
 		return fmt.Errorf("jlink %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
