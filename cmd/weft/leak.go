@@ -89,6 +89,7 @@ Examples:
 	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
 	f.StringVar(&opts.pprof, "pprof", "", "also write the live objects' contexts in pprof's format to `FILE` (live objects and bytes)")
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "track")
+	addToolHeapFlag(f, &opts.toolHeap)
 	return cmd
 }
 
@@ -128,9 +129,13 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
 		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{jvmOptions: jit, env: env, line: line})
+	end := &jvmEnd{}
+	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{jvmOptions: jit, env: env, line: line, end: end})
 	if err != nil {
 		return err
+	}
+	if end.outOfMemory && !fileExists(filepath.Join(out, "leak.txt")) {
+		return fmt.Errorf("the leak tracker wrote no report to %s: the JVM ran out of memory first (above)", out)
 	}
 	if err := writeLeakReport(cmd.ErrOrStderr(), out, fl.pprof); err != nil {
 		return err

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/weft-aop/weft/internal/javacmd"
 )
@@ -131,4 +134,139 @@ func meminfoTotal() uint64 {
 		}
 	}
 	return 0
+}
+
+// The tools' data (the profiler's calling-context tree, the leak tracker's
+// contexts and weak references, recrash's recorded values) lives in the
+// program's heap. A command that bounds its heap sized it for the program
+// alone (kotlinc's launcher passes -Xmx256M): the tools add their own share
+// to that bound, so that the program keeps the heap it asked for.
+
+// defaultToolHeap is the heap the tools add to a bound the command sets.
+const defaultToolHeap = "1g"
+
+// addToolHeapFlag adds --tool-heap to a tool's flags.
+func addToolHeapFlag(f *pflag.FlagSet, toolHeap *string) {
+	f.StringVar(toolHeap, "tool-heap", defaultToolHeap, "heap added for the tool's data to a bound the command sets (-Xmx, -XX:MaxHeapSize, -XX:MaxRAMPercentage): `SIZE` as the JVM reads it (512m, 2g; 0: none)")
+}
+
+// setsMaxHeap matches a JVM option that bounds the heap.
+var setsMaxHeap = regexp.MustCompile(`^-(Xmx|XX:MaxHeapSize=|XX:MaxRAMPercentage=)`)
+
+// heapBound is the heap bound a command's JVM runs with, where it sets one.
+type heapBound struct {
+	option string // as given, e.g. -Xmx256M
+	bytes  uint64
+	// last is set when the bound comes from _JAVA_OPTIONS, which the JVM
+	// reads after the command line: nothing weft adds can raise it.
+	last bool
+}
+
+// commandHeapBound returns the heap bound the command's JVM would run
+// with, ok false if it sets none (the JVM's default, a quarter of memory):
+// the last of JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command's options
+// and _JAVA_OPTIONS, in the order the JVM reads them.
+func commandHeapBound(line *javacmd.Line) (b heapBound, ok bool) {
+	sources := [][]string{strings.Fields(os.Getenv("JAVA_TOOL_OPTIONS")), strings.Fields(os.Getenv("JDK_JAVA_OPTIONS")),
+		line.JVMOptions(), strings.Fields(os.Getenv("_JAVA_OPTIONS"))}
+	for i, opts := range sources {
+		for _, o := range opts {
+			if !setsMaxHeap.MatchString(o) {
+				continue
+			}
+			if n, err := heapOptionBytes(o); err == nil {
+				b, ok = heapBound{option: o, bytes: n, last: i == len(sources)-1}, true
+			}
+		}
+	}
+	return b, ok
+}
+
+// heapOptionBytes returns the bytes a heap-bounding option sets.
+func heapOptionBytes(o string) (uint64, error) {
+	if p, ok := strings.CutPrefix(o, "-XX:MaxRAMPercentage="); ok {
+		pct, err := strconv.ParseFloat(p, 64)
+		ram := physicalMemory()
+		if err != nil || pct <= 0 || ram == 0 {
+			return 0, fmt.Errorf("%s: not a percentage of known memory", o)
+		}
+		return uint64(float64(ram) * pct / 100), nil
+	}
+	v := strings.TrimPrefix(strings.TrimPrefix(o, "-Xmx"), "-XX:MaxHeapSize=")
+	return parseJVMSize(v)
+}
+
+// parseJVMSize reads a size as the JVM's options give it: a number of
+// bytes, or of k, m, g or t (either case).
+func parseJVMSize(s string) (uint64, error) {
+	shift := 0
+	if s != "" {
+		switch s[len(s)-1] {
+		case 'k', 'K':
+			shift = 10
+		case 'm', 'M':
+			shift = 20
+		case 'g', 'G':
+			shift = 30
+		case 't', 'T':
+			shift = 40
+		}
+	}
+	digits := s
+	if shift > 0 {
+		digits = s[:len(s)-1]
+	}
+	n, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil || n > (1<<63)>>shift {
+		return 0, fmt.Errorf("%q is not a size (a number, then k, m, g or t)", s)
+	}
+	return n << shift, nil
+}
+
+// heapBoundSaid names the heap bound the command's JVM runs with.
+func heapBoundSaid(line *javacmd.Line) string {
+	if b, ok := commandHeapBound(line); ok {
+		return "it runs with " + b.option
+	}
+	return "it sets none: the JVM's default is a quarter of memory"
+}
+
+// outOfMemory is what a JVM writes to its standard error when an
+// OutOfMemoryError escapes a thread: the symptom weft's tools look for to
+// say why their data is missing. (The JVM's -XX:OnOutOfMemoryError would
+// tell weft of a caught one too, but announces itself on standard output,
+// which is the program's.)
+const outOfMemory = "java.lang.OutOfMemoryError"
+
+// oomWatch passes a JVM's standard error through and notes whether
+// outOfMemory went by, across writes.
+type oomWatch struct {
+	w    io.Writer
+	tail []byte // the last bytes seen, shorter than outOfMemory
+	seen bool
+}
+
+func (o *oomWatch) Write(p []byte) (int, error) {
+	if !o.seen {
+		buf := append(o.tail, p...)
+		o.seen = bytes.Contains(buf, []byte(outOfMemory))
+		o.tail = append(o.tail[:0], buf[max(0, len(buf)-len(outOfMemory)+1):]...)
+	}
+	return o.w.Write(p)
+}
+
+// toolHeapOptions returns the options to put after the command's own for
+// a tool that needs add bytes of heap: the command's bound raised by add,
+// or nothing if the command sets no bound; note says what was done, or
+// why nothing could be.
+func toolHeapOptions(line *javacmd.Line, add uint64) (after []string, note string) {
+	b, ok := commandHeapBound(line)
+	switch {
+	case !ok || add == 0:
+		return nil, ""
+	case b.last:
+		return nil, fmt.Sprintf("_JAVA_OPTIONS bounds the heap (%s), which weft cannot raise for the tool's data: the program has less heap than it asked for", b.option)
+	}
+	mb := (b.bytes + add + 1<<20 - 1) >> 20
+	return []string{fmt.Sprintf("-Xmx%dm", mb)}, fmt.Sprintf("the program's heap bound %s raised to -Xmx%dm for the tool's data (--tool-heap)", b.option, mb)
 }

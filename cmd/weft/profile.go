@@ -128,6 +128,7 @@ Examples:
 	f.StringVar(&opts.pprof, "pprof", "", "also write the profile in pprof's format to `FILE` (go tool pprof, Pyroscope, Parca, the OpenTelemetry collector): one sample type per metric")
 	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "profile")
+	addToolHeapFlag(f, &opts.toolHeap)
 	cmd.SetFlagErrorFunc(flagErrorWithRenames(profileRenamed))
 	return cmd
 }
@@ -177,9 +178,14 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	}
 	formats := profileFormats{fl.writeFolded, fl.writeSpeedscope, fl.pprof}
 	cct := filepath.Join(out, "profile.cct")
+	end := &jvmEnd{}
 	run := func() (int, error) {
-		return runTool(cmd, args, fl.wovenRunOptions, aspect, adv, fl.aspects, fl.adviceCP,
-			wovenRunExtras{jvmOptions: jvmOptions, env: env, line: line})
+		code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, fl.aspects, fl.adviceCP,
+			wovenRunExtras{jvmOptions: jvmOptions, env: env, line: line, end: end})
+		if err == nil && end.outOfMemory && !fileExists(cct) {
+			err = fmt.Errorf("the profiler wrote nothing to %s: the JVM ran out of memory first (above)", out)
+		}
+		return code, err
 	}
 	if fl.period > 0 {
 		// Snapshots rewrite the file while the program runs: it is read once the JVM has ended.

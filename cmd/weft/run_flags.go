@@ -21,6 +21,9 @@ type wovenRunOptions struct {
 	appCDS   bool
 	cacheMax string
 	scope    scopeOptions
+	// toolHeap is the tools' --tool-heap (addToolHeapFlag); weft run has
+	// none.
+	toolHeap string
 }
 
 // addWovenRunFlags adds the flags of opts to a command that runs a program

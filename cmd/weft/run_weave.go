@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/weft-aop/weft/launch"
@@ -25,8 +26,20 @@ type wovenRunExtras struct {
 	// that needs it too; nil: runWoven reads it.
 	line *javacmd.Line
 	// toolMemory adds the tools' memory options (toolMemoryOptions) before
-	// jvmOptions.
+	// jvmOptions, raises a heap bound the command sets by toolHeap bytes
+	// (toolHeapOptions), and watches for the JVM running out of memory.
 	toolMemory bool
+	toolHeap   uint64
+	// end, if set, gets what runWoven learned of the JVM's end.
+	end *jvmEnd
+}
+
+// jvmEnd is what weft learned of how a program's JVM ended, beyond its
+// exit code.
+type jvmEnd struct {
+	// outOfMemory is set when an OutOfMemoryError escaped a thread of the
+	// JVM (oomWatch).
+	outOfMemory bool
 }
 
 // runWoven weaves as opts say and runs the command in args on the woven
@@ -125,6 +138,19 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	var jvmOpts []string
 	if extra.toolMemory {
 		jvmOpts = toolMemoryOptions(line)
+		after, note := toolHeapOptions(line, extra.toolHeap)
+		switch {
+		case note != "" && len(after) == 0:
+			fmt.Fprintln(stderr, "weft: warning:", note)
+		case note != "":
+			say("%s", note)
+		}
+		if len(after) > 0 {
+			line = line.WithJVMOptionsAfter(after...)
+			if line.Tool {
+				javaArgs = append(slices.Clone(javaArgs), "-J"+after[0])
+			}
+		}
 	}
 	jvmOpts = append(jvmOpts, extra.jvmOptions...)
 	if fl.loadTime {
@@ -166,11 +192,24 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		return 0, err
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
+	// A tool watches the JVM's standard error for the heap running out.
+	jvmErr, watch := stderr, (*oomWatch)(nil)
+	if extra.toolMemory {
+		watch = &oomWatch{w: stderr}
+		jvmErr = watch
+	}
 	exit := launch.Run(launch.Process{Path: launcher, Args: cmdArgs, Env: extra.env,
-		Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: stderr})
+		Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: jvmErr})
 	code := exit.Code
 	if archive != nil {
 		archive.finish(code)
+	}
+	if watch != nil && watch.seen {
+		fmt.Fprintf(stderr, "weft: the program's JVM ran out of memory (%s, above): the tool's data shares the heap; "+
+			"give it more with --tool-heap where the command bounds the heap (%s), or raise the command's bound\n", outOfMemory, heapBoundSaid(line))
+		if extra.end != nil {
+			extra.end.outOfMemory = true
+		}
 	}
 	if lt != nil {
 		lt.Drain()

@@ -75,6 +75,11 @@ func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv 
 		xlint:           "ignore",
 	}
 	extra.toolMemory = true
+	heap, err := parseJVMSize(wo.toolHeap)
+	if err != nil {
+		return 0, fmt.Errorf("--tool-heap: %v", err)
+	}
+	extra.toolHeap = heap
 	return runWoven(cmd, opts, args, extra)
 }
 

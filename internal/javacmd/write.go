@@ -52,6 +52,21 @@ func (l *Line) WithJVMOptions(opts ...string) *Line {
 	return &n
 }
 
+// WithJVMOptionsAfter returns l with the JVM options opts after its own,
+// so that they win where an option may be given twice (as -J options for
+// a tool, which reads them anywhere among its arguments).
+func (l *Line) WithJVMOptionsAfter(opts ...string) *Line {
+	n := *l
+	n.Options = slices.Clone(l.Options)
+	for _, o := range opts {
+		if l.Tool {
+			o = "-J" + o
+		}
+		n.Options = append(n.Options, o)
+	}
+	return &n
+}
+
 // WithClassPath returns l with each class path entry e replaced by
 // woven(e) (the -jar file too). The class path option keeps its spelling
 // where nothing changes; a class path from $CLASSPATH that changes is

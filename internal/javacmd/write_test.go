@@ -55,3 +55,19 @@ func TestWithJVMOptions(t *testing.T) {
 		t.Errorf("javac JVM options: %q, want %q", got, want)
 	}
 }
+
+// TestWithJVMOptionsAfter: the options go after the command's own JVM
+// options (so they win), before the main class, -J options for a tool.
+func TestWithJVMOptionsAfter(t *testing.T) {
+	l, _ := ParseJava("java", []string{"-Xmx1g", "Main", "a"}, nil)
+	if got, want := l.WithJVMOptionsAfter("-Xmx2g").Args(), []string{"-Xmx1g", "-Xmx2g", "Main", "a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("java: %q, want %q", got, want)
+	}
+	if got := l.Args(); !reflect.DeepEqual(got, []string{"-Xmx1g", "Main", "a"}) {
+		t.Errorf("the original changed: %q", got)
+	}
+	tl := ParseTool("javac", []string{"-J-Xmx1g", "-d", "out", "A.java"})
+	if got, want := tl.WithJVMOptionsAfter("-Xmx2g").JVMOptions(), []string{"-Xmx1g", "-Xmx2g"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("javac JVM options: %q, want %q", got, want)
+	}
+}
