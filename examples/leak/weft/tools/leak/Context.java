@@ -31,6 +31,11 @@ final class Context {
     volatile long liveBytes; // their shallow sizes, weighted alike
     /** Shallow size of the site's objects, -1 until measured (arrays are measured one by one). */
     long objectSize = -1;
+    /**
+     * Set when allocations with calling frames were counted here, at their
+     * site alone, because the table of contexts was full (Tracker.intern).
+     */
+    volatile boolean folded;
 
     /** Live estimates at the points of the history (Sampler), by point; written by the sampler only. */
     final long[] history;

@@ -99,6 +99,9 @@ final class Report {
         int interval;
         long minGrowth;
         long allocated;
+        /** Contexts that hold allocations whose frames were lost to a full table, and their allocations. */
+        int folded;
+        long foldedAllocated;
         /** The share of the allocations, in percent, since the window's first point was first taken. */
         long span;
     }
@@ -119,7 +122,12 @@ final class Report {
             rows.add(r);
             if (r.growing) growing.add(r);
             sites.add(c.siteId);
-            run.allocated += c.allocated();
+            long n = c.allocated();
+            run.allocated += n;
+            if (c.folded) {
+                run.folded++;
+                run.foldedAllocated += n;
+            }
         }
         run.sites = sites.size();
         if (run.window > 0 && run.allocated > 0) {
@@ -160,6 +168,12 @@ final class Report {
             w.printf("warning: %,d sampled allocations not tracked: the table of %,d weak references was full%n",
                     Tracker.UNTRACKED.get(), Tracker.REFS.max());
         }
+        if (run.folded > 0) {
+            w.printf("warning: the table of %,d contexts was full: later contexts were counted at their site alone, without "
+                    + "calling frames, at %,d sites (%,d allocations there); its size is a thirty-second of the heap "
+                    + "(weft leak --tool-heap, or the command's -Xmx, raises it)%n",
+                    Tracker.MAX_CONTEXTS, run.folded, run.foldedAllocated);
+        }
         w.println();
         String window = String.format("%d points of history, the last %d %% of the allocations", run.window, run.span);
         if (run.points < MIN_SAMPLES) {
@@ -176,6 +190,7 @@ final class Report {
                 w.printf("    +%,d objects (+%s), %,d live (%s), %,d allocated%n",
                         r.growth, size(r.bytesGrowth), r.live, size(r.liveBytes), r.c.allocated());
                 for (weft.rt.JoinPointStaticPart f : r.c.frames()) w.printf("    in %s%n", Context.frame(f));
+                if (r.c.folded) w.printf("    (calling frames lost: the table of contexts was full)%n");
                 w.printf("    live at those points:");
                 for (long v : r.window) w.printf(" %,d", v);
                 w.println();
@@ -199,9 +214,10 @@ final class Report {
 
     private static void json(PrintWriter w, Run run, List<Row> rows, List<Row> growing) {
         w.printf(Locale.ROOT, "{\"samples\":%d,\"points\":%d,\"window\":%d,\"windowSpan\":%d,\"interval\":%d,\"allocations\":%d,\"sites\":%d,\"contexts\":%d,"
-                + "\"untracked\":%d,\"maxTracked\":%d,\"tau\":%s,\"minGrowth\":%d,%n\"growing\":[",
+                + "\"untracked\":%d,\"maxTracked\":%d,\"maxContexts\":%d,\"foldedContexts\":%d,\"foldedAllocations\":%d,"
+                + "\"tau\":%s,\"minGrowth\":%d,%n\"growing\":[",
                 run.samples, run.points, Tracker.WINDOW, run.span, run.interval, run.allocated, run.sites, rows.size(),
-                Tracker.UNTRACKED.get(), Tracker.REFS.max(), TAU, run.minGrowth);
+                Tracker.UNTRACKED.get(), Tracker.REFS.max(), Tracker.MAX_CONTEXTS, run.folded, run.foldedAllocated, TAU, run.minGrowth);
         String sep = "";
         for (Row r : growing) {
             w.print(sep);
@@ -231,7 +247,9 @@ final class Report {
             if (i > 0) w.print(',');
             string(w, Context.frame(frames[i]));
         }
-        w.printf(Locale.ROOT, "],\"allocated\":%d,\"tracked\":%d,\"live\":%d,\"liveBytes\":%d,\"growth\":%d,\"tau\":%.3f,\"history\":[",
+        w.print(']');
+        if (r.c.folded) w.print(",\"framesLost\":true");
+        w.printf(Locale.ROOT, ",\"allocated\":%d,\"tracked\":%d,\"live\":%d,\"liveBytes\":%d,\"growth\":%d,\"tau\":%.3f,\"history\":[",
                 r.c.allocated(), r.c.tracked, r.live, r.liveBytes, r.growth, r.tau);
         for (int i = 0; i < r.window.length; i++) {
             if (i > 0) w.print(',');

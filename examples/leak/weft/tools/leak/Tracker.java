@@ -49,8 +49,12 @@ public final class Tracker {
     static final int MAX_TRACKED = (int) Math.max(4096, Math.min(1 << 21, Runtime.getRuntime().maxMemory() / 16 / 64));
     /** Frames of a context at most, however far the program's nearest frame is. */
     static final int MAX_FRAMES = Math.max(DEPTH, 64);
-    /** Contexts kept at most; past it, new contexts fold into their site alone (no frames). */
-    static final int MAX_CONTEXTS = (int) Math.max(1024, Math.min(200_000, Runtime.getRuntime().maxMemory() / 32 / 256));
+    /**
+     * Contexts kept at most, a thirty-second of the heap at about 256 bytes
+     * each; past it, new contexts fold into their site alone (no frames),
+     * and the report says so (Context.folded).
+     */
+    static final int MAX_CONTEXTS = (int) Math.max(1024, Math.min(1 << 22, Runtime.getRuntime().maxMemory() / 32 / 256));
 
     /** One in interval allocations is tracked; raised by the sampler when the rate is too high. */
     static volatile int interval = FIXED_INTERVAL > 0 ? FIXED_INTERVAL : 1;
@@ -239,16 +243,20 @@ public final class Tracker {
 
     private static Context intern(int site, int[] f, int k, int h) {
         int[] ids = NO_IDS;
-        if (CONTEXT_COUNT.get() < MAX_CONTEXTS) {
+        boolean full = CONTEXT_COUNT.get() >= MAX_CONTEXTS;
+        if (!full) {
             ids = Arrays.copyOf(f, k);
         } else {
             h = Context.hash(site, f, 0);
         }
         Context probe = new Context(site, ids, h, Sampler.POINTS, Sampler.samples());
         Context c = CONTEXTS.putIfAbsent(probe, probe);
-        if (c != null) return c;
-        CONTEXT_COUNT.incrementAndGet();
-        return probe;
+        if (c == null) {
+            CONTEXT_COUNT.incrementAndGet();
+            c = probe;
+        }
+        if (full && k > 0) c.folded = true; // its frames lost: the report says so
+        return c;
     }
 
     /**
