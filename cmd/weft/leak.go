@@ -69,7 +69,9 @@ has the compiler threads the JVM's own policy gives it.
 
 Samples are taken after collections only: a program that runs for too
 short a time or with a large heap gets too few; run it longer or with a
-smaller heap (-Xmx).
+smaller heap (-Xmx). The tracker's data lives in the program's heap: a
+bound the command sets (-Xmx, -XX:MaxHeapSize, -XX:MaxRAMPercentage) is
+raised by --tool-heap (1 GB) for it, so the program keeps what it asked for.
 
 Examples:
 

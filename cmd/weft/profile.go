@@ -100,7 +100,9 @@ It runs with the parallel collector unless the command chooses one
 the command sizes them, with an initial heap of a sixteenth of memory (at
 most 1 GB) and a metadata threshold of 256 MB: the tree lives in the heap
 and the woven JDK has more classes, so growing from javac's 8 MB took ten
-full collections.
+full collections. A heap bound the command sets (-Xmx, -XX:MaxHeapSize,
+-XX:MaxRAMPercentage) is raised by --tool-heap (1 GB) for the tree, so the
+program keeps the heap it sized for itself (kotlinc's -Xmx256M).
 
 Examples:
 
