@@ -50,6 +50,8 @@ func TestProgramMatrix(t *testing.T) {
 	t.Run("ant", m.ant)
 	t.Run("felix", m.felix)
 	t.Run("kotlin", m.kotlin)
+	t.Run("ecj", m.ecj)
+	t.Run("derby", m.derby)
 	t.Run("tomcat", m.tomcat)
 	t.Run("jetty", m.jetty)
 	t.Run("h2", m.h2)
