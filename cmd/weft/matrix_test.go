@@ -27,8 +27,12 @@ import (
 // time by Jasper) and a servlet, Jetty 9 embedded serving a servlet, H2 as
 // a TCP server with a JDBC client in another JVM (matrix_servers_test.go)
 // —, language runtimes that compile as they run — Groovy, JRuby, Scala,
-// Clojure, Rhino — and a build tool, Ant compiling and running a small
-// project with javac in its own JVM (matrix_programs_test.go). Pages,
+// Clojure, Rhino, Jython — and a build tool, Ant compiling and running a
+// small project with javac in its own JVM (matrix_programs_test.go); Apache
+// Felix starting an OSGi bundle (matrix_felix_test.go); compilers whose
+// class files must be the stock run's byte for byte, kotlinc and ecj, and
+// the programs they compiled; Derby running SQL through ij, a Java
+// function in it (matrix_kotlin_test.go, matrix_ecj_derby_test.go). Pages,
 // query results and output are the stock run's; each program's probe (a
 // function called a known number of times) is counted exactly; no
 // VerifyError, no class the JVM refused; the load-time summaries go to the
