@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/parallel"
@@ -163,7 +164,7 @@ func (r *runner) begin(i int) error {
 	}
 	if info, err := classfile.ReadClassInfo(e.Name, data); err == nil {
 		it.class = info.Name
-		if r.defined != nil && classPath(e.Name) != it.class {
+		if r.defined != nil && !r.inPlace(e.Name, it.class) {
 			if own, ok := r.defined[it.class]; ok {
 				it.warnings = append(it.warnings, fmt.Sprintf("%s: copied unchanged: a copy of class %s, whose own entry is %s",
 					r.in.Label(e), it.class, own))
@@ -175,6 +176,16 @@ func (r *runner) begin(i int) error {
 	}
 	it.pending = r.t.Begin(e, data)
 	return nil
+}
+
+// inPlace reports whether the class named class, stored at entry name, is
+// where a loader looks it up: at its name's path in a jar (a class path's
+// root); in a directory, at its name's path or at the end of it (a
+// package's directory, app/ holding app/Main as Main.class, its added
+// classes written beside it).
+func (r *runner) inPlace(name, class string) bool {
+	p := classPath(name)
+	return p == class || r.in.Kind == Dir && strings.HasSuffix(class, "/"+p)
 }
 
 // number lets the transform number the classes in input order.

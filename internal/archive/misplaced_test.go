@@ -9,8 +9,9 @@ import (
 )
 
 // TestRunLeavesMisplacedClasses: a class stored under a path that is not
-// its name's (Jython's Lib/encodings/__init__$py.class holds encodings$py)
-// is copied unchanged and not numbered, in a jar and in a directory, and
+// its name's (Jython's Lib/encodings/__init__$py.class holds encodings$py),
+// nor in a directory the end of it (a package's directory), is copied
+// unchanged and not numbered, in a jar and in a directory, and
 // one warning counts such classes and names the first: no loader would
 // find a sister class added beside it. Weaving it wrote the sister where
 // no loader looked it up (NoClassDefFoundError at the class's first join
@@ -30,6 +31,19 @@ func TestRunLeavesMisplacedClasses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A package's directory holds its classes at the end of their names'
+	// paths: woven, their added classes beside them.
+	pkg := &testTransform{change: map[string]bool{"C.class": true}}
+	src, err := Open(filepath.Join(dir, "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(src, t.TempDir(), pkg, Options{})
+	src.Close()
+	if err != nil || rep.Changed != 1 || len(rep.Warnings) != 0 || strings.Join(pkg.numbered, " ") != "C.class" {
+		t.Errorf("a package's directory: %v, report %+v, numbered %q", err, rep, pkg.numbered)
+	}
+
 	for _, in := range []string{jar, dir} {
 		tr := &testTransform{change: change}
 		src, err := Open(in)
