@@ -71,7 +71,9 @@ Samples are taken after collections only: a program that runs for too
 short a time or with a large heap gets too few; run it longer or with a
 smaller heap (-Xmx). The tracker's data lives in the program's heap: a
 bound the command sets (-Xmx, -XX:MaxHeapSize, -XX:MaxRAMPercentage) is
-raised by --tool-heap (1 GB) for it, so the program keeps what it asked for.
+raised by --tool-heap (32 MB: more would make collections, and so samples,
+rarer) for it, its young generation kept, so the program keeps what it
+asked for.
 
 Examples:
 
@@ -91,7 +93,7 @@ Examples:
 	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
 	f.StringVar(&opts.pprof, "pprof", "", "also write the live objects' contexts in pprof's format to `FILE` (live objects and bytes)")
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "track")
-	addToolHeapFlag(f, &opts.toolHeap)
+	addToolHeapFlag(f, &opts.toolHeap, leakToolHeap)
 	return cmd
 }
 

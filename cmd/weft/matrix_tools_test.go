@@ -29,7 +29,7 @@ func TestToolsSmallHeap(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Books.java": string(src)}, "-cp", cp)
 	books := []string{"java", "-Xmx48m", "-cp", app + ":" + cp, "Books"}
 	want, _ := jvmtest.Run(t, books[1:]...)
-	if want != "40000 books, 11980000 pages, 3073991 bytes, 285\n" {
+	if want != "25000 books, 7467500 pages, 1917080 bytes, 285\n" {
 		t.Fatalf("stock: %q", want)
 	}
 	for _, tool := range [][]string{
@@ -65,7 +65,7 @@ func TestToolsSmallHeap(t *testing.T) {
 			t.Fatalf("exit %d, SqKt.class %d bytes (stock %d), profile written %v\nstderr:\n%s", code, len(class), len(wantClass),
 				fileExists(filepath.Join(prof, "profile.cct")), tail(stderr))
 		}
-		if !strings.Contains(stderr, "heap bound -Xmx256M raised to -Xmx1280m") {
+		if !strings.Contains(stderr, "heap bound -Xmx256M raised to -Xmx1280m for the tool") {
 			t.Errorf("weft profile -v does not say the heap bound was raised:\n%s", tail(stderr))
 		}
 	})

@@ -142,12 +142,21 @@ func meminfoTotal() uint64 {
 // alone (kotlinc's launcher passes -Xmx256M): the tools add their own share
 // to that bound, so that the program keeps the heap it asked for.
 
-// defaultToolHeap is the heap the tools add to a bound the command sets.
-const defaultToolHeap = "1g"
+// The heap each tool adds to a bound the command sets: the profiler's tree
+// grows with the program's contexts (125 MB for javac compiling 120
+// files); the leak tracker's tables are a tenth of the heap, and it samples
+// after collections, which a larger old generation makes rarer (a Rhino
+// script in -Xmx32m: 98 to 358 samples, 8 with a gigabyte more), so it
+// adds little; recrash keeps the values of the frames on each stack.
+const (
+	profileToolHeap = "1g"
+	leakToolHeap    = "32m"
+	recrashToolHeap = "256m"
+)
 
-// addToolHeapFlag adds --tool-heap to a tool's flags.
-func addToolHeapFlag(f *pflag.FlagSet, toolHeap *string) {
-	f.StringVar(toolHeap, "tool-heap", defaultToolHeap, "heap added for the tool's data to a bound the command sets (-Xmx, -XX:MaxHeapSize, -XX:MaxRAMPercentage): `SIZE` as the JVM reads it (512m, 2g; 0: none)")
+// addToolHeapFlag adds --tool-heap, with the tool's default, to its flags.
+func addToolHeapFlag(f *pflag.FlagSet, toolHeap *string, def string) {
+	f.StringVar(toolHeap, "tool-heap", def, "heap added for the tool's data to a bound the command sets (-Xmx, -XX:MaxHeapSize, -XX:MaxRAMPercentage): `SIZE` as the JVM reads it (512m, 2g; 0: none)")
 }
 
 // setsMaxHeap matches a JVM option that bounds the heap.
@@ -268,5 +277,19 @@ func toolHeapOptions(line *javacmd.Line, add uint64) (after []string, note strin
 		return nil, fmt.Sprintf("_JAVA_OPTIONS bounds the heap (%s), which weft cannot raise for the tool's data: the program has less heap than it asked for", b.option)
 	}
 	mb := (b.bytes + add + 1<<20 - 1) >> 20
-	return []string{fmt.Sprintf("-Xmx%dm", mb)}, fmt.Sprintf("the program's heap bound %s raised to -Xmx%dm for the tool's data (--tool-heap)", b.option, mb)
+	after = []string{fmt.Sprintf("-Xmx%dm", mb)}
+	note = fmt.Sprintf("the program's heap bound %s raised to -Xmx%dm for the tool's data (--tool-heap)", b.option, mb)
+	if !commandChooses(line, setsYoung) {
+		// The young generation keeps the size it has under the command's
+		// bound (a third of it, the collectors' NewRatio of 2): the tools'
+		// data is long-lived, and the program's collections come as often
+		// as on the stock JDK (weft leak samples after each).
+		young := max(b.bytes/3>>10, 1024)
+		after = append(after, fmt.Sprintf("-XX:MaxNewSize=%dk", young))
+		note += fmt.Sprintf(", its young generation kept at most a third of the bound (-XX:MaxNewSize=%dk)", young)
+	}
+	return after, note
 }
+
+// setsYoung matches a JVM option that sizes the young generation.
+var setsYoung = regexp.MustCompile(`^-(Xmn|XX:(Max)?NewSize=|XX:NewRatio=)`)

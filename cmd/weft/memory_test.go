@@ -35,9 +35,10 @@ func TestToolHeapOptions(t *testing.T) {
 		want []string
 	}{
 		{[]string{"java", "-cp", "app", "Main"}, nil},
-		{[]string{"java", "-Xmx256M", "-Xms32M", "-cp", "app", "Main"}, []string{"-Xmx1280m"}},
-		{[]string{"java", "-Xmx1g", "-XX:MaxHeapSize=48m", "Main"}, []string{"-Xmx1072m"}},
-		{[]string{"javac", "-J-Xmx64m", "A.java"}, []string{"-Xmx1088m"}},
+		{[]string{"java", "-Xmx256M", "-Xms32M", "-cp", "app", "Main"}, []string{"-Xmx1280m", "-XX:MaxNewSize=87381k"}},
+		{[]string{"java", "-Xmx1g", "-XX:MaxHeapSize=48m", "Main"}, []string{"-Xmx1072m", "-XX:MaxNewSize=16384k"}},
+		{[]string{"javac", "-J-Xmx64m", "A.java"}, []string{"-Xmx1088m", "-XX:MaxNewSize=21845k"}},
+		{[]string{"java", "-Xmx64m", "-Xmn8m", "Main"}, []string{"-Xmx1088m"}}, // the command sizes the young generation
 		{[]string{"java", "Main", "-Xmx64m"}, nil}, // the program's argument
 	} {
 		got, note := toolHeapOptions(parseLine(t, c.args), add)
@@ -49,7 +50,7 @@ func TestToolHeapOptions(t *testing.T) {
 		t.Errorf("--tool-heap 0: %q, want nothing added", got)
 	}
 	t.Setenv("JAVA_TOOL_OPTIONS", "-Xmx100m")
-	if got, _ := toolHeapOptions(parseLine(t, []string{"java", "Main"}), add); !slices.Equal(got, []string{"-Xmx1124m"}) {
+	if got, _ := toolHeapOptions(parseLine(t, []string{"java", "Main"}), add); !slices.Equal(got, []string{"-Xmx1124m", "-XX:MaxNewSize=34133k"}) {
 		t.Errorf("JAVA_TOOL_OPTIONS=-Xmx100m: %q", got)
 	}
 	t.Setenv("_JAVA_OPTIONS", "-Xmx50m")

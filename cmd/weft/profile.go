@@ -101,8 +101,9 @@ the command sizes them, with an initial heap of a sixteenth of memory (at
 most 1 GB) and a metadata threshold of 256 MB: the tree lives in the heap
 and the woven JDK has more classes, so growing from javac's 8 MB took ten
 full collections. A heap bound the command sets (-Xmx, -XX:MaxHeapSize,
--XX:MaxRAMPercentage) is raised by --tool-heap (1 GB) for the tree, so the
-program keeps the heap it sized for itself (kotlinc's -Xmx256M).
+-XX:MaxRAMPercentage) is raised by --tool-heap (1 GB) for the tree, its
+young generation kept, so the program keeps the heap it sized for itself
+(kotlinc's -Xmx256M).
 
 Examples:
 
@@ -130,7 +131,7 @@ Examples:
 	f.StringVar(&opts.pprof, "pprof", "", "also write the profile in pprof's format to `FILE` (go tool pprof, Pyroscope, Parca, the OpenTelemetry collector): one sample type per metric")
 	f.StringVar(&opts.jit, "jit", "c1", `the JIT policy: "c1" (C1 only: the least compiling), "delayed" (C2 compiles later), "stock" (the JVM's own)`)
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "profile")
-	addToolHeapFlag(f, &opts.toolHeap)
+	addToolHeapFlag(f, &opts.toolHeap, profileToolHeap)
 	cmd.SetFlagErrorFunc(flagErrorWithRenames(profileRenamed))
 	return cmd
 }

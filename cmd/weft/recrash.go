@@ -76,7 +76,7 @@ Examples:
 	f.StringVar(&opts.method, "method", "", "also save a crash when an exception escapes this method (pkg.Class.name)")
 	f.StringVar(&opts.junit, "junit", defaultJUnit(), "JUnit 4's class path for the tests (empty: plain programs)")
 	addWovenRunFlags(f, &opts.wovenRunOptions, "java.base", "record")
-	addToolHeapFlag(f, &opts.toolHeap)
+	addToolHeapFlag(f, &opts.toolHeap, recrashToolHeap)
 	cmd.SetFlagErrorFunc(flagErrorWithRenames(recrashRenamed))
 	return cmd
 }

@@ -148,7 +148,10 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		if len(after) > 0 {
 			line = line.WithJVMOptionsAfter(after...)
 			if line.Tool {
-				javaArgs = append(slices.Clone(javaArgs), "-J"+after[0])
+				javaArgs = slices.Clone(javaArgs)
+				for _, o := range after {
+					javaArgs = append(javaArgs, "-J"+o)
+				}
 			}
 		}
 	}

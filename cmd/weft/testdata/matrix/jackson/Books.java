@@ -1,5 +1,5 @@
 // Jackson data binding in a small heap (matrix_tools_test.go runs it with
-// -Xmx48m): 40,000 records written to JSON, read back as a tree and as
+// -Xmx48m): 25,000 records written to JSON, read back as a tree and as
 // objects, their pages summed; probeSq is called 10 times.
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +20,7 @@ public class Books {
     public static void main(String[] args) throws Exception {
         ObjectMapper mapper = new ObjectMapper();
         List<Book> books = new ArrayList<>();
-        for (int i = 0; i < 40_000; i++) {
+        for (int i = 0; i < 25_000; i++) {
             Book b = new Book();
             b.title = "Book number " + i;
             b.authors.add("Author " + (i % 97));
