@@ -39,7 +39,7 @@ func TestToolHeapOptions(t *testing.T) {
 		{[]string{"java", "-Xmx1g", "-XX:MaxHeapSize=48m", "Main"}, []string{"-Xmx1072m", "-XX:MaxNewSize=16384k"}},
 		{[]string{"javac", "-J-Xmx64m", "A.java"}, []string{"-Xmx1088m", "-XX:MaxNewSize=21845k"}},
 		{[]string{"java", "-Xmx64m", "-Xmn8m", "Main"}, []string{"-Xmx1088m"}}, // the command sizes the young generation
-		{[]string{"java", "Main", "-Xmx64m"}, nil}, // the program's argument
+		{[]string{"java", "Main", "-Xmx64m"}, nil},                             // the program's argument
 	} {
 		got, note := toolHeapOptions(parseLine(t, c.args), add)
 		if !slices.Equal(got, c.want) || (c.want != nil) != strings.Contains(note, "raised to") {
