@@ -62,6 +62,9 @@ func TestProgramMatrix(t *testing.T) {
 	t.Run("tomcat", m.tomcat)
 	t.Run("jetty", m.jetty)
 	t.Run("h2", m.h2)
+	t.Run("hsqldb", m.hsqldb)
+	t.Run("netty", m.netty)
+	t.Run("zookeeper", m.zookeeper)
 	m.stopServe(t)
 }
 
