@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/weft-aop/weft/launch"
 
@@ -45,13 +49,107 @@ type jvmEnd struct {
 // runWoven weaves as opts say and runs the command in args on the woven
 // JDK and class path, with extra's JVM options and environment, with
 // cmd's streams; it returns the command's exit code. The phases are in
-// the order of the README's "How weft run runs a program".
+// the order of the README's "How weft run runs a program". A signal
+// before the program starts (the JDK's weave takes minutes) stops weft at
+// once, with exit status 128 plus its number: the weave is abandoned,
+// weft's helpers end with it (internal/proc), and the cache records
+// nothing unfinished as complete.
 func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRunExtras) (int, error) {
+	stderr := cmd.ErrOrStderr()
+	r, err := interruptible(stderr, "the program started", func() (*wovenRun, error) { return prepareWoven(cmd, opts, args, extra) })
+	if err != nil {
+		return 0, err
+	}
+	defer r.close()
+	// A tool watches the JVM's standard error for the heap running out.
+	jvmErr, watch := stderr, (*oomWatch)(nil)
+	if extra.toolMemory {
+		watch = &oomWatch{w: stderr}
+		jvmErr = watch
+	}
+	exit := launch.Run(launch.Process{Path: r.launcher, Args: r.args, Env: extra.env,
+		Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: jvmErr})
+	code := exit.Code
+	if r.archive != nil {
+		r.archive.finish(code)
+	}
+	if watch != nil && watch.seen {
+		fmt.Fprintf(stderr, "weft: the program's JVM ran out of memory (%s, above): the tool's data shares the heap; "+
+			"give it more with --tool-heap where the command bounds the heap (%s), or raise the command's bound\n", outOfMemory, heapBoundSaid(r.line))
+		if extra.end != nil {
+			extra.end.outOfMemory = true
+		}
+	}
+	if r.lt != nil {
+		r.lt.Drain()
+		if err := reportLoadTime(stderr, r.lt.Stop(stderr), opts.report); err != nil {
+			fmt.Fprintln(stderr, "weft:", err)
+		}
+	}
+	return code, jvmCrash(exit)
+}
+
+// wovenRun is a program ready to run on its woven JDK and class path.
+type wovenRun struct {
+	launcher string
+	args     []string
+	line     *javacmd.Line // the command line as run
+	archive  *appArchive   // the application's class data sharing archive, or nil
+	lt       *launch.LoadTime
+	closers  []func() // the JDK's image, the cache entries in use
+}
+
+func (r *wovenRun) close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// interruptible runs prepare, or stops at the first SIGINT, SIGTERM or
+// SIGHUP before it is done, saying it stopped before what prepare
+// prepares, with the error that makes weft exit with 128 plus the
+// signal's number; prepare then goes on until weft exits. Catching them
+// from the start also keeps a signal from being lost in a weft started
+// with SIGINT ignored (a script's background job), whose later handler
+// (launch.Run's, weft serve's) would then take the next one.
+func interruptible[T any](stderr io.Writer, before string, prepare func() (T, error)) (T, error) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	type prepared struct {
+		v   T
+		err error
+	}
+	ready := make(chan prepared, 1)
+	go func() {
+		v, err := prepare()
+		ready <- prepared{v, err}
+	}()
+	select {
+	case sig := <-sigs:
+		fmt.Fprintf(stderr, "weft: %v: stopped before %s\n", sig, before)
+		var zero T
+		return zero, exitError{code: 128 + int(sig.(syscall.Signal))}
+	case p := <-ready:
+		return p.v, p.err
+	}
+}
+
+// prepareWoven weaves as opts say (the JDK, the class path), starts the
+// load-time weaving and returns the command to run; r.close releases what
+// it holds.
+func prepareWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRunExtras) (r *wovenRun, err error) {
+	w := &wovenRun{}
+	defer func() {
+		if err != nil {
+			w.close() // r is nil then
+		}
+	}()
 	fl := opts
 	stderr := cmd.ErrOrStderr()
 	launcher, home, err := commandJDK(fl.javaHome, args[0])
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	say := func(format string, a ...any) {
 		if fl.verbose {
@@ -64,7 +162,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	line := extra.line
 	if line == nil {
 		if line, err = launch.CommandLine(launcher, home, javaArgs); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
 	tool := line.Tool
@@ -73,10 +171,10 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	// The aspects, with their advice classes on --advice-cp or the class
 	// path; the entries holding them go on the boot class path.
 	j := launch.OpenJDK(home) // its image shared by every step that reads it
-	defer j.Close()
+	w.closers = append(w.closers, func() { j.Close() })
 	prog, holders, err := resolveAdvice(stderr, j, fl.aspects, fl.adviceCP, present)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	m, advs := prog, prog.Advice()
 	bootCP := joinClassPath(append([]string{fl.adviceCP}, holders...)...)
@@ -84,26 +182,26 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	// The scope: which classes and JDK modules may be woven.
 	sc, err := fl.scope.build()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	modules, err := expandModules(home, fl.modules)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 
 	// The JDK, woven once per key. The cache's entries this run uses stay
 	// in use until its JVM ends.
 	cu, err := useCache(fl.cacheMax, stderr)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	defer cu.Release()
+	w.closers = append(w.closers, cu.Release)
 	progress, clear := progressOn(stderr)
 	wj, err := cu.WovenJDK(launch.WovenJDKJob{JDK: j, Matcher: m, Advice: advs, Aspects: fl.aspects, BootCP: bootCP,
 		Modules: modules, Scope: sc, Holders: holders, Image: !fl.patches, Progress: progress})
 	clear()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	jdkDir, imageDir := wj.Dir, wj.Image
 	say("woven JDK: %s", jdkDir)
@@ -117,7 +215,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	wc, err := cu.WovenClassPath(launch.ClassPathJob{JDK: j, Woven: wj, Meta: meta, Matcher: m, Advice: advs,
 		AdviceCP: fl.adviceCP, Line: line, Entries: entries, Present: present, Scope: sc, Applied: applied})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if wc.Dir != "" {
 		say("woven class path: %s", wc.Dir)
@@ -127,7 +225,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	// woven: when this run wove.
 	if wj.Wove || wc.Wove {
 		if err := launch.ReadApplied(jdkDir, applied); err != nil {
-			return 0, err
+			return nil, err
 		}
 		lintAdviceDidNotMatch(stderr, fl.xlint, advs, applied)
 		reportScope(stderr, sc) // what the weaving ahead left out
@@ -159,12 +257,12 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	if fl.loadTime {
 		answers, err := cu.Acquire("ltw", wc.Key, meta, nil)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if lt, err = launch.StartLoadTime(m, advs, launch.LoadTimeJob{JDK: j, ClassPath: present, AdviceCP: bootCP, Modules: modules,
 			Scope: sc, IDBase: wc.NextID, CacheDir: answers.Dir, WeaveInfo: fl.weaveInfo, InfoOut: cmd.OutOrStdout(),
 			Timeout: fl.timeout}); err != nil {
-			return 0, err
+			return nil, err
 		}
 		jvmOpts = append(jvmOpts, lt.Properties()...)
 		if !tool { // the application's named modules reach weft's runtime and the advice
@@ -192,33 +290,9 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	})
 	launcher, cmdArgs, err := wj.Command(launcher, line, javaArgs, jvmOpts)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	say("%s %s", launcher, strings.Join(cmdArgs, " "))
-	// A tool watches the JVM's standard error for the heap running out.
-	jvmErr, watch := stderr, (*oomWatch)(nil)
-	if extra.toolMemory {
-		watch = &oomWatch{w: stderr}
-		jvmErr = watch
-	}
-	exit := launch.Run(launch.Process{Path: launcher, Args: cmdArgs, Env: extra.env,
-		Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: jvmErr})
-	code := exit.Code
-	if archive != nil {
-		archive.finish(code)
-	}
-	if watch != nil && watch.seen {
-		fmt.Fprintf(stderr, "weft: the program's JVM ran out of memory (%s, above): the tool's data shares the heap; "+
-			"give it more with --tool-heap where the command bounds the heap (%s), or raise the command's bound\n", outOfMemory, heapBoundSaid(line))
-		if extra.end != nil {
-			extra.end.outOfMemory = true
-		}
-	}
-	if lt != nil {
-		lt.Drain()
-		if err := reportLoadTime(stderr, lt.Stop(stderr), fl.report); err != nil {
-			fmt.Fprintln(stderr, "weft:", err)
-		}
-	}
-	return code, jvmCrash(exit)
+	w.launcher, w.args, w.line, w.archive, w.lt = launcher, cmdArgs, line, archive, lt
+	return w, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,30 +85,22 @@ Examples:
 func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	fl := opts
 	stderr := cmd.ErrOrStderr()
-	// Caught from the start, not once serving: a signal while the JDK is
-	// woven (minutes for all its modules) was lost if weft started with
-	// SIGINT ignored (a script's background job), and serve served on;
-	// otherwise it killed weft with its helpers running.
+	// Caught from the start, not once serving (interruptible). The weave
+	// cannot stop half way: interrupted, weft exits without it, leaving p
+	// open to it. Its helpers end with weft (proc.CombinedOutput), and the
+	// cache keeps nothing of it as complete: an entry is complete once its
+	// record is written, after it is made (cache.Store.Acquire).
+	p := &servePrep{}
+	if _, err := interruptible(stderr, "serving", func() (struct{}, error) { return struct{}{}, p.prepare(stderr, fl) }); err != nil {
+		if !errors.As(err, new(exitError)) {
+			p.close()
+		}
+		return err
+	}
+	defer p.close()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	p := &servePrep{}
-	ready := make(chan error, 1)
-	go func() { ready <- p.prepare(stderr, fl) }()
-	select {
-	case sig := <-sigs:
-		// The weave cannot stop half way: weft exits without it, leaving p
-		// open to it. Its helpers end with weft (proc.CombinedOutput), and
-		// the cache keeps nothing of it as complete: an entry is complete
-		// once its record is written, after it is made (cache.Store.Acquire).
-		fmt.Fprintf(stderr, "weft: %v: stopped before serving\n", sig)
-		return exitCode(128 + int(sig.(syscall.Signal)))
-	case err := <-ready:
-		defer p.close()
-		if err != nil {
-			return err
-		}
-	}
 	dir := fl.dir
 	if dir == "" {
 		var err error
