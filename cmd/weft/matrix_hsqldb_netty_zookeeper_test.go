@@ -93,12 +93,13 @@ func (m *matrix) hsqldb(t *testing.T) {
 }
 
 // nettyJars are the Netty 4 jars (libnetty-java) the echo program needs
-// (NIO transport, its line and string codecs) and a logger for it, slf4j's
-// simple one (libslf4j-java), which logs to stderr. Without slf4j, Netty
-// tries Log4j 2 next: its Log4J2Logger extends a Log4j class and cannot be
-// defined, stock or woven, and weft says the JVM refused it woven.
+// (NIO transport, its line and string codecs). No logger: Netty tries
+// slf4j, then Log4j 2, whose Log4J2Logger extends a Log4j class and cannot
+// be defined, stock or woven (Netty catches the error and logs to the JDK's
+// logging): weft says nothing of it, as the JVM refused the woven class
+// only for the supertype missing on the stock JDK too.
 var nettyJars = []string{debJava + "netty-common.jar", debJava + "netty-buffer.jar", debJava + "netty-resolver.jar",
-	debJava + "netty-transport.jar", debJava + "netty-codec.jar", debJava + "slf4j-api.jar", debJava + "slf4j-simple.jar"}
+	debJava + "netty-transport.jar", debJava + "netty-codec.jar"}
 
 // netty runs a Netty echo server and its client in one JVM
 // (testdata/matrix/netty): over NIO on 127.0.0.1 (a port the system
@@ -108,8 +109,7 @@ var nettyJars = []string{debJava + "netty-common.jar", debJava + "netty-buffer.j
 // the count, a checksum of the lines read back and the probes' sum, the
 // stock run's.
 func (m *matrix) netty(t *testing.T) {
-	needFiles(t, "libnetty-java", nettyJars[:5]...)
-	needFiles(t, "libslf4j-java", nettyJars[5:]...)
+	needFiles(t, "libnetty-java", nettyJars...)
 	cp := strings.Join(nettyJars, ":")
 	cp += ":" + jvmtest.Compile(t, matrixSources(t, "netty", "NettyEcho.java"), "-cp", cp)
 	var want string

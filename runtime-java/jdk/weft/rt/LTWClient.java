@@ -250,8 +250,20 @@ final class LTWClient {
     }
 
     static void rejected(String name, Throwable e) {
+        if (e instanceof NoClassDefFoundError && !ours(e.getMessage())) {
+            // A supertype of the class's own is missing (the JVM resolves
+            // only supertypes as it defines a class, and weaving changes
+            // none): the original fails the same way, as on the stock JDK,
+            // and the program handles it as there (Netty trying Log4j 2).
+            return;
+        }
         System.err.println("weft: load-time weaving: the JVM refused the woven " + name + " (" + e
                 + "): defined unwoven");
+    }
+
+    /** Whether a missing class's name is weft's: its runtime's or a sister class. */
+    private static boolean ours(String missing) {
+        return missing == null || missing.startsWith("weft/") || missing.startsWith("weft.") || missing.endsWith(SISTER);
     }
 
     private static void fail(String name, Throwable e) {
