@@ -65,14 +65,12 @@ func TestLeakContextTableFull(t *testing.T) {
 	}
 	txt, _ := os.ReadFile(filepath.Join(out, "leak.txt"))
 	const want = "warning: the table of 2,048 contexts was full: later contexts were counted at their site alone, without calling frames, at "
-	if !strings.Contains(string(txt), want) || !strings.Contains(string(txt), "(calling frames lost: the table of contexts was full)") {
-		t.Errorf("leak.txt does not say %q, or no growing row says its frames are lost:\n%s", want, txt)
+	if !strings.Contains(string(txt), want) {
+		t.Errorf("leak.txt does not say %q:\n%s", want, txt)
 	}
-	lost := false
-	for _, l := range r.Live {
-		lost = lost || l.FramesLost
-	}
-	if !lost && !strings.Contains(string(b), `"framesLost":true`) {
+	// The kept StringBuilders' context came after the table filled: its
+	// row, live or growing (as sampling saw it), says its frames are lost.
+	if !strings.Contains(string(b), `"framesLost":true`) {
 		t.Errorf("leak.json: no row's frames lost")
 	}
 }

@@ -19,34 +19,44 @@ import (
 )
 
 // TestProgramMatrix runs real programs from Debian's packages stock, under
-// one weft serve serving every program's JVMs and (Groovy, Ant, Tomcat and
-// Jetty: each class path woven ahead costs seconds) under weft run, with one
-// aspect (testdata/matrix/matrix.weft) counting every execution and every
+// one weft serve serving every program's JVMs and (Groovy, Jython, Ant,
+// Felix, Derby, Tomcat and Jetty) under weft run, with one aspect
+// (testdata/matrix/matrix.weft) counting every execution and every
 // allocation of the JDK and the program, all classes verified
-// (-Xverify:all): servers — Tomcat 10 serving a JSP page (compiled at run
-// time by Jasper) and a servlet, Jetty 9 embedded serving a servlet, H2 as
-// a TCP server with a JDBC client in another JVM (matrix_servers_test.go)
-// —, language runtimes that compile as they run — Groovy, JRuby, Scala,
-// Clojure, Rhino, Jython — and a build tool, Ant compiling and running a
-// small project with javac in its own JVM (matrix_programs_test.go); Apache
-// Felix starting an OSGi bundle (matrix_felix_test.go); compilers whose
-// class files must be the stock run's byte for byte, kotlinc and ecj, and
-// the programs they compiled; Derby running SQL through ij, a Java
-// function in it (matrix_kotlin_test.go, matrix_ecj_derby_test.go). Pages,
-// query results and output are the stock run's; each program's probe (a
-// function called a known number of times) is counted exactly; no
-// VerifyError, no class the JVM refused; the load-time summaries go to the
-// test log and a class left unwoven fails the test unless for a reason
-// docs/ltw.md lists. The servers listen on 127.0.0.1 only (weft serve on
-// no TCP socket); weft run stopped by SIGTERM or SIGINT stops its server,
-// and no process of any run is left. (Ant's <java> without fork fails under
-// weft: docs/ltw.md, Not done yet.)
+// (-Xverify:all):
+//   - servers, each client in another JVM: Tomcat 10 serving a JSP page
+//     (compiled at run time by Jasper) and a servlet, Jetty 9 embedded
+//     serving a servlet, H2 and HSQLDB over TCP with JDBC clients, ZooKeeper
+//     standalone with a client (matrix_servers_test.go,
+//     matrix_hsqldb_netty_zookeeper_test.go); Netty's echo server and
+//     client in one JVM;
+//   - language runtimes that compile as they run: Groovy, JRuby, Scala,
+//     Clojure, Rhino, Jython (matrix_programs_test.go);
+//   - Ant compiling and running a small project with javac in its own JVM;
+//     Apache Felix starting an OSGi bundle (matrix_felix_test.go);
+//   - compilers whose class files must be the stock run's byte for byte,
+//     kotlinc and ecj, then the programs they compiled
+//     (matrix_kotlin_test.go, matrix_ecj_derby_test.go);
+//   - Derby running SQL through ij; Saxon transforming XML, FOP rendering a
+//     PDF, Lucene indexing and searching (matrix_documents_test.go).
 //
-// Measured: 71 s wall, 104 CPU-s (/usr/bin/time go test -count=1 -run
-// TestProgramMatrix ./cmd/weft, 2 cores; 110 s when every program ran
-// under weft run too, 155 s of the whole suite's run). Each run logs its
-// CPU time.
+// Pages, query results, files written and output are the stock run's;
+// each program's probe (a function called a known number of times) is
+// counted exactly; no VerifyError, no class the JVM refused; the load-time
+// summaries go to the test log and a class left unwoven fails the test
+// unless for a reason docs/ltw.md lists. The servers listen on 127.0.0.1
+// only (weft serve on no TCP socket); weft run stopped by SIGTERM or
+// SIGINT stops its server, and no process of any run is left. (Ant's
+// <java> without fork fails under weft: docs/ltw.md, Not done yet.)
+// -short skips it; .ci/run never passes -short.
+//
+// Measured: 124 s wall, 177 CPU-s (/usr/bin/time go test -count=1 -run
+// TestProgramMatrix ./cmd/weft, 2 cores, nothing else running). Each run
+// logs its CPU time.
 func TestProgramMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the real-program matrix is skipped (.ci/run runs it)")
+	}
 	m := newMatrix(t)
 	for _, p := range matrixPrograms {
 		t.Run(p.name, func(t *testing.T) { m.program(t, p) })
