@@ -12,7 +12,7 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/parallel"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/ltw"
 	"github.com/weft-aop/weft/weaver/scope"
@@ -131,9 +131,9 @@ func (lt *LoadTime) Path() string { return lt.path }
 
 // Properties are the JVM options naming the socket (and the scope file).
 func (lt *LoadTime) Properties() []string {
-	p := []string{"-D" + rtjava.LTWProperty + "=" + lt.path}
+	p := []string{"-D" + rtnames.LTWProperty + "=" + lt.path}
 	if lt.scope != "" {
-		p = append(p, "-D"+rtjava.LTWScopeProperty+"="+lt.scope)
+		p = append(p, "-D"+rtnames.LTWScopeProperty+"="+lt.scope)
 	}
 	return p
 }

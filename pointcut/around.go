@@ -8,7 +8,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // Around advice: `Type around(Formals): Pointcut { C.m(proceed, ...); }`.
@@ -31,7 +31,7 @@ type aroundGrammar struct {
 var aroundParser = build[aroundGrammar]()
 
 // ProceedDesc is the descriptor of the context value proceed's Java type.
-const ProceedDesc = "L" + rtjava.Proceed + ";"
+const ProceedDesc = "L" + rtnames.Proceed + ";"
 
 // isAroundDecl reports whether a declaration's tokens start as around
 // advice: a type (a dotted name with array dimensions) then `around (`.

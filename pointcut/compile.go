@@ -5,7 +5,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // compiler turns syntax into matchers, reporting semantic errors (and
@@ -585,7 +585,7 @@ var contextDesc = map[advice.ValueKind]string{
 }
 
 // StaticPartDesc is the descriptor of thisJoinPointStaticPart's Java type.
-const StaticPartDesc = rtjava.JoinPointStaticPartDesc
+const StaticPartDesc = rtnames.JoinPointStaticPartDesc
 
 // JoinPointDesc is the descriptor of thisJoinPoint's Java type.
-const JoinPointDesc = rtjava.JoinPointDesc
+const JoinPointDesc = rtnames.JoinPointDesc

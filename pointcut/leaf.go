@@ -5,13 +5,13 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // proceedCall is the one method of the runtime leaf around advice may call:
 // Proceed.proceed(), which runs the rest of the join point (woven code,
 // entered with the thread's flag as it is then: runtime-java's Proceed).
-var proceedCall = [3]string{rtjava.Proceed, "proceed", "()Ljava/lang/Object;"}
+var proceedCall = [3]string{rtnames.Proceed, "proceed", "()Ljava/lang/Object;"}
 
 // leaf reports whether advice method m of class c is leaf advice
 // (advice.Advice.Leaf): its code, and that of the static methods it calls,

@@ -1,6 +1,7 @@
 package rtjava
 
 import (
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func BuildAdvice(javaHome, cacheDir, name string, advice map[string][]byte) (map
 		return nil, err
 	}
 	for n := range classes {
-		if strings.HasPrefix(n, PackagePrefix) {
+		if strings.HasPrefix(n, rtnames.PackagePrefix) {
 			delete(classes, n)
 		}
 	}

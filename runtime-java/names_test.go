@@ -1,6 +1,7 @@
 package rtjava
 
 import (
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"testing"
 
 	"github.com/weft-aop/weft/classfile"
@@ -16,7 +17,7 @@ func TestNamesExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range Refs() {
+	for _, r := range rtnames.Refs() {
 		b, ok := classes[r.Owner]
 		if !ok {
 			t.Errorf("%s.%s: the runtime has no class %s", r.Owner, r.Name, r.Owner)
@@ -44,24 +45,24 @@ func TestNamesExist(t *testing.T) {
 			t.Errorf("%s.%s%s: access %#x, want public static", r.Owner, r.Name, r.Desc, found.Access)
 		}
 	}
-	// In application mode BIB.ready is a constant (final, with a
+	// In application mode rtnames.BIB.ready is a constant (final, with a
 	// ConstantValue): the JIT folds the guard's read and branch away.
-	bib, err := classfile.Parse(BIB, classes[BIB])
+	bib, err := classfile.Parse(rtnames.BIB, classes[rtnames.BIB])
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range bib.Fields {
-		if bib.MemberName(f) == BIBReady.Name && (f.Access&classfile.AccFinal == 0 || bib.Attr(f.Attributes, "ConstantValue") == nil) {
-			t.Errorf("%s.%s: access %#x, no ConstantValue or not final: not a constant", BIB, BIBReady.Name, f.Access)
+		if bib.MemberName(f) == rtnames.BIBReady.Name && (f.Access&classfile.AccFinal == 0 || bib.Attr(f.Attributes, "ConstantValue") == nil) {
+			t.Errorf("%s.%s: access %#x, no ConstantValue or not final: not a constant", rtnames.BIB, rtnames.BIBReady.Name, f.Access)
 		}
 	}
-	// Proceed's members sister classes call or implement (not public
+	// rtnames.Proceed's members sister classes call or implement (not public
 	// static): they exist.
-	c, err := classfile.Parse(Proceed, classes[Proceed])
+	c, err := classfile.Parse(rtnames.Proceed, classes[rtnames.Proceed])
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range ProceedRefs() {
+	for _, r := range rtnames.ProceedRefs() {
 		found := false
 		for _, m := range c.Methods {
 			found = found || c.MemberName(m) == r.Name && c.MemberDesc(m) == r.Desc

@@ -7,7 +7,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // Around advice.
@@ -431,7 +431,7 @@ func fieldDesc(name string) string {
 // methods and their cases qN and sN.
 func (g *sisterGen) closure(arounds []*aroundSpec) error {
 	c, p := g.c, g.c.Pool
-	c.Super = p.AddClass(rtjava.Proceed)
+	c.Super = p.AddClass(rtnames.Proceed)
 	count := map[string]int{}
 	for _, a := range arounds {
 		used := map[string]int{}
@@ -478,9 +478,9 @@ func (g *sisterGen) closure(arounds []*aroundSpec) error {
 		for _, n := range runTree(len(arounds)) {
 			access, name, desc := uint16(classfile.AccStatic), n.name(withArgs), g.runDesc(withArgs)
 			if n.top {
-				access, name, desc = classfile.AccPublic, rtjava.ProceedRun.Name, rtjava.ProceedRun.Desc
+				access, name, desc = classfile.AccPublic, rtnames.ProceedRun.Name, rtnames.ProceedRun.Desc
 				if withArgs {
-					desc = rtjava.ProceedRunWith.Desc
+					desc = rtnames.ProceedRunWith.Desc
 				}
 			}
 			if err := add(access, name, desc, g.runSwitch(n, len(arounds), withArgs)); err != nil {
@@ -500,7 +500,7 @@ func (g *sisterGen) closureInit() *classfile.Code {
 	g.insns = nil
 	g.idx(classfile.OpAload, 0)
 	g.idx(classfile.OpAload, 1)
-	g.idx(classfile.OpInvokespecial, addMethodref(g.c.Pool, rtjava.ProceedInit))
+	g.idx(classfile.OpInvokespecial, addMethodref(g.c.Pool, rtnames.ProceedInit))
 	g.idx(classfile.OpAload, 0)
 	g.idx(classfile.OpIload, 2)
 	g.idx(classfile.OpPutfield, g.c.Pool.AddFieldref(g.sister, closureShadowField, "I"))
@@ -548,7 +548,7 @@ func (g *sisterGen) aroundHelper(a *aroundSpec) *classfile.Code {
 		})
 	}
 	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBBegin)
+	g.invokeRuntime(rtnames.DIBBegin)
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	hg.label(start)
 	am, _ := classfile.ParseMethodDesc(h.adv.Method.Desc)
@@ -562,7 +562,7 @@ func (g *sisterGen) aroundHelper(a *aroundSpec) *classfile.Code {
 	}
 	hg.label(end)
 	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
+	g.invokeRuntime(rtnames.DIBEnd)
 	if res >= 0 {
 		g.idx(a.adviceRet.LoadOp(), uint16(res))
 	}
@@ -572,7 +572,7 @@ func (g *sisterGen) aroundHelper(a *aroundSpec) *classfile.Code {
 	exc := uint16(hg.next)
 	g.idx(classfile.OpAstore, exc)
 	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBEnd)
+	g.invokeRuntime(rtnames.DIBEnd)
 	g.idx(classfile.OpAload, exc)
 	g.op(classfile.OpAthrow)
 	if h.residue != nil {
@@ -603,7 +603,7 @@ func (g *sisterGen) convertResult(t, r classfile.Type) {
 		}
 	case t == r:
 	case r.IsPrimitive():
-		g.invokeRuntime(rtjava.ConversionRef(string(r)))
+		g.invokeRuntime(rtnames.ConversionRef(string(r)))
 	case t.IsPrimitive():
 		g.box(t)
 		g.checkcast(r)
@@ -640,14 +640,14 @@ func (g *sisterGen) runCase(a *aroundSpec, withArgs bool) *classfile.Code {
 		g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(nargs))})
 		g.idx(classfile.OpAload, args)
 		g.op(classfile.OpArraylength)
-		g.invokeRuntime(rtjava.ProceedArity)
+		g.invokeRuntime(rtnames.ProceedArity)
 		g.op(classfile.OpAthrow)
 		g.add(classfile.Insn{Op: classfile.OpLabel, Label: ok})
 		if a.targetAt < 0 {
 			ok := classfile.NewLabel()
 			g.idx(classfile.OpIload, newTarget)
 			g.add(classfile.Insn{Op: classfile.OpIfeq, Label: ok})
-			g.invokeRuntime(rtjava.ProceedNoTarget)
+			g.invokeRuntime(rtnames.ProceedNoTarget)
 			g.op(classfile.OpAthrow)
 			g.add(classfile.Insn{Op: classfile.OpLabel, Label: ok})
 		}
@@ -660,7 +660,7 @@ func (g *sisterGen) runCase(a *aroundSpec, withArgs bool) *classfile.Code {
 			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(j - a.argsAt))})
 			g.op(classfile.OpAaload)
 			if t.IsPrimitive() {
-				g.invokeRuntime(rtjava.ConversionRef(string(t)))
+				g.invokeRuntime(rtnames.ConversionRef(string(t)))
 			} else {
 				g.checkcast(t)
 			}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // cflow and if(): the sister helpers that keep a cflow's per-thread state
@@ -64,7 +64,7 @@ func residueExtra(r *advice.Residue) string {
 // beginBypass sets the DIB before the helper's tests (see begun).
 func (hg *helperGen) beginBypass() {
 	hg.g.idx(classfile.OpAload, 0)
-	hg.g.invokeRuntime(rtjava.DIBBegin)
+	hg.g.invokeRuntime(rtnames.DIBBegin)
 	hg.begun = classfile.NewLabel()
 	hg.label(hg.begun)
 }
@@ -85,7 +85,7 @@ func (g *sisterGen) pushInt(v int32) {
 func (hg *helperGen) cflowTest(r *advice.Residue, fail *classfile.Label) {
 	hg.g.idx(classfile.OpAload, 0) // the token
 	hg.g.pushInt(r.Cflow)
-	hg.g.invokeRuntime(rtjava.CflowIn)
+	hg.g.invokeRuntime(rtnames.CflowIn)
 	hg.g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})
 	hg.skips = true
 	hg.needStack(2)
@@ -125,7 +125,7 @@ func (hg *helperGen) pushCflowValue(v advice.Value, want classfile.Type) {
 	hg.g.idx(classfile.OpAload, 0) // the token
 	hg.g.pushInt(v.Cflow)
 	hg.g.pushInt(int32(v.Index))
-	hg.g.invokeRuntime(rtjava.CflowGet)
+	hg.g.invokeRuntime(rtnames.CflowGet)
 	hg.g.convert("Ljava/lang/Object;", want)
 }
 
@@ -147,16 +147,16 @@ func (hg *helperGen) cflowHelper() {
 		g.idx(classfile.OpAload, 0)
 		g.pushInt(e.Key)
 		if e.Values > 0 {
-			g.invokeRuntime(rtjava.CflowPop)
+			g.invokeRuntime(rtnames.CflowPop)
 		} else {
-			g.invokeRuntime(rtjava.CflowExit)
+			g.invokeRuntime(rtnames.CflowExit)
 		}
 		g.op(classfile.OpReturn)
 		hg.needStack(2)
 	case e.Values == 0:
 		g.idx(classfile.OpAload, 0)
 		g.pushInt(e.Key)
-		g.invokeRuntime(rtjava.CflowEnter)
+		g.invokeRuntime(rtnames.CflowEnter)
 		g.op(classfile.OpReturn)
 		hg.needStack(2)
 	default:
@@ -170,7 +170,7 @@ func (hg *helperGen) cflowHelper() {
 func (hg *helperGen) cflowPush() {
 	g := hg.g
 	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBBegin)
+	g.invokeRuntime(rtnames.DIBBegin)
 	start, end, handler := classfile.NewLabel(), classfile.NewLabel(), classfile.NewLabel()
 	hg.label(start)
 	g.idx(classfile.OpAload, 0)
@@ -183,7 +183,7 @@ func (hg *helperGen) cflowPush() {
 		hg.pushValue(v, "Ljava/lang/Object;")
 		g.op(classfile.OpAastore)
 	}
-	g.invokeRuntime(rtjava.CflowPush)
+	g.invokeRuntime(rtnames.CflowPush)
 	hg.closeBypass(start, end, handler)
 	hg.needStack(10)
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // emitter rewrites one method body. Its guard takes the thread's bypass
@@ -551,9 +551,9 @@ type guardRefs struct{ ready, token, enter uint16 }
 func (cw *classWeaver) guardRefs() guardRefs {
 	if cw.guard.ready == 0 {
 		p := cw.c.Pool
-		cw.guard = guardRefs{ready: addFieldref(p, rtjava.BIBReady),
-			token: addMethodref(p, rtjava.DIBToken),
-			enter: addMethodref(p, rtjava.WeftEnter)}
+		cw.guard = guardRefs{ready: addFieldref(p, rtnames.BIBReady),
+			token: addMethodref(p, rtnames.DIBToken),
+			enter: addMethodref(p, rtnames.WeftEnter)}
 	}
 	return cw.guard
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // In a woven JDK the first before advice of a method's execution is also
@@ -69,18 +69,18 @@ func (hg *helperGen) entryGuard() {
 	g := hg.g
 	take, got := classfile.NewLabel(), classfile.NewLabel()
 	params := hg.locals[:len(hg.locals)-1] // the token is not stored yet
-	g.idx(classfile.OpGetstatic, addFieldref(g.c.Pool, rtjava.BIBReady))
+	g.idx(classfile.OpGetstatic, addFieldref(g.c.Pool, rtnames.BIBReady))
 	g.add(classfile.Insn{Op: classfile.OpIfne, Label: take})
-	g.invokeRuntime(rtjava.BIBIsReady)
+	g.invokeRuntime(rtnames.BIBIsReady)
 	g.add(classfile.Insn{Op: classfile.OpIfne, Label: take})
 	g.op(classfile.OpAconstNull)
 	g.op(classfile.OpAreturn)
 	hg.label(take)
 	hg.code.Frames = append(hg.code.Frames, classfile.Frame{At: take, Locals: params})
-	g.invokeRuntime(rtjava.ThreadCurrent)
+	g.invokeRuntime(rtnames.ThreadCurrent)
 	g.op(classfile.OpDup)
 	g.idx(classfile.OpAstore, uint16(hg.token))
-	g.idx(classfile.OpGetfield, addFieldref(g.c.Pool, rtjava.ThreadDIB))
+	g.idx(classfile.OpGetfield, addFieldref(g.c.Pool, rtnames.ThreadDIB))
 	g.add(classfile.Insn{Op: classfile.OpIfeq, Label: got})
 	g.op(classfile.OpAconstNull)
 	g.op(classfile.OpAreturn)
@@ -96,16 +96,16 @@ func (hg *helperGen) setFlag(on bool) {
 	g.idx(classfile.OpAload, uint16(hg.token))
 	switch {
 	case !hg.h.entry && on:
-		g.invokeRuntime(rtjava.DIBBegin)
+		g.invokeRuntime(rtnames.DIBBegin)
 	case !hg.h.entry:
-		g.invokeRuntime(rtjava.DIBEnd)
+		g.invokeRuntime(rtnames.DIBEnd)
 	default:
 		if on {
 			g.op(classfile.OpIconst1)
 		} else {
 			g.op(classfile.OpIconst0)
 		}
-		g.idx(classfile.OpPutfield, addFieldref(g.c.Pool, rtjava.ThreadDIB))
+		g.idx(classfile.OpPutfield, addFieldref(g.c.Pool, rtnames.ThreadDIB))
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // Leaf advice (advice.Advice.Leaf: its code runs and resolves no class but
@@ -109,7 +109,7 @@ func (h *helperSpec) leafDirect() bool {
 func (hg *helperGen) directCall(ret func(result classfile.Type)) {
 	g, a := hg.g, hg.h.adv
 	full := classfile.NewLabel()
-	g.idx(classfile.OpGetstatic, addFieldref(g.c.Pool, rtjava.DIBLeafDirect))
+	g.idx(classfile.OpGetstatic, addFieldref(g.c.Pool, rtnames.DIBLeafDirect))
 	g.add(classfile.Insn{Op: classfile.OpIfeq, Label: full})
 	am, _ := classfile.ParseMethodDesc(a.Method.Desc)
 	hg.pushArgs(am.Params)
@@ -153,7 +153,7 @@ func (g *sisterGen) staticInit() error {
 	code.Handlers = []classfile.Handler{{Start: start, End: end, Handler: handler}}
 	code.Frames = []classfile.Frame{{At: handler, Locals: token,
 		Stack: []classfile.VType{{Kind: classfile.VObject, Class: "java/lang/Throwable"}}}}
-	g.invokeRuntime(rtjava.DIBEnterInit)
+	g.invokeRuntime(rtnames.DIBEnterInit)
 	g.idx(classfile.OpAstore, 0)
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: start})
 	for _, owner := range g.leafOrder {
@@ -171,7 +171,7 @@ func (g *sisterGen) staticInit() error {
 	}
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: end})
 	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBExitInit)
+	g.invokeRuntime(rtnames.DIBExitInit)
 	if g.direct {
 		g.directInit(code)
 	}
@@ -179,7 +179,7 @@ func (g *sisterGen) staticInit() error {
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: handler})
 	g.idx(classfile.OpAstore, 1)
 	g.idx(classfile.OpAload, 0)
-	g.invokeRuntime(rtjava.DIBExitInit)
+	g.invokeRuntime(rtnames.DIBExitInit)
 	g.idx(classfile.OpAload, 1)
 	g.op(classfile.OpAthrow)
 	code.Insns = g.insns
@@ -204,7 +204,7 @@ func (g *sisterGen) directInit(code *classfile.Code) {
 	done := classfile.NewLabel()
 	g.idx(classfile.OpAload, 0)
 	g.add(classfile.Insn{Op: classfile.OpIfnull, Label: done})
-	g.idx(classfile.OpGetstatic, addFieldref(p, rtjava.DIBLeafDirect))
+	g.idx(classfile.OpGetstatic, addFieldref(p, rtnames.DIBLeafDirect))
 	g.add(classfile.Insn{Op: classfile.OpIfeq, Label: done})
 	g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddClass(g.sister)})
 	g.idx(classfile.OpPutstatic, p.AddFieldref(g.sister, directField, directDesc))

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // A sister class holding static parts is an IntFunction (its static parts
@@ -128,7 +128,7 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 		g.partsCount = max(g.partsCount, id+1)
 	}
 	p := g.c.Pool
-	g.c.Interfaces = append(g.c.Interfaces, p.AddClass(rtjava.PartsSource))
+	g.c.Interfaces = append(g.c.Interfaces, p.AddClass(rtnames.PartsSource))
 	if !g.isClosure {
 		m := &classfile.Member{Access: classfile.AccPrivate | classfile.AccSynthetic,
 			Name: p.AddUtf8("<init>"), Desc: p.AddUtf8("()V")}
@@ -143,7 +143,7 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 		}
 	}
 	m := &classfile.Member{Access: classfile.AccPublic | classfile.AccSynthetic,
-		Name: p.AddUtf8(rtjava.PartsSourceApply.Name), Desc: p.AddUtf8(rtjava.PartsSourceApply.Desc)}
+		Name: p.AddUtf8(rtnames.PartsSourceApply.Name), Desc: p.AddUtf8(rtnames.PartsSourceApply.Desc)}
 	g.c.Methods = append(g.c.Methods, m)
 	locals := []classfile.VType{{Kind: classfile.VObject, Class: g.sister}, {Kind: classfile.VInteger}, {Kind: classfile.VInteger}}
 	none, ret := classfile.NewLabel(), classfile.NewLabel()
@@ -179,7 +179,7 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 		g.idx(classfile.OpIload, 1)
 		g.idx(classfile.OpIload, 2)
 		g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddString(text)})
-		g.invokeRuntime(rtjava.PartsDecode)
+		g.invokeRuntime(rtnames.PartsDecode)
 		g.op(classfile.OpAreturn)
 		if i < len(texts)-1 {
 			g.add(classfile.Insn{Op: classfile.OpLabel, Label: next})
@@ -191,7 +191,7 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: ret})
 	g.op(classfile.OpAreturn)
 	code.Frames = append(code.Frames, classfile.Frame{At: none, Locals: locals},
-		classfile.Frame{At: ret, Locals: locals, Stack: []classfile.VType{{Kind: classfile.VObject, Class: rtjava.JoinPointStaticPart}}})
+		classfile.Frame{At: ret, Locals: locals, Stack: []classfile.VType{{Kind: classfile.VObject, Class: rtnames.JoinPointStaticPart}}})
 	code.Insns = g.insns
 	return code.Encode(g.c, m, classfile.EncodeOptions{})
 }
@@ -214,5 +214,5 @@ func (g *sisterGen) registerParts() {
 	} else {
 		g.invoke(classfile.OpInvokespecial, g.sister, "<init>", "()V")
 	}
-	g.invokeRuntime(rtjava.PartsRegister)
+	g.invokeRuntime(rtnames.PartsRegister)
 }

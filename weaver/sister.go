@@ -10,7 +10,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // A sister class holds everything static the woven code of one class needs,
@@ -417,12 +417,12 @@ type sisterGen struct {
 // jpMiss loads one through the switch method jpSwitch.
 const (
 	partsMethod  = "jp"
-	partsDesc    = "(I)" + rtjava.JoinPointStaticPartDesc
+	partsDesc    = "(I)" + rtnames.JoinPointStaticPartDesc
 	missMethod   = "jpMiss"
 	switchMethod = "jpSwitch"
 	// partsField holds the parts loaded so far, by relative id.
 	partsField     = "parts"
-	partsFieldDesc = "[" + rtjava.JoinPointStaticPartDesc
+	partsFieldDesc = "[" + rtnames.JoinPointStaticPartDesc
 	// partsShift splits the ids into groups of 4096, one switch method
 	// each, so no method nears 64 KB (about 12 bytes per static part).
 	partsShift = 12
@@ -563,7 +563,7 @@ func (g *sisterGen) cachedPartCode() *classfile.Code {
 func (g *sisterGen) missCode(n int32) *classfile.Code {
 	p := g.c.Pool
 	field := p.AddFieldref(g.sister, partsField, partsFieldDesc)
-	part := classfile.VType{Kind: classfile.VObject, Class: rtjava.JoinPointStaticPart}
+	part := classfile.VType{Kind: classfile.VObject, Class: rtnames.JoinPointStaticPart}
 	table := []classfile.VType{{Kind: classfile.VInteger}, {Kind: classfile.VObject, Class: partsFieldDesc}}
 	have, miss := classfile.NewLabel(), classfile.NewLabel()
 	code := &classfile.Code{MaxStack: 4, MaxLocals: 3, Frames: []classfile.Frame{{At: have, Locals: table},
@@ -574,7 +574,7 @@ func (g *sisterGen) missCode(n int32) *classfile.Code {
 	g.idx(classfile.OpAload, 1)
 	g.add(classfile.Insn{Op: classfile.OpIfnonnull, Label: have})
 	g.add(classfile.Insn{Op: classfile.OpLdc, Index: p.AddInt(n)})
-	g.idx(classfile.OpAnewarray, p.AddClass(rtjava.JoinPointStaticPart))
+	g.idx(classfile.OpAnewarray, p.AddClass(rtnames.JoinPointStaticPart))
 	g.op(classfile.OpDup)
 	g.idx(classfile.OpPutstatic, field)
 	g.idx(classfile.OpAstore, 1)
@@ -600,7 +600,7 @@ func (g *sisterGen) missCode(n int32) *classfile.Code {
 }
 
 // The sister method loading one static part, by relative id.
-const partDesc = "()" + rtjava.JoinPointStaticPartDesc
+const partDesc = "()" + rtnames.JoinPointStaticPartDesc
 
 func partName(id int32) string { return "p" + strconv.Itoa(int(id)) }
 
@@ -617,7 +617,7 @@ func (g *sisterGen) partMethod(j *jpInfo) error {
 		p.AddString(j.sig), p.AddString(j.within), p.AddString(j.file), p.AddInt(int32(j.line)), p.AddInt(j.mods)} {
 		g.idx(classfile.OpLdc, c)
 	}
-	g.invokeRuntime(rtjava.JoinPointStaticPartOf)
+	g.invokeRuntime(rtnames.JoinPointStaticPartOf)
 	g.op(classfile.OpAreturn)
 	code := &classfile.Code{MaxStack: 9, Insns: g.insns}
 	return code.Encode(g.c, m, classfile.EncodeOptions{})
@@ -654,7 +654,7 @@ func (g *sisterGen) idx(op uint16, i uint16)   { g.add(classfile.Insn{Op: op, In
 func (g *sisterGen) invoke(op uint16, owner, name, desc string) {
 	g.idx(op, g.c.Pool.AddMethodref(owner, name, desc, false))
 }
-func (g *sisterGen) invokeRuntime(r rtjava.Ref) {
+func (g *sisterGen) invokeRuntime(r rtnames.Ref) {
 	g.idx(classfile.OpInvokestatic, addMethodref(g.c.Pool, r))
 }
 

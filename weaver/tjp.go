@@ -3,7 +3,7 @@ package weaver
 import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // thisJoinPoint is built lazily, as AspectJ's lazy tjp: the woven code of
@@ -54,7 +54,7 @@ func (hg *helperGen) pushJoinPoint() int {
 		}
 		g.op(classfile.OpAastore)
 	}
-	g.invokeRuntime(rtjava.JoinPointMake)
+	g.invokeRuntime(rtnames.JoinPointMake)
 	if hg.joinPointUses() > 1 {
 		hg.tjpSlot = hg.next
 		hg.next++ // the handler's local moves past it

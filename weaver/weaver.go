@@ -9,7 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"github.com/weft-aop/weft/weaver/scope"
 )
 
@@ -220,12 +220,12 @@ func (w *Weaver) Reach() *advice.Reach { return w.reach }
 const SisterSuffix = "$weft$jp"
 
 // RuntimePackage is the runtime's package prefix.
-const RuntimePackage = rtjava.PackagePrefix
+const RuntimePackage = rtnames.PackagePrefix
 
 // Namespace starts the internal name of every class of weft's own
 // namespace (weft/: the runtime and the tools' advice), which is never
 // woven but for Options.WeaveOwn's classes.
-const Namespace = rtjava.NamespacePrefix
+const Namespace = rtnames.NamespacePrefix
 
 // own reports whether class cname is of weft's namespace and not to be
 // woven.
@@ -412,7 +412,7 @@ func alreadyWoven(c *classfile.Class) bool {
 		if c.Pool.Tag(uint16(i)) != classfile.TagClass {
 			continue
 		}
-		if n := c.Pool.ClassName(uint16(i)); n == rtjava.Weft || strings.HasSuffix(n, SisterSuffix) {
+		if n := c.Pool.ClassName(uint16(i)); n == rtnames.Weft || strings.HasSuffix(n, SisterSuffix) {
 			return true
 		}
 	}
@@ -442,10 +442,10 @@ func exceptions(c *classfile.Class, m *classfile.Member) []string {
 }
 
 // addMethodref and addFieldref add a reference to a runtime member.
-func addMethodref(p *classfile.Pool, r rtjava.Ref) uint16 {
+func addMethodref(p *classfile.Pool, r rtnames.Ref) uint16 {
 	return p.AddMethodref(r.Owner, r.Name, r.Desc, false)
 }
 
-func addFieldref(p *classfile.Pool, r rtjava.Ref) uint16 {
+func addFieldref(p *classfile.Pool, r rtnames.Ref) uint16 {
 	return p.AddFieldref(r.Owner, r.Name, r.Desc)
 }

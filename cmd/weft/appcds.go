@@ -13,7 +13,7 @@ import (
 	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/launch"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // The application's class data sharing (CDS) archive: weft run on a
@@ -216,7 +216,7 @@ func (a *appArchive) dump() error {
 		return err
 	}
 	tmp := filepath.Join(a.dir, fmt.Sprintf("%s.%d", cdsArchive, os.Getpid()))
-	args := append(append([]string{"-D" + rtjava.UnadvisedProperty + "=true"}, a.options...),
+	args := append(append([]string{"-D" + rtnames.UnadvisedProperty + "=true"}, a.options...),
 		"-Xshare:dump", "-XX:SharedClassListFile="+listFile, "-XX:SharedArchiveFile="+tmp)
 	if a.classPath != "" {
 		args = append(args, "-cp", a.classPath)

@@ -13,7 +13,7 @@ import (
 	"github.com/weft-aop/weft/internal/archive"
 
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // moduleAccessOptions returns the java options that let the application's
@@ -31,7 +31,7 @@ func moduleAccessOptions(modulePath []string) []string {
 	}
 	sort.Strings(mods)
 	mods = slices.Compact(mods)
-	pkg := strings.ReplaceAll(rtjava.Package, "/", ".")
+	pkg := strings.ReplaceAll(rtnames.Package, "/", ".")
 	opts := []string{"--add-exports", "java.base/" + pkg + "=" + strings.Join(mods, ",")}
 	for _, m := range mods {
 		opts = append(opts, "--add-reads", m+"=ALL-UNNAMED")

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // This file writes DIR/weft.args, the options that run the woven JDK.
@@ -51,7 +51,7 @@ func WriteArgs(dir, javaHome string, bootAppend []string) error {
 		}
 	}
 	sort.Strings(mods)
-	pkg := strings.ReplaceAll(rtjava.Package, "/", ".")
+	pkg := strings.ReplaceAll(rtnames.Package, "/", ".")
 	var opts []jvmOption
 	for _, m := range mods {
 		opts = append(opts, jvmOption{"--patch-module", m + "=" + where[m]})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/weft-aop/weft/internal/parallel"
 	"github.com/weft-aop/weft/internal/proc"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -33,7 +33,7 @@ func (b *imageBuild) writeClassList() error {
 		for _, e := range in.Entries {
 			if name, ok := strings.CutSuffix(e.Name, ".class"); ok {
 				woven[name] = true
-				if strings.HasPrefix(name, rtjava.PackagePrefix) {
+				if strings.HasPrefix(name, rtnames.PackagePrefix) {
 					add = append(add, name)
 				}
 			}
@@ -78,7 +78,7 @@ func (b *imageBuild) dumpCDS() error {
 	java := filepath.Join(b.opts.Out, "bin", "java")
 	// The dumps run Java code of the image (class initializers, the box
 	// caches): without the user's advice.
-	unadvised := "-D" + rtjava.UnadvisedProperty + "=true"
+	unadvised := "-D" + rtnames.UnadvisedProperty + "=true"
 	var dumps [][]string
 	for i, a := range defaultArchives {
 		if i > 0 && b.opts.DefaultArchiveOnly {

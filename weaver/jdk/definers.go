@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // The load-time weaving hook (docs/ltw.md): every class the JVM defines
@@ -58,7 +58,7 @@ type definer struct {
 	// static all the same, the receiver its first parameter (indexes
 	// below count it), and calls of it become invokestatic.
 	instance  bool
-	weave     rtjava.Ref
+	weave     rtnames.Ref
 	weaveArgs []int // parameters passed to weave
 	nameArg   int   // the class name parameter, for LTW.rejected
 	// sister and woven are the arguments of the calls defining the sister
@@ -91,12 +91,12 @@ func (d *definer) invoke() uint16 {
 var (
 	defineClass1 = &definer{owner: "java/lang/ClassLoader", name: "defineClass1",
 		desc:  "(Ljava/lang/ClassLoader;Ljava/lang/String;[BIILjava/security/ProtectionDomain;Ljava/lang/String;)Ljava/lang/Class;",
-		weave: rtjava.LTWWeave, weaveArgs: []int{0, 1, 2, 3, 4, 6}, nameArg: 1,
+		weave: rtnames.LTWWeave, weaveArgs: []int{0, 1, 2, 3, 4, 6}, nameArg: 1,
 		sister: []int{0, argSisterName, argSisterBytes, argZero, argSisterLen, 5, 6},
 		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6}}
 	defineClass2 = &definer{owner: "java/lang/ClassLoader", name: "defineClass2",
 		desc:  "(Ljava/lang/ClassLoader;Ljava/lang/String;Ljava/nio/ByteBuffer;IILjava/security/ProtectionDomain;Ljava/lang/String;)Ljava/lang/Class;",
-		weave: rtjava.LTWWeaveBuffer, weaveArgs: []int{0, 1, 2, 3, 4, 6}, nameArg: 1,
+		weave: rtnames.LTWWeaveBuffer, weaveArgs: []int{0, 1, 2, 3, 4, 6}, nameArg: 1,
 		sister: []int{0, argSisterName, argSisterBytes, argZero, argSisterLen, 5, 6},
 		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6},
 		via:    defineClass1}
@@ -105,7 +105,7 @@ var (
 	// Lookup.defineClass defines one.
 	defineClass0 = &definer{owner: "java/lang/ClassLoader", name: "defineClass0",
 		desc:  "(Ljava/lang/ClassLoader;Ljava/lang/Class;Ljava/lang/String;[BIILjava/security/ProtectionDomain;ZILjava/lang/Object;)Ljava/lang/Class;",
-		weave: rtjava.LTWWeaveLookup, weaveArgs: []int{0, 1, 2, 3, 4, 5, 8}, nameArg: 2,
+		weave: rtnames.LTWWeaveLookup, weaveArgs: []int{0, 1, 2, 3, 4, 5, 8}, nameArg: 2,
 		sister: []int{0, 1, argSisterName, argSisterBytes, argZero, argSisterLen, 6, argZero, argStrong, argNull},
 		woven:  []int{0, 1, 2, argWoven, argZero, argWovenLen, 6, 7, 8, 9}}
 	// unsafeDefineClass0 serves jdk.internal.misc.Unsafe.defineClass (no
@@ -113,7 +113,7 @@ var (
 	// and bytecode libraries do). Parameter 0 is the Unsafe.
 	unsafeDefineClass0 = &definer{owner: "jdk/internal/misc/Unsafe", name: "defineClass0", instance: true,
 		desc:  "(Ljava/lang/String;[BIILjava/lang/ClassLoader;Ljava/security/ProtectionDomain;)Ljava/lang/Class;",
-		weave: rtjava.LTWWeave, weaveArgs: []int{5, 1, 2, 3, 4, argNull}, nameArg: 1,
+		weave: rtnames.LTWWeave, weaveArgs: []int{5, 1, 2, 3, 4, argNull}, nameArg: 1,
 		sister: []int{0, argSisterName, argSisterBytes, argZero, argSisterLen, 5, 6},
 		woven:  []int{0, 1, argWoven, argZero, argWovenLen, 5, 6}}
 )
@@ -301,12 +301,12 @@ func addWrapper(c *classfile.Class, d *definer) error {
 	// is defined)
 	g.label(defined)
 	g.op(classfile.OpDup)
-	g.idx(classfile.OpInvokestatic, p.AddMethodref(rtjava.LTWDefined.Owner, rtjava.LTWDefined.Name, rtjava.LTWDefined.Desc, false))
+	g.idx(classfile.OpInvokestatic, p.AddMethodref(rtnames.LTWDefined.Owner, rtnames.LTWDefined.Name, rtnames.LTWDefined.Desc, false))
 	g.op(classfile.OpAreturn)
 	// handler: LTW.rejected(e, name); goto orig;
 	g.label(handler)
 	g.idx(classfile.OpAload, uint16(d.nameArg))
-	g.idx(classfile.OpInvokestatic, p.AddMethodref(rtjava.LTWRejected.Owner, rtjava.LTWRejected.Name, rtjava.LTWRejected.Desc, false))
+	g.idx(classfile.OpInvokestatic, p.AddMethodref(rtnames.LTWRejected.Owner, rtnames.LTWRejected.Name, rtnames.LTWRejected.Desc, false))
 	g.jump(classfile.OpGoto, orig)
 
 	locals := append(classfile.InitialLocals(c, m), classfile.VType{Kind: classfile.VObject, Class: "[Ljava/lang/Object;"})

@@ -7,7 +7,7 @@ import (
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // TestDefinerCallers: the classes of java.base that call a wrapped native
@@ -31,7 +31,7 @@ func TestLTWNamesExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rtjava.LTWRefs() {
+	for _, r := range rtnames.LTWRefs() {
 		c, err := classfile.Parse(r.Owner, rt[r.Owner])
 		if err != nil {
 			t.Fatalf("%s: %v", r.Owner, err)
@@ -106,7 +106,7 @@ func TestPatchDefinersRuns(t *testing.T) {
 	}
 	// With the property naming no socket: the channel fails at the first
 	// class, which is said once; the program runs on.
-	got, stderr = jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(out, "weft.args"), "-D"+rtjava.LTWProperty+"="+filepath.Join(out, "nothing"), "-cp", app, "Definers")
+	got, stderr = jvmtest.Run(t, "-Xverify:all", "@"+filepath.Join(out, "weft.args"), "-D"+rtnames.LTWProperty+"="+filepath.Join(out, "nothing"), "-cp", app, "Definers")
 	if got != want || strings.Count(stderr, "weft: load-time weaving stopped at ") != 1 {
 		t.Errorf("no server: %q (stderr %q), want %q", got, stderr, want)
 	}

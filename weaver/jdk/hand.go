@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // EntryHook is a minimal hand-written transformation, independent of the
@@ -36,7 +36,7 @@ func (h *EntryHook) WeaveClass(name string, data []byte) (*Woven, error) {
 	}
 	res := &Woven{}
 	cname := c.Name()
-	if c.Access&classfile.AccModule != 0 || hasPrefix(cname, rtjava.NamespacePrefix) {
+	if c.Access&classfile.AccModule != 0 || hasPrefix(cname, rtnames.NamespacePrefix) {
 		return res, nil
 	}
 	p := c.Pool
@@ -55,7 +55,7 @@ func (h *EntryHook) WeaveClass(name string, data []byte) (*Woven, error) {
 			continue
 		}
 		if ready == 0 {
-			ready = p.AddFieldref(rtjava.BIBReady.Owner, rtjava.BIBReady.Name, rtjava.BIBReady.Desc)
+			ready = p.AddFieldref(rtnames.BIBReady.Owner, rtnames.BIBReady.Name, rtnames.BIBReady.Desc)
 			hook = p.AddMethodref(h.Owner, h.Name, "(I)V", false)
 		}
 		id := h.nextID.Add(1) - 1

@@ -4,12 +4,12 @@ import (
 	"fmt"
 
 	"github.com/weft-aop/weft/classfile"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // The JDK-mode runtime scheme (see docs/jdk.md):
 //
-//   - DIB, the per-thread bypass flag, is the boolean field rtjava.ThreadDIBField
+//   - DIB, the per-thread bypass flag, is the boolean field rtnames.ThreadDIBField
 //     added to java.lang.Thread. The constructor that initializes every
 //     Thread (the one calling Object.<init>) copies it from the creating
 //     thread, so a thread started inside advice runs unadvised too.
@@ -33,8 +33,8 @@ func PatchThread(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("PatchThread: %s is not java/lang/Thread", c.Name())
 	}
 	for _, f := range c.Fields {
-		if c.MemberName(f) == rtjava.ThreadDIBField {
-			return nil, fmt.Errorf("java/lang/Thread: already has a field %s", rtjava.ThreadDIBField)
+		if c.MemberName(f) == rtnames.ThreadDIBField {
+			return nil, fmt.Errorf("java/lang/Thread: already has a field %s", rtnames.ThreadDIBField)
 		}
 	}
 	p := c.Pool
@@ -42,20 +42,20 @@ func PatchThread(data []byte) ([]byte, error) {
 	// constructor, and its creator wrote it before Thread.start.
 	c.Fields = append(c.Fields, &classfile.Member{
 		Access: classfile.AccPublic | classfile.AccTransient,
-		Name:   p.AddUtf8(rtjava.ThreadDIBField), Desc: p.AddUtf8("Z"),
+		Name:   p.AddUtf8(rtnames.ThreadDIBField), Desc: p.AddUtf8("Z"),
 	}, &classfile.Member{
 		// weft.rt.Local's slot: per-thread state for advice (a profiler's
 		// calling-context stack) without ThreadLocal, whose map woven code
 		// may be in the middle of changing when advice runs. Not inherited.
 		Access: classfile.AccPublic | classfile.AccTransient,
-		Name:   p.AddUtf8(rtjava.ThreadLocalField), Desc: p.AddUtf8("Ljava/lang/Object;"),
+		Name:   p.AddUtf8(rtnames.ThreadLocalField), Desc: p.AddUtf8("Ljava/lang/Object;"),
 	}, &classfile.Member{
 		// weft.rt.CflowLocal's slot: the thread's cflow state, its own
 		// field so advice using weft.rt.Local keeps that one. Not inherited.
 		Access: classfile.AccPublic | classfile.AccTransient,
-		Name:   p.AddUtf8(rtjava.ThreadCflowField), Desc: p.AddUtf8("Ljava/lang/Object;"),
+		Name:   p.AddUtf8(rtnames.ThreadCflowField), Desc: p.AddUtf8("Ljava/lang/Object;"),
 	})
-	field := p.AddFieldref("java/lang/Thread", rtjava.ThreadDIBField, "Z")
+	field := p.AddFieldref("java/lang/Thread", rtnames.ThreadDIBField, "Z")
 	current := p.AddMethodref("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", false)
 	patched := 0
 	for _, m := range c.Methods {
@@ -106,7 +106,7 @@ func PatchSystem(data []byte) ([]byte, error) {
 	if err != nil || code == nil {
 		return nil, fmt.Errorf("java/lang/System.initPhase3: %v", err)
 	}
-	ready := c.Pool.AddMethodref(rtjava.BIBSetReady.Owner, rtjava.BIBSetReady.Name, rtjava.BIBSetReady.Desc, false)
+	ready := c.Pool.AddMethodref(rtnames.BIBSetReady.Owner, rtnames.BIBSetReady.Name, rtnames.BIBSetReady.Desc, false)
 	code.Insns = beforeReturns(code.Insns, []classfile.Insn{{Op: classfile.OpInvokestatic, Index: ready}})
 	if err := code.Encode(c, m, classfile.EncodeOptions{}); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/weft-aop/weft/internal/parallel"
 	"github.com/weft-aop/weft/internal/proc"
 	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // A woven runtime image is the JDK's own image linked again by jlink with
@@ -312,7 +313,7 @@ func (b *imageBuild) descriptor(m string, stock stockModule, added []string) ([]
 		}
 	}
 	if len(pkgs) > 0 {
-		if err := mi.addPackages(pkgs, map[string]bool{rtjava.Package: true}); err != nil {
+		if err := mi.addPackages(pkgs, map[string]bool{rtnames.Package: true}); err != nil {
 			return nil, err
 		}
 	}

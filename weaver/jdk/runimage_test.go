@@ -10,7 +10,7 @@ import (
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // TestJmodHashAndDescriptor: a jmod written by writeJmod with a stock
@@ -73,7 +73,7 @@ func TestJmodHashAndDescriptor(t *testing.T) {
 	}
 
 	// The runtime's package, listed and exported; a new hash.
-	if err := mi.addPackages([]string{rtjava.Package}, map[string]bool{rtjava.Package: true}); err != nil {
+	if err := mi.addPackages([]string{rtnames.Package}, map[string]bool{rtnames.Package: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := mi.setHashes(map[string][]byte{tied: bytes.Repeat([]byte{7}, 32)}); err != nil {
@@ -87,8 +87,8 @@ func TestJmodHashAndDescriptor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !pkgs[rtjava.Package] || !pkgs["java/lang"] {
-		t.Errorf("packages after adding %s: %d, without it or java/lang", rtjava.Package, len(pkgs))
+	if !pkgs[rtnames.Package] || !pkgs["java/lang"] {
+		t.Errorf("packages after adding %s: %d, without it or java/lang", rtnames.Package, len(pkgs))
 	}
 	mod, err := again.c.FindAttr(again.c.Attributes, "Module")
 	if err != nil {
@@ -96,12 +96,12 @@ func TestJmodHashAndDescriptor(t *testing.T) {
 	}
 	exported := false
 	for _, e := range mod.(*classfile.Module).Exports {
-		if again.c.Pool.Utf8(again.c.Pool.Get(e.Package).A) == rtjava.Package && len(e.To) == 0 {
+		if again.c.Pool.Utf8(again.c.Pool.Get(e.Package).A) == rtnames.Package && len(e.To) == 0 {
 			exported = true
 		}
 	}
 	if !exported {
-		t.Errorf("%s is not exported to every module", rtjava.Package)
+		t.Errorf("%s is not exported to every module", rtnames.Package)
 	}
 	h2, err := again.hashed()
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
@@ -170,7 +170,7 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 		}
 		go s.Serve(ln)
 		stdout, stderr := jvmtest.Run(t, append(unsafe, "-Xverify:all", "@"+filepath.Join(out, "weft.args"),
-			"-D"+rtjava.LTWProperty+"="+path, "-cp", app, "Many")...)
+			"-D"+rtnames.LTWProperty+"="+path, "-cp", app, "Many")...)
 		ln.Close()
 		s.Close()
 		return stdout, stderr, s.Summary()

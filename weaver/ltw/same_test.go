@@ -10,7 +10,7 @@ import (
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -73,8 +73,8 @@ func sameAsAheadOfTime(t *testing.T, dir string, class []byte, adv *advice.Advic
 	if resp.Extra[0].Name != "p.Plugin"+weaver.SisterSuffix || !bytes.Equal(resp.Extra[0].Class, sister) {
 		t.Errorf("sister %s woven at load time differs from ahead of time", resp.Extra[0].Name)
 	}
-	if adv.Kind == advice.Around && (!bytes.Contains(resp.Class, []byte("weft$around$0")) || !bytes.Contains(sister, []byte(rtjava.Proceed))) {
-		t.Errorf("around advice not woven: no join point method in p/Plugin or no %s in its sister", rtjava.Proceed)
+	if adv.Kind == advice.Around && (!bytes.Contains(resp.Class, []byte("weft$around$0")) || !bytes.Contains(sister, []byte(rtnames.Proceed))) {
+		t.Errorf("around advice not woven: no join point method in p/Plugin or no %s in its sister", rtnames.Proceed)
 	}
 }
 

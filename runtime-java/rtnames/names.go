@@ -1,8 +1,10 @@
-package rtjava
-
-// The runtime's names, declared once: every reference woven code makes to
-// the runtime is spelled here, and TestNamesExist checks each one against
-// the compiled runtime.
+// Package rtnames spells the names of weft's Java runtime (weft.rt) that
+// woven code refers to, once each: its classes, members, system properties
+// and the fields weft adds to java.lang.Thread. It depends on nothing, so
+// that the pointcut language and the weaver name the runtime without
+// building it (package rtjava does); rtjava's TestNamesExist checks each
+// name against the compiled runtime.
+package rtnames
 
 // Package is the runtime's internal package name; PackagePrefix starts the
 // internal name of each of its classes.
