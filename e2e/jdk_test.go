@@ -140,7 +140,7 @@ func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 		return nil, err.Error()
 	}
 	defer img.Close()
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(img), img)
+	h := weaver.HierarchyOf(img)
 	f, err := pointcut.ParseFile("count.weft", []byte(countAspect))
 	if err != nil {
 		return nil, err.Error()

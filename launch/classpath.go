@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/internal/javacmd"
@@ -147,7 +146,7 @@ func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string) (in
 		return 0, err
 	}
 	defer CloseSources(own)
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	h := weaver.HierarchyOf(srcs...)
 	w := weaver.New(job.Matcher, job.Advice, weaver.Options{Hierarchy: h, IDBase: job.Woven.Summary.NextID, OmitShadows: true,
 		Scope: job.Scope})
 	var woven []string

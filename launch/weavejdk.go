@@ -71,7 +71,7 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 		return nil, nil, err
 	}
 	defer CloseSources(own)
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	h := weaver.HierarchyOf(srcs...)
 	x := &jdk.Exclusions{}
 	w := weaver.New(job.Matcher, job.Advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded,
 		SharedEntries: true, Scope: job.Scope})

@@ -205,7 +205,7 @@ func weftWeave(t *testing.T, in, out, adv string, aspects ...aspectFile) (map[st
 	}
 	defer src.Close()
 	advSrc := classfile.NewDirSource(adv)
-	h := NewMethodHierarchy(classfile.NewHierarchy(src, advSrc, mustJDK(t)), src, advSrc, mustJDK(t))
+	h := HierarchyOf(src, advSrc, mustJDK(t))
 	var files []*pointcut.File
 	for _, a := range aspects {
 		f, err := pointcut.ParseFile(a.name, a.text)

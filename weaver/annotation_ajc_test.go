@@ -134,7 +134,7 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 		srcs = append(srcs, s)
 	}
 	srcs = append(srcs, mustJDK(t))
-	h := NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	h := HierarchyOf(srcs...)
 	text, err := os.ReadFile(filepath.Join(diffFolder, "annots.weft"))
 	if err != nil {
 		t.Fatal(err)

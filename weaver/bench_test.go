@@ -47,7 +47,7 @@ func benchWeaveGuava(b *testing.B, aspect string) {
 	out := filepath.Join(b.TempDir(), "g.jar")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		h := NewMethodHierarchy(classfile.NewHierarchy(src, jdk), src, jdk)
+		h := HierarchyOf(src, jdk)
 		f, err := pointcut.ParseFile("aspect.weft", text)
 		if err != nil {
 			b.Fatal(err)

@@ -37,7 +37,7 @@ func TestEntryShortcutMatchesDecoding(t *testing.T) {
 		t.Fatalf("%v: apt-get install -y libguava-java", err)
 	}
 	defer g.Close()
-	h := NewMethodHierarchy(classfile.NewHierarchy(g, mustJDK(t)), g, mustJDK(t))
+	h := HierarchyOf(g, mustJDK(t))
 	hit := adv(advice.Before, 0, "hit", "(I)V", val(advice.JoinPointID, 0, "I"))
 	m := executionsOnly{testMatcher{{kind: advice.MethodExecution, adv: hit}, {kind: advice.ConstructorExecution, adv: hit}}}
 	dir := t.TempDir()

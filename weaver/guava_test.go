@@ -38,7 +38,7 @@ func TestGuavaWovenRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	h := NewMethodHierarchy(classfile.NewHierarchy(g, mustJDK(t)), g, mustJDK(t))
+	h := HierarchyOf(g, mustJDK(t))
 	f, err := pointcut.ParseFile("all.weft", must(os.ReadFile("testdata/guava/all.weft")))
 	if err != nil {
 		t.Fatal(err)

@@ -284,5 +284,5 @@ func mustJDK(t *testing.T) classfile.Source {
 // mustJDKHierarchy is a MethodHierarchy over a class directory and the JDK.
 func mustJDKHierarchy(t *testing.T, dir string) *MethodHierarchy {
 	d := classfile.NewDirSource(dir)
-	return NewMethodHierarchy(classfile.NewHierarchy(d, mustJDK(t)), d, mustJDK(t))
+	return HierarchyOf(d, mustJDK(t))
 }

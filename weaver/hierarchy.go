@@ -27,8 +27,17 @@ type declared struct {
 	fields  map[string]advice.Member
 }
 
+// HierarchyOf returns the MethodHierarchy of sources, searched in order:
+// the class hierarchy and the member lists both come from them. It is the
+// hierarchy every weaving of classes on disk uses.
+func HierarchyOf(sources ...classfile.Source) *MethodHierarchy {
+	return HierarchyOf(sources...)
+}
+
 // NewMethodHierarchy returns a MethodHierarchy over h whose member lists come
-// from sources (searched in order, as h searches them).
+// from sources (searched in order, as h searches them): for a class
+// hierarchy that learns classes some other way (weaver/ltw's, from the
+// JVM), else HierarchyOf.
 func NewMethodHierarchy(h classfile.Hierarchy, sources ...classfile.Source) *MethodHierarchy {
 	return &MethodHierarchy{Hierarchy: h, sources: sources}
 }

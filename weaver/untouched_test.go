@@ -30,7 +30,7 @@ func TestUnwovenMethodsKeepTheirBytes(t *testing.T) {
 		srcs = append(srcs, src)
 	}
 	srcs = append(srcs, mustJDK(t))
-	h := NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	h := HierarchyOf(srcs...)
 	hit := adv(advice.Before, 0, "hit", "()V")
 	woven := regexp.MustCompile(`^get`)
 	m := testMatcher{{kind: advice.MethodCall, code: "get.*", adv: hit}}

@@ -308,7 +308,7 @@ func weaveCalibration(home, aspect, in, out string) error {
 			s.Close()
 		}
 	}()
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(srcs...), srcs...)
+	h := weaver.HierarchyOf(srcs...)
 	prog, err := loadAspects(io.Discard, []string{aspect}, pointcut.Options{AdviceCP: in, Hierarchy: h, JavaHome: home})
 	if err != nil {
 		return err

@@ -189,7 +189,7 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 		return jdkErr
 	}
 	all := append(slices.Clip(srcs), jdk)
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(all...), all...)
+	h := weaver.HierarchyOf(all...)
 	// The inputs and -cp are class path too: the advice may be there.
 	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
 	lookup := append(append(append([]classfile.Source{}, adv...), ins...), cp...)

@@ -53,7 +53,7 @@ func sameAsAheadOfTime(t *testing.T, dir string, class []byte, adv *advice.Advic
 
 	// Ahead of time: the same advice and first id, over the same JDK.
 	src := classfile.NewDirSource(dir)
-	h := weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)
+	h := weaver.HierarchyOf(src, img)
 	w := weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
 	out := t.TempDir()
 	if _, err := w.WeavePath(dir, out); err != nil {
@@ -240,7 +240,7 @@ func weaveAhead(t *testing.T, weave func(classfile.Hierarchy) *weaver.Weaver, im
 	t.Helper()
 	src := classfile.NewDirSource(dir)
 	out := t.TempDir()
-	st, err := weave(weaver.NewMethodHierarchy(classfile.NewHierarchy(src, img), src, img)).WeavePath(dir, out)
+	st, err := weave(weaver.HierarchyOf(src, img)).WeavePath(dir, out)
 	if err != nil {
 		t.Fatal(err)
 	}
