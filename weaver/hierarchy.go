@@ -31,7 +31,7 @@ type declared struct {
 // the class hierarchy and the member lists both come from them. It is the
 // hierarchy every weaving of classes on disk uses.
 func HierarchyOf(sources ...classfile.Source) *MethodHierarchy {
-	return HierarchyOf(sources...)
+	return NewMethodHierarchy(classfile.NewHierarchy(sources...), sources...)
 }
 
 // NewMethodHierarchy returns a MethodHierarchy over h whose member lists come
