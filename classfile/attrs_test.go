@@ -13,9 +13,9 @@ import (
 )
 
 // jdkSource opens the modules image of the test JDK, closed with the test.
-func jdkSource(t testing.TB) *ImageSource {
+func jdkSource(t testing.TB) *jdkImage {
 	t.Helper()
-	src, err := OpenJDK(jvmtest.JavaHome(t))
+	src, err := openJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,5 +11,5 @@
 // pass over that model.
 //
 // The JDK's modules image is read by the subpackage jimage; class sources
-// (directories, jars, the image) are behind the Source interface in source.go.
+// (directories, jars, the image) are found by package classpath.
 package classfile

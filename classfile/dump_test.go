@@ -163,7 +163,7 @@ func TestDumpJDKString(t *testing.T) {
 
 // dumpCheck is TestJDKEveryClass's listing check: Dump lists class c (of
 // entry e) into buf without failing or showing a malformed part.
-func dumpCheck(t *testing.T, buf *bytes.Buffer, e ClassEntry, c *Class) {
+func dumpCheck(t *testing.T, buf *bytes.Buffer, e classEntry, c *Class) {
 	t.Helper()
 	buf.Reset()
 	if err := Dump(buf, c, DumpOptions{}); err != nil {

@@ -68,7 +68,7 @@ func TestPrependCodeKeepsBody(t *testing.T) {
 			t.Errorf(format, args...)
 		}
 	}
-	err := base.Walk(func(e ClassEntry) error {
+	err := base.Walk(func(e classEntry) error {
 		if classes++; classes%4 != 0 || strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}
@@ -412,7 +412,7 @@ func TestQuickFramesMatchAnalysis(t *testing.T) {
 	classes, methods, quick := 0, 0, 0
 	fails := 0
 	ls := new(layoutScratch)
-	err := base.Walk(func(e ClassEntry) error {
+	err := base.Walk(func(e classEntry) error {
 		if classes++; classes%4 != 1 || strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}

@@ -34,10 +34,10 @@ func rewriteClass(name string, b []byte) ([]byte, error) {
 // not nil, is called with every class's bytes on the test's goroutine, in
 // the source's order, before the class is rewritten: other checks of every
 // class share the one read.
-func roundTripSource(t *testing.T, src Source, each func(e ClassEntry, b []byte) error) int {
+func roundTripSource(t *testing.T, src classSource, each func(e classEntry, b []byte) error) int {
 	t.Helper()
 	type class struct {
-		e ClassEntry
+		e classEntry
 		b []byte
 	}
 	classes := make(chan class, 64)
@@ -62,7 +62,7 @@ func roundTripSource(t *testing.T, src Source, each func(e ClassEntry, b []byte)
 			}
 		}()
 	}
-	err := src.Walk(func(e ClassEntry) error {
+	err := src.Walk(func(e classEntry) error {
 		b, err := e.Read()
 		if err != nil {
 			return fmt.Errorf("%s/%s: %v", e.Module, e.Path, err)
@@ -90,7 +90,7 @@ func roundTripSource(t *testing.T, src Source, each func(e ClassEntry, b []byte)
 
 // roundTripClassBytes rewrites one class and says how its bytes differ
 // from the original b, or returns "".
-func roundTripClassBytes(e ClassEntry, b []byte) string {
+func roundTripClassBytes(e classEntry, b []byte) string {
 	out, err := rewriteClass(e.Path, b)
 	if err != nil {
 		return err.Error()
@@ -150,7 +150,7 @@ func codeAttrNames(c *Class, info []byte) []string {
 //   - Dump lists it without failing or showing a malformed part (not in
 //     -short mode).
 func TestJDKEveryClass(t *testing.T) {
-	src, err := OpenJDK(jvmtest.JavaHome(t))
+	src, err := openJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestJDKEveryClass(t *testing.T) {
 	start := time.Now()
 	attrs := newAttrRoundTrip(t)
 	var listing bytes.Buffer
-	n := roundTripSource(t, src, func(e ClassEntry, b []byte) error {
+	n := roundTripSource(t, src, func(e classEntry, b []byte) error {
 		c, err := Parse(e.Module+"/"+e.Path, b)
 		if err != nil {
 			return err
@@ -183,7 +183,7 @@ func TestJDKEveryClass(t *testing.T) {
 // java.util.logging.LogManager$7 has a LocalVariableTable with no entries
 // (as have 348 other JDK classes); the code model used to drop it.
 func TestRoundTripEmptyLocalVariableTable(t *testing.T) {
-	src, err := OpenJDK(jvmtest.JavaHome(t), "java.logging")
+	src, err := openJDK(jvmtest.JavaHome(t), "java.logging")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestRoundTripEmptyLocalVariableTable(t *testing.T) {
 // attribute of <init> replaced by the one build returns, given the pool.
 func objectWithInit(t *testing.T, build func(p *Pool) []byte) []byte {
 	t.Helper()
-	src, err := OpenJDK(jvmtest.JavaHome(t), "java.base")
+	src, err := openJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
@@ -135,7 +135,7 @@ func weaveHarsh(t *testing.T, home string) (*wovenJDK, string) {
 		return nil, err.Error()
 	}
 	os.RemoveAll(filepath.Join(adv, "weft"))
-	img, err := classfile.OpenJDK(home)
+	img, err := classpath.OpenJDK(home)
 	if err != nil {
 		return nil, err.Error()
 	}

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -185,13 +185,13 @@ func TestRewriteJDKVerifies(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "jdk")
 	weftRewrite(t, weft, home, "jdk:", out)
 
-	src, err := classfile.OpenJDK(home)
+	src, err := classpath.OpenJDK(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	var list []string
-	err = src.Walk(func(e classfile.ClassEntry) error {
+	err = src.Walk(func(e classpath.ClassEntry) error {
 		if _, err := os.Stat(filepath.Join(out, e.Module, e.Path)); err != nil {
 			t.Fatalf("rewrite dropped %s/%s: %v", e.Module, e.Path, err)
 		}
@@ -347,12 +347,12 @@ func TestRewriteJarsVerify(t *testing.T) {
 		out := filepath.Join(t.TempDir(), filepath.Base(jar))
 		weftRewrite(t, weft, home, jar, out)
 
-		src, err := classfile.OpenJar(jar)
+		src, err := classpath.OpenJar(jar)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var list []string
-		src.Walk(func(e classfile.ClassEntry) error {
+		src.Walk(func(e classpath.ClassEntry) error {
 			if !strings.HasPrefix(e.Path, "META-INF/") && !strings.HasSuffix(e.Path, "module-info.class") {
 				list = append(list, "- "+binaryName(e.Path))
 			}

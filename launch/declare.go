@@ -7,6 +7,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/parallel"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
@@ -71,9 +72,9 @@ func PrecheckPaths(w io.Writer, m advice.Matcher, wv *weaver.Weaver, inputs []st
 // CheckImage returns the declare warnings and errors at the shadows of the
 // classes of img, in image order, as weaving them with wv would find them
 // (x learns each class first, as the image driver has it do).
-func CheckImage(img *classfile.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions) ([]weaver.Declared, error) {
-	var entries []classfile.ClassEntry
-	if err := img.Walk(func(e classfile.ClassEntry) error {
+func CheckImage(img *classpath.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions) ([]weaver.Declared, error) {
+	var entries []classpath.ClassEntry
+	if err := img.Walk(func(e classpath.ClassEntry) error {
 		entries = append(entries, e)
 		return nil
 	}); err != nil {

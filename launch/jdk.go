@@ -3,7 +3,7 @@ package launch
 import (
 	"sync"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/weaver/jdk"
 )
 
@@ -16,7 +16,7 @@ type JDK struct {
 	Release string // the runtime version its release file names
 
 	once sync.Once
-	img  *classfile.ImageSource
+	img  *classpath.ImageSource
 	err  error
 }
 
@@ -25,24 +25,24 @@ func OpenJDK(home string) *JDK { return &JDK{Home: home, Release: jdk.Release(ho
 
 // Image returns the JDK's modules image, every module visible. The JDK
 // owns it: callers do not close it.
-func (j *JDK) Image() (*classfile.ImageSource, error) {
-	j.once.Do(func() { j.img, j.err = classfile.OpenJDK(j.Home) })
+func (j *JDK) Image() (*classpath.ImageSource, error) {
+	j.once.Do(func() { j.img, j.err = classpath.OpenJDK(j.Home) })
 	return j.img, j.err
 }
 
 // Sources returns the sources of class path cp (the advice's, the
 // program's) followed by the JDK's image: the class path's are the
 // caller's to close (CloseSources), the image is the JDK's.
-func (j *JDK) Sources(cp string) (classPath []classfile.Source, all []classfile.Source, err error) {
+func (j *JDK) Sources(cp string) (classPath []classpath.Source, all []classpath.Source, err error) {
 	img, err := j.Image()
 	if err != nil {
 		return nil, nil, err
 	}
-	classPath, err = classfile.OpenClassPath(cp, j.Home)
+	classPath, err = classpath.OpenClassPath(cp, j.Home)
 	if err != nil {
 		return nil, nil, err
 	}
-	return classPath, append(append([]classfile.Source(nil), classPath...), img), nil
+	return classPath, append(append([]classpath.Source(nil), classPath...), img), nil
 }
 
 // Close closes the image, if it was opened.
@@ -54,17 +54,17 @@ func (j *JDK) Close() error {
 }
 
 // CloseSources closes each of srcs.
-func CloseSources(srcs []classfile.Source) {
+func CloseSources(srcs []classpath.Source) {
 	for _, s := range srcs {
 		s.Close()
 	}
 }
 
-// Source returns the JDK's classes as a classfile.Source that opens the
+// Source returns the JDK's classes as a classpath.Source that opens the
 // image at its first question (binding advice seldom asks about a JDK
 // type, and a run whose weavings are cached need not open it) and whose
 // Close leaves the image to the JDK.
-func (j *JDK) Source() classfile.Source { return jdkSource{j} }
+func (j *JDK) Source() classpath.Source { return jdkSource{j} }
 
 type jdkSource struct{ j *JDK }
 
@@ -76,7 +76,7 @@ func (s jdkSource) Class(name string) ([]byte, error) {
 	return img.Class(name)
 }
 
-func (s jdkSource) Walk(fn func(classfile.ClassEntry) error) error {
+func (s jdkSource) Walk(fn func(classpath.ClassEntry) error) error {
 	img, err := s.j.Image()
 	if err != nil {
 		return err

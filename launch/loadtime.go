@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/parallel"
 	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"github.com/weft-aop/weft/weaver"
@@ -29,7 +29,7 @@ type LoadTime struct {
 	ln    io.Closer
 	path  string             // the socket
 	scope string             // the scope's file for the JVM beside it, "" for none
-	srcs  []classfile.Source // its own: the JDK's image is the JDK's
+	srcs  []classpath.Source // its own: the JDK's image is the JDK's
 	cache *ltw.Cache
 	info  *InfoFile
 	// tempDir: the socket's directory is weft's own, removed at stop.
@@ -92,7 +92,7 @@ func StartLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*L
 		}
 	}
 	if modules != "" && modules != "all" {
-		woven, err := classfile.OpenJDK(home, strings.Split(modules, ",")...)
+		woven, err := classpath.OpenJDK(home, strings.Split(modules, ",")...)
 		if err != nil {
 			ln.Close()
 			CloseSources(own)

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
@@ -82,7 +82,7 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	checked := DeclaresErrors(job.Matcher)
 	if checked {
 		// A declare error must leave nothing written: check first.
-		woven, err := classfile.OpenJDK(home, mods...)
+		woven, err := classpath.OpenJDK(home, mods...)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // Compiling annotation patterns and designators (annotation.go), and
@@ -138,7 +139,7 @@ func (cs *classes) annotation(internal string, given classfile.Hierarchy) (annot
 // read parses a class of the advice class path or the JDK.
 func (cs *classes) read(internal string) (*classfile.Class, error) {
 	srcs, _ := cs.adviceSources()
-	srcs = append([]classfile.Source(nil), srcs...)
+	srcs = append([]classpath.Source(nil), srcs...)
 	if jdk := cs.image(); jdk != nil {
 		srcs = append(srcs, jdk)
 	}

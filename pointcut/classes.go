@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // classes is what resolution reads of compiled classes, through classfile's
@@ -14,21 +15,21 @@ import (
 // one goroutine, so no locking.
 type classes struct {
 	adviceCP string
-	javaHome string // "" means classfile.DefaultJavaHome()
+	javaHome string // "" means classpath.DefaultJavaHome()
 
 	adviceOpened bool
-	advice       []classfile.Source
+	advice       []classpath.Source
 	adviceErr    error
 	borrowed     bool                        // advice was opened by the caller (Options.AdviceSources)
 	parsed       map[string]*classfile.Class // advice classes; nil: not found
 
 	jdkOpened bool
-	jdk       *classfile.ImageSource // nil if there is no JDK
+	jdk       *classpath.ImageSource // nil if there is no JDK
 
 	names map[string][]typeRef // simple name → classes; see candidates
 }
 
-func newClasses(adviceCP string, opened []classfile.Source, javaHome string) *classes {
+func newClasses(adviceCP string, opened []classpath.Source, javaHome string) *classes {
 	cs := &classes{adviceCP: adviceCP, javaHome: javaHome, parsed: map[string]*classfile.Class{}}
 	if opened != nil {
 		cs.adviceOpened, cs.advice, cs.borrowed = true, opened, true
@@ -48,25 +49,25 @@ func (cs *classes) close() {
 }
 
 // adviceSources opens the advice class path.
-func (cs *classes) adviceSources() ([]classfile.Source, error) {
+func (cs *classes) adviceSources() ([]classpath.Source, error) {
 	if !cs.adviceOpened {
 		cs.adviceOpened = true
-		cs.advice, cs.adviceErr = classfile.OpenClassPath(cs.adviceCP, cs.javaHome)
+		cs.advice, cs.adviceErr = classpath.OpenClassPath(cs.adviceCP, cs.javaHome)
 	}
 	return cs.advice, cs.adviceErr
 }
 
 // image opens the JDK's modules image; it is nil if there is none (JDK
 // types then stay unchecked, with warnings).
-func (cs *classes) image() *classfile.ImageSource {
+func (cs *classes) image() *classpath.ImageSource {
 	if !cs.jdkOpened {
 		cs.jdkOpened = true
 		home := cs.javaHome
 		if home == "" {
-			home, _ = classfile.DefaultJavaHome()
+			home, _ = classpath.DefaultJavaHome()
 		}
 		if home != "" {
-			cs.jdk, _ = classfile.OpenJDK(home)
+			cs.jdk, _ = classpath.OpenJDK(home)
 		}
 	}
 	return cs.jdk
@@ -113,14 +114,14 @@ func (cs *classes) notFound(name string) error {
 // given, the JDK's image.
 func (cs *classes) hierarchy(given classfile.Hierarchy) classfile.Hierarchy {
 	srcs, _ := cs.adviceSources() // an error is reported where an advice class is needed
-	srcs = append([]classfile.Source(nil), srcs...)
+	srcs = append([]classpath.Source(nil), srcs...)
 	if given == nil {
 		if jdk := cs.image(); jdk != nil {
 			srcs = append(srcs, jdk)
 		}
-		return classfile.NewHierarchy(srcs...)
+		return classpath.NewHierarchy(srcs...)
 	}
-	return chain{given, classfile.NewHierarchy(srcs...)}
+	return chain{given, classpath.NewHierarchy(srcs...)}
 }
 
 // chain asks each hierarchy in turn.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // maxCandidates bounds the classes a hint suggests for a simple name.
@@ -16,7 +17,7 @@ type typeRef struct {
 	name   string // internal name
 	order  int    // where it was found: the advice class path's entries, then the JDK
 	module string // its JDK module, "" on the advice class path
-	entry  classfile.ClassEntry
+	entry  classpath.ClassEntry
 }
 
 // qualified returns the fully qualified names of up to maxCandidates
@@ -81,7 +82,7 @@ func (cs *classes) qualified(simple string) string {
 // first hint that needs it. Anonymous and local classes are left out.
 func (cs *classes) index() {
 	cs.names = map[string][]typeRef{}
-	var srcs []classfile.Source
+	var srcs []classpath.Source
 	if cs.adviceCP != "" {
 		advice, _ := cs.adviceSources()
 		srcs = append(srcs, advice...)
@@ -90,7 +91,7 @@ func (cs *classes) index() {
 		srcs = append(srcs, jdk)
 	}
 	for order, s := range srcs {
-		s.Walk(func(e classfile.ClassEntry) error {
+		s.Walk(func(e classpath.ClassEntry) error {
 			name := strings.TrimSuffix(e.Path, ".class")
 			simple := path.Base(name)
 			if i := strings.LastIndexByte(simple, '$'); i >= 0 {

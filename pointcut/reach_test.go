@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -30,12 +30,12 @@ var reachNames = []string{
 // in reach, as the JVM may give them; the weaver sees Foo$$Lambda).
 func TestReachAgreesWithin(t *testing.T) {
 	names := append([]string(nil), reachNames...)
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t))
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	if err := img.Walk(func(e classfile.ClassEntry) error {
+	if err := img.Walk(func(e classpath.ClassEntry) error {
 		names = append(names, strings.TrimSuffix(e.Path, ".class"))
 		return nil
 	}); err != nil {

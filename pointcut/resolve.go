@@ -7,6 +7,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // Options configure ResolveWith.
@@ -18,7 +19,7 @@ type Options struct {
 	// AdviceSources, if set, are AdviceCP's entries already opened, in
 	// its order: resolution reads them (and leaves them open) instead of
 	// opening AdviceCP again.
-	AdviceSources []classfile.Source
+	AdviceSources []classpath.Source
 	// Hierarchy, if set, answers subtype questions the advice class path
 	// cannot (JDK classes) when checking advice parameter types. When nil
 	// and AdviceCP is set, the modules image of the JDK at JavaHome is
@@ -26,7 +27,7 @@ type Options struct {
 	Hierarchy classfile.Hierarchy
 	// JavaHome is the JDK whose modules image resolves JDK types when
 	// Hierarchy is nil, and where hints look for the package of a type
-	// written without one. "" means classfile.DefaultJavaHome().
+	// written without one. "" means classpath.DefaultJavaHome().
 	JavaHome string
 }
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
@@ -199,12 +199,12 @@ type aspectFile struct {
 // does ajc's, and the woven classes' warnings.
 func weftWeave(t *testing.T, in, out, adv string, aspects ...aspectFile) (map[string]int, []string) {
 	t.Helper()
-	src, err := classfile.OpenSource(in, jvmtest.JavaHome(t))
+	src, err := classpath.OpenSource(in, jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	advSrc := classfile.NewDirSource(adv)
+	advSrc := classpath.NewDirSource(adv)
 	h := HierarchyOf(src, advSrc, mustJDK(t))
 	var files []*pointcut.File
 	for _, a := range aspects {

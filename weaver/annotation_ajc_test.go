@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
@@ -124,9 +124,9 @@ func TestAnnotationsAgainstAspectJ(t *testing.T) {
 	want := normalizeInfo(strings.ReplaceAll(ajcOut, "Annots.aj:", "annots.weft:"))
 
 	// weft, with the same class path.
-	var srcs []classfile.Source
+	var srcs []classpath.Source
 	for _, p := range []string{in, guavaJar, errorProneJar, jsr305Jar, adv} {
-		s, err := classfile.OpenSource(p, jvmtest.JavaHome(t))
+		s, err := classpath.OpenSource(p, jvmtest.JavaHome(t))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
 )
@@ -33,11 +33,11 @@ const exitsAspect = `aspect Exits {
 func benchWeaveGuava(b *testing.B, aspect string) {
 	const guava = "/usr/share/java/guava.jar"
 	home := jvmtest.JavaHome(b)
-	src, err := classfile.OpenSource(guava, home)
+	src, err := classpath.OpenSource(guava, home)
 	if err != nil {
 		b.Fatal(err)
 	}
-	jdk, err := classfile.OpenJDK(home)
+	jdk, err := classpath.OpenJDK(home)
 	if err != nil {
 		b.Fatal(err)
 	}

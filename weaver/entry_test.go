@@ -10,6 +10,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -32,7 +33,7 @@ func (executionsOnly) ShadowKinds() advice.KindSet {
 func TestEntryShortcutMatchesDecoding(t *testing.T) {
 	t.Parallel() // see jdkOnce
 	const guava = "/usr/share/java/guava.jar"
-	g, err := classfile.OpenSource(guava, jvmtest.JavaHome(t))
+	g, err := classpath.OpenSource(guava, jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatalf("%v: apt-get install -y libguava-java", err)
 	}
@@ -63,18 +64,18 @@ func TestEntryShortcutMatchesDecoding(t *testing.T) {
 			t.Fatalf("join point %d: %s (id %d), decoding %s (id %d)", i, f.String(), f.ID, s.String(), s.ID)
 		}
 	}
-	fj, err := classfile.OpenJar(fastJar)
+	fj, err := classpath.OpenJar(fastJar)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fj.Close()
-	sj, err := classfile.OpenJar(slowJar)
+	sj, err := classpath.OpenJar(slowJar)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sj.Close()
 	methods, identical, ctors := 0, 0, 0
-	err = sj.Walk(func(e classfile.ClassEntry) error {
+	err = sj.Walk(func(e classpath.ClassEntry) error {
 		name := strings.TrimSuffix(e.Path, ".class")
 		sb, err := e.Read()
 		if err != nil {

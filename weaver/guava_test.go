@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -33,7 +33,7 @@ func TestGuavaWovenRuns(t *testing.T) {
 	prog := jvmtest.Compile(t, map[string]string{"G.java": string(must(os.ReadFile("testdata/guava/G.java"))),
 		"Link.java": string(must(os.ReadFile("testdata/guava/Link.java")))}, "-cp", guava, "-nowarn")
 
-	g, err := classfile.OpenSource(guava, home)
+	g, err := classpath.OpenSource(guava, home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -208,7 +209,7 @@ func compileWeave(t *testing.T, mode Mode, sources map[string]string, rules test
 	for _, r := range rules {
 		advs = append(advs, r.adv)
 	}
-	h := classfile.NewHierarchy(classfile.NewDirSource(dir), mustJDK(t))
+	h := classpath.NewHierarchy(classpath.NewDirSource(dir), mustJDK(t))
 	w := New(rules, advs, Options{Hierarchy: h, IDBase: 1000, Mode: mode})
 	var infos []WeaveInfo
 	total := Result{Name: dir} // Name: the class directory, for inspection
@@ -268,13 +269,13 @@ func readClass(t *testing.T, path string) *classfile.Class {
 // on the machine for its last minute otherwise.
 var jdkOnce struct {
 	sync.Once
-	src classfile.Source
+	src classpath.Source
 	err error
 }
 
-func mustJDK(t *testing.T) classfile.Source {
+func mustJDK(t *testing.T) classpath.Source {
 	t.Helper()
-	jdkOnce.Do(func() { jdkOnce.src, jdkOnce.err = classfile.OpenJDK(jvmtest.JavaHome(t)) })
+	jdkOnce.Do(func() { jdkOnce.src, jdkOnce.err = classpath.OpenJDK(jvmtest.JavaHome(t)) })
 	if jdkOnce.err != nil {
 		t.Fatal(jdkOnce.err)
 	}
@@ -283,6 +284,6 @@ func mustJDK(t *testing.T) classfile.Source {
 
 // mustJDKHierarchy is a MethodHierarchy over a class directory and the JDK.
 func mustJDKHierarchy(t *testing.T, dir string) *MethodHierarchy {
-	d := classfile.NewDirSource(dir)
+	d := classpath.NewDirSource(dir)
 	return HierarchyOf(d, mustJDK(t))
 }

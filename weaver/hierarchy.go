@@ -5,6 +5,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // MethodHierarchy adds to a classfile.Hierarchy the methods each class
@@ -13,7 +14,7 @@ import (
 // does (advice.MethodHierarchy). It is safe for concurrent use.
 type MethodHierarchy struct {
 	classfile.Hierarchy
-	sources []classfile.Source
+	sources []classpath.Source
 	classes sync.Map // internal name → *declared, nil if unknown
 	annots  sync.Map // internal name → *annotations, nil if unknown (annotation.go)
 }
@@ -30,15 +31,15 @@ type declared struct {
 // HierarchyOf returns the MethodHierarchy of sources, searched in order:
 // the class hierarchy and the member lists both come from them. It is the
 // hierarchy every weaving of classes on disk uses.
-func HierarchyOf(sources ...classfile.Source) *MethodHierarchy {
-	return NewMethodHierarchy(classfile.NewHierarchy(sources...), sources...)
+func HierarchyOf(sources ...classpath.Source) *MethodHierarchy {
+	return NewMethodHierarchy(classpath.NewHierarchy(sources...), sources...)
 }
 
 // NewMethodHierarchy returns a MethodHierarchy over h whose member lists come
 // from sources (searched in order, as h searches them): for a class
 // hierarchy that learns classes some other way (weaver/ltw's, from the
 // JVM), else HierarchyOf.
-func NewMethodHierarchy(h classfile.Hierarchy, sources ...classfile.Source) *MethodHierarchy {
+func NewMethodHierarchy(h classfile.Hierarchy, sources ...classpath.Source) *MethodHierarchy {
 	return &MethodHierarchy{Hierarchy: h, sources: sources}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -72,13 +73,13 @@ func initLineless(set map[string]int) map[string]int {
 // ("pkg.C.<init>(int)").
 func thisCallingCtors(t *testing.T, jar string) map[string]bool {
 	t.Helper()
-	src, err := classfile.OpenSource(jar, jvmtest.JavaHome(t))
+	src, err := classpath.OpenSource(jar, jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	out := map[string]bool{}
-	err = src.Walk(func(e classfile.ClassEntry) error {
+	err = src.Walk(func(e classpath.ClassEntry) error {
 		data, err := e.Read()
 		if err != nil {
 			return err

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver/scope"
 )
@@ -17,7 +17,7 @@ import (
 // get sisters); every other entry is the input's byte for byte.
 func TestScopeGuava(t *testing.T) {
 	const guava = "/usr/share/java/guava.jar"
-	src, err := classfile.OpenSource(guava, jvmtest.JavaHome(t))
+	src, err := classpath.OpenSource(guava, jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatalf("%v: install Debian's libguava-java (bash .ci/run does)", err)
 	}
@@ -27,7 +27,7 @@ func TestScopeGuava(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := testMatcher{{kind: advice.MethodExecution, adv: adv(advice.Before, 0, "before", "(I)V", val(advice.JoinPointID, 0, "I"))}}
-	w := New(rules, []*advice.Advice{rules[0].adv}, Options{Hierarchy: classfile.NewHierarchy(src, mustJDK(t)), Scope: s})
+	w := New(rules, []*advice.Advice{rules[0].adv}, Options{Hierarchy: classpath.NewHierarchy(src, mustJDK(t)), Scope: s})
 	out := filepath.Join(t.TempDir(), "guava.jar")
 	st, err := w.WeavePath(guava, out)
 	if err != nil {

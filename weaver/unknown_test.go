@@ -8,6 +8,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -54,7 +55,7 @@ func weaveMainAlone(t *testing.T, dir string) []string {
 	for _, r := range unknownRules {
 		advs = append(advs, r.adv)
 	}
-	w := New(unknownRules, advs, Options{Hierarchy: classfile.NewHierarchy(mustJDK(t)), IDBase: 1000})
+	w := New(unknownRules, advs, Options{Hierarchy: classpath.NewHierarchy(mustJDK(t)), IDBase: 1000})
 	return weaveClassInPlace(t, w, dir, "app/Main.class").Warnings
 }
 
@@ -140,7 +141,7 @@ public class Log {
 	once := adv(advice.Around, 0, "once", "(Lweft/rt/Proceed;)Ljava/lang/Object;", val(advice.Proceed, 0, "Lweft/rt/Proceed;"))
 	once.AroundType = "Ljava/lang/Object;"
 	rules := testMatcher{{kind: advice.MethodExecution, owner: "app/Main", name: "pick", adv: once}}
-	w := New(rules, []*advice.Advice{once}, Options{Hierarchy: classfile.NewHierarchy(mustJDK(t)), IDBase: 1000})
+	w := New(rules, []*advice.Advice{once}, Options{Hierarchy: classpath.NewHierarchy(mustJDK(t)), IDBase: 1000})
 	for _, warn := range weaveClassInPlace(t, w, dir, "app/Main.class").Warnings {
 		t.Errorf("warning: %s", warn)
 	}

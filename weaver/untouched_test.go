@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // TestUnwovenMethodsKeepTheirBytes weaves Debian's gpars (Groovy's
@@ -20,9 +21,9 @@ import (
 func TestUnwovenMethodsKeepTheirBytes(t *testing.T) {
 	t.Parallel() // see jdkOnce
 	const gpars = "/usr/share/java/gpars.jar"
-	var srcs []classfile.Source
+	var srcs []classpath.Source
 	for _, jar := range []string{gpars, "/usr/share/java/groovy.jar", "/usr/share/java/jsr166y.jar", "/usr/share/java/extra166y.jar"} {
-		src, err := classfile.OpenJar(jar)
+		src, err := classpath.OpenJar(jar)
 		if err != nil {
 			t.Fatalf("%v: apt-get install -y libgpars-groovy-java (bash .ci/run does)", err)
 		}
@@ -40,18 +41,18 @@ func TestUnwovenMethodsKeepTheirBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	in, err := classfile.OpenJar(gpars)
+	in, err := classpath.OpenJar(gpars)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	wj, err := classfile.OpenJar(out)
+	wj, err := classpath.OpenJar(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer wj.Close()
 	changedClasses, kept, changed := 0, 0, 0
-	err = in.Walk(func(e classfile.ClassEntry) error {
+	err = in.Walk(func(e classpath.ClassEntry) error {
 		name := strings.TrimSuffix(e.Path, ".class")
 		ib, err := e.Read()
 		if err != nil {

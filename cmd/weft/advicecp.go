@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
 )
@@ -34,7 +35,7 @@ func joinClassPath(parts ...string) string {
 // whose entries srcs are, opened (h answers for the JDK's types), and
 // with cp empty every advice is an error, as weft check reports a class
 // missing from --advice-cp.
-func loadAdvice(w io.Writer, paths []string, cp string, srcs []classfile.Source, h classfile.Hierarchy, home string) (*pointcut.Program, error) {
+func loadAdvice(w io.Writer, paths []string, cp string, srcs []classpath.Source, h classfile.Hierarchy, home string) (*pointcut.Program, error) {
 	prog, err := loadAspects(w, paths, pointcut.Options{AdviceCP: cp, AdviceSources: srcs, Hierarchy: h, JavaHome: home})
 	if err != nil || cp != "" || len(prog.Advice()) == 0 {
 		return prog, err
@@ -48,27 +49,27 @@ func loadAdvice(w io.Writer, paths []string, cp string, srcs []classfile.Source,
 // that hold an advice class adviceCP lacks.
 func resolveAdvice(w io.Writer, j *launch.JDK, aspects []string, adviceCP string, entries []string) (*pointcut.Program, []string, error) {
 	home := j.Home
-	var srcs []classfile.Source
+	var srcs []classpath.Source
 	defer func() {
 		for _, s := range srcs {
 			s.Close()
 		}
 	}()
-	first, err := classfile.OpenClassPath(adviceCP, home)
+	first, err := classpath.OpenClassPath(adviceCP, home)
 	srcs = append(srcs, first...)
 	if err != nil {
 		return nil, nil, err
 	}
-	others := make([]classfile.Source, len(entries))
+	others := make([]classpath.Source, len(entries))
 	for i, e := range entries {
-		if others[i], err = classfile.OpenSource(e, home); err != nil {
+		if others[i], err = classpath.OpenSource(e, home); err != nil {
 			return nil, nil, err
 		}
 		srcs = append(srcs, others[i])
 	}
 	lookup := slices.Clip(srcs) // the advice's class path: adviceCP, then the entries
 	srcs = append(srcs, j.Source())
-	prog, err := loadAdvice(w, aspects, joinClassPath(append([]string{adviceCP}, entries...)...), lookup, classfile.NewHierarchy(srcs...), home)
+	prog, err := loadAdvice(w, aspects, joinClassPath(append([]string{adviceCP}, entries...)...), lookup, classpath.NewHierarchy(srcs...), home)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -102,15 +103,15 @@ func noAdviceClassPath(prog *pointcut.Program) error {
 
 // adviceHolders returns the entries (opened as srcs) that hold, first in
 // class path order, an advice class none of the sources in first holds.
-func adviceHolders(advs []*advice.Advice, first []classfile.Source, entries []string, srcs []classfile.Source) []string {
-	holds := func(s classfile.Source, class string) bool {
+func adviceHolders(advs []*advice.Advice, first []classpath.Source, entries []string, srcs []classpath.Source) []string {
+	holds := func(s classpath.Source, class string) bool {
 		_, err := s.Class(class)
 		return err == nil
 	}
 	var missing []string
 	for _, a := range advs {
 		c := a.Method.Owner
-		if !slices.Contains(missing, c) && !slices.ContainsFunc(first, func(s classfile.Source) bool { return holds(s, c) }) {
+		if !slices.Contains(missing, c) && !slices.ContainsFunc(first, func(s classpath.Source) bool { return holds(s, c) }) {
 			missing = append(missing, c)
 		}
 	}

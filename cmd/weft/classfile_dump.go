@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // dumpOptions are weft classfile dump's flags.
@@ -98,7 +99,7 @@ func readClassSpec(spec, javaHome string) (where string, b []byte, err error) {
 		if name == "" {
 			return "", nil, fmt.Errorf("%s: no class named after the '!'", spec)
 		}
-		src, err := classfile.OpenSource(container, "")
+		src, err := classpath.OpenSource(container, "")
 		if err != nil {
 			return "", nil, fmt.Errorf("opening %s: %w", container, err)
 		}
@@ -123,7 +124,7 @@ func readJDKClass(name, javaHome string) (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	src, err := classfile.OpenJDK(javaHome)
+	src, err := classpath.OpenJDK(javaHome)
 	if err != nil {
 		return "", nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/parallel"
 )
@@ -146,7 +147,7 @@ func rewriteClass(label string, in []byte, opts classfile.EncodeOptions) (out []
 // rewrite rewrites each input into f.out and reports progress on log.
 func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, error) {
 	stats := &rewriteStats{start: time.Now()}
-	var sources []classfile.Source
+	var sources []classpath.Source
 	defer func() {
 		for _, s := range sources {
 			s.Close()
@@ -163,7 +164,7 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 		home = h
 	}
 	for _, in := range inputs {
-		src, err := classfile.OpenSource(in, home)
+		src, err := classpath.OpenSource(in, home)
 		if err != nil {
 			return nil, err
 		}
@@ -172,12 +173,12 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 	rw := &rewriter{stats: stats, log: log, tty: rewriteToTerminal(log), opts: classfile.EncodeOptions{Frames: f.frames}}
 	if f.frames {
 		// Look classes up in the inputs first, then in the JDK.
-		jdk, err := classfile.OpenJDK(home)
+		jdk, err := classpath.OpenJDK(home)
 		if err != nil {
 			return nil, err
 		}
 		sources = append(sources, jdk)
-		rw.opts.Hierarchy = classfile.NewHierarchy(sources...)
+		rw.opts.Hierarchy = classpath.NewHierarchy(sources...)
 	}
 	stopProgress := showProgress(rw, log)
 	defer stopProgress()
@@ -196,10 +197,10 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 
 // rewriteInput rewrites one input into out: a jar, a directory, a class
 // file or a JDK image (one directory per module).
-func rewriteInput(rw *rewriter, in string, src classfile.Source, out string, jobs int) error {
+func rewriteInput(rw *rewriter, in string, src classpath.Source, out string, jobs int) error {
 	var input *archive.Input
 	var err error
-	if img, ok := src.(*classfile.ImageSource); ok {
+	if img, ok := src.(*classpath.ImageSource); ok {
 		input, err = archive.FromSource(img)
 	} else {
 		input, err = archive.Open(in)

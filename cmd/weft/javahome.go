@@ -8,17 +8,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 )
 
 // jdkHome returns the JDK a command works with: its --java-home flag if
-// set, else classfile.DefaultJavaHome() (the java on PATH, else
+// set, else classpath.DefaultJavaHome() (the java on PATH, else
 // $JAVA_HOME). Every command resolves its JDK here, so aspects are checked,
 // woven and run against the same one.
 func jdkHome(flag string) (string, error) {
 	home := flag
 	if home == "" {
-		h, err := classfile.DefaultJavaHome()
+		h, err := classpath.DefaultJavaHome()
 		if err != nil {
 			return "", err
 		}
@@ -47,7 +47,7 @@ func commandJDK(javaHome, command string) (launcher, home string, err error) {
 	}
 	home = javaHome
 	if home == "" {
-		if home, err = classfile.JavaHomeOf(launcher); err != nil {
+		if home, err = classpath.JavaHomeOf(launcher); err != nil {
 			return "", "", fmt.Errorf("%v (use --java-home)", err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -59,7 +59,7 @@ func TestJDKAdviceAndLaunchers(t *testing.T) {
 // modules") are those java --list-modules lists: the README's figure.
 func TestJDKModulesAsJava(t *testing.T) {
 	home := jvmtest.JavaHome(t)
-	img, err := classfile.OpenJDK(home)
+	img, err := classpath.OpenJDK(home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/internal/javacmd"
@@ -294,11 +294,11 @@ const calibrationIDBase = 1 << 30
 // purpose, so that the profiler can time its own whole cost per execution
 // on it.
 func weaveCalibration(home, aspect, in, out string) error {
-	srcs, err := classfile.OpenClassPath(in, home)
+	srcs, err := classpath.OpenClassPath(in, home)
 	if err != nil {
 		return err
 	}
-	img, err := classfile.OpenJDK(home)
+	img, err := classpath.OpenJDK(home)
 	if err != nil {
 		return err
 	}

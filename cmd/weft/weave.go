@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/launch"
 	rtjava "github.com/weft-aop/weft/runtime-java"
@@ -159,16 +159,16 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 	}
 	// The JDK's image is opened (its package index read) beside the
 	// class path.
-	var jdk *classfile.ImageSource
+	var jdk *classpath.ImageSource
 	var jdkErr error
 	jdkOpened := make(chan struct{})
 	go func() {
 		defer close(jdkOpened)
-		jdk, jdkErr = classfile.OpenJDK(home)
+		jdk, jdkErr = classpath.OpenJDK(home)
 	}()
 	// The class path: the inputs, -cp, then --advice-cp, each opened
 	// once (the advice is looked up in another order), then the JDK.
-	var srcs []classfile.Source
+	var srcs []classpath.Source
 	defer func() {
 		for _, s := range srcs {
 			s.Close()
@@ -177,9 +177,9 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 			jdk.Close()
 		}
 	}()
-	var parts [3][]classfile.Source
+	var parts [3][]classpath.Source
 	for i, cp := range []string{strings.Join(inputs, string(filepath.ListSeparator)), fl.classPath, fl.adviceCP} {
-		if parts[i], err = classfile.OpenClassPath(cp, home); err != nil {
+		if parts[i], err = classpath.OpenClassPath(cp, home); err != nil {
 			return err
 		}
 		srcs = append(srcs, parts[i]...)
@@ -192,7 +192,7 @@ func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 	h := weaver.HierarchyOf(all...)
 	// The inputs and -cp are class path too: the advice may be there.
 	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
-	lookup := append(append(append([]classfile.Source{}, adv...), ins...), cp...)
+	lookup := append(append(append([]classpath.Source{}, adv...), ins...), cp...)
 	prog, err := loadAdvice(cmd.ErrOrStderr(), fl.aspects, adviceLookup, lookup, h, home)
 	if err != nil {
 		return err

@@ -30,8 +30,9 @@
 //
 // The package is internal: it is plumbing shared by weft's packages and
 // commands, not part of weft's library API (weaver.WeavePath is). It sits
-// below cmd/weft, weaver and weaver/jdk and above classfile, whose
-// ReadZipEntry reads every jar entry.
+// below cmd/weft, weaver and weaver/jdk and above classfile, which parses
+// the class headers, and classpath, whose ReadZipEntry reads every jar
+// entry.
 package archive
 
 import (

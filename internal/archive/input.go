@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/mmap"
 )
 
@@ -68,7 +68,7 @@ func (e *Entry) readSource() ([]byte, error) {
 	case e.zf != nil:
 		var data []byte
 		err := e.guard(func() (err error) {
-			data, err = classfile.ReadZipEntry(e.in, e.zf)
+			data, err = classpath.ReadZipEntry(e.in, e.zf)
 			return err
 		})
 		return data, err
@@ -217,9 +217,9 @@ func isEmptyDir(p string) (bool, error) {
 // FromSource lists the classes of a source as a directory tree: a modules
 // image's classes are named <module>/<path>, e.g.
 // "java.base/java/lang/String.class".
-func FromSource(src classfile.Source) (*Input, error) {
+func FromSource(src classpath.Source) (*Input, error) {
 	in := &Input{Path: src.String(), Kind: Dir, fromSource: true}
-	err := src.Walk(func(ce classfile.ClassEntry) error {
+	err := src.Walk(func(ce classpath.ClassEntry) error {
 		name := ce.Path
 		if ce.Module != "" {
 			name = ce.Module + "/" + name

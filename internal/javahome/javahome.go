@@ -1,8 +1,9 @@
 // Package javahome finds the JDK weft works with when none is named: the
 // one of the java on PATH, else $JAVA_HOME. It is the single home of that
-// order. classfile.DefaultJavaHome exposes it to every command; the tests'
-// helper internal/jvmtest uses it directly, because classfile's own tests
-// import jvmtest and jvmtest therefore cannot import classfile.
+// order. classpath.DefaultJavaHome exposes it to every command; the tests'
+// helper internal/jvmtest uses it directly, because the tests of classfile
+// and classpath import jvmtest and jvmtest therefore cannot import
+// classpath.
 package javahome
 
 import (

@@ -1,6 +1,6 @@
 package jdk
 
-import "github.com/weft-aop/weft/classfile"
+import "github.com/weft-aop/weft/classpath"
 
 // This file patches java.base itself: Thread, System, the class-definition
 // hook and the JDK-mode runtime.
@@ -8,7 +8,7 @@ import "github.com/weft-aop/weft/classfile"
 // patchBase applies the Thread, System and class-definition patches (to the woven class if
 // the weaver changed it, else to the image's) and adds the runtime, in the
 // java.base outputs base.
-func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string][]byte) error {
+func patchBase(img *classpath.ImageSource, base map[string][]byte, rt map[string][]byte) error {
 	patches := []struct {
 		name  string
 		patch func([]byte) ([]byte, error)
@@ -26,7 +26,7 @@ func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string
 			patch func([]byte) ([]byte, error)
 		}{name, func(b []byte) ([]byte, error) { return PatchDefiners(name, b) }})
 	}
-	var baseImg *classfile.ImageSource // java.base, opened once if img lacks it
+	var baseImg *classpath.ImageSource // java.base, opened once if img lacks it
 	defer func() {
 		if baseImg != nil {
 			baseImg.Close()
@@ -38,7 +38,7 @@ func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string
 			var err error
 			if data, err = img.Class(p.name); err != nil {
 				if baseImg == nil {
-					if baseImg, err = classfile.OpenJDK(img.JavaHome(), "java.base"); err != nil {
+					if baseImg, err = classpath.OpenJDK(img.JavaHome(), "java.base"); err != nil {
 						return err
 					}
 				}
@@ -63,7 +63,7 @@ func patchBase(img *classfile.ImageSource, base map[string][]byte, rt map[string
 // BaseClass reads one class (internal name) of java.base from the JDK's
 // modules file (lib/modules).
 func BaseClass(javaHome, name string) ([]byte, error) {
-	img, err := classfile.OpenJDK(javaHome, "java.base")
+	img, err := classpath.OpenJDK(javaHome, "java.base")
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -38,7 +39,7 @@ func BenchmarkWeaveAllModules(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	img, err := classfile.OpenJDK(home)
+	img, err := classpath.OpenJDK(home)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func BenchmarkWeaveAllModules(b *testing.B) {
 	defer func() { b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op") }()
 	for i := 0; i < b.N; i++ {
 		x := &Exclusions{}
-		w := weaver.New(everyExecution{adv}, nil, weaver.Options{Hierarchy: classfile.NewHierarchy(img),
+		w := weaver.New(everyExecution{adv}, nil, weaver.Options{Hierarchy: classpath.NewHierarchy(img),
 			Mode: weaver.JDK, Exclude: x.Excluded})
 		sum, err := WeaveModules(Options{JavaHome: home, Out: b.TempDir(), Weaver: Aspects{W: w}, Jars: true,
 			Exclusions: x, Runtime: rt})

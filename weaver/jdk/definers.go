@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
@@ -129,13 +130,13 @@ var definers = map[string][]*definer{
 // image, since they differ between releases (JavaLangAccess is System$2 in
 // JDK 17, System$1 in JDK 25).
 func DefinerCallers(javaHome string) ([]string, error) {
-	img, err := classfile.OpenJDK(javaHome, "java.base")
+	img, err := classpath.OpenJDK(javaHome, "java.base")
 	if err != nil {
 		return nil, err
 	}
 	defer img.Close()
 	var callers []string
-	err = img.Walk(func(e classfile.ClassEntry) error {
+	err = img.Walk(func(e classpath.ClassEntry) error {
 		b, err := e.Read()
 		if err != nil {
 			return err

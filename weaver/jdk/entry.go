@@ -1,6 +1,9 @@
 package jdk
 
-import "github.com/weft-aop/weft/classfile"
+import (
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
+)
 
 // This file weaves one class of the image, and keeps the JVM's intrinsics
 // as they are.
@@ -19,13 +22,13 @@ type entryResult struct {
 // pendingEntry is an entry between beginEntry and finishEntry: either
 // begun by a Sequencer (pending) or already woven (result).
 type pendingEntry struct {
-	entry   classfile.ClassEntry
+	entry   classpath.ClassEntry
 	data    []byte
 	pending Pending
 	result  entryResult
 }
 
-func beginEntry(opts Options, e classfile.ClassEntry) *pendingEntry {
+func beginEntry(opts Options, e classpath.ClassEntry) *pendingEntry {
 	p := &pendingEntry{entry: e}
 	name := e.Module + "/" + e.Path
 	data, err := e.Read()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -84,7 +85,7 @@ func TestExcludeEmptyFinalize(t *testing.T) {
 // e2e's TestHarshVersionAndHello starts a recording on the woven image
 // (without this rule the JVM does not start: IllegalAccessError).
 func TestExcludeJFRInstrumentors(t *testing.T) {
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "jdk.jfr")
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t), "jdk.jfr")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestExcludeJFRInstrumentors(t *testing.T) {
 // yieldContinuation, run: they run as the virtual thread, before and after
 // a yield alike) is woven. e2e's TestJDK25VirtualThreads shows why.
 func TestExcludeMountTransitions(t *testing.T) {
-	img, err := classfile.OpenJDK(jvmtest.JDK25(t), "java.base")
+	img, err := classpath.OpenJDK(jvmtest.JDK25(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestExcludeMountTransitions(t *testing.T) {
 
 // noteClass reads class name of img, lets x learn it as the image driver
 // does (Notable, Note) and returns it parsed.
-func noteClass(t *testing.T, img *classfile.ImageSource, x *Exclusions, name string) *classfile.Class {
+func noteClass(t *testing.T, img *classpath.ImageSource, x *Exclusions, name string) *classfile.Class {
 	t.Helper()
 	data, err := img.Class(name)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -115,13 +116,13 @@ func runFused(t *testing.T, home, patch, compiled string, shared bool) {
 		Args:   []advice.Value{{Kind: advice.JoinPointID, Desc: "I"}}}
 	after := *before
 	after.Kind, after.Line, after.Order, after.Method.Name = advice.AfterReturning, 2, 1, "after"
-	img, err := classfile.OpenJDK(home)
+	img, err := classpath.OpenJDK(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer img.Close()
 	w := weaver.New(mainRules{before, &after}, []*advice.Advice{before, &after}, weaver.Options{Mode: weaver.JDK, SharedEntries: shared, IDBase: 1000,
-		Hierarchy: classfile.NewHierarchy(classfile.NewDirSource(classes), img)})
+		Hierarchy: classpath.NewHierarchy(classpath.NewDirSource(classes), img)})
 	p := filepath.Join(classes, "app", "Main.class")
 	b, err := os.ReadFile(p)
 	if err != nil {

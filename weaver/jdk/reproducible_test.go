@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -21,7 +21,7 @@ func TestWeaveImageIsReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := classfile.OpenJDK(home)
+	img, err := classpath.OpenJDK(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestWeaveImageIsReproducible(t *testing.T) {
 	var next [2]int32
 	for run := range jars {
 		x := &Exclusions{}
-		w := weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: classfile.NewHierarchy(img),
+		w := weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: classpath.NewHierarchy(img),
 			Mode: weaver.JDK, Exclude: x.Excluded, SharedEntries: true})
 		out := t.TempDir()
 		// Run 0 on 4 workers, run 1 on 3: different interleavings.

@@ -1,7 +1,7 @@
 package jdk
 
 import (
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/weaver/scope"
 )
 
@@ -9,7 +9,7 @@ import (
 // module patterns take (every module for none), in the image's order:
 // Options.Modules for a scope given as globs (java.*, jdk.compiler).
 func ModulesInScope(javaHome string, s *scope.Scope) ([]string, error) {
-	img, err := classfile.OpenJDK(javaHome)
+	img, err := classpath.OpenJDK(javaHome)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/parallel"
 )
 
@@ -137,8 +137,8 @@ func WeaveModules(opts Options) (*Summary, error) {
 // weaveClasses, patchBase, writePatches and writeSummary.
 type imageWeaving struct {
 	opts     Options
-	img      *classfile.ImageSource
-	entries  []classfile.ClassEntry // the classes to weave, in image order
+	img      *classpath.ImageSource
+	entries  []classpath.ClassEntry // the classes to weave, in image order
 	patchDir string
 	sum      *Summary
 
@@ -160,14 +160,14 @@ type imageWeaving struct {
 // listImage lists the classes of the chosen modules and clears the
 // patch directory.
 func listImage(opts Options) (*imageWeaving, error) {
-	img, err := classfile.OpenJDK(opts.JavaHome, opts.Modules...)
+	img, err := classpath.OpenJDK(opts.JavaHome, opts.Modules...)
 	if err != nil {
 		return nil, err
 	}
 	iw := &imageWeaving{opts: opts, img: img, patchDir: filepath.Join(opts.Out, "patch"),
 		files: map[string]map[string][]byte{}, left: map[string]int{},
 		sum: &Summary{JavaHome: opts.JavaHome, Release: Release(opts.JavaHome), Modules: map[string]*ModuleSummary{}}}
-	if err := img.Walk(func(e classfile.ClassEntry) error {
+	if err := img.Walk(func(e classpath.ClassEntry) error {
 		iw.entries = append(iw.entries, e)
 		iw.left[e.Module]++
 		return nil

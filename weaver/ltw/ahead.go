@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -60,8 +60,8 @@ type aheadState struct {
 // Server.mu, but for src's reads.
 type jarAhead struct {
 	path    string
-	src     *classfile.JarSource   // nil if the jar could not be read
-	classes []classfile.ClassEntry // the classes to weave ahead, in the jar's order
+	src     *classpath.JarSource   // nil if the jar could not be read
+	classes []classpath.ClassEntry // the classes to weave ahead, in the jar's order
 	next    int                    // classes[next] is the next to weave
 	budget  int                    // the classes it may still weave ahead
 	results []*aheadEntry
@@ -148,14 +148,14 @@ func (s *Server) jar(path string) *jarAhead {
 // A jar that cannot be read has no src: nothing is woven ahead from it.
 func openJarAhead(path string) *jarAhead {
 	j := &jarAhead{path: path, budget: aheadStart}
-	src, err := classfile.OpenJar(path)
+	src, err := classpath.OpenJar(path)
 	if err != nil {
 		return j
 	}
 	j.src = src
 	listed := map[string]bool{}
 	errFull := errors.New("full")
-	src.Walk(func(e classfile.ClassEntry) error {
+	src.Walk(func(e classpath.ClassEntry) error {
 		if len(j.classes) >= maxAheadClasses {
 			return errFull
 		}
@@ -232,13 +232,13 @@ func (s *Server) weaveAhead(cn *conn) {
 
 // nextAhead takes the next class to weave ahead from cn's jars: the
 // current one's first.
-func (s *Server) nextAhead(cn *conn) (*jarAhead, *classfile.ClassEntry) {
+func (s *Server) nextAhead(cn *conn) (*jarAhead, *classpath.ClassEntry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, nil
 	}
-	try := func(cj *connJar) *classfile.ClassEntry {
+	try := func(cj *connJar) *classpath.ClassEntry {
 		j := cj.j
 		for j.src != nil && j.budget > 0 && j.next < len(j.classes) {
 			e := &j.classes[j.next]
@@ -275,13 +275,13 @@ var errNotInJar = errors.New("a supertype not in the jar")
 // cannot weave ahead is left to its round trip, which weaves or reports
 // it. Nothing is counted: the class is counted when the JVM uses its
 // answer.
-func (s *Server) weaveAheadClass(j *jarAhead, f *classfile.ClassEntry) (e *aheadEntry) {
+func (s *Server) weaveAheadClass(j *jarAhead, f *classpath.ClassEntry) (e *aheadEntry) {
 	defer func() {
 		if recover() != nil {
 			e = nil // the round trip reports it
 		}
 	}()
-	b, err := f.Read() // at most MaxFrame bytes (classfile.ReadZipEntry)
+	b, err := f.Read() // at most MaxFrame bytes (classpath.ReadZipEntry)
 	if err != nil {
 		return nil
 	}

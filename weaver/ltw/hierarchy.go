@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/weaver"
 )
 
@@ -23,11 +24,11 @@ type Hierarchy struct {
 }
 
 // NewHierarchy returns a Hierarchy over the static sources.
-func NewHierarchy(static ...classfile.Source) *Hierarchy {
+func NewHierarchy(static ...classpath.Source) *Hierarchy {
 	seen := &seenSource{classes: map[string]seenClass{}}
 	learned := &learnedSources{}
-	srcs := append(append([]classfile.Source{seen}, static...), learned)
-	h := &Hierarchy{seen: seen, learned: learned, static: classfile.NewHierarchy(static...)}
+	srcs := append(append([]classpath.Source{seen}, static...), learned)
+	h := &Hierarchy{seen: seen, learned: learned, static: classpath.NewHierarchy(static...)}
 	h.MethodHierarchy = weaver.NewMethodHierarchy(&lookup{h}, srcs...)
 	return h
 }
@@ -52,7 +53,7 @@ func (h *Hierarchy) Add(name string, data []byte) (*classfile.ClassInfo, error) 
 // frames merge — are then found where the class came from, before the JVM
 // defines them, rather than asked of the JVM one by one or not known at
 // all. The caller closes src once the Hierarchy is no longer used.
-func (h *Hierarchy) Learn(src classfile.Source) {
+func (h *Hierarchy) Learn(src classpath.Source) {
 	h.learned.mu.Lock()
 	h.learned.srcs = append(h.learned.srcs, src)
 	h.learned.mu.Unlock()
@@ -93,7 +94,7 @@ type seenClass struct {
 	data []byte
 }
 
-// seenSource is a classfile.Source over the seen classes (for the method
+// seenSource is a classpath.Source over the seen classes (for the method
 // lists of weaver.MethodHierarchy).
 type seenSource struct {
 	mu      sync.Mutex
@@ -112,16 +113,16 @@ func (s *seenSource) Class(name string) ([]byte, error) {
 	return append([]byte(nil), c.data...), nil
 }
 
-func (s *seenSource) Walk(func(classfile.ClassEntry) error) error { return nil }
+func (s *seenSource) Walk(func(classpath.ClassEntry) error) error { return nil }
 func (s *seenSource) String() string                              { return "classes defined at run time" }
 func (s *seenSource) Close() error                                { return nil }
 
-// learnedSources is a classfile.Source over the learned code sources, the
+// learnedSources is a classpath.Source over the learned code sources, the
 // first one learned that has a class giving it. The headers found are
 // kept: a source learned later cannot change them.
 type learnedSources struct {
 	mu    sync.Mutex
-	srcs  []classfile.Source
+	srcs  []classpath.Source
 	infos sync.Map // internal name → *classfile.ClassInfo
 }
 
@@ -159,6 +160,6 @@ func (l *learnedSources) lookup(name string) (*classfile.ClassInfo, error) {
 	return v.(*classfile.ClassInfo), nil
 }
 
-func (l *learnedSources) Walk(func(classfile.ClassEntry) error) error { return nil }
+func (l *learnedSources) Walk(func(classpath.ClassEntry) error) error { return nil }
 func (l *learnedSources) String() string                              { return "code sources the JVM named" }
 func (l *learnedSources) Close() error                                { return nil }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"github.com/weft-aop/weft/weaver"
@@ -134,7 +135,7 @@ func TestJVMConcurrentAndClosed(t *testing.T) {
 
 	run := func(closeAfter int) (string, string, Summary) {
 		t.Helper()
-		img, err := classfile.OpenJDK(home, "java.base")
+		img, err := classpath.OpenJDK(home, "java.base")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/runtime-java/rtnames"
@@ -39,7 +40,7 @@ func TestSameAsAheadOfTime(t *testing.T) {
 // sameAsAheadOfTime weaves p.Plugin (compiled in dir) with adv at every
 // execution at load time and ahead of time, and compares the classes.
 func sameAsAheadOfTime(t *testing.T, dir string, class []byte, adv *advice.Advice) {
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func sameAsAheadOfTime(t *testing.T, dir string, class []byte, adv *advice.Advic
 	}
 
 	// Ahead of time: the same advice and first id, over the same JDK.
-	src := classfile.NewDirSource(dir)
+	src := classpath.NewDirSource(dir)
 	h := weaver.HierarchyOf(src, img)
 	w := weaver.New(everyExecution{adv}, []*advice.Advice{adv}, weaver.Options{Hierarchy: h, IDBase: 1000})
 	out := t.TempDir()
@@ -214,13 +215,13 @@ func TestEveryKindAtLoadTime(t *testing.T) {
 // aspectWeaver parses an aspect and returns java.base's image (closed
 // with the test) and what makes a weaver of the aspect over a hierarchy,
 // its first join point id 1000.
-func aspectWeaver(t *testing.T, aspect string) (*classfile.ImageSource, func(classfile.Hierarchy) *weaver.Weaver) {
+func aspectWeaver(t *testing.T, aspect string) (*classpath.ImageSource, func(classfile.Hierarchy) *weaver.Weaver) {
 	t.Helper()
 	f, err := pointcut.ParseFile("t.weft", []byte(aspect))
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,9 +237,9 @@ func aspectWeaver(t *testing.T, aspect string) (*classfile.ImageSource, func(cla
 
 // weaveAhead weaves the classes of dir ahead of time into a new directory
 // and returns it and what was woven.
-func weaveAhead(t *testing.T, weave func(classfile.Hierarchy) *weaver.Weaver, img *classfile.ImageSource, dir string) (string, *weaver.Stats) {
+func weaveAhead(t *testing.T, weave func(classfile.Hierarchy) *weaver.Weaver, img *classpath.ImageSource, dir string) (string, *weaver.Stats) {
 	t.Helper()
-	src := classfile.NewDirSource(dir)
+	src := classpath.NewDirSource(dir)
 	out := t.TempDir()
 	st, err := weave(weaver.HierarchyOf(src, img)).WeavePath(dir, out)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/scope"
@@ -48,7 +49,7 @@ func newTestServerWith(t testing.TB, wrap func(advice.Matcher) advice.Matcher) (
 // newTestServerScoped is newTestServerWith with the weaver in scope sc.
 func newTestServerScoped(t testing.TB, wrap func(advice.Matcher) advice.Matcher, sc *scope.Scope) (*Server, *Hierarchy) {
 	t.Helper()
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}

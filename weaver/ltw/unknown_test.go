@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver"
 )
@@ -63,7 +64,7 @@ public class Main {
 		}
 	}
 
-	img, err := classfile.OpenJDK(jvmtest.JavaHome(t), "java.base")
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}

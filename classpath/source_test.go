@@ -1,4 +1,4 @@
-package classfile
+package classpath
 
 import (
 	"archive/zip"
@@ -15,78 +15,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
-
-// classInfoOf is what ReadClassInfo must agree with.
-func classInfoOf(c *Class) *ClassInfo {
-	ci := &ClassInfo{Name: c.Name(), Super: c.SuperName(), Access: c.Access}
-	if len(c.Interfaces) > 0 {
-		ci.Interfaces = c.InterfaceNames()
-	}
-	return ci
-}
-
-// TestReadClassInfoJavaBase compares the header reader with Parse on every
-// class of java.base.
-func TestReadClassInfoJavaBase(t *testing.T) {
-	src, err := OpenJDK(jvmtest.JavaHome(t), "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	n := 0
-	err = src.Walk(func(e ClassEntry) error {
-		b, err := e.Read()
-		if err != nil {
-			return err
-		}
-		c, err := Parse(e.Path, b)
-		if err != nil {
-			return err
-		}
-		ci, err := ReadClassInfo(e.Path, b)
-		if err != nil {
-			return err
-		}
-		if want := classInfoOf(c); !reflect.DeepEqual(ci, want) {
-			t.Fatalf("%s: ReadClassInfo = %+v, Parse says %+v", e.Path, ci, want)
-		}
-		n++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n < 5000 {
-		t.Fatalf("only %d classes in java.base", n)
-	}
-}
-
-func TestReadClassInfoMalformed(t *testing.T) {
-	src, err := OpenJDK(jvmtest.JavaHome(t), "java.base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	b, err := src.Class("java/util/ArrayList")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ok := 0
-	for i := 0; i < len(b); i += 7 { // every prefix would be slow; most of them
-		_, err := ReadClassInfo("ArrayList", b[:i])
-		var fe *FormatError
-		if err == nil {
-			ok++ // a prefix past the interfaces is a complete header
-		} else if !errors.As(err, &fe) {
-			t.Fatalf("prefix %d: error %v is no *FormatError", i, err)
-		}
-	}
-	if ok == 0 || ok == len(b)/7+1 {
-		t.Fatalf("%d of the prefixes read without error", ok)
-	}
-}
 
 // testClasses compiles a few classes for the directory and jar sources.
 func testClasses(t *testing.T) string {
@@ -113,7 +44,7 @@ func walkPaths(t *testing.T, src Source) []string {
 		if err != nil {
 			return err
 		}
-		if _, err := Parse(e.Path, b); err != nil {
+		if _, err := classfile.Parse(e.Path, b); err != nil {
 			return err
 		}
 		ps = append(ps, e.Module+":"+e.Path)
@@ -142,12 +73,12 @@ func TestDirAndJarSources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c, err := Parse("", b); err != nil || c.Name() != "p/B$Inner" {
+		if c, err := classfile.Parse("", b); err != nil || c.Name() != "p/B$Inner" {
 			t.Fatalf("%s: Class(p/B$Inner) parses as %v, %v", spec, c.Name(), err)
 		}
 		for _, missing := range []string{"p/Nope", "../etc/passwd", "java/lang/Object"} {
-			if _, err := src.Class(missing); !errors.Is(err, ErrClassNotFound) {
-				t.Errorf("%s: Class(%s) error %v, want ErrClassNotFound", spec, missing, err)
+			if _, err := src.Class(missing); !errors.Is(err, classfile.ErrClassNotFound) {
+				t.Errorf("%s: Class(%s) error %v, want classfile.ErrClassNotFound", spec, missing, err)
 			}
 		}
 		if err := src.Close(); err != nil {
@@ -176,7 +107,7 @@ func TestOpenSourceSpecs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer two.Close()
-	if _, err := two.Class("java/sql/Connection"); !errors.Is(err, ErrClassNotFound) {
+	if _, err := two.Class("java/sql/Connection"); !errors.Is(err, classfile.ErrClassNotFound) {
 		t.Fatalf("jdk:java.base,java.logging has java.sql's Connection: %v", err)
 	}
 	modules := map[string]bool{}
@@ -220,15 +151,15 @@ func TestSourceHierarchy(t *testing.T) {
 	}
 	defer jdk.Close()
 	h := NewHierarchy(app, jdk)
-	var _ Hierarchy = h
+	var _ classfile.Hierarchy = h
 
-	cases := map[string]ClassInfo{
-		"p/B":                 {Name: "p/B", Super: "p/A", Access: AccPublic | AccSuper},
-		"p/A":                 {Name: "p/A", Super: "java/lang/Object", Interfaces: []string{"java/lang/Runnable", "java/io/Serializable"}, Access: AccPublic | AccSuper},
-		"q/I":                 {Name: "q/I", Super: "java/lang/Object", Interfaces: []string{"java/lang/Comparable"}, Access: AccPublic | AccInterface | AccAbstract},
-		"java/lang/Object":    {Name: "java/lang/Object", Access: AccPublic | AccSuper},
-		"java/util/ArrayList": {Name: "java/util/ArrayList", Super: "java/util/AbstractList", Interfaces: []string{"java/util/List", "java/util/RandomAccess", "java/lang/Cloneable", "java/io/Serializable"}, Access: AccPublic | AccSuper},
-		"java/sql/Connection": {Name: "java/sql/Connection", Super: "java/lang/Object", Interfaces: []string{"java/sql/Wrapper", "java/lang/AutoCloseable"}, Access: AccPublic | AccInterface | AccAbstract},
+	cases := map[string]classfile.ClassInfo{
+		"p/B":                 {Name: "p/B", Super: "p/A", Access: classfile.AccPublic | classfile.AccSuper},
+		"p/A":                 {Name: "p/A", Super: "java/lang/Object", Interfaces: []string{"java/lang/Runnable", "java/io/Serializable"}, Access: classfile.AccPublic | classfile.AccSuper},
+		"q/I":                 {Name: "q/I", Super: "java/lang/Object", Interfaces: []string{"java/lang/Comparable"}, Access: classfile.AccPublic | classfile.AccInterface | classfile.AccAbstract},
+		"java/lang/Object":    {Name: "java/lang/Object", Access: classfile.AccPublic | classfile.AccSuper},
+		"java/util/ArrayList": {Name: "java/util/ArrayList", Super: "java/util/AbstractList", Interfaces: []string{"java/util/List", "java/util/RandomAccess", "java/lang/Cloneable", "java/io/Serializable"}, Access: classfile.AccPublic | classfile.AccSuper},
+		"java/sql/Connection": {Name: "java/sql/Connection", Super: "java/lang/Object", Interfaces: []string{"java/sql/Wrapper", "java/lang/AutoCloseable"}, Access: classfile.AccPublic | classfile.AccInterface | classfile.AccAbstract},
 	}
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ { // concurrent first lookups
@@ -245,8 +176,8 @@ func TestSourceHierarchy(t *testing.T) {
 					t.Errorf("Lookup(%s) = %+v, want %+v", name, *got, want)
 				}
 			}
-			if _, err := h.Lookup("p/Missing"); !errors.Is(err, ErrClassNotFound) {
-				t.Errorf("Lookup(p/Missing): %v, want ErrClassNotFound", err)
+			if _, err := h.Lookup("p/Missing"); !errors.Is(err, classfile.ErrClassNotFound) {
+				t.Errorf("Lookup(p/Missing): %v, want classfile.ErrClassNotFound", err)
 			}
 		}()
 	}

@@ -1,8 +1,7 @@
-package classfile
+package classpath
 
 import (
 	"archive/zip"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/classfile/jimage"
 	"github.com/weft-aop/weft/internal/inflate"
 	"github.com/weft-aop/weft/internal/javahome"
@@ -26,7 +26,7 @@ import (
 type Source interface {
 	// Class returns the bytes of the class with the given internal name
 	// (e.g. "java/lang/String"), in a slice the caller owns. The error
-	// wraps ErrClassNotFound if the source has no such class.
+	// wraps classfile.ErrClassNotFound if the source has no such class.
 	Class(name string) ([]byte, error)
 	// Walk calls fn for every class file of the source in a fixed order,
 	// stopping at the first error fn returns.
@@ -128,7 +128,7 @@ func OpenClassPath(cp, javaHome string) ([]Source, error) {
 }
 
 func notFound(src Source, name string) error {
-	return fmt.Errorf("%s: %s: %w", src, name, ErrClassNotFound)
+	return fmt.Errorf("%s: %s: %w", src, name, classfile.ErrClassNotFound)
 }
 
 // DirSource is a directory tree of class files, laid out by package.
@@ -231,7 +231,7 @@ func OpenClassFile(path string) (*ClassFileSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, err := ReadClassInfo(path, b)
+	info, err := classfile.ReadClassInfo(path, b)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +411,7 @@ func (s *ImageSource) Exports(module string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: module %s: %w", s.img.Path(), module, err)
 	}
-	c, err := Parse(module+"/module-info.class", b)
+	c, err := classfile.Parse(module+"/module-info.class", b)
 	if err != nil {
 		return nil, err
 	}
@@ -419,12 +419,12 @@ func (s *ImageSource) Exports(module string) ([]string, error) {
 	if a == nil {
 		return nil, fmt.Errorf("%s: %s/module-info.class has no Module attribute", s.img.Path(), module)
 	}
-	v, err := DecodeAttr(c, a)
+	v, err := classfile.DecodeAttr(c, a)
 	if err != nil {
 		return nil, err
 	}
 	var pkgs []string
-	for _, e := range v.(*Module).Exports {
+	for _, e := range v.(*classfile.Module).Exports {
 		if len(e.To) == 0 {
 			pkgs = append(pkgs, c.Pool.Utf8(c.Pool.Get(e.Package).A))
 		}
@@ -454,7 +454,7 @@ func (s *ImageSource) Walk(fn func(ClassEntry) error) error {
 	})
 }
 
-// SourceHierarchy is a Hierarchy over a list of sources: a class is looked
+// SourceHierarchy is a classfile.Hierarchy over a list of sources: a class is looked
 // up in each source in turn, the first that has it wins (as on a class
 // path). Only class headers are read, and cached.
 type SourceHierarchy struct {
@@ -463,29 +463,29 @@ type SourceHierarchy struct {
 }
 
 type hierarchyEntry struct {
-	info *ClassInfo
+	info *classfile.ClassInfo
 	err  error
 }
 
-// NewHierarchy returns a Hierarchy over sources, in lookup order.
+// NewHierarchy returns a classfile.Hierarchy over sources, in lookup order.
 func NewHierarchy(sources ...Source) *SourceHierarchy {
 	return &SourceHierarchy{sources: sources}
 }
 
-// Lookup implements Hierarchy.
-func (h *SourceHierarchy) Lookup(name string) (*ClassInfo, error) {
+// Lookup implements classfile.Hierarchy.
+func (h *SourceHierarchy) Lookup(name string) (*classfile.ClassInfo, error) {
 	if e, ok := h.cache.Load(name); ok {
 		e := e.(*hierarchyEntry)
 		return e.info, e.err
 	}
-	e := &hierarchyEntry{err: fmt.Errorf("%s: %w", name, ErrClassNotFound)}
+	e := &hierarchyEntry{err: fmt.Errorf("%s: %w", name, classfile.ErrClassNotFound)}
 	for _, src := range h.sources {
 		b, err := src.Class(name)
-		if errors.Is(err, ErrClassNotFound) {
+		if errors.Is(err, classfile.ErrClassNotFound) {
 			continue
 		}
 		if err == nil {
-			e.info, e.err = ReadClassInfo(src.String()+": "+name, b)
+			e.info, e.err = classfile.ReadClassInfo(src.String()+": "+name, b)
 		} else {
 			e.err = err
 		}
@@ -495,90 +495,4 @@ func (h *SourceHierarchy) Lookup(name string) (*ClassInfo, error) {
 	actual, _ := h.cache.LoadOrStore(name, e)
 	e = actual.(*hierarchyEntry)
 	return e.info, e.err
-}
-
-// ReadClassInfo reads the header of a class file up to its interfaces,
-// skipping over the constant pool without decoding it: a small fraction of
-// Parse's work for the questions a Hierarchy answers. name labels errors,
-// which are *FormatError.
-func ReadClassInfo(name string, b []byte) (*ClassInfo, error) {
-	fail := func(off int, format string, args ...any) (*ClassInfo, error) {
-		return nil, &FormatError{Class: name, Offset: off, Msg: fmt.Sprintf(format, args...)}
-	}
-	if len(b) < 10 {
-		return fail(0, "truncated: %d bytes is no class file", len(b))
-	}
-	if binary.BigEndian.Uint32(b) != 0xCAFEBABE {
-		return fail(0, "bad magic number")
-	}
-	count := int(binary.BigEndian.Uint16(b[8:]))
-	if count == 0 {
-		return fail(8, "constant_pool_count is 0")
-	}
-	// Offsets of the entries; bounded by the input like parsePool.
-	if count-1 > len(b)/3+1 {
-		return fail(8, "constant_pool_count %d exceeds the class size", count)
-	}
-	offs := make([]int32, count)
-	p := 10
-	for i := 1; i < count; i++ {
-		if p >= len(b) {
-			return fail(p, "truncated constant pool at entry %d", i)
-		}
-		offs[i] = int32(p)
-		n, wide := entryLen(b, p)
-		switch {
-		case n == 0:
-			return fail(p, "constant pool entry %d has unknown tag %d", i, b[p])
-		case b[p] == TagUtf8 && p+3 > len(b):
-			return fail(p, "truncated constant pool at entry %d", i)
-		}
-		p += n
-		if wide {
-			i++
-		}
-	}
-	if p+8 > len(b) {
-		return fail(p, "truncated after the constant pool")
-	}
-	className := func(at, idx int) (string, error) {
-		if idx <= 0 || idx >= count || offs[idx] == 0 || b[offs[idx]] != TagClass {
-			return "", &FormatError{Class: name, Offset: at, Msg: fmt.Sprintf("%d is not a Class constant", idx)}
-		}
-		u := int(binary.BigEndian.Uint16(b[offs[idx]+1:]))
-		if u <= 0 || u >= count || offs[u] == 0 || b[offs[u]] != TagUtf8 {
-			return "", &FormatError{Class: name, Offset: int(offs[idx]), Msg: fmt.Sprintf("Class constant %d names %d, not a Utf8 constant", idx, u)}
-		}
-		o := int(offs[u])
-		n := int(binary.BigEndian.Uint16(b[o+1:]))
-		if o+3+n > len(b) {
-			return "", &FormatError{Class: name, Offset: o, Msg: "truncated Utf8 constant"}
-		}
-		return string(b[o+3 : o+3+n]), nil
-	}
-	ci := &ClassInfo{Access: binary.BigEndian.Uint16(b[p:])}
-	var err error
-	if ci.Name, err = className(p+2, int(binary.BigEndian.Uint16(b[p+2:]))); err != nil {
-		return nil, err
-	}
-	if super := int(binary.BigEndian.Uint16(b[p+4:])); super != 0 {
-		if ci.Super, err = className(p+4, super); err != nil {
-			return nil, err
-		}
-	}
-	n := int(binary.BigEndian.Uint16(b[p+6:]))
-	p += 8
-	if p+2*n > len(b) {
-		return fail(p-2, "interfaces_count %d exceeds the remaining %d bytes", n, len(b)-p)
-	}
-	if n > 0 {
-		ci.Interfaces = make([]string, n)
-		for i := range ci.Interfaces {
-			if ci.Interfaces[i], err = className(p, int(binary.BigEndian.Uint16(b[p:]))); err != nil {
-				return nil, err
-			}
-			p += 2
-		}
-	}
-	return ci, nil
 }
