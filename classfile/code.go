@@ -173,6 +173,19 @@ type CodeTypeAnnotation struct {
 	Rest []byte
 }
 
+// DecodeRest decodes Rest, which the code model keeps raw: the
+// type_path and the annotation (§4.7.20). On a malformed Rest it returns
+// what it decoded before the error, which is a *FormatError.
+func (a *CodeTypeAnnotation) DecodeRest() ([]TypePathEntry, Annotation, error) {
+	r := &reader{b: a.Rest}
+	var path []TypePathEntry
+	for i, n := 0, int(r.u1()); i < n && r.err == nil; i++ {
+		path = append(path, TypePathEntry{r.u1(), r.u1()})
+	}
+	an := r.annotation(0)
+	return path, an, r.err
+}
+
 // LocalVarRange is one entry of a localvar_target.
 type LocalVarRange struct {
 	Start, End *Label

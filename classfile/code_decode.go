@@ -482,3 +482,8 @@ var opSize = func() [256]int {
 	s[OpTableswitch], s[OpLookupswitch], s[OpWide] = 0, 0, 0
 	return s
 }()
+
+// OpSize returns the encoded size in bytes, operands included, of an
+// instruction with the fixed-size opcode op; it returns 0 for an invalid
+// opcode and for the variable-size ones (tableswitch, lookupswitch, wide).
+func OpSize(op byte) int { return opSize[op] }

@@ -10,6 +10,9 @@
 // recomputes max stack, max locals and the StackMapTable by a data-flow
 // pass over that model.
 //
-// The JDK's modules image is read by the subpackage jimage; class sources
-// (directories, jars, the image) are found by package classpath.
+// This package neither finds class files nor prints them: the JDK's
+// modules image is read by the subpackage jimage, class sources
+// (directories, jars, the image) are found by package classpath, and the
+// subpackage javap lists a class as javap does. ReadClassInfo reads just
+// a class's header, for a Hierarchy.
 package classfile

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classfile/javap"
 	"github.com/weft-aop/weft/classpath"
 )
 
@@ -53,7 +54,7 @@ Examples:
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return dumpClass(cmd.OutOrStdout(), args[0], opts.javaHome,
-				classfile.DumpOptions{NoPool: opts.noPool, Method: opts.method})
+				javap.DumpOptions{NoPool: opts.noPool, Method: opts.method})
 		},
 	}
 	f := cmd.Flags()
@@ -64,7 +65,7 @@ Examples:
 }
 
 // dumpClass loads the class spec names and writes its listing to w.
-func dumpClass(w io.Writer, spec, javaHome string, opts classfile.DumpOptions) error {
+func dumpClass(w io.Writer, spec, javaHome string, opts javap.DumpOptions) error {
 	where, b, err := readClassSpec(spec, javaHome)
 	if err != nil {
 		return err
@@ -76,7 +77,7 @@ func dumpClass(w io.Writer, spec, javaHome string, opts classfile.DumpOptions) e
 	if opts.Method != "" && !hasMethod(c, opts.Method) {
 		return fmt.Errorf("%s has no method %q", where, opts.Method)
 	}
-	return classfile.Dump(w, c, opts)
+	return javap.Dump(w, c, opts)
 }
 
 func hasMethod(c *classfile.Class, sel string) bool {

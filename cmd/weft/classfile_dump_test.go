@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classfile/javap"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
@@ -47,7 +47,7 @@ public class Hello { public static void main(String[] a) { System.out.println("h
 		{"jdk:java/util/logging/Logger", []string{"class java/util/logging/Logger"}}, // module java.logging
 	} {
 		var buf bytes.Buffer
-		if err := dumpClass(&buf, tc.spec, home, classfile.DumpOptions{}); err != nil {
+		if err := dumpClass(&buf, tc.spec, home, javap.DumpOptions{}); err != nil {
 			t.Errorf("%s: %v", tc.spec, err)
 			continue
 		}
@@ -67,12 +67,12 @@ public class Hello { public static void main(String[] a) { System.out.println("h
 		{filepath.Join(out, "Nope.class"), "Nope.class: no such file"},
 		{"missing.jar!a/B", "opening missing.jar"},
 	} {
-		err := dumpClass(&bytes.Buffer{}, tc.spec, home, classfile.DumpOptions{})
+		err := dumpClass(&bytes.Buffer{}, tc.spec, home, javap.DumpOptions{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.spec, err, tc.want)
 		}
 	}
-	err = dumpClass(&bytes.Buffer{}, class, home, classfile.DumpOptions{Method: "nope"})
+	err = dumpClass(&bytes.Buffer{}, class, home, javap.DumpOptions{Method: "nope"})
 	if err == nil || !strings.Contains(err.Error(), `has no method "nope"`) {
 		t.Errorf("--method nope: err = %v", err)
 	}
@@ -80,7 +80,7 @@ public class Hello { public static void main(String[] a) { System.out.println("h
 	if err := os.WriteFile(filepath.Join(out, "bad.class"), []byte{0xCA, 0xFE, 0xBA, 0xBE, 0, 0}, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = dumpClass(&bytes.Buffer{}, filepath.Join(out, "bad.class"), home, classfile.DumpOptions{})
+	err = dumpClass(&bytes.Buffer{}, filepath.Join(out, "bad.class"), home, javap.DumpOptions{})
 	if err == nil || !strings.Contains(err.Error(), "bad.class: offset 6: truncated") {
 		t.Errorf("bad class: err = %v", err)
 	}

@@ -1,4 +1,4 @@
-package classfile
+package javap
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/weft-aop/weft/classfile"
 )
 
 // DumpOptions control Dump.
@@ -26,7 +28,7 @@ type DumpOptions struct {
 // stack map frames) and every attribute, decoded where the format is known
 // and in hex otherwise. A malformed attribute or Code is reported in the
 // listing with its error and its bytes; Dump fails only if w does.
-func Dump(w io.Writer, c *Class, opts DumpOptions) error {
+func Dump(w io.Writer, c *classfile.Class, opts DumpOptions) error {
 	d := &dumper{w: bufio.NewWriter(w), c: c, p: c.Pool}
 	d.header()
 	if !opts.NoPool {
@@ -59,8 +61,8 @@ func Dump(w io.Writer, c *Class, opts DumpOptions) error {
 
 type dumper struct {
 	w *bufio.Writer
-	c *Class
-	p *Pool
+	c *classfile.Class
+	p *classfile.Pool
 }
 
 func (d *dumper) printf(format string, args ...any) { fmt.Fprintf(d.w, format, args...) }
@@ -72,25 +74,25 @@ type flagName struct {
 }
 
 var (
-	classFlags = []flagName{{AccPublic, "public"}, {AccFinal, "final"}, {AccSuper, "super"},
-		{AccInterface, "interface"}, {AccAbstract, "abstract"}, {AccSynthetic, "synthetic"},
-		{AccAnnotation, "annotation"}, {AccEnum, "enum"}, {AccModule, "module"}}
-	fieldFlags = []flagName{{AccPublic, "public"}, {AccPrivate, "private"}, {AccProtected, "protected"},
-		{AccStatic, "static"}, {AccFinal, "final"}, {AccVolatile, "volatile"},
-		{AccTransient, "transient"}, {AccSynthetic, "synthetic"}, {AccEnum, "enum"}}
-	methodFlags = []flagName{{AccPublic, "public"}, {AccPrivate, "private"}, {AccProtected, "protected"},
-		{AccStatic, "static"}, {AccFinal, "final"}, {AccSynchronized, "synchronized"},
-		{AccBridge, "bridge"}, {AccVarargs, "varargs"}, {AccNative, "native"},
-		{AccAbstract, "abstract"}, {AccStrict, "strict"}, {AccSynthetic, "synthetic"}}
-	innerFlags = []flagName{{AccPublic, "public"}, {AccPrivate, "private"}, {AccProtected, "protected"},
-		{AccStatic, "static"}, {AccFinal, "final"}, {AccInterface, "interface"},
-		{AccAbstract, "abstract"}, {AccSynthetic, "synthetic"}, {AccAnnotation, "annotation"},
-		{AccEnum, "enum"}}
-	paramFlags   = []flagName{{AccFinal, "final"}, {AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
-	moduleFlags  = []flagName{{0x0020, "open"}, {AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
-	requireFlags = []flagName{{0x0020, "transitive"}, {0x0040, "static"}, {AccSynthetic, "synthetic"},
+	classFlags = []flagName{{classfile.AccPublic, "public"}, {classfile.AccFinal, "final"}, {classfile.AccSuper, "super"},
+		{classfile.AccInterface, "interface"}, {classfile.AccAbstract, "abstract"}, {classfile.AccSynthetic, "synthetic"},
+		{classfile.AccAnnotation, "annotation"}, {classfile.AccEnum, "enum"}, {classfile.AccModule, "module"}}
+	fieldFlags = []flagName{{classfile.AccPublic, "public"}, {classfile.AccPrivate, "private"}, {classfile.AccProtected, "protected"},
+		{classfile.AccStatic, "static"}, {classfile.AccFinal, "final"}, {classfile.AccVolatile, "volatile"},
+		{classfile.AccTransient, "transient"}, {classfile.AccSynthetic, "synthetic"}, {classfile.AccEnum, "enum"}}
+	methodFlags = []flagName{{classfile.AccPublic, "public"}, {classfile.AccPrivate, "private"}, {classfile.AccProtected, "protected"},
+		{classfile.AccStatic, "static"}, {classfile.AccFinal, "final"}, {classfile.AccSynchronized, "synchronized"},
+		{classfile.AccBridge, "bridge"}, {classfile.AccVarargs, "varargs"}, {classfile.AccNative, "native"},
+		{classfile.AccAbstract, "abstract"}, {classfile.AccStrict, "strict"}, {classfile.AccSynthetic, "synthetic"}}
+	innerFlags = []flagName{{classfile.AccPublic, "public"}, {classfile.AccPrivate, "private"}, {classfile.AccProtected, "protected"},
+		{classfile.AccStatic, "static"}, {classfile.AccFinal, "final"}, {classfile.AccInterface, "interface"},
+		{classfile.AccAbstract, "abstract"}, {classfile.AccSynthetic, "synthetic"}, {classfile.AccAnnotation, "annotation"},
+		{classfile.AccEnum, "enum"}}
+	paramFlags   = []flagName{{classfile.AccFinal, "final"}, {classfile.AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
+	moduleFlags  = []flagName{{0x0020, "open"}, {classfile.AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
+	requireFlags = []flagName{{0x0020, "transitive"}, {0x0040, "static"}, {classfile.AccSynthetic, "synthetic"},
 		{0x8000, "mandated"}}
-	exportFlags = []flagName{{AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
+	exportFlags = []flagName{{classfile.AccSynthetic, "synthetic"}, {0x8000, "mandated"}}
 )
 
 // flags formats access flags as "0x0011 public final"; unknown bits show
@@ -120,13 +122,13 @@ func (d *dumper) header() {
 	c := d.c
 	kind := "class"
 	switch {
-	case c.Access&AccModule != 0:
+	case c.Access&classfile.AccModule != 0:
 		kind = "module"
-	case c.Access&AccAnnotation != 0:
+	case c.Access&classfile.AccAnnotation != 0:
 		kind = "annotation interface"
-	case c.Access&AccInterface != 0:
+	case c.Access&classfile.AccInterface != 0:
 		kind = "interface"
-	case c.Access&AccEnum != 0:
+	case c.Access&classfile.AccEnum != 0:
 		kind = "enum"
 	}
 	d.printf("%s %s\n", kind, c.Name())
@@ -148,11 +150,11 @@ func (d *dumper) header() {
 		d.p.Len(), len(c.Fields), len(c.Methods), len(c.Attributes))
 }
 
-var tagNames = [...]string{TagUtf8: "Utf8", TagInteger: "Integer", TagFloat: "Float",
-	TagLong: "Long", TagDouble: "Double", TagClass: "Class", TagString: "String",
-	TagFieldref: "Fieldref", TagMethodref: "Methodref", TagInterfaceMethodref: "InterfaceMethodref",
-	TagNameAndType: "NameAndType", TagMethodHandle: "MethodHandle", TagMethodType: "MethodType",
-	TagDynamic: "Dynamic", TagInvokeDynamic: "InvokeDynamic", TagModule: "Module", TagPackage: "Package"}
+var tagNames = [...]string{classfile.TagUtf8: "Utf8", classfile.TagInteger: "Integer", classfile.TagFloat: "Float",
+	classfile.TagLong: "Long", classfile.TagDouble: "Double", classfile.TagClass: "Class", classfile.TagString: "String",
+	classfile.TagFieldref: "Fieldref", classfile.TagMethodref: "Methodref", classfile.TagInterfaceMethodref: "InterfaceMethodref",
+	classfile.TagNameAndType: "NameAndType", classfile.TagMethodHandle: "MethodHandle", classfile.TagMethodType: "MethodType",
+	classfile.TagDynamic: "Dynamic", classfile.TagInvokeDynamic: "InvokeDynamic", classfile.TagModule: "Module", classfile.TagPackage: "Package"}
 
 var refKinds = [...]string{1: "REF_getField", 2: "REF_getStatic", 3: "REF_putField",
 	4: "REF_putStatic", 5: "REF_invokeVirtual", 6: "REF_invokeStatic", 7: "REF_invokeSpecial",
@@ -167,17 +169,17 @@ func (d *dumper) pool() {
 		}
 		var raw string
 		switch k.Tag {
-		case TagUtf8:
+		case classfile.TagUtf8:
 			d.printf("%6s = %-18s %s\n", "#"+strconv.Itoa(i), "Utf8", utf8Text(k.Str))
 			continue
-		case TagInteger, TagFloat, TagLong, TagDouble:
+		case classfile.TagInteger, classfile.TagFloat, classfile.TagLong, classfile.TagDouble:
 			d.printf("%6s = %-18s %s\n", "#"+strconv.Itoa(i), tagNames[k.Tag], d.constValue(uint16(i)))
 			continue
-		case TagClass, TagString, TagMethodType, TagModule, TagPackage:
+		case classfile.TagClass, classfile.TagString, classfile.TagMethodType, classfile.TagModule, classfile.TagPackage:
 			raw = fmt.Sprintf("#%d", k.A)
-		case TagMethodHandle:
+		case classfile.TagMethodHandle:
 			raw = fmt.Sprintf("%d:#%d", k.A, k.B)
-		case TagDynamic, TagInvokeDynamic:
+		case classfile.TagDynamic, classfile.TagInvokeDynamic:
 			raw = fmt.Sprintf("#%d:#%d", k.A, k.B)
 		default:
 			raw = fmt.Sprintf("#%d.#%d", k.A, k.B)
@@ -202,17 +204,17 @@ func utf8Text(s string) string {
 // constValue formats a numeric constant as Java source would.
 func (d *dumper) constValue(i uint16) string {
 	switch d.p.Tag(i) {
-	case TagInteger:
+	case classfile.TagInteger:
 		return strconv.Itoa(int(d.p.Int(i)))
-	case TagFloat:
+	case classfile.TagFloat:
 		f := d.p.Float(i)
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 			return fmt.Sprintf("%vf (0x%08x)", f, uint32(d.p.Get(i).Num))
 		}
 		return strconv.FormatFloat(float64(f), 'g', -1, 32) + "f"
-	case TagLong:
+	case classfile.TagLong:
 		return strconv.FormatInt(d.p.Long(i), 10) + "l"
-	case TagDouble:
+	case classfile.TagDouble:
 		f := d.p.Double(i)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Sprintf("%vd (0x%016x)", f, d.p.Get(i).Num)
@@ -230,42 +232,42 @@ func (d *dumper) constText(i uint16) string {
 	}
 	k := d.p.Get(i)
 	switch k.Tag {
-	case TagUtf8:
+	case classfile.TagUtf8:
 		return utf8Text(k.Str)
-	case TagInteger, TagFloat, TagLong, TagDouble:
+	case classfile.TagInteger, classfile.TagFloat, classfile.TagLong, classfile.TagDouble:
 		return strings.ToLower(tagNames[k.Tag][:1]) + tagNames[k.Tag][1:] + " " + d.constValue(i)
-	case TagClass:
+	case classfile.TagClass:
 		return "class " + d.p.ClassName(i)
-	case TagString:
+	case classfile.TagString:
 		return "String " + strconv.Quote(d.p.Utf8(k.A))
-	case TagMethodType:
+	case classfile.TagMethodType:
 		return "MethodType " + d.p.Utf8(k.A)
-	case TagModule:
+	case classfile.TagModule:
 		return "module " + d.p.Utf8(k.A)
-	case TagPackage:
+	case classfile.TagPackage:
 		return "package " + d.p.Utf8(k.A)
-	case TagFieldref, TagMethodref, TagInterfaceMethodref:
+	case classfile.TagFieldref, classfile.TagMethodref, classfile.TagInterfaceMethodref:
 		owner, name, desc := d.p.MemberRef(i)
-		kind := map[uint8]string{TagFieldref: "Field", TagMethodref: "Method", TagInterfaceMethodref: "InterfaceMethod"}[k.Tag]
+		kind := map[uint8]string{classfile.TagFieldref: "Field", classfile.TagMethodref: "Method", classfile.TagInterfaceMethodref: "InterfaceMethod"}[k.Tag]
 		return kind + " " + owner + "." + name + ":" + desc
-	case TagNameAndType:
+	case classfile.TagNameAndType:
 		name, desc := d.p.NameAndType(i)
 		return name + ":" + desc
-	case TagMethodHandle:
+	case classfile.TagMethodHandle:
 		kind := "REF_?"
 		if int(k.A) < len(refKinds) && refKinds[k.A] != "" {
 			kind = refKinds[k.A]
 		}
 		owner, name, desc := d.p.MemberRef(k.B)
 		return "MethodHandle " + kind + " " + owner + "." + name + ":" + desc
-	case TagDynamic, TagInvokeDynamic:
+	case classfile.TagDynamic, classfile.TagInvokeDynamic:
 		name, desc := d.p.DynamicNameAndType(i)
 		return fmt.Sprintf("%s #%d:%s:%s", tagNames[k.Tag], k.A, name, desc)
 	}
 	return fmt.Sprintf("constant #%d with tag %d", i, k.Tag)
 }
 
-func (d *dumper) member(m *Member, isMethod bool) {
+func (d *dumper) member(m *classfile.Member, isMethod bool) {
 	c := d.c
 	fl := fieldFlags
 	if isMethod {
@@ -279,7 +281,7 @@ func (d *dumper) member(m *Member, isMethod bool) {
 	d.printf("    flags: %s\n", flags(m.Access, fl))
 	for i := range m.Attributes {
 		a := &m.Attributes[i]
-		// DecodeCode reads the first Code attribute; a second one (a
+		// classfile.DecodeCode reads the first Code attribute; a second one (a
 		// malformed class) is listed raw.
 		if isMethod && a == d.c.Attr(m.Attributes, "Code") {
 			d.code(m, a)
@@ -290,15 +292,15 @@ func (d *dumper) member(m *Member, isMethod bool) {
 }
 
 // attributes lists attrs, decoded where known, at indentation ind.
-func (d *dumper) attributes(attrs []Attribute, ind string) {
+func (d *dumper) attributes(attrs []classfile.Attribute, ind string) {
 	for i := range attrs {
 		d.attribute(&attrs[i], ind)
 	}
 }
 
-func (d *dumper) attribute(a *Attribute, ind string) {
+func (d *dumper) attribute(a *classfile.Attribute, ind string) {
 	name := d.p.Utf8(a.Name)
-	v, err := DecodeAttr(d.c, a)
+	v, err := classfile.DecodeAttr(d.c, a)
 	if err != nil {
 		d.printf("%s%s: malformed: %v\n", ind, name, err)
 		d.hex(a.Info, ind+"  ")
@@ -323,42 +325,42 @@ func (d *dumper) hex(b []byte, ind string) {
 	}
 }
 
-func (d *dumper) attrValue(v AttrValue, ind string) {
+func (d *dumper) attrValue(v classfile.AttrValue, ind string) {
 	p := d.p
 	name := v.AttrName()
 	switch a := v.(type) {
-	case *ConstantValue:
+	case *classfile.ConstantValue:
 		d.printf("%s%s: #%d %s\n", ind, name, a.Index, d.constText(a.Index))
-	case *Signature:
+	case *classfile.Signature:
 		d.printf("%s%s: #%d %s\n", ind, name, a.Index, utf8Text(p.Utf8(a.Index)))
-	case *SourceFile:
+	case *classfile.SourceFile:
 		d.printf("%s%s: #%d %s\n", ind, name, a.Index, utf8Text(p.Utf8(a.Index)))
-	case *Synthetic, *Deprecated:
+	case *classfile.Synthetic, *classfile.Deprecated:
 		d.printf("%s%s\n", ind, name)
-	case *SourceDebugExtension:
+	case *classfile.SourceDebugExtension:
 		d.printf("%s%s: %d bytes\n", ind, name, len(a.Data))
 		for _, line := range strings.Split(strings.TrimRight(string(a.Data), "\n"), "\n") {
 			d.printf("%s  %s\n", ind, utf8Text(line))
 		}
-	case *Exceptions:
+	case *classfile.Exceptions:
 		d.printf("%s%s:\n", ind, name)
 		for _, x := range a.Classes {
 			d.printf("%s  #%d %s\n", ind, x, p.ClassName(x))
 		}
-	case *NestMembers:
+	case *classfile.NestMembers:
 		d.classList(ind, name, a.Classes)
-	case *PermittedSubclasses:
+	case *classfile.PermittedSubclasses:
 		d.classList(ind, name, a.Classes)
-	case *NestHost:
+	case *classfile.NestHost:
 		d.printf("%s%s: #%d %s\n", ind, name, a.Class, p.ClassName(a.Class))
-	case *ModuleMainClass:
+	case *classfile.ModuleMainClass:
 		d.printf("%s%s: #%d %s\n", ind, name, a.Class, p.ClassName(a.Class))
-	case *ModulePackages:
+	case *classfile.ModulePackages:
 		d.printf("%s%s:\n", ind, name)
 		for _, x := range a.Packages {
 			d.printf("%s  #%d %s\n", ind, x, p.Utf8(p.Get(x).A))
 		}
-	case *InnerClasses:
+	case *classfile.InnerClasses:
 		d.printf("%s%s:\n", ind, name)
 		for _, ic := range a.Classes {
 			outer, simple := "(local)", "(anonymous)"
@@ -371,43 +373,43 @@ func (d *dumper) attrValue(v AttrValue, ind string) {
 			d.printf("%s  #%d %s: outer #%d %s, name #%d %s, flags %s\n", ind, ic.Inner, p.ClassName(ic.Inner),
 				ic.Outer, outer, ic.Name, simple, flags(ic.Access, innerFlags))
 		}
-	case *EnclosingMethod:
+	case *classfile.EnclosingMethod:
 		method := "(none)"
 		if a.Method != 0 {
 			n, t := p.NameAndType(a.Method)
 			method = n + t
 		}
 		d.printf("%s%s: #%d %s, method #%d %s\n", ind, name, a.Class, p.ClassName(a.Class), a.Method, method)
-	case *LineNumberTable:
+	case *classfile.LineNumberTable:
 		d.printf("%s%s:\n", ind, name)
 		for _, l := range a.Lines {
 			d.printf("%s  line %d: %d\n", ind, l.Line, l.StartPC)
 		}
-	case *LocalVariableTable:
+	case *classfile.LocalVariableTable:
 		d.printf("%s%s:\n%s  %5s %6s %4s  %s\n", ind, name, ind, "start", "length", "slot", "name and type")
 		for _, l := range a.Vars {
 			d.printf("%s  %5d %6d %4d  %s %s\n", ind, l.StartPC, l.Length, l.Slot, p.Utf8(l.Name), p.Utf8(l.Desc))
 		}
-	case *Annotations:
+	case *classfile.Annotations:
 		d.printf("%s%s:\n", ind, name)
 		for i := range a.Annotations {
 			d.printf("%s  %s\n", ind, d.annotation(&a.Annotations[i]))
 		}
-	case *ParameterAnnotations:
+	case *classfile.ParameterAnnotations:
 		d.printf("%s%s: %d parameters\n", ind, name, len(a.Params))
 		for i, ps := range a.Params {
 			for j := range ps {
 				d.printf("%s  parameter %d: %s\n", ind, i, d.annotation(&ps[j]))
 			}
 		}
-	case *TypeAnnotations:
+	case *classfile.TypeAnnotations:
 		d.printf("%s%s:\n", ind, name)
 		for i := range a.Annotations {
 			d.printf("%s  %s\n", ind, d.typeAnnotation(&a.Annotations[i]))
 		}
-	case *AnnotationDefault:
+	case *classfile.AnnotationDefault:
 		d.printf("%s%s: %s\n", ind, name, d.elementValue(&a.Value))
-	case *BootstrapMethods:
+	case *classfile.BootstrapMethods:
 		d.printf("%s%s:\n", ind, name)
 		for i, m := range a.Methods {
 			d.printf("%s  %d: #%d %s\n", ind, i, m.Ref, d.constText(m.Ref))
@@ -415,7 +417,7 @@ func (d *dumper) attrValue(v AttrValue, ind string) {
 				d.printf("%s       #%d %s\n", ind, x, d.constText(x))
 			}
 		}
-	case *MethodParameters:
+	case *classfile.MethodParameters:
 		d.printf("%s%s:\n", ind, name)
 		for _, m := range a.Params {
 			n := "(unnamed)"
@@ -424,9 +426,9 @@ func (d *dumper) attrValue(v AttrValue, ind string) {
 			}
 			d.printf("%s  %s %s\n", ind, n, flags(m.Access, paramFlags))
 		}
-	case *Module:
+	case *classfile.Module:
 		d.module(a, ind)
-	case *Record:
+	case *classfile.Record:
 		d.printf("%s%s:\n", ind, name)
 		for _, rc := range a.Components {
 			d.printf("%s  %s %s\n", ind, p.Utf8(rc.Name), p.Utf8(rc.Desc))
@@ -444,7 +446,7 @@ func (d *dumper) classList(ind, name string, xs []uint16) {
 	}
 }
 
-func (d *dumper) module(m *Module, ind string) {
+func (d *dumper) module(m *classfile.Module, ind string) {
 	p := d.p
 	utf := func(i uint16) string { // of a Module or Package entry
 		return p.Utf8(p.Get(i).A)
@@ -466,7 +468,7 @@ func (d *dumper) module(m *Module, ind string) {
 	for _, r := range m.Requires {
 		d.printf("%s  requires %s%s%s\n", ind, utf(r.Module), version(r.Version), optFlags(r.Flags, requireFlags))
 	}
-	for i, list := range [][]ModuleExport{m.Exports, m.Opens} {
+	for i, list := range [][]classfile.ModuleExport{m.Exports, m.Opens} {
 		verb := [...]string{"exports", "opens"}[i]
 		for _, e := range list {
 			to := ""
@@ -493,7 +495,7 @@ func (d *dumper) module(m *Module, ind string) {
 
 // annotation formats an annotation as @Type(name=value, ...), with the
 // type as its descriptor.
-func (d *dumper) annotation(a *Annotation) string {
+func (d *dumper) annotation(a *classfile.Annotation) string {
 	var b strings.Builder
 	b.WriteString("@" + d.p.Utf8(a.Type))
 	if len(a.Elements) > 0 {
@@ -509,7 +511,7 @@ func (d *dumper) annotation(a *Annotation) string {
 	return b.String()
 }
 
-func (d *dumper) elementValue(v *ElementValue) string {
+func (d *dumper) elementValue(v *classfile.ElementValue) string {
 	p := d.p
 	switch v.Tag {
 	case 'B', 'S', 'I':
@@ -546,7 +548,7 @@ var targetNames = map[uint8]string{0x00: "class type parameter", 0x01: "method t
 	0x47: "cast", 0x48: "constructor invocation type argument", 0x49: "method invocation type argument",
 	0x4A: "::new type argument", 0x4B: "::method type argument"}
 
-func (d *dumper) typeAnnotation(ta *TypeAnnotation) string {
+func (d *dumper) typeAnnotation(ta *classfile.TypeAnnotation) string {
 	t := &ta.Target
 	s := fmt.Sprintf("0x%02x %s", ta.TargetType, targetNames[ta.TargetType])
 	switch ta.TargetType {
@@ -566,7 +568,7 @@ func (d *dumper) typeAnnotation(ta *TypeAnnotation) string {
 	return s + typePath(ta.Path) + " " + d.annotation(&ta.Annotation)
 }
 
-func typePath(path []TypePathEntry) string {
+func typePath(path []classfile.TypePathEntry) string {
 	if len(path) == 0 {
 		return ""
 	}
@@ -588,10 +590,10 @@ func typePath(path []TypePathEntry) string {
 	return s
 }
 
-// code lists a method's Code attribute: decoded by DecodeCode, with the
+// code lists a method's Code attribute: decoded by classfile.DecodeCode, with the
 // original bytes consulted for instruction offsets and forms.
-func (d *dumper) code(m *Member, a *Attribute) {
-	code, err := DecodeCode(d.c, m)
+func (d *dumper) code(m *classfile.Member, a *classfile.Attribute) {
+	code, err := classfile.DecodeCode(d.c, m)
 	if err != nil {
 		d.printf("    Code: malformed: %v\n", err)
 		d.hex(a.Info, "      ")
@@ -602,12 +604,12 @@ func (d *dumper) code(m *Member, a *Attribute) {
 	pc := 0
 	for i := range code.Insns {
 		in := &code.Insns[i]
-		if in.Op == OpLabel {
+		if in.Op == classfile.OpLabel {
 			continue
 		}
 		n := rawInsnLen(bc, pc)
 		if n <= 0 || normalOp(bc, pc) != in.Op {
-			// Cannot happen for code DecodeCode accepted; never guess.
+			// Cannot happen for code classfile.DecodeCode accepted; never guess.
 			d.printf("      (listing stops: the instruction at %d does not match the decoded code)\n", pc)
 			break
 		}
@@ -630,7 +632,7 @@ func (d *dumper) code(m *Member, a *Attribute) {
 			d.printf("      line %d: %d\n", l.Line, l.Start.Offset)
 		}
 	}
-	for i, vars := range [][]LocalVar{code.Locals, code.LocalTypes} {
+	for i, vars := range [][]classfile.LocalVar{code.Locals, code.LocalTypes} {
 		if len(vars) == 0 {
 			continue
 		}
@@ -657,7 +659,7 @@ func (d *dumper) code(m *Member, a *Attribute) {
 }
 
 // rawBytecode returns the code array of a Code attribute's info (which
-// DecodeCode has validated).
+// classfile.DecodeCode has validated).
 func rawBytecode(info []byte) []byte {
 	if len(info) < 8 {
 		return nil
@@ -683,25 +685,25 @@ func rawInsnLen(bc []byte, pc int) int {
 	}
 	var n int64
 	switch op := bc[pc]; op {
-	case OpWide:
+	case classfile.OpWide:
 		n = 4
-		if pc+1 < len(bc) && bc[pc+1] == OpIinc {
+		if pc+1 < len(bc) && bc[pc+1] == classfile.OpIinc {
 			n = 6
 		}
-	case OpTableswitch:
+	case classfile.OpTableswitch:
 		p := (pc + 4) &^ 3
 		if p+12 > len(bc) {
 			return 0
 		}
 		n = int64(p-pc) + 12 + 4*(s4(p+8)-s4(p+4)+1)
-	case OpLookupswitch:
+	case classfile.OpLookupswitch:
 		p := (pc + 4) &^ 3
 		if p+8 > len(bc) {
 			return 0
 		}
 		n = int64(p-pc) + 8 + 8*s4(p+4)
 	default:
-		n = int64(opSize[op])
+		n = int64(classfile.OpSize(op))
 	}
 	if n <= 0 || int64(pc)+n > int64(len(bc)) {
 		return 0
@@ -709,63 +711,63 @@ func rawInsnLen(bc []byte, pc int) int {
 	return int(n)
 }
 
-// normalOp returns the opcode DecodeCode gives the instruction at pc
-// (see Insn): short and wide forms folded.
+// normalOp returns the opcode classfile.DecodeCode gives the instruction at pc
+// (see classfile.Insn): short and wide forms folded.
 func normalOp(bc []byte, pc int) uint16 {
 	op := bc[pc]
 	switch {
-	case op >= OpIload0 && op <= OpAload3:
-		return uint16(OpIload + (op-OpIload0)/4)
-	case op >= OpIstore0 && op <= OpAstore3:
-		return uint16(OpIstore + (op-OpIstore0)/4)
-	case op == OpLdcW:
-		return OpLdc
-	case op == OpGotoW:
-		return OpGoto
-	case op == OpJsrW:
-		return OpJsr
-	case op == OpWide && pc+1 < len(bc):
+	case op >= classfile.OpIload0 && op <= classfile.OpAload3:
+		return uint16(classfile.OpIload + (op-classfile.OpIload0)/4)
+	case op >= classfile.OpIstore0 && op <= classfile.OpAstore3:
+		return uint16(classfile.OpIstore + (op-classfile.OpIstore0)/4)
+	case op == classfile.OpLdcW:
+		return classfile.OpLdc
+	case op == classfile.OpGotoW:
+		return classfile.OpGoto
+	case op == classfile.OpJsrW:
+		return classfile.OpJsr
+	case op == classfile.OpWide && pc+1 < len(bc):
 		return uint16(bc[pc+1])
 	}
 	return uint16(op)
 }
 
 // insn formats one instruction: the mnemonic of its original form at pc
-// and its operands from the decoded Insn.
-func (d *dumper) insn(in *Insn, bc []byte, pc int) string {
+// and its operands from the decoded classfile.Insn.
+func (d *dumper) insn(in *classfile.Insn, bc []byte, pc int) string {
 	raw := bc[pc]
-	mn := OpNames[raw]
-	if raw == OpWide {
-		mn = "wide " + OpNames[in.Op]
+	mn := classfile.OpNames[raw]
+	if raw == classfile.OpWide {
+		mn = "wide " + classfile.OpNames[in.Op]
 	}
 	switch {
-	case raw >= OpIload0 && raw <= OpAload3, raw >= OpIstore0 && raw <= OpAstore3:
+	case raw >= classfile.OpIload0 && raw <= classfile.OpAload3, raw >= classfile.OpIstore0 && raw <= classfile.OpAstore3:
 		return mn
 	}
 	pad := func(s string) string { return fmt.Sprintf("%-15s %s", mn, s) }
 	switch in.Op {
-	case OpIload, OpLload, OpFload, OpDload, OpAload, OpIstore, OpLstore, OpFstore, OpDstore, OpAstore, OpRet:
+	case classfile.OpIload, classfile.OpLload, classfile.OpFload, classfile.OpDload, classfile.OpAload, classfile.OpIstore, classfile.OpLstore, classfile.OpFstore, classfile.OpDstore, classfile.OpAstore, classfile.OpRet:
 		return pad(strconv.Itoa(int(in.Index)))
-	case OpIinc:
-		return pad(fmt.Sprintf("%d, %d", in.Index, in.increment()))
-	case OpBipush, OpSipush:
+	case classfile.OpIinc:
+		return pad(fmt.Sprintf("%d, %d", in.Index, int16(in.Const)))
+	case classfile.OpBipush, classfile.OpSipush:
 		return pad(strconv.Itoa(int(in.Const)))
-	case OpNewarray:
-		if t, ok := NewarrayType(in.Const); ok {
+	case classfile.OpNewarray:
+		if t, ok := classfile.NewarrayType(in.Const); ok {
 			return pad(t.JavaName())
 		}
 		return pad("?")
-	case OpMultianewarray:
+	case classfile.OpMultianewarray:
 		return pad(fmt.Sprintf("#%d, %d // %s", in.Index, in.Const, d.constText(in.Index)))
-	case OpInvokeinterface:
+	case classfile.OpInvokeinterface:
 		return pad(fmt.Sprintf("#%d, %d // %s", in.Index, bc[pc+3], d.constText(in.Index)))
-	case OpLdc, OpLdc2W, OpGetstatic, OpPutstatic, OpGetfield, OpPutfield, OpInvokevirtual,
-		OpInvokespecial, OpInvokestatic, OpInvokedynamic, OpNew, OpAnewarray, OpCheckcast, OpInstanceof:
+	case classfile.OpLdc, classfile.OpLdc2W, classfile.OpGetstatic, classfile.OpPutstatic, classfile.OpGetfield, classfile.OpPutfield, classfile.OpInvokevirtual,
+		classfile.OpInvokespecial, classfile.OpInvokestatic, classfile.OpInvokedynamic, classfile.OpNew, classfile.OpAnewarray, classfile.OpCheckcast, classfile.OpInstanceof:
 		return pad(fmt.Sprintf("#%d // %s", in.Index, d.constText(in.Index)))
-	case OpTableswitch, OpLookupswitch:
+	case classfile.OpTableswitch, classfile.OpLookupswitch:
 		sw := in.Switch
 		var b strings.Builder
-		if in.Op == OpTableswitch {
+		if in.Op == classfile.OpTableswitch {
 			fmt.Fprintf(&b, "%s { // %d to %d\n", mn, sw.Low, sw.High)
 			for i, t := range sw.Targets {
 				fmt.Fprintf(&b, "      %12d: %d\n", int64(sw.Low)+int64(i), t.Offset)
@@ -785,27 +787,27 @@ func (d *dumper) insn(in *Insn, bc []byte, pc int) string {
 	return mn
 }
 
-func vtypes(ts []VType) string {
+func vtypes(ts []classfile.VType) string {
 	parts := make([]string, len(ts))
 	for i, t := range ts {
 		switch t.Kind {
-		case VTop:
+		case classfile.VTop:
 			parts[i] = "top"
-		case VInteger:
+		case classfile.VInteger:
 			parts[i] = "int"
-		case VFloat:
+		case classfile.VFloat:
 			parts[i] = "float"
-		case VDouble:
+		case classfile.VDouble:
 			parts[i] = "double"
-		case VLong:
+		case classfile.VLong:
 			parts[i] = "long"
-		case VNull:
+		case classfile.VNull:
 			parts[i] = "null"
-		case VUninitializedThis:
+		case classfile.VUninitializedThis:
 			parts[i] = "uninitialized_this"
-		case VObject:
+		case classfile.VObject:
 			parts[i] = t.Class
-		case VUninitialized:
+		case classfile.VUninitialized:
 			at := -1
 			if t.New != nil {
 				at = t.New.Offset
@@ -819,8 +821,8 @@ func vtypes(ts []VType) string {
 }
 
 // codeTypeAnnotation formats a type annotation of a Code attribute, whose
-// target_path and annotation DecodeCode keeps raw.
-func (d *dumper) codeTypeAnnotation(ta *CodeTypeAnnotation) string {
+// target_path and annotation classfile.DecodeCode keeps raw.
+func (d *dumper) codeTypeAnnotation(ta *classfile.CodeTypeAnnotation) string {
 	s := fmt.Sprintf("0x%02x %s", ta.TargetType, targetNames[ta.TargetType])
 	switch {
 	case len(ta.Ranges) > 0:
@@ -834,15 +836,9 @@ func (d *dumper) codeTypeAnnotation(ta *CodeTypeAnnotation) string {
 	case len(ta.Target) == 2:
 		s += fmt.Sprintf(" %d", binary.BigEndian.Uint16(ta.Target))
 	}
-	r := &reader{b: ta.Rest}
-	n := int(r.u1())
-	var path []TypePathEntry
-	for i := 0; i < n && r.err == nil; i++ {
-		path = append(path, TypePathEntry{r.u1(), r.u1()})
-	}
-	an := r.annotation(0)
-	if r.err != nil {
-		return s + fmt.Sprintf(" (malformed: %v) %x", r.err, ta.Rest)
+	path, an, err := ta.DecodeRest()
+	if err != nil {
+		return s + fmt.Sprintf(" (malformed: %v) %x", err, ta.Rest)
 	}
 	return s + typePath(path) + " " + d.annotation(&an)
 }

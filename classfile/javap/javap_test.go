@@ -1,7 +1,8 @@
-package classfile
+package javap
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -10,8 +11,36 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/internal/parallel"
 )
+
+// jdkSource opens the modules image of the test JDK, closed with the test.
+func jdkSource(t testing.TB) *classpath.ImageSource {
+	t.Helper()
+	src, err := classpath.OpenJDK(jvmtest.JavaHome(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return src
+}
+
+// jdkClass parses the named class of the test JDK.
+func jdkClass(t testing.TB, name string) *classfile.Class {
+	t.Helper()
+	b, err := jdkSource(t).Class(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := classfile.Parse(name, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 // dumpSample uses every operand kind the listing formats.
 const dumpSample = `package d;
@@ -55,7 +84,7 @@ func TestDumpJavacClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse(file, b)
+	c, err := classfile.Parse(file, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,9 +190,46 @@ func TestDumpJDKString(t *testing.T) {
 	}
 }
 
-// dumpCheck is TestJDKEveryClass's listing check: Dump lists class c (of
-// entry e) into buf without failing or showing a malformed part.
-func dumpCheck(t *testing.T, buf *bytes.Buffer, e classEntry, c *Class) {
+// TestDumpJDKEveryClass: Dump lists every class of every module of the
+// local JDK's image without failing or showing a malformed part (not in
+// -short mode). It stops at the first failing class.
+func TestDumpJDKEveryClass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: listing every class of the JDK")
+	}
+	src := jdkSource(t)
+	var entries []classpath.ClassEntry
+	if err := src.Walk(func(e classpath.ClassEntry) error { entries = append(entries, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) <= 20000 {
+		t.Fatalf("only %d classes in the JDK image: is it complete?", len(entries))
+	}
+	err := parallel.Each(len(entries), 0, func(i int) error {
+		e := entries[i]
+		b, err := e.Read()
+		if err != nil {
+			return err
+		}
+		c, err := classfile.Parse(e.Module+"/"+e.Path, b)
+		if err != nil {
+			return err
+		}
+		var listing bytes.Buffer
+		dumpCheck(t, &listing, e, c)
+		if t.Failed() {
+			return errors.New("stopping at the first failing class")
+		}
+		return nil
+	})
+	if err != nil && !t.Failed() {
+		t.Fatal(err)
+	}
+}
+
+// dumpCheck is TestDumpJDKEveryClass's listing check: Dump lists class c
+// (of entry e) into buf without failing or showing a malformed part.
+func dumpCheck(t *testing.T, buf *bytes.Buffer, e classpath.ClassEntry, c *classfile.Class) {
 	t.Helper()
 	buf.Reset()
 	if err := Dump(buf, c, DumpOptions{}); err != nil {
@@ -184,7 +250,7 @@ func TestDumpMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse("Sample.class", b)
+	c, err := classfile.Parse("Sample.class", b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +258,7 @@ func TestDumpMalformed(t *testing.T) {
 	code := c.Attr(m.Attributes, "Code")
 	code.Info = append([]byte{}, code.Info...)
 	code.Info[8] = 0xFF // the first opcode: invalid
-	c.Attributes = append(c.Attributes, Attribute{Name: c.Pool.AddUtf8("RuntimeVisibleAnnotations"), Info: []byte{0, 1, 0}})
+	c.Attributes = append(c.Attributes, classfile.Attribute{Name: c.Pool.AddUtf8("RuntimeVisibleAnnotations"), Info: []byte{0, 1, 0}})
 	var buf bytes.Buffer
 	if err := Dump(&buf, c, DumpOptions{}); err != nil {
 		t.Fatal(err)
@@ -229,7 +295,7 @@ func FuzzDump(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, err := Parse("fuzz", b)
+		c, err := classfile.Parse("fuzz", b)
 		if err != nil {
 			return
 		}
