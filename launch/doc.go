@@ -7,5 +7,5 @@
 // advice that advised a join point).
 //
 // The commands are flag definitions over it; the order of the stages is
-// README's "How weft run runs a program".
+// docs/design.md's "How weft run runs a program".
 package launch

@@ -56,7 +56,7 @@ func TestJDKAdviceAndLaunchers(t *testing.T) {
 }
 
 // TestJDKModulesAsJava: the modules weft jdk weaves and counts ("in N
-// modules") are those java --list-modules lists: the README's figure.
+// modules") are those java --list-modules lists: docs/figures.md's figure.
 func TestJDKModulesAsJava(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	img, err := classpath.OpenJDK(home)

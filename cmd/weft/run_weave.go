@@ -49,7 +49,7 @@ type jvmEnd struct {
 // runWoven weaves as opts say and runs the command in args on the woven
 // JDK and class path, with extra's JVM options and environment, with
 // cmd's streams; it returns the command's exit code. The phases are in
-// the order of the README's "How weft run runs a program". A signal
+// the order of docs/design.md's "How weft run runs a program". A signal
 // before the program starts (the JDK's weave takes minutes) stops weft at
 // once, with exit status 128 plus its number: the weave is abandoned,
 // weft's helpers end with it (internal/proc), and the cache records
