@@ -2,7 +2,7 @@ package main
 
 import (
 	"archive/zip"
-	"io"
+	"github.com/weft-aop/weft/classpath"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -91,7 +91,7 @@ func jarModule(jar string) string {
 	defer z.Close()
 	for _, f := range z.File {
 		if f.Name == "module-info.class" {
-			if b, err := readZipEntry(f); err == nil {
+			if b, err := classpath.ReadZipEntry(jar, f); err == nil {
 				return moduleName(b)
 			}
 		}
@@ -100,15 +100,6 @@ func jarModule(jar string) string {
 		return n
 	}
 	return automaticModuleName(filepath.Base(jar))
-}
-
-func readZipEntry(f *zip.File) ([]byte, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return io.ReadAll(r)
 }
 
 // moduleName reads the name in a module-info class, "" if it has none.

@@ -4,7 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"io"
+	"github.com/weft-aop/weft/classpath"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -33,7 +33,7 @@ func SetManifestClassPath(jar string, entries []string) error {
 	if mf == nil {
 		return nil
 	}
-	old, err := readEntry(mf)
+	old, err := classpath.ReadZipEntry(jar, mf)
 	if err != nil {
 		return fmt.Errorf("%s: %s: %w", jar, mf.Name, err)
 	}
@@ -86,15 +86,6 @@ func SetManifestClassPath(jar string, entries []string) error {
 	return os.Rename(tmp.Name(), jar)
 }
 
-func readEntry(f *zip.File) ([]byte, error) {
-	r, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return io.ReadAll(io.LimitReader(r, 1<<20))
-}
-
 // ManifestAttribute returns the value of the main section's attribute
 // name (case-insensitive, its continuation lines joined) in the manifest of
 // the jar at path; "" if the jar, its manifest or the attribute is missing.
@@ -106,7 +97,7 @@ func ManifestAttribute(path, name string) string {
 	defer zr.Close()
 	for _, f := range zr.File {
 		if strings.EqualFold(f.Name, "META-INF/MANIFEST.MF") {
-			b, err := readEntry(f)
+			b, err := classpath.ReadZipEntry(path, f)
 			if err != nil {
 				return ""
 			}

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"archive/zip"
+	"github.com/weft-aop/weft/classpath"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestSetManifestClassPath(t *testing.T) {
 	if len(zr.File) != 2 || zr.File[1].Name != "app/Main.class" {
 		t.Fatalf("entries: %v", zr.File)
 	}
-	b, _ := readEntry(zr.File[0])
+	b, _ := classpath.ReadZipEntry("test.jar", zr.File[0])
 	got := string(b)
 	for _, line := range strings.Split(got, "\r\n") {
 		if len(line) > 72 {
@@ -46,7 +47,7 @@ func TestSetManifestClassPath(t *testing.T) {
 	if joined != want {
 		t.Errorf("manifest:\n%q\nwant (continuations joined):\n%q", joined, want)
 	}
-	if c, _ := readEntry(zr.File[1]); string(c) != "class bytes" {
+	if c, _ := classpath.ReadZipEntry("test.jar", zr.File[1]); string(c) != "class bytes" {
 		t.Errorf("class entry %q", c)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"github.com/weft-aop/weft/classpath"
 	"io"
 	"os"
 	"sort"
@@ -89,16 +90,7 @@ func (j *jmodFile) read(name string) ([]byte, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%s: no entry %s", j.path, name)
 	}
-	r, err := f.Open()
-	if err != nil {
-		return nil, fmt.Errorf("%s!%s: %v", j.path, name, err)
-	}
-	defer r.Close()
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s!%s: %v", j.path, name, err)
-	}
-	return b, nil
+	return classpath.ReadZipEntry(j.path, f)
 }
 
 // copySections copies the sections other than classes as they are.
