@@ -340,6 +340,7 @@ type ImageSource struct {
 	modules []string            // selected modules, sorted
 	pkgs    map[string][]string // package → the selected modules holding it
 	spec    string
+	view    bool // made by Only: the image is its owner's to close
 }
 
 // OpenJDK opens the modules image of the JDK at javaHome; with modules
@@ -356,6 +357,19 @@ func OpenJDK(javaHome string, modules ...string) (*ImageSource, error) {
 	}
 	s.home = javaHome
 	return s, nil
+}
+
+// Only returns a view of the same image in which only modules are
+// visible: a command opens the JDK once and each stage takes the modules
+// it needs. Closing the view leaves the image open; it is s's owner's to
+// close.
+func (s *ImageSource) Only(modules ...string) (*ImageSource, error) {
+	v, err := newImageSource(s.img, modules)
+	if err != nil {
+		return nil, err
+	}
+	v.home, v.view = s.home, true
+	return v, nil
 }
 
 func newImageSource(img *jimage.Image, only []string) (*ImageSource, error) {
@@ -393,7 +407,12 @@ func (s *ImageSource) has(module string) bool {
 }
 
 func (s *ImageSource) String() string { return s.spec }
-func (s *ImageSource) Close() error   { return s.img.Close() }
+func (s *ImageSource) Close() error {
+	if s.view {
+		return nil
+	}
+	return s.img.Close()
+}
 
 // JavaHome returns the JDK's home ("" for an image opened otherwise).
 func (s *ImageSource) JavaHome() string { return s.home }

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/weft-aop/weft/advice"
-	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/weaver"
 	"github.com/weft-aop/weft/weaver/jdk"
@@ -82,12 +81,15 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	checked := DeclaresErrors(job.Matcher)
 	if checked {
 		// A declare error must leave nothing written: check first.
-		woven, err := classpath.OpenJDK(home, mods...)
+		img, err := job.JDK.Image()
+		if err != nil {
+			return nil, nil, err
+		}
+		woven, err := img.Only(mods...)
 		if err != nil {
 			return nil, nil, err
 		}
 		ds, err := CheckImage(woven, w, x)
-		woven.Close()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -121,7 +123,11 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 			mu.Unlock()
 		}
 	}
-	sum, err := jdk.WeaveModules(jdk.Options{JavaHome: home, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w, OnResult: onResult},
+	img, err := job.JDK.Image()
+	if err != nil {
+		return nil, nil, err
+	}
+	sum, err := jdk.WeaveModules(jdk.Options{JavaHome: home, Image: img, Modules: mods, Out: out, Weaver: jdk.Aspects{W: w, OnResult: onResult},
 		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.Dirs, CacheDir: rtDir,
 		Progress: job.Progress})
 	if err == nil && !checked {

@@ -121,7 +121,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			modules, err := expandModules(home, fl.modules)
+			modules, err := expandModules(j, fl.modules)
 			if err != nil {
 				return err
 			}

@@ -184,7 +184,7 @@ func prepareWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wov
 	if err != nil {
 		return nil, err
 	}
-	modules, err := expandModules(home, fl.modules)
+	modules, err := expandModules(j, fl.modules)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/weft-aop/weft/launch"
 	"io"
 	"sort"
 	"strings"
@@ -79,9 +80,9 @@ func reportScope(w io.Writer, s *scope.Scope) {
 }
 
 // expandModules returns --modules with its globs (java.*, !jdk.jfr to
-// leave one out) expanded to the JDK's module names, in the image's order;
+// leave one out) expanded to the module names of j, in its image's order;
 // "all" and plain lists are returned as they are.
-func expandModules(home, modules string) (string, error) {
+func expandModules(j *launch.JDK, modules string) (string, error) {
 	if modules == "" || modules == "all" || !strings.ContainsAny(modules, "*?[{!") {
 		return modules, nil
 	}
@@ -97,12 +98,16 @@ func expandModules(home, modules string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	mods, err := jdk.ModulesInScope(home, s)
+	img, err := j.Image()
+	if err != nil {
+		return "", err
+	}
+	mods, err := jdk.ModulesInScope(img, s)
 	if err != nil {
 		return "", err
 	}
 	if len(mods) == 0 {
-		return "", fmt.Errorf("--modules %s: no module of %s matches", modules, home)
+		return "", fmt.Errorf("--modules %s: no module of %s matches", modules, j.Home)
 	}
 	return strings.Join(mods, ","), nil
 }

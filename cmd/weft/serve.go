@@ -159,7 +159,7 @@ func (p *servePrep) prepare(stderr io.Writer, fl *serveOptions) error {
 	if p.scope, err = fl.scope.build(); err != nil {
 		return err
 	}
-	if p.modules, err = expandModules(home, fl.modules); err != nil {
+	if p.modules, err = expandModules(p.jdk, fl.modules); err != nil {
 		return err
 	}
 	// The cache's entries served from stay in use until serve stops.

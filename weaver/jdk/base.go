@@ -15,7 +15,7 @@ func patchBase(img *classpath.ImageSource, base map[string][]byte, rt map[string
 	}{{"java/lang/Thread", PatchThread}, {"java/lang/System", PatchSystem}}
 	// The load-time weaving hook: wrappers around the natives that define
 	// classes, called from every caller of theirs (definers.go).
-	callers, err := DefinerCallers(img.JavaHome())
+	callers, err := DefinerCallers(img)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func patchBase(img *classpath.ImageSource, base map[string][]byte, rt map[string
 			var err error
 			if data, err = img.Class(p.name); err != nil {
 				if baseImg == nil {
-					if baseImg, err = classpath.OpenJDK(img.JavaHome(), "java.base"); err != nil {
+					if baseImg, err = img.Only("java.base"); err != nil {
 						return err
 					}
 				}

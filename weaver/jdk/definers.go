@@ -125,16 +125,15 @@ var definers = map[string][]*definer{
 	"jdk/internal/misc/Unsafe": {unsafeDefineClass0},
 }
 
-// DefinerCallers returns the classes of the JDK's java.base that call a
-// wrapped native, whose calls are redirected to the wrappers: found in the
-// image, since they differ between releases (JavaLangAccess is System$2 in
-// JDK 17, System$1 in JDK 25).
-func DefinerCallers(javaHome string) ([]string, error) {
-	img, err := classpath.OpenJDK(javaHome, "java.base")
+// DefinerCallers returns the classes of java.base in the JDK's image jdk
+// that call a wrapped native, whose calls are redirected to the wrappers:
+// found in the image, since they differ between releases (JavaLangAccess
+// is System$2 in JDK 17, System$1 in JDK 25).
+func DefinerCallers(jdk *classpath.ImageSource) ([]string, error) {
+	img, err := jdk.Only("java.base")
 	if err != nil {
 		return nil, err
 	}
-	defer img.Close()
 	var callers []string
 	err = img.Walk(func(e classpath.ClassEntry) error {
 		b, err := e.Read()

@@ -1,6 +1,7 @@
 package jdk
 
 import (
+	"github.com/weft-aop/weft/classpath"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +15,12 @@ import (
 // are found in the image: on JDK 17, ClassLoader, System$2 (its
 // JavaLangAccess, which Proxy and Lookup use) and Unsafe.
 func TestDefinerCallers(t *testing.T) {
-	got, err := DefinerCallers(jvmtest.JavaHome(t))
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	got, err := DefinerCallers(img)
 	if err != nil {
 		t.Fatal(err)
 	}

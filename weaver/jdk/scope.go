@@ -5,15 +5,10 @@ import (
 	"github.com/weft-aop/weft/weaver/scope"
 )
 
-// ModulesInScope returns the modules of the JDK at javaHome that s's
+// ModulesInScope returns the modules of the JDK's image img that s's
 // module patterns take (every module for none), in the image's order:
 // Options.Modules for a scope given as globs (java.*, jdk.compiler).
-func ModulesInScope(javaHome string, s *scope.Scope) ([]string, error) {
-	img, err := classpath.OpenJDK(javaHome)
-	if err != nil {
-		return nil, err
-	}
-	defer img.Close()
+func ModulesInScope(img *classpath.ImageSource, s *scope.Scope) ([]string, error) {
 	var out []string
 	for _, m := range img.Modules() {
 		if s.Module(m) {

@@ -1,6 +1,7 @@
 package jdk
 
 import (
+	"github.com/weft-aop/weft/classpath"
 	"slices"
 	"testing"
 
@@ -14,7 +15,12 @@ func TestModulesInScope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods, err := ModulesInScope(jvmtest.JavaHome(t), s)
+	img, err := classpath.OpenJDK(jvmtest.JavaHome(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	mods, err := ModulesInScope(img, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +34,7 @@ func TestModulesInScope(t *testing.T) {
 			t.Errorf("%s in scope: %v", m, mods)
 		}
 	}
-	all, err := ModulesInScope(jvmtest.JavaHome(t), nil)
+	all, err := ModulesInScope(img, nil)
 	if err != nil || len(all) < 60 {
 		t.Errorf("no scope: %d modules, %v", len(all), err)
 	}

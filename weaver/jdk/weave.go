@@ -64,6 +64,9 @@ type Pending interface {
 // Options configure WeaveModules.
 type Options struct {
 	JavaHome string
+	// Image, if set, is the JDK's image at JavaHome, opened once by the
+	// command: the weaving takes a view of it (nil: it opens its own).
+	Image *classpath.ImageSource
 	// Modules to weave; nil means every module of the image.
 	Modules []string
 	// Out is the output directory: Out/patch/<module>/..., Out/weft.args,
@@ -160,7 +163,13 @@ type imageWeaving struct {
 // listImage lists the classes of the chosen modules and clears the
 // patch directory.
 func listImage(opts Options) (*imageWeaving, error) {
-	img, err := classpath.OpenJDK(opts.JavaHome, opts.Modules...)
+	var img *classpath.ImageSource
+	var err error
+	if opts.Image != nil {
+		img, err = opts.Image.Only(opts.Modules...)
+	} else {
+		img, err = classpath.OpenJDK(opts.JavaHome, opts.Modules...)
+	}
 	if err != nil {
 		return nil, err
 	}
