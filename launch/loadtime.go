@@ -62,7 +62,7 @@ type LoadTimeJob struct {
 // "all" or M,M...) are left as they are: their module was given no access
 // to weft's runtime.
 func StartLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*LoadTime, error) {
-	home, modules, idBase := job.JDK.Home, job.Modules, job.IDBase
+	modules, idBase := job.Modules, job.IDBase
 	own, srcs, err := job.JDK.Sources(strings.Join(append(append([]string{}, job.ClassPath...), job.AdviceCP), string(filepath.ListSeparator)))
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func StartLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*L
 		}
 	}
 	if modules != "" && modules != "all" {
-		woven, err := classpath.OpenJDK(home, strings.Split(modules, ",")...)
+		woven, err := img.Only(strings.Split(modules, ",")...)
 		if err != nil {
 			ln.Close()
 			CloseSources(own)
