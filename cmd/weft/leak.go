@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"os"
 	"path/filepath"
@@ -99,7 +100,7 @@ Examples:
 
 func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	fl := opts
-	if err := checkJIT(fl.jit); err != nil {
+	if err := jvmopts.CheckJIT(fl.jit); err != nil {
 		return err
 	}
 	launcher, home, err := commandJDK(fl.javaHome, args[0])
@@ -110,7 +111,7 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	jit, err := jitOptions(fl.jit, line)
+	jit, err := jvmopts.JIT(fl.jit, line)
 	if err != nil {
 		return err
 	}

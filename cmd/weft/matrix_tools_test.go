@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ func TestToolsSmallHeap(t *testing.T) {
 		t.Run(tool[0], func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			stdout, stderr, code := weft(t, []string{sharedCache(t)}, append(append(tool, "-o", out, "--"), books...)...)
-			if code != 0 || stdout != want || strings.Contains(stderr, outOfMemory) {
+			if code != 0 || stdout != want || strings.Contains(stderr, jvmopts.OutOfMemory) {
 				t.Fatalf("exit %d, stdout %q, want %q\nstderr:\n%s", code, stdout, want, tail(stderr))
 			}
 		})

@@ -5,11 +5,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -17,7 +17,6 @@ import (
 	"github.com/weft-aop/weft/classpath"
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
-	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
@@ -138,7 +137,7 @@ Examples:
 
 func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	fl := opts
-	if err := checkJIT(fl.jit); err != nil {
+	if err := jvmopts.CheckJIT(fl.jit); err != nil {
 		return err
 	}
 	timeEnv, err := profileTimeEnv(fl)
@@ -170,11 +169,11 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	jit, err := jitOptions(fl.jit, line)
+	jit, err := jvmopts.JIT(fl.jit, line)
 	if err != nil {
 		return err
 	}
-	jvmOptions := append(append(append([]string(nil), profilerJVMOptions...), jit...), collectorOptions(line)...)
+	jvmOptions := append(append(append([]string(nil), profilerJVMOptions...), jit...), jvmopts.Collector(line)...)
 	top := fl.top
 	if fl.noTime {
 		top = 0 // no time to rank frames by (and no tree to read for it)
@@ -258,30 +257,6 @@ func profiler(timed bool) tool {
 // more than the calls (docs/profile.md: javac, 40 against 49 CPU-s).
 // "quiet" keeps the JVM from printing the command on the program's output.
 var profilerJVMOptions = []string{"-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,weft.tools.profile.Profiler::*"}
-
-// profilerCollector is the profiled JVM's garbage collector unless the
-// command chooses one: the parallel collector's write barrier is a card
-// mark, where G1's checks every reference stored (one per profiled entry,
-// the context put on the thread's stack) and refines cards concurrently;
-// and a profile's tree is a few hundred MB of long-lived nodes that G1
-// copies between regions while it grows. javac compiling 120 files, calls
-// and allocations: 15.6, 14.5 and 14.0 CPU-s against 19.0, 17.2 and 16.4
-// with G1 (docs/profile.md).
-const profilerCollector = "-XX:+UseParallelGC"
-
-// choosesCollector matches a JVM option that selects a collector (or
-// deselects one): given twice, the JVM refuses to start.
-var choosesCollector = regexp.MustCompile(`-XX:[+-]Use[A-Za-z0-9]*GC\b`)
-
-// collectorOptions returns the profiler's choice of collector unless the
-// command's JVM options (not its program's arguments), or the JVM's option
-// variables, choose one.
-func collectorOptions(line *javacmd.Line) []string {
-	if commandChooses(line, choosesCollector) {
-		return nil
-	}
-	return []string{profilerCollector}
-}
 
 // calibrationIDBase starts the join point ids of the calibration class,
 // far above those of the JDK and the program (the ids only need to be

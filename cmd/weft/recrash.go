@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"os"
 	"path/filepath"
@@ -126,7 +127,7 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	// call: the parallel collector's write barrier, a card mark, costs it
 	// less than G1's (docs/recrash.md, Cost), as for weft profile.
 	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "",
-		wovenRunExtras{jvmOptions: collectorOptions(line), env: env, line: line})
+		wovenRunExtras{jvmOptions: jvmopts.Collector(line), env: env, line: line})
 	if err != nil {
 		return err
 	}

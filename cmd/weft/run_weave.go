@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"os"
 	"os/signal"
@@ -62,9 +63,9 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	}
 	defer r.close()
 	// A tool watches the JVM's standard error for the heap running out.
-	jvmErr, watch := stderr, (*oomWatch)(nil)
+	jvmErr, watch := stderr, (*jvmopts.OOMWatch)(nil)
 	if extra.toolMemory {
-		watch = &oomWatch{w: stderr}
+		watch = jvmopts.NewOOMWatch(stderr)
 		jvmErr = watch
 	}
 	exit := launch.Run(launch.Process{Path: r.launcher, Args: r.args, Env: extra.env,
@@ -73,9 +74,9 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 	if r.archive != nil {
 		r.archive.finish(code)
 	}
-	if watch != nil && watch.seen {
+	if watch != nil && watch.Seen() {
 		fmt.Fprintf(stderr, "weft: the program's JVM ran out of memory (%s, above): the tool's data shares the heap; "+
-			"give it more with --tool-heap where the command bounds the heap (%s), or raise the command's bound\n", outOfMemory, heapBoundSaid(r.line))
+			"give it more with --tool-heap where the command bounds the heap (%s), or raise the command's bound\n", jvmopts.OutOfMemory, jvmopts.HeapBoundSaid(r.line))
 		if extra.end != nil {
 			extra.end.outOfMemory = true
 		}
@@ -235,8 +236,8 @@ func prepareWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wov
 	var lt *launch.LoadTime
 	var jvmOpts []string
 	if extra.toolMemory {
-		jvmOpts = toolMemoryOptions(line)
-		after, note := toolHeapOptions(line, extra.toolHeap)
+		jvmOpts = jvmopts.ToolMemory(line)
+		after, note := jvmopts.ToolHeap(line, extra.toolHeap)
 		switch {
 		case note != "" && len(after) == 0:
 			fmt.Fprintln(stderr, "weft: warning:", note)
@@ -266,7 +267,7 @@ func prepareWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wov
 		}
 		jvmOpts = append(jvmOpts, lt.Properties()...)
 		if !tool { // the application's named modules reach weft's runtime and the advice
-			jvmOpts = append(jvmOpts, moduleAccessOptions(line.ModulePath)...)
+			jvmOpts = append(jvmOpts, jvmopts.ModuleAccess(line.ModulePath)...)
 		}
 		say("load-time weaving: %s", lt.Path())
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/spf13/pflag"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -63,7 +65,7 @@ func (t tool) install(home string) (aspect, adv string, err error) {
 // runTool runs the command in args as weft run does, with the tool's
 // aspect and advice woven, then the user's aspects and advice class path,
 // as the tool's options wo say, with extra's JVM options and environment
-// and the tools' memory options (memory.go); advice that matches nothing is
+// and the tools' memory options (jvmopts.ToolMemory); advice that matches nothing is
 // not warned of.
 func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv string, aspects []string, adviceCP string,
 	extra wovenRunExtras) (int, error) {
@@ -75,7 +77,7 @@ func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv 
 		xlint:           "ignore",
 	}
 	extra.toolMemory = true
-	heap, err := parseJVMSize(wo.toolHeap)
+	heap, err := jvmopts.ParseSize(wo.toolHeap)
 	if err != nil {
 		return 0, fmt.Errorf("--tool-heap: %v", err)
 	}
@@ -86,4 +88,21 @@ func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv 
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// The heap each tool adds to a bound the command sets: the profiler's tree
+// grows with the program's contexts (125 MB for javac compiling 120
+// files); the leak tracker's tables are a tenth of the heap, and it samples
+// after collections, which a larger old generation makes rarer (a Rhino
+// script in -Xmx32m: 98 to 358 samples, 8 with a gigabyte more), so it
+// adds little; recrash keeps the values of the frames on each stack.
+const (
+	profileToolHeap = "1g"
+	leakToolHeap    = "32m"
+	recrashToolHeap = "256m"
+)
+
+// addToolHeapFlag adds --tool-heap, with the tool's default, to its flags.
+func addToolHeapFlag(f *pflag.FlagSet, toolHeap *string, def string) {
+	f.StringVar(toolHeap, "tool-heap", def, "heap added for the tool's data to a bound the command sets (-Xmx, -XX:MaxHeapSize, -XX:MaxRAMPercentage): `SIZE` as the JVM reads it (512m, 2g; 0: none)")
 }

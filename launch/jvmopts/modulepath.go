@@ -1,4 +1,4 @@
-package main
+package jvmopts
 
 import (
 	"archive/zip"
@@ -16,12 +16,12 @@ import (
 	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
-// moduleAccessOptions returns the java options that let the application's
+// ModuleAccess returns the java options that let the application's
 // named modules (those on java's --module-path) run code woven at load
 // time: weft's runtime package exported to each, and each reading the
 // unnamed modules, where the advice classes are (the boot class path).
 // Nothing when there is no module path.
-func moduleAccessOptions(modulePath []string) []string {
+func ModuleAccess(modulePath []string) []string {
 	var mods []string
 	for _, e := range modulePath {
 		mods = append(mods, modulesIn(e)...)

@@ -1,4 +1,4 @@
-package main
+package jvmopts
 
 import (
 	"archive/zip"
@@ -39,13 +39,13 @@ func TestModuleAccessOptions(t *testing.T) {
 	}
 	writeJar("lib-2.0.jar", nil)
 	writeJar("named.jar", map[string]string{"META-INF/MANIFEST.MF": "Manifest-Version: 1.0\r\nAutomatic-Module-Name: org.example.named\r\n\r\n"})
-	got := moduleAccessOptions(modulePathOf(t, "-Xss1m", "-p", dir, "-m", "org.example.named/a.Main", "-p", "not-java's"))
+	got := ModuleAccess(modulePathOf(t, "-Xss1m", "-p", dir, "-m", "org.example.named/a.Main", "-p", "not-java's"))
 	want := []string{"--add-exports", "java.base/weft.rt=lib,org.example.named",
 		"--add-reads", "lib=ALL-UNNAMED", "--add-reads", "org.example.named=ALL-UNNAMED"}
 	if !slices.Equal(got, want) {
 		t.Errorf("options %q, want %q", got, want)
 	}
-	if got := moduleAccessOptions(modulePathOf(t, "-cp", dir, "Main", "-p", dir)); got != nil {
+	if got := ModuleAccess(modulePathOf(t, "-cp", dir, "Main", "-p", dir)); got != nil {
 		t.Errorf("a class path application: %q", got)
 	}
 }

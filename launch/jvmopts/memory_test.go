@@ -1,4 +1,4 @@
-package main
+package jvmopts
 
 import (
 	"slices"
@@ -9,12 +9,12 @@ import (
 // TestParseJVMSize: sizes as the JVM's options spell them.
 func TestParseJVMSize(t *testing.T) {
 	for s, want := range map[string]uint64{"0": 0, "4096": 4096, "48m": 48 << 20, "256M": 256 << 20, "2g": 2 << 30, "1T": 1 << 40, "64k": 64 << 10} {
-		if got, err := parseJVMSize(s); err != nil || got != want {
+		if got, err := ParseSize(s); err != nil || got != want {
 			t.Errorf("%q: %d, %v; want %d", s, got, err, want)
 		}
 	}
 	for _, s := range []string{"", "m", "1.5g", "-1m", "12q", "99999999999999999999", "17179869184g"} {
-		if got, err := parseJVMSize(s); err == nil {
+		if got, err := ParseSize(s); err == nil {
 			t.Errorf("%q: %d, want an error", s, got)
 		}
 	}
@@ -41,20 +41,20 @@ func TestToolHeapOptions(t *testing.T) {
 		{[]string{"java", "-Xmx64m", "-Xmn8m", "Main"}, []string{"-Xmx1088m"}}, // the command sizes the young generation
 		{[]string{"java", "Main", "-Xmx64m"}, nil},                             // the program's argument
 	} {
-		got, note := toolHeapOptions(parseLine(t, c.args), add)
+		got, note := ToolHeap(parseLine(t, c.args), add)
 		if !slices.Equal(got, c.want) || (c.want != nil) != strings.Contains(note, "raised to") {
 			t.Errorf("%q: %q (%s), want %q", c.args, got, note, c.want)
 		}
 	}
-	if got, _ := toolHeapOptions(parseLine(t, []string{"java", "-Xmx64m", "Main"}), 0); got != nil {
+	if got, _ := ToolHeap(parseLine(t, []string{"java", "-Xmx64m", "Main"}), 0); got != nil {
 		t.Errorf("--tool-heap 0: %q, want nothing added", got)
 	}
 	t.Setenv("JAVA_TOOL_OPTIONS", "-Xmx100m")
-	if got, _ := toolHeapOptions(parseLine(t, []string{"java", "Main"}), add); !slices.Equal(got, []string{"-Xmx1124m", "-XX:MaxNewSize=34133k"}) {
+	if got, _ := ToolHeap(parseLine(t, []string{"java", "Main"}), add); !slices.Equal(got, []string{"-Xmx1124m", "-XX:MaxNewSize=34133k"}) {
 		t.Errorf("JAVA_TOOL_OPTIONS=-Xmx100m: %q", got)
 	}
 	t.Setenv("_JAVA_OPTIONS", "-Xmx50m")
-	if got, note := toolHeapOptions(parseLine(t, []string{"java", "-Xmx1g", "Main"}), add); got != nil || !strings.Contains(note, "_JAVA_OPTIONS") {
+	if got, note := ToolHeap(parseLine(t, []string{"java", "-Xmx1g", "Main"}), add); got != nil || !strings.Contains(note, "_JAVA_OPTIONS") {
 		t.Errorf("_JAVA_OPTIONS=-Xmx50m: %q (%s), want nothing added and the reason", got, note)
 	}
 }
@@ -68,7 +68,7 @@ func TestOOMWatch(t *testing.T) {
 		{"java.", "lang", ".", "OutOfMemoryError"},
 	} {
 		var out strings.Builder
-		w := &oomWatch{w: &out}
+		w := &OOMWatch{w: &out}
 		for _, s := range writes {
 			w.Write([]byte(s))
 		}
@@ -76,7 +76,7 @@ func TestOOMWatch(t *testing.T) {
 			t.Errorf("%q: seen %v, passed %q", writes, w.seen, out.String())
 		}
 	}
-	w := &oomWatch{w: &strings.Builder{}}
+	w := &OOMWatch{w: &strings.Builder{}}
 	w.Write([]byte("java.lang.OutOfMemory"))
 	w.Write([]byte("Exception: no"))
 	if w.seen {

@@ -1,7 +1,8 @@
-package main
+package jvmopts
 
 import (
 	"fmt"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
-	"github.com/weft-aop/weft/launch"
 )
 
 // compilerThreadsSrc prints the JVM's C1 and C2 compiler threads, by the
@@ -66,8 +66,8 @@ func TestTieredC1ThreadsMatchTheJVM(t *testing.T) {
 	if _, _, jvm := compilerThreads(t, app); processors() > jvm {
 		t.Errorf("weft counts %d processors, the JVM %d", processors(), jvm)
 	}
-	if _, err := jitOptions("fast", nil); err == nil || !strings.Contains(err.Error(), `--jit "fast"`) {
-		t.Errorf("jitOptions(fast): %v", err)
+	if _, err := JIT("fast", nil); err == nil || !strings.Contains(err.Error(), `--jit "fast"`) {
+		t.Errorf("JIT(fast): %v", err)
 	}
 }
 
@@ -136,11 +136,11 @@ func TestJITOptionsYieldToTheCommand(t *testing.T) {
 		{"", []string{"-XX:-CICompilerCountPerCPU", "-version"}, []string{count}, nil},
 	} {
 		t.Setenv("JAVA_TOOL_OPTIONS", c.toolOptions)
-		line, err := launch.CommandLine(jvmtest.Java(t), jvmtest.JavaHome(t), c.args)
+		line, err := javacmd.ParseJava(jvmtest.Java(t), c.args, os.Getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts, err := jitOptions("c1", line)
+		opts, err := JIT("c1", line)
 		if err != nil {
 			t.Fatal(err)
 		}

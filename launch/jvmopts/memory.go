@@ -1,4 +1,4 @@
-package main
+package jvmopts
 
 import (
 	"bufio"
@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/spf13/pflag"
 
 	"github.com/weft-aop/weft/internal/javacmd"
 )
@@ -49,12 +47,12 @@ var setsPages = regexp.MustCompile(`^-XX:[+-]Use(TransparentHugePages|LargePages
 // brackets: "always [madvise] never".
 const thpFile = "/sys/kernel/mm/transparent_hugepage/enabled"
 
-// toolMemoryOptions returns the options a tool's JVM starts with unless the
+// ToolMemory returns the options a tool's JVM starts with unless the
 // command or the JVM's option variables choose them: the metadata
 // threshold, an initial heap of a sixteenth of the machine's memory, at
 // most 1 GB (the JVM's own default maximum is a quarter of it), and
 // transparent huge pages where the kernel gives them on request.
-func toolMemoryOptions(line *javacmd.Line) []string {
+func ToolMemory(line *javacmd.Line) []string {
 	var out []string
 	if !commandChooses(line, setsMetaspace) {
 		out = append(out, metaspaceOption)
@@ -142,23 +140,6 @@ func meminfoTotal() uint64 {
 // alone (kotlinc's launcher passes -Xmx256M): the tools add their own share
 // to that bound, so that the program keeps the heap it asked for.
 
-// The heap each tool adds to a bound the command sets: the profiler's tree
-// grows with the program's contexts (125 MB for javac compiling 120
-// files); the leak tracker's tables are a tenth of the heap, and it samples
-// after collections, which a larger old generation makes rarer (a Rhino
-// script in -Xmx32m: 98 to 358 samples, 8 with a gigabyte more), so it
-// adds little; recrash keeps the values of the frames on each stack.
-const (
-	profileToolHeap = "1g"
-	leakToolHeap    = "32m"
-	recrashToolHeap = "256m"
-)
-
-// addToolHeapFlag adds --tool-heap, with the tool's default, to its flags.
-func addToolHeapFlag(f *pflag.FlagSet, toolHeap *string, def string) {
-	f.StringVar(toolHeap, "tool-heap", def, "heap added for the tool's data to a bound the command sets (-Xmx, -XX:MaxHeapSize, -XX:MaxRAMPercentage): `SIZE` as the JVM reads it (512m, 2g; 0: none)")
-}
-
 // setsMaxHeap matches a JVM option that bounds the heap.
 var setsMaxHeap = regexp.MustCompile(`^-(Xmx|XX:MaxHeapSize=|XX:MaxRAMPercentage=)`)
 
@@ -202,12 +183,12 @@ func heapOptionBytes(o string) (uint64, error) {
 		return uint64(float64(ram) * pct / 100), nil
 	}
 	v := strings.TrimPrefix(strings.TrimPrefix(o, "-Xmx"), "-XX:MaxHeapSize=")
-	return parseJVMSize(v)
+	return ParseSize(v)
 }
 
-// parseJVMSize reads a size as the JVM's options give it: a number of
+// ParseSize reads a size as the JVM's options give it: a number of
 // bytes, or of k, m, g or t (either case).
-func parseJVMSize(s string) (uint64, error) {
+func ParseSize(s string) (uint64, error) {
 	shift := 0
 	if s != "" {
 		switch s[len(s)-1] {
@@ -232,43 +213,43 @@ func parseJVMSize(s string) (uint64, error) {
 	return n << shift, nil
 }
 
-// heapBoundSaid names the heap bound the command's JVM runs with.
-func heapBoundSaid(line *javacmd.Line) string {
+// HeapBoundSaid names the heap bound the command's JVM runs with.
+func HeapBoundSaid(line *javacmd.Line) string {
 	if b, ok := commandHeapBound(line); ok {
 		return "it runs with " + b.option
 	}
 	return "it sets none: the JVM's default is a quarter of memory"
 }
 
-// outOfMemory is what a JVM writes to its standard error when an
+// OutOfMemory is what a JVM writes to its standard error when an
 // OutOfMemoryError escapes a thread: the symptom weft's tools look for to
 // say why their data is missing. (The JVM's -XX:OnOutOfMemoryError would
 // tell weft of a caught one too, but announces itself on standard output,
 // which is the program's.)
-const outOfMemory = "java.lang.OutOfMemoryError"
+const OutOfMemory = "java.lang.OutOfMemoryError"
 
-// oomWatch passes a JVM's standard error through and notes whether
-// outOfMemory went by, across writes.
-type oomWatch struct {
+// OOMWatch passes a JVM's standard error through and notes whether
+// OutOfMemory went by, across writes.
+type OOMWatch struct {
 	w    io.Writer
-	tail []byte // the last bytes seen, shorter than outOfMemory
+	tail []byte // the last bytes seen, shorter than OutOfMemory
 	seen bool
 }
 
-func (o *oomWatch) Write(p []byte) (int, error) {
+func (o *OOMWatch) Write(p []byte) (int, error) {
 	if !o.seen {
 		buf := append(o.tail, p...)
-		o.seen = bytes.Contains(buf, []byte(outOfMemory))
-		o.tail = append(o.tail[:0], buf[max(0, len(buf)-len(outOfMemory)+1):]...)
+		o.seen = bytes.Contains(buf, []byte(OutOfMemory))
+		o.tail = append(o.tail[:0], buf[max(0, len(buf)-len(OutOfMemory)+1):]...)
 	}
 	return o.w.Write(p)
 }
 
-// toolHeapOptions returns the options to put after the command's own for
+// ToolHeap returns the options to put after the command's own for
 // a tool that needs add bytes of heap: the command's bound raised by add,
 // or nothing if the command sets no bound; note says what was done, or
 // why nothing could be.
-func toolHeapOptions(line *javacmd.Line, add uint64) (after []string, note string) {
+func ToolHeap(line *javacmd.Line, add uint64) (after []string, note string) {
 	b, ok := commandHeapBound(line)
 	switch {
 	case !ok || add == 0:
@@ -293,3 +274,9 @@ func toolHeapOptions(line *javacmd.Line, add uint64) (after []string, note strin
 
 // setsYoung matches a JVM option that sizes the young generation.
 var setsYoung = regexp.MustCompile(`^-(Xmn|XX:(Max)?NewSize=|XX:NewRatio=)`)
+
+// NewOOMWatch returns an OOMWatch passing what it is written on to w.
+func NewOOMWatch(w io.Writer) *OOMWatch { return &OOMWatch{w: w} }
+
+// Seen reports whether an OutOfMemoryError went by.
+func (o *OOMWatch) Seen() bool { return o.seen }

@@ -1,4 +1,4 @@
-package main
+package jvmopts
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ import (
 // bypass flag's stores; not inlined, C1 compiles half the bytecode and
 // javac's profile (--no-time) costs 8-10 % less CPU (docs/profile.md).
 // "quiet" keeps the JVM from printing the command on the program's output.
-// c1's compiler threads are added by jitOptions.
+// c1's compiler threads are added by JIT.
 var jitPolicies = map[string][]string{
 	"delayed": {"-XX:Tier4InvocationThreshold=50000", "-XX:Tier4MinInvocationThreshold=6000",
 		"-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000"},
@@ -40,16 +40,16 @@ var jitPolicies = map[string][]string{
 	"stock": nil,
 }
 
-// checkJIT reports whether name is a JIT policy (--jit), before anything
+// CheckJIT reports whether name is a JIT policy (--jit), before anything
 // is woven.
-func checkJIT(name string) error {
+func CheckJIT(name string) error {
 	if _, ok := jitPolicies[name]; !ok {
 		return fmt.Errorf("--jit %q: want c1, delayed or stock", name)
 	}
 	return nil
 }
 
-// jitOptions returns the JVM options of JIT policy name (--jit) for the
+// JIT returns the JVM options of JIT policy name (--jit) for the
 // command line, less those the command or the JVM's option variables set
 // themselves (withoutChosen). With C1 only, the JVM gives C1 every
 // compiler thread, the ones its tiered policy gives C2 too: two on a
@@ -59,8 +59,8 @@ func checkJIT(name string) error {
 // javac under weft profile --no-time on two processors, 8 rounds
 // alternated with the JVM's two threads, ×0.89 of their wall time and
 // ×0.91 of their CPU time (docs/profile.md).
-func jitOptions(name string, line *javacmd.Line) ([]string, error) {
-	if err := checkJIT(name); err != nil {
+func JIT(name string, line *javacmd.Line) ([]string, error) {
+	if err := CheckJIT(name); err != nil {
 		return nil, err
 	}
 	opts := jitPolicies[name]
