@@ -136,3 +136,9 @@ func withDash(cmd *cobra.Command, args []string) string {
 	})
 	return strings.Join(append(append(words, "--"), args...), " ")
 }
+
+// addAppCDSFlag adds --app-cds to weft run's and its tools' flags.
+func addAppCDSFlag(f *pflag.FlagSet, p *bool) {
+	f.BoolVar(p, "app-cds", true,
+		"on the runtime image, map a class data sharing archive of the program's classes from its second run on (made once)")
+}

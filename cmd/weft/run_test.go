@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/weft-aop/weft/launch"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,7 +91,7 @@ func TestRunLaunchers(t *testing.T) {
 	scopeRun(t, env, aspects[1:], adv, app)
 }
 
-// appCDS checks the application's class data sharing archive (appcds.go)
+// appCDS checks the application's class data sharing archive (launch/appcds.go)
 // on the woven image of env's cache: a program's first run lists its
 // classes, the second makes the archive and maps it, its classes (the
 // jar's and the advice's) loaded from it; --app-cds=false maps none; an
@@ -126,7 +127,7 @@ func appCDS(t *testing.T, env, aspectArgs []string, adv, classes string) {
 	if !strings.Contains(stderr, making) || !shared(cl, "Hello") || !shared(cl, "weft.tools.count.Counter") {
 		t.Errorf("the second run: Hello and weft.tools.count.Counter not from the application's archive; stderr:\n%s", stderr)
 	}
-	made, _ := filepath.Glob(filepath.Join(env[0][len("WEFT_CACHE="):], "cds-*", cdsArchive))
+	made, _ := filepath.Glob(filepath.Join(env[0][len("WEFT_CACHE="):], "cds-*", launch.CDSArchive))
 	if len(made) != 1 {
 		t.Fatalf("application archives after the second run: %v", made)
 	}
@@ -149,7 +150,7 @@ func appCDS(t *testing.T, env, aspectArgs []string, adv, classes string) {
 	// Replaced: the stale archive is gone and this run's class list kept,
 	// from which the next run makes the archive as the second run did.
 	dir := filepath.Dir(made[0])
-	if !fileExists(filepath.Join(dir, cdsClassList)) || fileExists(made[0]) {
+	if !fileExists(filepath.Join(dir, launch.CDSClassList)) || fileExists(made[0]) {
 		t.Errorf("after the stale run, %s has no class list or still its archive", dir)
 	}
 }

@@ -72,7 +72,7 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 		Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: jvmErr})
 	code := exit.Code
 	if r.archive != nil {
-		r.archive.finish(code)
+		r.archive.Finish(code)
 	}
 	if watch != nil && watch.Seen() {
 		fmt.Fprintf(stderr, "weft: the program's JVM ran out of memory (%s, above): the tool's data shares the heap; "+
@@ -94,8 +94,8 @@ func runWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wovenRu
 type wovenRun struct {
 	launcher string
 	args     []string
-	line     *javacmd.Line // the command line as run
-	archive  *appArchive   // the application's class data sharing archive, or nil
+	line     *javacmd.Line      // the command line as run
+	archive  *launch.AppArchive // the application's class data sharing archive, or nil
 	lt       *launch.LoadTime
 	closers  []func() // the JDK's image, the cache entries in use
 }
@@ -273,10 +273,10 @@ func prepareWoven(cmd *cobra.Command, opts *runOptions, args []string, extra wov
 	}
 
 	// The application's class data sharing archive, on the image.
-	var archive *appArchive
+	var archive *launch.AppArchive
 	if imageDir != "" && fl.appCDS {
-		if archive = newAppArchive(imageDir, line, entries, outs); archive != nil {
-			jvmOpts = append(jvmOpts, archive.runOptions(cu, say)...)
+		if archive = launch.NewAppArchive(imageDir, line, entries, outs); archive != nil {
+			jvmOpts = append(jvmOpts, archive.RunOptions(cu, say)...)
 		}
 	}
 	cu.Trim() // the entries made, and those this run uses in use

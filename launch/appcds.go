@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"bytes"
@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/internal/javacmd"
-	"github.com/weft-aop/weft/launch"
+	"github.com/weft-aop/weft/internal/proc"
 	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
@@ -35,15 +33,9 @@ import (
 // (their definition would bypass the hook) nor the regenerated method
 // handle holders (they would replace the woven ones).
 
-// addAppCDSFlag adds --app-cds to weft run's and its tools' flags.
-func addAppCDSFlag(f *pflag.FlagSet, p *bool) {
-	f.BoolVar(p, "app-cds", true,
-		"on the runtime image, map a class data sharing archive of the program's classes from its second run on (made once)")
-}
-
-// An appArchive is the CDS archive of one program (its class path) on one
+// An AppArchive is the CDS archive of one program (its class path) on one
 // runtime image with one set of JVM options that matter, in the cache.
-type appArchive struct {
+type AppArchive struct {
 	key       string // its cache entry's
 	meta      cache.Meta
 	dir       string   // its cache entry, once acquired
@@ -56,17 +48,17 @@ type appArchive struct {
 
 // Its files in dir.
 const (
-	cdsClassList = "classlist" // the classes the first run loaded
-	cdsArchive   = "app.jsa"   // the archive
+	CDSClassList = "classlist" // the classes the first run loaded
+	CDSArchive   = "app.jsa"   // the archive
 	cdsFailed    = "failed"    // the dump failed: no archive for this key
-	cdsStamp     = "stamp"     // appArchive.stamp of the files above
+	cdsStamp     = "stamp"     // AppArchive.stamp of the files above
 )
 
-// newAppArchive returns the application archive of the java command line
+// NewAppArchive returns the application archive of the java command line
 // on the image (entries its class path woven ahead, woven their copies),
 // or nil if the command takes no archive: options of its own about CDS,
 // the boot class path or modules, or agents.
-func newAppArchive(imageDir string, line *javacmd.Line, entries []string, woven map[string]string) *appArchive {
+func NewAppArchive(imageDir string, line *javacmd.Line, entries []string, woven map[string]string) *AppArchive {
 	opts, main, ok := cdsOptions(line)
 	if !ok {
 		return nil
@@ -79,7 +71,7 @@ func newAppArchive(imageDir string, line *javacmd.Line, entries []string, woven 
 		}
 		jars = append(jars, w)
 	}
-	a := &appArchive{java: filepath.Join(imageDir, "bin", "java"), classPath: strings.Join(jars, string(filepath.ListSeparator)),
+	a := &AppArchive{java: filepath.Join(imageDir, "bin", "java"), classPath: strings.Join(jars, string(filepath.ListSeparator)),
 		options: opts}
 	a.key = cache.Key(imageDir, a.classPath, main, strings.Join(opts, "\x00"))
 	a.meta = cache.Meta{JavaHome: imageDir, ClassPath: jars, Program: strings.TrimSpace(strings.Join(opts, " ") + " " + main)}
@@ -137,12 +129,12 @@ func cdsOptions(line *javacmd.Line) (opts []string, main string, ok bool) {
 	return opts, main, true
 }
 
-// runOptions returns the JVM options of this run: the archive if there is
+// RunOptions returns the JVM options of this run: the archive if there is
 // one (made now if the first run listed its classes), else the option
 // listing the classes this run loads. Any failure means no option: the run
 // goes on without. The archive's cache entry is in use until u is
 // released.
-func (a *appArchive) runOptions(u *launch.Cache, say func(string, ...any)) []string {
+func (a *AppArchive) RunOptions(u *Cache, say func(string, ...any)) []string {
 	var opts []string
 	if _, err := u.Acquire("cds", a.key, a.meta, func(dir string, _, _ bool) error {
 		a.dir = dir
@@ -155,8 +147,8 @@ func (a *appArchive) runOptions(u *launch.Cache, say func(string, ...any)) []str
 	return opts
 }
 
-// lockedOptions is runOptions under the entry's lock.
-func (a *appArchive) lockedOptions(say func(string, ...any)) []string {
+// lockedOptions is RunOptions under the entry's lock.
+func (a *AppArchive) lockedOptions(say func(string, ...any)) []string {
 	if b, err := os.ReadFile(filepath.Join(a.dir, cdsStamp)); err != nil || string(b) != a.stamp {
 		// New, or stale: the image or a jar changed since.
 		os.RemoveAll(a.dir)
@@ -164,13 +156,13 @@ func (a *appArchive) lockedOptions(say func(string, ...any)) []string {
 			return nil
 		}
 	}
-	jsa := filepath.Join(a.dir, cdsArchive)
+	jsa := filepath.Join(a.dir, CDSArchive)
 	switch {
-	case fileExists(filepath.Join(a.dir, cdsFailed)):
+	case exists(filepath.Join(a.dir, cdsFailed)):
 		return nil
-	case fileExists(jsa):
+	case exists(jsa):
 		return []string{"-XX:SharedArchiveFile=" + jsa}
-	case fileExists(filepath.Join(a.dir, cdsClassList)):
+	case exists(filepath.Join(a.dir, CDSClassList)):
 		say("making the application's class data sharing archive %s (once)", jsa)
 		if err := a.dump(); err != nil {
 			say("%v", err)
@@ -179,17 +171,17 @@ func (a *appArchive) lockedOptions(say func(string, ...any)) []string {
 		}
 		return []string{"-XX:SharedArchiveFile=" + jsa}
 	}
-	a.list = filepath.Join(a.dir, fmt.Sprintf("%s.%d", cdsClassList, os.Getpid()))
+	a.list = filepath.Join(a.dir, fmt.Sprintf("%s.%d", CDSClassList, os.Getpid()))
 	return []string{"-XX:DumpLoadedClassList=" + a.list}
 }
 
-// finish keeps the class list this run wrote if it ended well.
-func (a *appArchive) finish(code int) {
+// Finish keeps the class list this run wrote if it ended well.
+func (a *AppArchive) Finish(code int) {
 	if a.list == "" {
 		return
 	}
 	if code == 0 {
-		os.Rename(a.list, filepath.Join(a.dir, cdsClassList))
+		os.Rename(a.list, filepath.Join(a.dir, CDSClassList))
 	}
 	os.Remove(a.list)
 }
@@ -198,8 +190,8 @@ func (a *appArchive) finish(code int) {
 // the advice jar and the archived class path, named plainly in the list.
 // It runs with the woven JDK unadvised, in the archive's directory: no
 // advice runs and no file of the user's is touched.
-func (a *appArchive) dump() error {
-	b, err := os.ReadFile(filepath.Join(a.dir, cdsClassList))
+func (a *AppArchive) dump() error {
+	b, err := os.ReadFile(filepath.Join(a.dir, CDSClassList))
 	if err != nil {
 		return err
 	}
@@ -211,11 +203,11 @@ func (a *appArchive) dump() error {
 			list.WriteString(l + "\n")
 		}
 	}
-	listFile := filepath.Join(a.dir, cdsClassList+".archived")
+	listFile := filepath.Join(a.dir, CDSClassList+".archived")
 	if err := os.WriteFile(listFile, list.Bytes(), 0o644); err != nil {
 		return err
 	}
-	tmp := filepath.Join(a.dir, fmt.Sprintf("%s.%d", cdsArchive, os.Getpid()))
+	tmp := filepath.Join(a.dir, fmt.Sprintf("%s.%d", CDSArchive, os.Getpid()))
 	args := append(append([]string{"-D" + rtnames.UnadvisedProperty + "=true"}, a.options...),
 		"-Xshare:dump", "-XX:SharedClassListFile="+listFile, "-XX:SharedArchiveFile="+tmp)
 	if a.classPath != "" {
@@ -223,9 +215,9 @@ func (a *appArchive) dump() error {
 	}
 	c := exec.Command(a.java, args...)
 	c.Dir = a.dir
-	if out, err := c.CombinedOutput(); err != nil {
+	if out, err := proc.CombinedOutput(c); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("%s %s: %v\n%s", a.java, strings.Join(args, " "), err, out)
 	}
-	return os.Rename(tmp, filepath.Join(a.dir, cdsArchive))
+	return os.Rename(tmp, filepath.Join(a.dir, CDSArchive))
 }

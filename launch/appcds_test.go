@@ -1,6 +1,8 @@
-package main
+package launch
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -63,4 +65,14 @@ func TestCDSOptions(t *testing.T) {
 			t.Errorf("cdsOptions(%s %q) = %q, %q, %v; want %q, %q, %v", tt.launcher, tt.args, opts, main, ok, tt.opts, tt.main, tt.archivable)
 		}
 	}
+}
+
+// writeFile writes text to name in a new directory and returns its path.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
