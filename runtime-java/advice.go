@@ -1,10 +1,11 @@
 package rtjava
 
 import (
-	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // BuildAdvice compiles the Java sources of advice (by path, e.g.

@@ -1,11 +1,11 @@
 package rtjava
 
 import (
-	"github.com/weft-aop/weft/runtime-java/rtnames"
 	"testing"
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 
 // TestNamesExist checks every runtime member woven code refers to against

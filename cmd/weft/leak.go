@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	leak "github.com/weft-aop/weft/examples/leak"
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/launch"
+	"github.com/weft-aop/weft/launch/jvmopts"
 )
 
 // leakOptions are weft leak's flags.

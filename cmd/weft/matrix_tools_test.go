@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"github.com/weft-aop/weft/launch/jvmopts"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/launch/jvmopts"
 )
 
 // TestToolsSmallHeap runs weft's tools on real programs that bound their

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"io/fs"
 	"os"
@@ -18,6 +17,7 @@ import (
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/launch"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	"github.com/weft-aop/weft/pointcut"
 	"github.com/weft-aop/weft/weaver"
 )

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/weft-aop/weft/launch/jvmopts"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-aop/weft/internal/javacmd"
-
 	"github.com/weft-aop/weft/flame"
+	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/launch/jvmopts"
 )
 
 const profSrc = `import java.util.concurrent.*;

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	recrash "github.com/weft-aop/weft/examples/recrash"
 	"github.com/weft-aop/weft/launch"
+	"github.com/weft-aop/weft/launch/jvmopts"
 )
 
 // recrashOptions are weft recrash's flags.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/weft-aop/weft/launch"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/launch"
 )
 
 // TestRunLaunchers runs weft run (java.base woven) on java and javac: a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/weft-aop/weft/launch/jvmopts"
 	"io"
 	"os"
 	"os/signal"
@@ -10,11 +9,11 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/weft-aop/weft/launch"
-
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/internal/javacmd"
+	"github.com/weft-aop/weft/launch"
+	"github.com/weft-aop/weft/launch/jvmopts"
 )
 
 // This file is weft run's work, phase by phase: the command line read,

@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/weft-aop/weft/launch"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/weaver/jdk"
 	"github.com/weft-aop/weft/weaver/scope"
 )

@@ -2,16 +2,16 @@ package main
 
 import (
 	"fmt"
-	"github.com/spf13/pflag"
-	"github.com/weft-aop/weft/launch/jvmopts"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/launch"
+	"github.com/weft-aop/weft/launch/jvmopts"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 

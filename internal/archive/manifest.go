@@ -4,11 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"github.com/weft-aop/weft/classpath"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/weft-aop/weft/classpath"
 )
 
 // SetManifestClassPath rewrites the Class-Path attribute of the jar's

@@ -2,11 +2,12 @@ package archive
 
 import (
 	"archive/zip"
-	"github.com/weft-aop/weft/classpath"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/classpath"
 )
 
 func TestSetManifestClassPath(t *testing.T) {

@@ -2,7 +2,6 @@ package jvmopts
 
 import (
 	"fmt"
-	"github.com/weft-aop/weft/internal/javacmd"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 

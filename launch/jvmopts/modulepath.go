@@ -2,7 +2,6 @@ package jvmopts
 
 import (
 	"archive/zip"
-	"github.com/weft-aop/weft/classpath"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,9 +9,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/weft-aop/weft/internal/archive"
-
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/runtime-java/rtnames"
 )
 

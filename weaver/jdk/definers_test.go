@@ -1,12 +1,12 @@
 package jdk
 
 import (
-	"github.com/weft-aop/weft/classpath"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/runtime-java/rtnames"
 )

@@ -6,11 +6,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"github.com/weft-aop/weft/classpath"
 	"io"
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/weft-aop/weft/classpath"
 )
 
 // A jmod file is the 4 bytes "JM" 1 0 followed by a zip whose entries are

@@ -1,10 +1,10 @@
 package jdk
 
 import (
-	"github.com/weft-aop/weft/classpath"
 	"slices"
 	"testing"
 
+	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/jvmtest"
 	"github.com/weft-aop/weft/weaver/scope"
 )
