@@ -29,11 +29,7 @@ func (m *matrix) saxon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join(dir, "SqExt.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ext := jvmtest.Compile(t, map[string]string{"SqExt.java": string(src)}, "-cp", saxonJar)
+	ext := jvmtest.Compile(t, matrixSources(t, "saxon", "SqExt.java"), "-cp", saxonJar)
 	var want []byte
 	m.modes(t, []matrixMode{serveMode}, func(t *testing.T, mode matrixMode) {
 		out := filepath.Join(t.TempDir(), "report.xml")
@@ -138,12 +134,8 @@ func luceneJars(t *testing.T) []string {
 // thread). Its probeSq is counted 10 times.
 func (m *matrix) lucene(t *testing.T) {
 	jars := luceneJars(t)
-	src, err := os.ReadFile(filepath.Join(matrixDir, "lucene", "Idx.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cp := strings.Join(jars, ":")
-	prog := jvmtest.Compile(t, map[string]string{"Idx.java": string(src)}, "-cp", cp)
+	prog := jvmtest.Compile(t, matrixSources(t, "lucene", "Idx.java"), "-cp", cp)
 	var want string
 	m.modes(t, []matrixMode{serveMode}, func(t *testing.T, mode matrixMode) {
 		o := m.run(t, mode, "", "-cp", cp+":"+prog, "Idx")

@@ -102,11 +102,7 @@ func (m *matrix) derby(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile(filepath.Join(dir, "SqFn.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn := jvmtest.Compile(t, map[string]string{"SqFn.java": string(src)})
+	fn := jvmtest.Compile(t, matrixSources(t, "derby", "SqFn.java"))
 	cp := strings.Join(append(derbyJars[:len(derbyJars):len(derbyJars)], fn), ":")
 	var want string
 	m.modes(t, []matrixMode{runMode, serveMode}, func(t *testing.T, mode matrixMode) {

@@ -25,15 +25,8 @@ const felixBundleManifest = "Manifest-Version: 1.0\r\nBundle-ManifestVersion: 2\
 func (m *matrix) felix(t *testing.T) {
 	fw := debJava + "org.apache.felix.framework.jar"
 	needFiles(t, "libfelix-framework-java", fw)
-	src := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(matrixDir, "felix", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	launcher := jvmtest.Compile(t, map[string]string{"FelixMain.java": src("launch/FelixMain.java")}, "-cp", fw)
-	classes := jvmtest.Compile(t, map[string]string{"rw2/Activator.java": src("bundle/rw2/Activator.java")}, "-cp", fw)
+	launcher := jvmtest.Compile(t, matrixSources(t, "felix/launch", "FelixMain.java"), "-cp", fw)
+	classes := jvmtest.Compile(t, matrixSources(t, "felix/bundle", "rw2/Activator.java"), "-cp", fw)
 	bundle := filepath.Join(t.TempDir(), "rw2.jar")
 	writeBundle(t, bundle, felixBundleManifest, filepath.Join(classes, "rw2", "Activator.class"))
 	const want = "bundle rw2.bundle 285\nframework stopped\n"

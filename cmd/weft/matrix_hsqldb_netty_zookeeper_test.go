@@ -20,21 +20,6 @@ import (
 // program), every JVM of the woven run woven. No output needs normalizing:
 // the programs print neither ports nor times.
 
-// matrixSources reads testdata/matrix/DIR/matrix/FILE for each file, as
-// jvmtest.Compile's sources.
-func matrixSources(t *testing.T, dir string, files ...string) map[string]string {
-	t.Helper()
-	srcs := map[string]string{}
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(matrixDir, dir, "matrix", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs["matrix/"+f] = string(b)
-	}
-	return srcs
-}
-
 // checkNoneOf fails the test if a run's stderr (a server's log) has any of
 // bad: a class the JVM could not load or link is logged, not always thrown
 // out of main.
@@ -64,7 +49,7 @@ func (m *matrix) hsqldb(t *testing.T) {
 	hsqldb := debJava + "hsqldb.jar"
 	needFiles(t, "libhsqldb-java", hsqldb)
 	// One class path for the server and the client.
-	cp := hsqldb + ":" + jvmtest.Compile(t, matrixSources(t, "hsqldb", "HsqlFns.java", "HsqlClient.java"))
+	cp := hsqldb + ":" + jvmtest.Compile(t, matrixSources(t, "hsqldb", "matrix/HsqlFns.java", "matrix/HsqlClient.java"))
 	var want string
 	m.modes(t, []matrixMode{serveMode}, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)
@@ -111,7 +96,7 @@ var nettyJars = []string{debJava + "netty-common.jar", debJava + "netty-buffer.j
 func (m *matrix) netty(t *testing.T) {
 	needFiles(t, "libnetty-java", nettyJars...)
 	cp := strings.Join(nettyJars, ":")
-	cp += ":" + jvmtest.Compile(t, matrixSources(t, "netty", "NettyEcho.java"), "-cp", cp)
+	cp += ":" + jvmtest.Compile(t, matrixSources(t, "netty", "matrix/NettyEcho.java"), "-cp", cp)
 	var want string
 	m.modes(t, []matrixMode{serveMode}, func(t *testing.T, mode matrixMode) {
 		o := m.run(t, mode, "", "-cp", cp, "matrix.NettyEcho")
@@ -152,7 +137,7 @@ func (m *matrix) zookeeper(t *testing.T) {
 	needFiles(t, "zookeeper", zookeeperJars[:2]...)
 	needFiles(t, "libslf4j-java", zookeeperJars[2:]...)
 	cp := strings.Join(zookeeperJars, ":")
-	cp += ":" + jvmtest.Compile(t, matrixSources(t, "zookeeper", "ZkClient.java"), "-cp", cp)
+	cp += ":" + jvmtest.Compile(t, matrixSources(t, "zookeeper", "matrix/ZkClient.java"), "-cp", cp)
 	var want string
 	m.modes(t, []matrixMode{serveMode}, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)

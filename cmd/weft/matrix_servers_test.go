@@ -53,11 +53,7 @@ const tomcatHome = "/usr/share/tomcat10"
 func (m *matrix) tomcat(t *testing.T) {
 	needFiles(t, "tomcat10", tomcatHome+"/bin/bootstrap.jar", tomcatHome+"/bin/tomcat-juli.jar", tomcatHome+"/etc/server.xml",
 		tomcatHome+"/lib/servlet-api.jar", debJava+"eclipse-jdt-core.jar")
-	src, err := os.ReadFile(filepath.Join(matrixDir, "tomcat", "src", "matrix", "SqServlet.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	classes := jvmtest.Compile(t, map[string]string{"matrix/SqServlet.java": string(src)}, "-cp", tomcatHome+"/lib/servlet-api.jar")
+	classes := jvmtest.Compile(t, matrixSources(t, "tomcat/src", "matrix/SqServlet.java"), "-cp", tomcatHome+"/lib/servlet-api.jar")
 	var want []string
 	m.modes(t, nil, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)
@@ -160,16 +156,8 @@ var jettyJars = []string{debJava + "jetty9-server.jar", debJava + "jetty9-servle
 // times. weft run is stopped by SIGINT.
 func (m *matrix) jetty(t *testing.T) {
 	needFiles(t, "libjetty9-java", jettyJars...)
-	srcs := map[string]string{}
-	for _, f := range []string{"JettyMain.java", "JettySqServlet.java"} {
-		b, err := os.ReadFile(filepath.Join(matrixDir, "jetty", "matrix", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs["matrix/"+f] = string(b)
-	}
 	cp := strings.Join(jettyJars, ":")
-	cp += ":" + jvmtest.Compile(t, srcs, "-cp", cp)
+	cp += ":" + jvmtest.Compile(t, matrixSources(t, "jetty", "matrix/JettyMain.java", "matrix/JettySqServlet.java"), "-cp", cp)
 	var want []string
 	m.modes(t, nil, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)
@@ -199,16 +187,8 @@ func (m *matrix) jetty(t *testing.T) {
 func (m *matrix) h2(t *testing.T) {
 	h2 := debJava + "h2.jar"
 	needFiles(t, "libh2-java", h2)
-	srcs := map[string]string{}
-	for _, f := range []string{"H2Fns.java", "H2Client.java"} {
-		b, err := os.ReadFile(filepath.Join(matrixDir, "h2", "matrix", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs["matrix/"+f] = string(b)
-	}
 	// One class path for the server and the client: weft run weaves it once.
-	cp := h2 + ":" + jvmtest.Compile(t, srcs)
+	cp := h2 + ":" + jvmtest.Compile(t, matrixSources(t, "h2", "matrix/H2Fns.java", "matrix/H2Client.java"))
 	var want string
 	m.modes(t, []matrixMode{serveMode}, func(t *testing.T, mode matrixMode) {
 		port := freePort(t)

@@ -370,6 +370,22 @@ func tail(s string) string {
 	return head + s
 }
 
+// matrixSources reads the Java sources files of testdata/matrix/dir, each
+// a path under dir that is its package's path too (matrix/H2Client.java),
+// as jvmtest.Compile's sources.
+func matrixSources(t *testing.T, dir string, files ...string) map[string]string {
+	t.Helper()
+	srcs := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(matrixDir, dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = string(b)
+	}
+	return srcs
+}
+
 // needFiles fails the test unless every file exists, naming the Debian
 // package that has them.
 func needFiles(t *testing.T, pkg string, files ...string) {

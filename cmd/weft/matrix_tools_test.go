@@ -22,12 +22,8 @@ import (
 func TestToolsSmallHeap(t *testing.T) {
 	jackson := []string{debJava + "jackson-databind.jar", debJava + "jackson-core.jar", debJava + "jackson-annotations.jar"}
 	needFiles(t, "libjackson2-databind-java", jackson...)
-	src, err := os.ReadFile(filepath.Join(matrixDir, "jackson", "Books.java"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cp := strings.Join(jackson, ":")
-	app := jvmtest.Compile(t, map[string]string{"Books.java": string(src)}, "-cp", cp)
+	app := jvmtest.Compile(t, matrixSources(t, "jackson", "Books.java"), "-cp", cp)
 	books := []string{"java", "-Xmx48m", "-cp", app + ":" + cp, "Books"}
 	want, _ := jvmtest.Run(t, books[1:]...)
 	if want != "25000 books, 7467500 pages, 1917080 bytes, 285\n" {
