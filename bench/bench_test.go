@@ -208,3 +208,72 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+const sampleRecords = "script\trun\tsection\twhat\tfigure\treference\tgoal\trounds\tcommand\tjdk\tmachine\tload_before\tload_after\tdate\tversion\n" +
+	"leak.sh\tbash bench/leak.sh 3\tjavac, 120 files\tstock\t4000 ms wall, 7000 ms CPU\t\t\tbest of 3 rounds\tjavac -d $W/out $W/src/gen/*.java\tDebian 17.0.15\t2 cores, Xeon\t0.50\t1.25\t2026-01-02T03:04:05Z\tv1-dirty\n" +
+	"leak.sh\tbash bench/leak.sh 3\tjavac, 120 files\tleak: 1 in 64\t5000 ms wall, 9000 ms CPU: x1.29 CPU\tstock: 7000 ms CPU\tx2 CPU\tbest of 3 rounds\tweft leak --sample 64 -- a|b\tDebian 17.0.15\t2 cores, Xeon\t1.25\t2\t2026-01-02T03:09:05Z\tv1-dirty\n"
+
+const sampleFigures = `
+## The leak tracker
+
+` + "`bash bench/leak.sh 3`, weft `v1-dirty`, 2026-01-02 03:04 to 03:09 UTC." + `
+
+### javac, 120 files
+
+| what | figure | reference | goal | how | command | JDK | machine | load |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| stock | 4000 ms wall, 7000 ms CPU |  |  | best of 3 rounds | ` + "`javac -d $W/out $W/src/gen/*.java`" + ` | Debian 17.0.15 | 2 cores, Xeon | 0.50 → 1.25 |
+| leak: 1 in 64 | 5000 ms wall, 9000 ms CPU: x1.29 CPU | stock: 7000 ms CPU | x2 CPU | best of 3 rounds | ` + "`weft leak --sample 64 -- a\\|b`" + ` | Debian 17.0.15 | 2 cores, Xeon | 1.25 → 2.00 |
+`
+
+func TestFigures(t *testing.T) {
+	recs, err := ReadRecords("leak.tsv", strings.NewReader(sampleRecords))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cflow := recs[0]
+	cflow.Script, cflow.Run, cflow.Section, cflow.What = "cflow.sh", "bash bench/cflow.sh 1", "fib(25)", "unwoven"
+	var b strings.Builder
+	// The cflow run comes after the leak run's, as the page orders scripts.
+	if err := Figures(&b, append([]Record{cflow}, recs...)); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if !strings.HasPrefix(got, Preface) {
+		t.Fatalf("the page does not open with the preface:\n%s", got)
+	}
+	got = strings.TrimPrefix(got, Preface)
+	leak, rest, ok := strings.Cut(got, "\n## cflow\n")
+	if !ok {
+		t.Fatalf("no cflow section after the leak tracker's:\n%s", got)
+	}
+	if leak != sampleFigures {
+		t.Errorf("got\n%s\nwant\n%s", leak, sampleFigures)
+	}
+	if strings.Contains(rest, "| reference |") || strings.Contains(rest, "| goal |") {
+		t.Errorf("cflow's table has a reference or goal column, none of its records having one:\n%s", rest)
+	}
+}
+
+func TestReadRecordsErrors(t *testing.T) {
+	header, line, _ := strings.Cut(sampleRecords, "\n")
+	good, _, _ := strings.Cut(line, "\n")
+	tests := []struct{ name, text, want string }{
+		{"empty", "", "empty.tsv:1: empty"},
+		{"no header", good + "\n", "no header.tsv:1: not a records file"},
+		{"fields", header + "\n" + good + "\n" + "a\tb\n", "fields.tsv:3: 2 fields, want 15"},
+		{"empty field", header + "\n" + strings.Replace(good, "best of 3 rounds", "", 1) + "\n", "empty field.tsv:2: field rounds is empty"},
+		{"load", header + "\n" + strings.Replace(good, "0.50", "high", 1) + "\n", `load.tsv:2: load_before: "high" is not a number`},
+		{"date", header + "\n" + strings.Replace(good, "2026-01-02T03:04:05Z", "today", 1) + "\n", `date.tsv:2: date: "today" is not a time`},
+	}
+	for _, tt := range tests {
+		recs, err := ReadRecords(tt.name+".tsv", strings.NewReader(tt.text))
+		if err == nil {
+			t.Errorf("%s: no error, %d records", tt.name, len(recs))
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: error %q, want it to begin %q", tt.name, err, tt.want)
+		}
+	}
+}
