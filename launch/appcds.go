@@ -54,11 +54,11 @@ const (
 	cdsStamp     = "stamp"     // AppArchive.stamp of the files above
 )
 
-// NewAppArchive returns the application archive of the java command line
+// newAppArchive returns the application archive of the java command line
 // on the image (entries its class path woven ahead, woven their copies),
 // or nil if the command takes no archive: options of its own about CDS,
 // the boot class path or modules, or agents.
-func NewAppArchive(imageDir string, line *javacmd.Line, entries []string, woven map[string]string) *AppArchive {
+func newAppArchive(imageDir string, line *javacmd.Line, entries []string, woven map[string]string) *AppArchive {
 	opts, main, ok := cdsOptions(line)
 	if !ok {
 		return nil

@@ -11,20 +11,20 @@ import (
 	"github.com/weft-aop/weft/weaver"
 )
 
-// Applied is the set of advice that advised a join point, by AdviceKey:
+// Applied is the set of advice that advised a join point, by adviceKey:
 // what ajc's adviceDidNotMatch lint is decided on, across the JDK, the
 // class path and load time.
 type Applied map[string]bool
 
-// AdviceKey names an advice across runs of weft on the same aspects.
-func AdviceKey(a *advice.Advice) string { return fmt.Sprintf("%s#%d", a.Aspect, a.Order) }
+// adviceKey names an advice across runs of weft on the same aspects.
+func adviceKey(a *advice.Advice) string { return fmt.Sprintf("%s#%d", a.Aspect, a.Order) }
 
 // Add notes the advice of the shadows as applied.
 func (s Applied) Add(shadows []weaver.WeaveInfo) {
 	var last *advice.Advice // shadows in a row share their advice: one key each
 	for i := range shadows {
 		if a := shadows[i].Advice; a != last {
-			s[AdviceKey(a)] = true
+			s[adviceKey(a)] = true
 			last = a
 		}
 	}
@@ -33,17 +33,17 @@ func (s Applied) Add(shadows []weaver.WeaveInfo) {
 // AddAdvice notes the advice of advs as applied.
 func (s Applied) AddAdvice(advs []*advice.Advice) {
 	for _, a := range advs {
-		s[AdviceKey(a)] = true
+		s[adviceKey(a)] = true
 	}
 }
 
-// AppliedFile lists, in a woven JDK's cache directory, the advice that
-// advised a join point there (AdviceKey, one a line), for the lint of a
+// appliedFile lists, in a woven JDK's cache directory, the advice that
+// advised a join point there (adviceKey, one a line), for the lint of a
 // later run that weaves only the class path.
-const AppliedFile = "advice-applied"
+const appliedFile = "advice-applied"
 
-// WriteApplied writes s to dir's AppliedFile.
-func WriteApplied(dir string, s Applied) error {
+// writeApplied writes s to dir's appliedFile.
+func writeApplied(dir string, s Applied) error {
 	var ks []string
 	for k := range s {
 		ks = append(ks, k)
@@ -53,12 +53,12 @@ func WriteApplied(dir string, s Applied) error {
 	for _, k := range ks {
 		b.WriteString(k + "\n")
 	}
-	return os.WriteFile(filepath.Join(dir, AppliedFile), []byte(b.String()), 0o644)
+	return os.WriteFile(filepath.Join(dir, appliedFile), []byte(b.String()), 0o644)
 }
 
-// ReadApplied adds dir's AppliedFile to into.
-func ReadApplied(dir string, into Applied) error {
-	b, err := os.ReadFile(filepath.Join(dir, AppliedFile))
+// readApplied adds dir's appliedFile to into.
+func readApplied(dir string, into Applied) error {
+	b, err := os.ReadFile(filepath.Join(dir, appliedFile))
 	if err != nil {
 		return err
 	}

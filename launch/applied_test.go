@@ -14,17 +14,17 @@ func TestAppliedRoundTrip(t *testing.T) {
 	s := Applied{}
 	s.Add([]weaver.WeaveInfo{{Advice: a}, {Advice: a}, {Advice: b}})
 	dir := t.TempDir()
-	if err := WriteApplied(dir, s); err != nil {
+	if err := writeApplied(dir, s); err != nil {
 		t.Fatal(err)
 	}
 	got := Applied{}
-	if err := ReadApplied(dir, got); err != nil {
+	if err := readApplied(dir, got); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || !got["A#0"] || !got["B#2"] {
 		t.Errorf("read back %v, want A#0 and B#2", got)
 	}
-	if err := ReadApplied(t.TempDir(), got); err == nil {
+	if err := readApplied(t.TempDir(), got); err == nil {
 		t.Error("no advice-applied file: no error")
 	}
 }

@@ -52,7 +52,7 @@ func executableKey(exe string) string {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
 		inode = sys.Ino
 	}
-	memo := filepath.Join(RuntimeDir(), "exe-"+cache.Key(exe, strconv.FormatInt(st.Size(), 10),
+	memo := filepath.Join(runtimeDir(), "exe-"+cache.Key(exe, strconv.FormatInt(st.Size(), 10),
 		strconv.FormatInt(st.ModTime().UnixNano(), 10), strconv.FormatUint(inode, 10)))
 	if b, err := os.ReadFile(memo); err == nil && len(b) == cache.KeyLen {
 		return string(b)
@@ -68,11 +68,11 @@ func executableKey(exe string) string {
 	return key
 }
 
-// OpenCache opens the cache ($WEFT_CACHE, else the user's cache directory)
+// openCache opens the cache ($WEFT_CACHE, else the user's cache directory)
 // for a command that bounds it to maxFlag (cache.Max: "" for
 // $WEFT_CACHE_MAX or the default) and says what it does on log; weft is
 // Identity.
-func OpenCache(maxFlag string, log io.Writer, weft []byte) (*Cache, error) {
+func openCache(maxFlag string, log io.Writer, weft []byte) (*Cache, error) {
 	max, err := cache.Max(maxFlag)
 	if err != nil {
 		return nil, err
@@ -162,9 +162,9 @@ func (c *Cache) JDKKey(home string, aspects []string, adviceCP, modules, scopeKe
 	return k.Key(), nil
 }
 
-// JDKMeta is what a woven JDK entry holds, for weft cache.
-func JDKMeta(home string, aspects []string, adviceCP, modules string) cache.Meta {
+// jDKMeta is what a woven JDK entry holds, for weft cache.
+func jDKMeta(home string, aspects []string, adviceCP, modules string) cache.Meta {
 	return cache.Meta{JavaHome: home, JavaVersion: jdk.Release(home), Modules: modules,
-		AdviceCP: strings.Join(AbsPaths(filepath.SplitList(adviceCP)), string(filepath.ListSeparator)),
-		Aspects:  AbsPaths(aspects)}
+		AdviceCP: strings.Join(absPaths(filepath.SplitList(adviceCP)), string(filepath.ListSeparator)),
+		Aspects:  absPaths(aspects)}
 }

@@ -31,7 +31,7 @@ type ClassPathJob struct {
 	AdviceCP string
 	Line     *javacmd.Line
 	// Entries are the class path's entries, Present those that exist
-	// (AppEntries).
+	// (appEntries).
 	Entries, Present []string
 	Scope            *scope.Scope
 	Applied          Applied // gets the advice that advised a join point
@@ -64,7 +64,7 @@ func (c *Cache) WovenClassPath(job ClassPathJob) (*WovenClassPath, error) {
 		k.String(e).Path(e)
 	}
 	meta := job.Meta
-	wc.Key, meta.ClassPath = k.Key(), AbsPaths(job.Entries)
+	wc.Key, meta.ClassPath = k.Key(), absPaths(job.Entries)
 	dir := c.EntryDir("app", wc.Key)
 	for i, e := range job.Entries {
 		if st, err := os.Stat(e); err == nil && slices.Contains(job.Present, e) {
@@ -100,12 +100,12 @@ func (c *Cache) WovenClassPath(job ClassPathJob) (*WovenClassPath, error) {
 	return wc, nil
 }
 
-// AppEntries returns the entries of a java command's class path that weft
+// appEntries returns the entries of a java command's class path that weft
 // weaves ahead of time, and of those the directories and jars, once each:
 // the class path given (-cp, -jar with its manifest's Class-Path, or
 // $CLASSPATH), not the current directory the launcher takes when none is
 // (which may be anything: its classes are woven at load time).
-func AppEntries(line *javacmd.Line) (entries, present []string) {
+func appEntries(line *javacmd.Line) (entries, present []string) {
 	if line.Tool || line.ClassPathFrom == javacmd.FromDefault {
 		return nil, nil
 	}
@@ -145,7 +145,7 @@ func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string) (in
 	if err != nil {
 		return 0, err
 	}
-	defer CloseSources(own)
+	defer closeSources(own)
 	h := weaver.HierarchyOf(srcs...)
 	w := weaver.New(job.Matcher, job.Advice, weaver.Options{Hierarchy: h, IDBase: job.Woven.Summary.NextID, OmitShadows: true,
 		Scope: job.Scope})
@@ -155,7 +155,7 @@ func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string) (in
 			woven = append(woven, e)
 		}
 	}
-	checked, err := PrecheckPaths(log, job.Matcher, w, woven)
+	checked, err := precheckPaths(log, job.Matcher, w, woven)
 	if err != nil {
 		return 0, err
 	}
@@ -168,7 +168,7 @@ func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string) (in
 			fmt.Fprintln(log, "weft: warning:", warn)
 		}
 		if !checked {
-			ReportDeclared(log, st.Declared)
+			reportDeclared(log, st.Declared)
 		}
 		job.Applied.AddAdvice(st.Applied)
 	}

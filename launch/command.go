@@ -89,8 +89,8 @@ func launcherArgs(jdkDir, name string, extra ...string) ([]string, error) {
 	return out, nil
 }
 
-// A Process is a program to run with the given streams.
-type Process struct {
+// A process is a program to run with the given streams.
+type process struct {
 	Path   string
 	Args   []string
 	Env    []string // added to weft's environment; nil: weft's
@@ -99,7 +99,7 @@ type Process struct {
 	Stderr io.Writer
 }
 
-// Exit is how a process Run ran ended.
+// Exit is how the process of a program's run ended.
 type Exit struct {
 	// Code is its exit code: 128 plus the signal's number when a signal
 	// killed it, 127 when it could not start.
@@ -133,9 +133,9 @@ func (e Exit) Err() error {
 	return fmt.Errorf("the JVM crashed (%s): its fatal error report is %s", how, e.Report)
 }
 
-// Run runs p, passes the signals weft gets on to it, and returns how it
+// run runs p, passes the signals weft gets on to it, and returns how it
 // ended.
-func Run(p Process) Exit {
+func (p process) run() Exit {
 	c := exec.Command(p.Path, p.Args...)
 	if p.Env != nil {
 		c.Env = append(os.Environ(), p.Env...)

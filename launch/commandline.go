@@ -7,10 +7,10 @@ import (
 	"github.com/weft-aop/weft/internal/javacmd"
 )
 
-// CommandLine reads the arguments of the launcher of JDK home as it does:
+// commandLine reads the arguments of the launcher of JDK home as it does:
 // a tool's (javac, jar... in the JDK's bin) or java's, whose class path is
 // the application's (javac's -cp is not code it runs).
-func CommandLine(launcher, home string, args []string) (*javacmd.Line, error) {
+func commandLine(launcher, home string, args []string) (*javacmd.Line, error) {
 	if isJDKTool(launcher, home) {
 		return javacmd.ParseTool(launcher, args), nil
 	}

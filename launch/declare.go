@@ -19,8 +19,8 @@ import (
 // A declare error fails the command before anything is written: when the
 // aspects have one, the inputs are checked in a pass of their own first.
 
-// ReportDeclared writes the messages and returns how many are errors.
-func ReportDeclared(w io.Writer, ds []weaver.Declared) int {
+// reportDeclared writes the messages and returns how many are errors.
+func reportDeclared(w io.Writer, ds []weaver.Declared) int {
 	n := 0
 	for i := range ds {
 		fmt.Fprintln(w, ds[i].String())
@@ -31,15 +31,15 @@ func ReportDeclared(w io.Writer, ds []weaver.Declared) int {
 	return n
 }
 
-// DeclaresErrors reports whether weaving with m can fail on a declare
+// declaresErrors reports whether weaving with m can fail on a declare
 // error (pointcut.Program knows).
-func DeclaresErrors(m advice.Matcher) bool {
+func declaresErrors(m advice.Matcher) bool {
 	e, ok := m.(interface{ DeclaresErrors() bool })
 	return ok && e.DeclaresErrors()
 }
 
-// ErrDeclared is the error of a weaving that a declare error stopped.
-func ErrDeclared(n int) error {
+// errDeclared is the error of a weaving that a declare error stopped.
+func errDeclared(n int) error {
 	s := "s"
 	if n == 1 {
 		s = ""
@@ -47,12 +47,12 @@ func ErrDeclared(n int) error {
 	return fmt.Errorf("%d declare error%s: nothing written", n, s)
 }
 
-// PrecheckPaths checks the inputs for declare errors before weaving them,
+// precheckPaths checks the inputs for declare errors before weaving them,
 // if m can report any; it reports every message and fails on an error.
 // It returns whether it ran (the weaving then need not report the
 // messages again).
-func PrecheckPaths(w io.Writer, m advice.Matcher, wv *weaver.Weaver, inputs []string) (bool, error) {
-	if !DeclaresErrors(m) {
+func precheckPaths(w io.Writer, m advice.Matcher, wv *weaver.Weaver, inputs []string) (bool, error) {
+	if !declaresErrors(m) {
 		return false, nil
 	}
 	var all []weaver.Declared
@@ -63,16 +63,16 @@ func PrecheckPaths(w io.Writer, m advice.Matcher, wv *weaver.Weaver, inputs []st
 		}
 		all = append(all, ds...)
 	}
-	if n := ReportDeclared(w, all); n > 0 {
-		return true, ErrDeclared(n)
+	if n := reportDeclared(w, all); n > 0 {
+		return true, errDeclared(n)
 	}
 	return true, nil
 }
 
-// CheckImage returns the declare warnings and errors at the shadows of the
+// checkImage returns the declare warnings and errors at the shadows of the
 // classes of img, in image order, as weaving them with wv would find them
 // (x learns each class first, as the image driver has it do).
-func CheckImage(img *classpath.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions) ([]weaver.Declared, error) {
+func checkImage(img *classpath.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions) ([]weaver.Declared, error) {
 	var entries []classpath.ClassEntry
 	if err := img.Walk(func(e classpath.ClassEntry) error {
 		entries = append(entries, e)
@@ -103,9 +103,9 @@ func CheckImage(img *classpath.ImageSource, wv *weaver.Weaver, x *jdk.Exclusions
 	return out, err
 }
 
-// SortDeclared orders messages gathered from concurrent weaving by class,
+// sortDeclared orders messages gathered from concurrent weaving by class,
 // line and message.
-func SortDeclared(ds []weaver.Declared) {
+func sortDeclared(ds []weaver.Declared) {
 	sort.SliceStable(ds, func(i, j int) bool {
 		a, b := &ds[i], &ds[j]
 		if a.Within != b.Within {

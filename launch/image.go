@@ -10,13 +10,13 @@ import (
 	"github.com/weft-aop/weft/weaver/jdk"
 )
 
-// ImageSummary is where a woven runtime image keeps the summary of the
+// imageSummary is where a woven runtime image keeps the summary of the
 // weaving it holds.
-const ImageSummary = "lib/weft/summary.json"
+const imageSummary = "lib/weft/summary.json"
 
 // LinkImage links the runtime image o.Out from the JDK o.JavaHome and the
 // weaving in o.Woven (a WeaveJDK output), and copies the weaving's summary
-// into it (ImageSummary). It says what it does on log, if not nil.
+// into it (imageSummary). It says what it does on log, if not nil.
 func LinkImage(log io.Writer, o jdk.LinkOptions) error {
 	start := time.Now()
 	if log != nil {
@@ -29,7 +29,7 @@ func LinkImage(log io.Writer, o jdk.LinkOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(o.Out, ImageSummary), sum, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(o.Out, imageSummary), sum, 0o644); err != nil {
 		return err
 	}
 	if log != nil {

@@ -15,8 +15,8 @@ type InfoFile struct {
 	w  *bufio.Writer
 }
 
-// CreateInfoFile creates the file name, or for "-" writes to stdout.
-func CreateInfoFile(name string, stdout io.Writer) (*InfoFile, error) {
+// createInfoFile creates the file name, or for "-" writes to stdout.
+func createInfoFile(name string, stdout io.Writer) (*InfoFile, error) {
 	if name == "-" {
 		return &InfoFile{w: bufio.NewWriter(stdout)}, nil
 	}

@@ -32,7 +32,7 @@ func (j *JDK) Image() (*classpath.ImageSource, error) {
 
 // Sources returns the sources of class path cp (the advice's, the
 // program's) followed by the JDK's image: the class path's are the
-// caller's to close (CloseSources), the image is the JDK's.
+// caller's to close (closeSources), the image is the JDK's.
 func (j *JDK) Sources(cp string) (classPath []classpath.Source, all []classpath.Source, err error) {
 	img, err := j.Image()
 	if err != nil {
@@ -53,8 +53,8 @@ func (j *JDK) Close() error {
 	return nil
 }
 
-// CloseSources closes each of srcs.
-func CloseSources(srcs []classpath.Source) {
+// closeSources closes each of srcs.
+func closeSources(srcs []classpath.Source) {
 	for _, s := range srcs {
 		s.Close()
 	}

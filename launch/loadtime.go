@@ -38,7 +38,7 @@ type LoadTime struct {
 	restore func()
 }
 
-// LoadTimeJob is what StartLoadTime needs beyond the aspects.
+// LoadTimeJob is what startLoadTime needs beyond the aspects.
 type LoadTimeJob struct {
 	JDK       *JDK
 	ClassPath []string // the class path entries present (originals)
@@ -53,7 +53,7 @@ type LoadTimeJob struct {
 	ListenDir string // the socket's directory (weft serve), "" for a temporary one
 }
 
-// StartLoadTime starts serving the JVM's class definitions (docs/ltw.md)
+// startLoadTime starts serving the JVM's class definitions (docs/ltw.md)
 // with the aspects, join point ids from idBase, and a hierarchy over the
 // class path entries (the originals: the JVM sends original bytes), the
 // advice class path and the JDK.
@@ -61,7 +61,7 @@ type LoadTimeJob struct {
 // Classes of JDK modules outside modules (the modules woven ahead of time;
 // "all" or M,M...) are left as they are: their module was given no access
 // to weft's runtime.
-func StartLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*LoadTime, error) {
+func startLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*LoadTime, error) {
 	modules, idBase := job.Modules, job.IDBase
 	own, srcs, err := job.JDK.Sources(strings.Join(append(append([]string{}, job.ClassPath...), job.AdviceCP), string(filepath.ListSeparator)))
 	if err != nil {
@@ -78,7 +78,7 @@ func StartLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*L
 		ln, path, err = ltw.Listen("")
 	}
 	if err != nil {
-		CloseSources(own)
+		closeSources(own)
 		return nil, err
 	}
 	lt := &LoadTime{srv: ltw.NewServer(w, h), ln: ln, path: path, srcs: own, tempDir: job.ListenDir == "", restore: func() {}}
@@ -95,7 +95,7 @@ func StartLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*L
 		woven, err := img.Only(strings.Split(modules, ",")...)
 		if err != nil {
 			ln.Close()
-			CloseSources(own)
+			closeSources(own)
 			return nil, err
 		}
 		lt.srcs = append(lt.srcs, woven)
@@ -115,7 +115,7 @@ func StartLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*L
 		lt.srv.Cache = lt.cache
 	}
 	if job.WeaveInfo != "" {
-		if lt.info, err = CreateInfoFile(job.WeaveInfo, job.InfoOut); err != nil {
+		if lt.info, err = createInfoFile(job.WeaveInfo, job.InfoOut); err != nil {
 			lt.Stop(io.Discard) // no --weave-info file yet
 			return nil, err
 		}
@@ -149,7 +149,7 @@ func (lt *LoadTime) Drain() {
 // Stop closes the channel and returns what was done; an error closing the
 // --weave-info file is reported on stderr.
 func (lt *LoadTime) Stop(stderr io.Writer) ltw.Summary {
-	if lt.restore != nil { // nil when StartLoadTime failed
+	if lt.restore != nil { // nil when startLoadTime failed
 		defer lt.restore()
 	}
 	lt.ln.Close()
@@ -157,7 +157,7 @@ func (lt *LoadTime) Stop(stderr io.Writer) ltw.Summary {
 	if lt.tempDir {
 		os.RemoveAll(filepath.Dir(lt.path))
 	}
-	CloseSources(lt.srcs)
+	closeSources(lt.srcs)
 	if lt.cache != nil {
 		lt.cache.Close()
 	}

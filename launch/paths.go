@@ -2,9 +2,9 @@ package launch
 
 import "path/filepath"
 
-// ClassPathEntries returns the entries of class path cp, the empty ones
+// classPathEntries returns the entries of class path cp, the empty ones
 // dropped.
-func ClassPathEntries(cp string) []string {
+func classPathEntries(cp string) []string {
 	var out []string
 	for _, p := range filepath.SplitList(cp) {
 		if p != "" {
@@ -14,8 +14,8 @@ func ClassPathEntries(cp string) []string {
 	return out
 }
 
-// AbsPaths returns the paths made absolute, for a reader elsewhere.
-func AbsPaths(ps []string) []string {
+// absPaths returns the paths made absolute, for a reader elsewhere.
+func absPaths(ps []string) []string {
 	var out []string
 	for _, p := range ps {
 		if abs, err := filepath.Abs(p); err == nil && p != "" {

@@ -32,14 +32,14 @@ type JDKJob struct {
 	// OnResult, if set, sees each class's weaving result, concurrently.
 	OnResult func(*weaver.Result)
 	// RuntimeDir is where the JDK-mode runtime is compiled and kept; ""
-	// for the cache's shared directory (RuntimeDir).
+	// for the cache's shared directory (runtimeDir).
 	RuntimeDir string
 }
 
-// RuntimeDir is the cache's directory of what weft compiles from its own
+// runtimeDir is the cache's directory of what weft compiles from its own
 // sources (the runtime, the tools' advice) and the facts it keeps about
 // JDKs.
-func RuntimeDir() string { return cache.SharedDir(cache.Root()) }
+func runtimeDir() string { return cache.SharedDir(cache.Root()) }
 
 // jdkHeapLimit is the soft limit of the Go heap while weaving the JDK.
 const jdkHeapLimit = 320 << 20
@@ -59,7 +59,7 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(jdkHeapLimit))
 	rtDir := job.RuntimeDir
 	if rtDir == "" {
-		rtDir = RuntimeDir()
+		rtDir = runtimeDir()
 	}
 	var mods []string
 	if job.Modules != "" && job.Modules != "all" {
@@ -69,7 +69,7 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer CloseSources(own)
+	defer closeSources(own)
 	h := weaver.HierarchyOf(srcs...)
 	x := &jdk.Exclusions{}
 	w := weaver.New(job.Matcher, job.Advice, weaver.Options{Hierarchy: h, Mode: weaver.JDK, Exclude: x.Excluded,
@@ -78,7 +78,7 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	if diag == nil {
 		diag = os.Stderr
 	}
-	checked := DeclaresErrors(job.Matcher)
+	checked := declaresErrors(job.Matcher)
 	if checked {
 		// A declare error must leave nothing written: check first.
 		img, err := job.JDK.Image()
@@ -89,12 +89,12 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		ds, err := CheckImage(woven, w, x)
+		ds, err := checkImage(woven, w, x)
 		if err != nil {
 			return nil, nil, err
 		}
-		if n := ReportDeclared(diag, ds); n > 0 {
-			return nil, nil, ErrDeclared(n)
+		if n := reportDeclared(diag, ds); n > 0 {
+			return nil, nil, errDeclared(n)
 		}
 	}
 	if err := os.MkdirAll(job.Out, 0o755); err != nil {
@@ -108,7 +108,7 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	boot := AbsPaths(ClassPathEntries(job.AdviceCP))
+	boot := absPaths(classPathEntries(job.AdviceCP))
 	applied := Applied{}
 	var declared []weaver.Declared
 	var mu sync.Mutex
@@ -131,8 +131,8 @@ func WeaveJDK(job JDKJob) (*jdk.Summary, Applied, error) {
 		Exclusions: x, Runtime: rt, BootAppend: boot, NextID: w.NextID, Jars: !job.Dirs, CacheDir: rtDir,
 		Progress: job.Progress})
 	if err == nil && !checked {
-		SortDeclared(declared)
-		ReportDeclared(diag, declared)
+		sortDeclared(declared)
+		reportDeclared(diag, declared)
 	}
 	return sum, applied, err
 }

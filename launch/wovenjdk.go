@@ -14,7 +14,7 @@ import (
 
 // The woven JDK's entry holds its patches (DIR/patch/, weft.args and
 // weft.jargs, as weft jdk -o writes them), the summary, the advice
-// applied (AppliedFile) and, once a run asks for it, the runtime image
+// applied (appliedFile) and, once a run asks for it, the runtime image
 // linked from the patches (DIR/image/). The image holds every woven class
 // the patches do: once it is linked, the patches are removed (when no
 // other process uses the entry, maybe with them), and woven again if a
@@ -54,7 +54,7 @@ type WovenJDK struct {
 
 // WovenJDK returns the JDK woven for the job's aspects, weaving it the
 // first time, and with job.Image its runtime image, linked the first
-// time. The advice applied is written in the entry (AppliedFile) for the
+// time. The advice applied is written in the entry (appliedFile) for the
 // caller's lint. The entry is in use until c is released.
 func (c *Cache) WovenJDK(job WovenJDKJob) (*WovenJDK, error) {
 	home, log := job.JDK.Home, c.log
@@ -88,7 +88,7 @@ func (c *Cache) WovenJDK(job WovenJDKJob) (*WovenJDK, error) {
 					len(s.Intrinsics), filepath.Join(dir, "summary.json"))
 			}
 			w.Wove, patched = true, true
-			if err := WriteApplied(dir, applied); err != nil {
+			if err := writeApplied(dir, applied); err != nil {
 				return err
 			}
 			if err := os.WriteFile(filepath.Join(dir, patchesDone), nil, 0o644); err != nil {
@@ -97,7 +97,7 @@ func (c *Cache) WovenJDK(job WovenJDKJob) (*WovenJDK, error) {
 		}
 		if image && !linked {
 			os.RemoveAll(imageDir) // a link that died half way
-			o := jdk.LinkOptions{JavaHome: home, Woven: dir, Out: imageDir, BootAppend: ClassPathEntries(job.BootCP)}
+			o := jdk.LinkOptions{JavaHome: home, Woven: dir, Out: imageDir, BootAppend: classPathEntries(job.BootCP)}
 			if err := LinkImage(log, o); err != nil {
 				return err
 			}
@@ -113,7 +113,7 @@ func (c *Cache) WovenJDK(job WovenJDKJob) (*WovenJDK, error) {
 		}
 		return nil
 	}
-	e, err := c.Acquire("jdk", key, JDKMeta(home, job.Aspects, job.BootCP, job.Modules), fill)
+	e, err := c.Acquire("jdk", key, jDKMeta(home, job.Aspects, job.BootCP, job.Modules), fill)
 	if err != nil {
 		return nil, err
 	}

@@ -1,16 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"path/filepath"
-	"strings"
-	"text/tabwriter"
-	"time"
-
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/internal/cache"
+	"github.com/weft-aop/weft/launch"
 )
 
 // cacheHelp is what weft cache teaches: the cache's layout and bound.
@@ -49,7 +42,7 @@ Examples:
   WEFT_CACHE_MAX=2G weft run ...      # bound the cache to 2 GB`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runCacheList(cmd.OutOrStdout())
+			return launch.ListCache(cmd.OutOrStdout())
 		},
 	}
 	cmd.AddCommand(newCacheListCmd(), newCachePruneCmd())
@@ -70,20 +63,13 @@ Example:
   weft cache list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runCacheList(cmd.OutOrStdout())
+			return launch.ListCache(cmd.OutOrStdout())
 		},
 	}
 }
 
-// cachePruneOptions are weft cache prune's flags.
-type cachePruneOptions struct {
-	max       string
-	all       bool
-	olderThan time.Duration
-}
-
 func newCachePruneCmd() *cobra.Command {
-	opts := &cachePruneOptions{}
+	opts := &launch.PruneOptions{}
 	cmd := &cobra.Command{
 		Use:   "prune [--max SIZE] [--older-than DURATION] [--all]",
 		Short: "Remove cache entries: the least recently used over a size, the old, or all",
@@ -101,98 +87,12 @@ Examples:
   weft cache prune --all`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runCachePrune(cmd.OutOrStdout(), opts)
+			return launch.PruneCache(cmd.OutOrStdout(), *opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.max, "max", "", "remove the least recently used entries until the cache is under `SIZE` (e.g. 2G, 500M)")
-	f.BoolVar(&opts.all, "all", false, "remove every entry not in use, and the compiled runtimes")
-	f.DurationVar(&opts.olderThan, "older-than", 0, "remove the entries last used longer ago than `DURATION` (e.g. 168h)")
+	f.StringVar(&opts.Max, "max", "", "remove the least recently used entries until the cache is under `SIZE` (e.g. 2G, 500M)")
+	f.BoolVar(&opts.All, "all", false, "remove every entry not in use, and the compiled runtimes")
+	f.DurationVar(&opts.OlderThan, "older-than", 0, "remove the entries last used longer ago than `DURATION` (e.g. 168h)")
 	return cmd
-}
-
-func runCacheList(w io.Writer) error {
-	s := cache.Open("")
-	ents, err := s.List()
-	if err != nil {
-		return fmt.Errorf("cache: %v", err)
-	}
-	max, err := cache.Max("")
-	if err != nil {
-		return err
-	}
-	shared := cache.DiskSize(s.Shared())
-	total := shared
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tKEY\tSIZE\tLAST USE\tIN USE\tHOLDS")
-	for _, e := range ents {
-		total += e.Size
-		holds := "(no record: unfinished, or made by an older weft)"
-		if e.Meta != nil {
-			holds = cacheHolds(e.Meta)
-		}
-		inUse := ""
-		if e.InUse {
-			inUse = "yes"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Kind, e.Key, cache.FormatSize(e.Size),
-			e.LastUse.Local().Format("2006-01-02 15:04"), inUse, holds)
-	}
-	if shared > 0 {
-		fmt.Fprintf(tw, "rt\t\t%s\t\t\tweft's runtime and tools compiled, JDK facts\n", cache.FormatSize(shared))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s: %d entr%s, %s in all (bound %s)\n", s.Dir(), len(ents), plural2(len(ents), "y", "ies"),
-		cache.FormatSize(total), cache.FormatSize(max))
-	return err
-}
-
-// cacheHolds is what an entry holds, in a line: the aspects by file name.
-func cacheHolds(m *cache.Meta) string {
-	short := *m
-	short.Aspects = nil
-	for _, a := range m.Aspects {
-		short.Aspects = append(short.Aspects, filepath.Base(a))
-	}
-	return strings.TrimSpace(short.Holds())
-}
-
-func runCachePrune(w io.Writer, opts *cachePruneOptions) error {
-	p := cache.PruneOptions{Max: -1, OlderThan: opts.olderThan, All: opts.all}
-	switch {
-	case opts.max != "":
-		max, err := cache.ParseSize(opts.max)
-		if err != nil {
-			return fmt.Errorf("--max: %v", err)
-		}
-		p.Max = max
-	case !opts.all && opts.olderThan == 0: // the bound
-		max, err := cache.Max("")
-		if err != nil {
-			return err
-		}
-		p.Max = max
-	}
-	s := cache.Open("")
-	removed, size, err := s.Prune(p)
-	for _, e := range removed {
-		fmt.Fprintf(w, "removed %s-%s (%s)\n", e.Kind, e.Key, cache.FormatSize(e.Size))
-	}
-	if err != nil {
-		return fmt.Errorf("cache prune: %v", err)
-	}
-	ents, _ := s.List()
-	busy := 0
-	for _, e := range ents {
-		if e.InUse {
-			busy++
-		}
-	}
-	if busy > 0 {
-		fmt.Fprintf(w, "kept %d entr%s in use\n", busy, plural2(busy, "y", "ies"))
-	}
-	_, err = fmt.Fprintf(w, "%s: %s\n", s.Dir(), cache.FormatSize(size))
-	return err
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/launch"
 )
 
@@ -21,38 +20,22 @@ import (
 // addCacheMaxFlag adds --cache-max to the flags of a command that makes
 // cache entries.
 func addCacheMaxFlag(f *pflag.FlagSet, p *string) {
-	f.StringVar(p, "cache-max", "", fmt.Sprintf(
-		"bound the cache to `SIZE` (e.g. 2G, 500M), evicting the least recently used entries not in use (default: $%s, else %s)",
-		cache.MaxEnv, cache.FormatSize(cache.DefaultMax)))
-}
-
-// useCache opens the cache for a command with --cache-max maxFlag, which
-// says what it does on log.
-func useCache(maxFlag string, log io.Writer) (*launch.Cache, error) {
-	return launch.OpenCache(maxFlag, log, weftDigest())
+	f.StringVar(p, "cache-max", "",
+		"bound the cache to `SIZE` (e.g. 2G, 500M), evicting the least recently used entries not in use (default: "+launch.CacheMaxHelp+")")
 }
 
 // weftDigest is launch.Identity of this weft, computed once: cached
 // weavings depend on it.
 var weftDigest = sync.OnceValue(func() []byte { return launch.Identity(version) })
 
-func plural2(n int, one, more string) string {
-	if n == 1 {
-		return one
-	}
-	return more
-}
-
 // progressOn returns a progress bar drawn on w if it is a terminal (the
-// bar redraws its line), and the function that clears it; nil and a no-op
-// elsewhere.
-func progressOn(w io.Writer) (update func(done, total int), clear func()) {
+// bar redraws its line), else nil.
+func progressOn(w io.Writer) launch.Progress {
 	term, ok := w.(*os.File)
 	if !ok || !isTerminal(term) {
-		return nil, func() {}
+		return nil
 	}
-	bar := &progressBar{w: term, start: time.Now()}
-	return bar.update, bar.done
+	return &progressBar{w: term, start: time.Now()}
 }
 
 // isTerminal reports whether f is a character device (a terminal).
@@ -68,7 +51,7 @@ type progressBar struct {
 	drawn bool
 }
 
-func (p *progressBar) update(done, total int) {
+func (p *progressBar) Update(done, total int) {
 	const width = 40
 	n := width * done / max(total, 1)
 	fmt.Fprintf(p.w, "\rweaving [%s%s] %d/%d classes %.1fs", strings.Repeat("=", n), strings.Repeat(" ", width-n),
@@ -76,7 +59,7 @@ func (p *progressBar) update(done, total int) {
 	p.drawn = true
 }
 
-func (p *progressBar) done() {
+func (p *progressBar) Done() {
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\033[K")
 	}

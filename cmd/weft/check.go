@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
 )
 
@@ -65,11 +66,11 @@ Examples:
 }
 
 func runCheck(cmd *cobra.Command, opts *checkOptions, args []string) error {
-	home, err := jdkHome(opts.javaHome)
+	home, err := launch.JavaHome(opts.javaHome)
 	if err != nil {
 		return err
 	}
-	prog, err := loadAspects(cmd.ErrOrStderr(), args, pointcut.Options{AdviceCP: opts.adviceCP, JavaHome: home})
+	prog, err := launch.LoadAspects(cmd.ErrOrStderr(), args, pointcut.Options{AdviceCP: opts.adviceCP, JavaHome: home})
 	if err != nil {
 		return err
 	}
@@ -167,4 +168,11 @@ func valueName(v advice.Value) string {
 		return fmt.Sprintf("arg%d", v.Index)
 	}
 	return v.Kind.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

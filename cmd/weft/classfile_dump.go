@@ -14,6 +14,7 @@ import (
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/classfile/javap"
 	"github.com/weft-aop/weft/classpath"
+	"github.com/weft-aop/weft/launch"
 )
 
 // dumpOptions are weft classfile dump's flags.
@@ -121,7 +122,7 @@ func readClassSpec(spec, javaHome string) (where string, b []byte, err error) {
 // readJDKClass reads a class of the JDK's modules image by internal name
 // (dots accepted), optionally prefixed by its module: "java.base/module-info".
 func readJDKClass(name, javaHome string) (string, []byte, error) {
-	javaHome, err := jdkHome(javaHome)
+	javaHome, err := launch.JavaHome(javaHome)
 	if err != nil {
 		return "", nil, err
 	}

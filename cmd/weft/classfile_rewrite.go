@@ -18,6 +18,7 @@ import (
 	"github.com/weft-aop/weft/classpath"
 	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/parallel"
+	"github.com/weft-aop/weft/launch"
 )
 
 // rewriteFlags are the options of `weft classfile rewrite`.
@@ -157,7 +158,7 @@ func rewrite(inputs []string, f rewriteFlags, log io.Writer) (*rewriteStats, err
 	// reference types by their common superclass.
 	home := f.javaHome
 	if needsJDK := f.frames || slices.ContainsFunc(inputs, func(in string) bool { return strings.HasPrefix(in, "jdk:") }); needsJDK {
-		h, err := jdkHome(f.javaHome)
+		h, err := launch.JavaHome(f.javaHome)
 		if err != nil {
 			return nil, err
 		}

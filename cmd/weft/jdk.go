@@ -1,15 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
 	"github.com/weft-aop/weft/launch"
-	"github.com/weft-aop/weft/weaver/jdk"
 )
 
 // jdkOptions are weft jdk's flags.
@@ -23,7 +17,7 @@ type jdkOptions struct {
 	quiet    bool
 	dirs     bool
 	xlint    lintLevel
-	scope    scopeOptions
+	scope    launch.ScopeOptions
 }
 
 func newJDKCmd() *cobra.Command {
@@ -93,65 +87,10 @@ Examples:
       --java-home /usr/lib/jvm/java-17-openjdk-amd64 -o /tmp/wbase`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fl := opts
-			if fl.out == "" && fl.image == "" {
-				return fmt.Errorf("jdk: -o DIR or --image IMG is required")
-			}
-			home, err := jdkHome(fl.javaHome)
-			if err != nil {
-				return err
-			}
-			if ents, err := os.ReadDir(fl.image); fl.image != "" && err == nil && len(ents) > 0 {
-				return fmt.Errorf("jdk: --image %s: not empty: the image directory must be new", fl.image)
-			}
-			out := fl.out
-			if out == "" { // the patches are the image's input only
-				if out, err = os.MkdirTemp("", "weft-jdk-"); err != nil {
-					return err
-				}
-				defer os.RemoveAll(out)
-			}
-			j := launch.OpenJDK(home)
-			defer j.Close()
-			prog, _, err := resolveAdvice(cmd.ErrOrStderr(), j, fl.aspects, fl.adviceCP, nil)
-			if err != nil {
-				return err
-			}
-			sc, err := fl.scope.build()
-			if err != nil {
-				return err
-			}
-			modules, err := expandModules(j, fl.modules)
-			if err != nil {
-				return err
-			}
-			job := launch.JDKJob{Matcher: prog, Advice: prog.Advice(), AdviceCP: fl.adviceCP, JDK: j,
-				Modules: modules, Scope: sc, Out: out, Dirs: fl.dirs, Diag: cmd.ErrOrStderr()}
-			clear := func() {}
-			if !fl.quiet {
-				job.Progress, clear = progressOn(cmd.ErrOrStderr())
-			}
-			sum, applied, err := launch.WeaveJDK(job)
-			clear()
-			if err != nil {
-				return err
-			}
-			if fl.image != "" {
-				var log io.Writer
-				if !fl.quiet {
-					log = cmd.ErrOrStderr()
-				}
-				o := jdk.LinkOptions{JavaHome: home, Woven: out, Out: fl.image, BootAppend: launch.ClassPathEntries(fl.adviceCP)}
-				if err := launch.LinkImage(log, o); err != nil {
-					return err
-				}
-			}
-			if !fl.quiet {
-				printJDKSummary(cmd.ErrOrStderr(), fl.out, fl.image, sum)
-			}
-			lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
-			reportScope(cmd.ErrOrStderr(), sc)
-			return nil
+			o := launch.Options{Aspects: opts.aspects, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Modules: opts.modules,
+				Scope: opts.scope, IgnoreUnmatched: opts.xlint.ignore(), Out: opts.out, Image: opts.image, PatchDirs: opts.dirs,
+				Quiet: opts.quiet}
+			return launch.BuildJDK(withStreams(cmd, o))
 		},
 	}
 	f := cmd.Flags()
@@ -167,42 +106,4 @@ Examples:
 	addLintFlag(f, &opts.xlint)
 	cmd.MarkFlagRequired("aspect")
 	return cmd
-}
-
-// printJDKSummary tells what was woven, what not, and where counts can be
-// partial.
-func printJDKSummary(w io.Writer, dir, image string, sum *jdk.Summary) {
-	classes, woven, methods := sum.Totals()
-	fmt.Fprintf(w, "weft: wove %d of %d classes (%d methods) in %d module%s in %.1fs\n",
-		woven, classes, methods, len(sum.Modules), plural(len(sum.Modules)), sum.Seconds)
-	if n := len(sum.Warnings); n > 0 {
-		fmt.Fprintf(w, "weft: %d methods left unwoven (e.g. over 64 KB once woven): see \"warnings\" in %s\n",
-			n, summaryPath(dir, image))
-	}
-	for _, u := range sum.Unwoven {
-		fmt.Fprintf(w, "weft: warning: %s: %s left unwoven: %s\n", u.Module, u.Class, u.Reason)
-	}
-	if n := len(sum.Intrinsics); n > 0 {
-		fmt.Fprintf(w, "weft: %d advised methods are intrinsic candidates: the VM may skip their woven body, so advice there can miss calls:\n", n)
-		for _, m := range sum.Intrinsics {
-			fmt.Fprintf(w, "  %s\n", m)
-		}
-	}
-	if image != "" {
-		fmt.Fprintf(w, "weft: run with: %s ...   (other launchers: %s ...)\n",
-			filepath.Join(image, "bin", "java"), filepath.Join(image, "bin", "javac"))
-	}
-	if dir != "" {
-		fmt.Fprintf(w, "weft: run with: java @%s ...   (other launchers: javac $(cat %s) ...)\n",
-			filepath.Join(dir, "weft.args"), filepath.Join(dir, "weft.jargs"))
-	}
-}
-
-// summaryPath is where weft jdk wrote the summary: in the output
-// directory, else in the image.
-func summaryPath(dir, image string) string {
-	if dir == "" {
-		return filepath.Join(image, launch.ImageSummary)
-	}
-	return filepath.Join(dir, "summary.json")
 }

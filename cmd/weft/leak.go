@@ -12,7 +12,6 @@ import (
 	leak "github.com/weft-aop/weft/examples/leak"
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/launch"
-	"github.com/weft-aop/weft/launch/jvmopts"
 )
 
 // leakOptions are weft leak's flags.
@@ -100,26 +99,6 @@ Examples:
 
 func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 	fl := opts
-	if err := jvmopts.CheckJIT(fl.jit); err != nil {
-		return err
-	}
-	launcher, home, err := commandJDK(fl.javaHome, args[0])
-	if err != nil {
-		return err
-	}
-	line, err := launch.CommandLine(launcher, home, args[1:])
-	if err != nil {
-		return err
-	}
-	jit, err := jvmopts.JIT(fl.jit, line)
-	if err != nil {
-		return err
-	}
-	tracker := tool{name: "leak", aspect: leak.Aspect(), sources: leak.Sources(), build: leak.Build}
-	aspect, adv, err := tracker.install(home)
-	if err != nil {
-		return err
-	}
 	out, err := filepath.Abs(fl.out)
 	if err != nil {
 		return err
@@ -134,18 +113,18 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 		"WEFT_LEAK_PERIOD=" + strconv.FormatFloat(fl.period, 'f', -1, 64),
 		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
-	end := &jvmEnd{}
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "", wovenRunExtras{jvmOptions: jit, env: env, line: line, end: end})
+	tracker := launch.ToolAdvice{Name: "leak", Aspect: leak.Aspect(), Sources: leak.Sources(), Build: leak.Build}
+	r, err := runTool(cmd, args, fl.wovenRunOptions, launch.Tool{Advice: tracker, JIT: fl.jit, Env: env}, nil, "")
 	if err != nil {
 		return err
 	}
-	if end.outOfMemory && !fileExists(filepath.Join(out, "leak.txt")) {
+	if r.OutOfMemory && !fileExists(filepath.Join(out, "leak.txt")) {
 		return fmt.Errorf("the leak tracker wrote no report to %s: the JVM ran out of memory first (above)", out)
 	}
 	if err := writeLeakReport(cmd.ErrOrStderr(), out, fl.pprof); err != nil {
 		return err
 	}
-	return exitCode(code)
+	return exitCode(r.Code)
 }
 
 // writeLeakReport prints the tracker's report and renders its folded

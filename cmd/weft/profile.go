@@ -13,13 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/classpath"
 	profile "github.com/weft-aop/weft/examples/profile"
 	"github.com/weft-aop/weft/flame"
 	"github.com/weft-aop/weft/launch"
-	"github.com/weft-aop/weft/launch/jvmopts"
-	"github.com/weft-aop/weft/pointcut"
-	"github.com/weft-aop/weft/weaver"
 )
 
 // profileOptions are weft profile's flags.
@@ -137,18 +133,7 @@ Examples:
 
 func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	fl := opts
-	if err := jvmopts.CheckJIT(fl.jit); err != nil {
-		return err
-	}
 	timeEnv, err := profileTimeEnv(fl)
-	if err != nil {
-		return err
-	}
-	launcher, home, err := commandJDK(fl.javaHome, args[0])
-	if err != nil {
-		return err
-	}
-	aspect, adv, err := profiler(!fl.noTime).install(home)
 	if err != nil {
 		return err
 	}
@@ -165,29 +150,19 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	line, err := launch.CommandLine(launcher, home, args[1:])
-	if err != nil {
-		return err
-	}
-	jit, err := jvmopts.JIT(fl.jit, line)
-	if err != nil {
-		return err
-	}
-	jvmOptions := append(append(append([]string(nil), profilerJVMOptions...), jit...), jvmopts.Collector(line)...)
+	t := launch.Tool{Advice: profiler(!fl.noTime), JIT: fl.jit, Collector: true, JVMOptions: profilerJVMOptions, Env: env}
 	top := fl.top
 	if fl.noTime {
 		top = 0 // no time to rank frames by (and no tree to read for it)
 	}
 	formats := profileFormats{fl.writeFolded, fl.writeSpeedscope, fl.pprof}
 	cct := filepath.Join(out, "profile.cct")
-	end := &jvmEnd{}
 	run := func() (int, error) {
-		code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, fl.aspects, fl.adviceCP,
-			wovenRunExtras{jvmOptions: jvmOptions, env: env, line: line, end: end})
-		if err == nil && end.outOfMemory && !fileExists(cct) {
+		r, err := runTool(cmd, args, fl.wovenRunOptions, t, fl.aspects, fl.adviceCP)
+		if err == nil && r.OutOfMemory && !fileExists(cct) {
 			err = fmt.Errorf("the profiler wrote nothing to %s: the JVM ran out of memory first (above)", out)
 		}
-		return code, err
+		return r.Code, err
 	}
 	if fl.period > 0 {
 		// Snapshots rewrite the file while the program runs: it is read once the JVM has ended.
@@ -245,11 +220,13 @@ func profileTimeEnv(fl *profileOptions) ([]string, error) {
 
 // profiler is examples/profile, its aspect for a run that measures time
 // or counts only (--no-time; each has its woven JDK). Its calibration
-// class is woven: the advice's key covers weft itself (and so the runtime
-// it refers to), as the woven JDK's does.
-func profiler(timed bool) tool {
-	return tool{name: "profile", aspect: profile.Aspect(timed), sources: profile.Sources(),
-		build: profile.Build, finish: weaveCalibration}
+// class is woven with it, so that the profiler can time its own whole
+// cost per execution on it; its join point ids start far above those of
+// the JDK and the program (they only need to be unique among the
+// executions the profiler times while calibrating).
+func profiler(timed bool) launch.ToolAdvice {
+	return launch.ToolAdvice{Name: "profile", Aspect: profile.Aspect(timed), Sources: profile.Sources(), Build: profile.Build,
+		WeaveOwn: profile.CalibrationPackage, OwnIDBase: 1 << 30}
 }
 
 // profilerJVMOptions keep C2 from inlining the profiler's methods into the
@@ -257,51 +234,6 @@ func profiler(timed bool) tool {
 // more than the calls (docs/profile.md: javac, 40 against 49 CPU-s).
 // "quiet" keeps the JVM from printing the command on the program's output.
 var profilerJVMOptions = []string{"-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,weft.tools.profile.Profiler::*"}
-
-// calibrationIDBase starts the join point ids of the calibration class,
-// far above those of the JDK and the program (the ids only need to be
-// unique among the executions the profiler times while calibrating).
-const calibrationIDBase = 1 << 30
-
-// weaveCalibration weaves the advice directory in with the profile aspect
-// into out: weft never weaves its own namespace, where the profiler is, but
-// for the calibration class (weft.tools.profile.calibrate), woven on
-// purpose, so that the profiler can time its own whole cost per execution
-// on it.
-func weaveCalibration(home, aspect, in, out string) error {
-	srcs, err := classpath.OpenClassPath(in, home)
-	if err != nil {
-		return err
-	}
-	img, err := classpath.OpenJDK(home)
-	if err != nil {
-		return err
-	}
-	srcs = append(srcs, img)
-	defer func() {
-		for _, s := range srcs {
-			s.Close()
-		}
-	}()
-	h := weaver.HierarchyOf(srcs...)
-	prog, err := loadAspects(io.Discard, []string{aspect}, pointcut.Options{AdviceCP: in, Hierarchy: h, JavaHome: home})
-	if err != nil {
-		return err
-	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: calibrationIDBase, WeaveOwn: profile.CalibrationPackage})
-	tmp := out + ".woven" + strconv.Itoa(os.Getpid())
-	if _, err := w.WeavePath(in, tmp); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		os.RemoveAll(tmp)
-		if !fileExists(out) { // another weft made it first
-			return err
-		}
-	}
-	return nil
-}
 
 // writeProfile renders the calling-context tree the profiler wrote into
 // the flame graph (and folded stacks and speedscope JSON if asked), and

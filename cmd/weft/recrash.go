@@ -14,7 +14,6 @@ import (
 
 	recrash "github.com/weft-aop/weft/examples/recrash"
 	"github.com/weft-aop/weft/launch"
-	"github.com/weft-aop/weft/launch/jvmopts"
 )
 
 // recrashOptions are weft recrash's flags.
@@ -90,7 +89,7 @@ func defaultJUnit() string {
 			return ""
 		}
 	}
-	return joinClassPath(jars...)
+	return launch.JoinClassPath(jars...)
 }
 
 // The recorder's outputs in DIR; an earlier run's are removed first.
@@ -98,15 +97,6 @@ var recrashOutputs = []string{"tests", "classes", "summary.txt"}
 
 func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	fl := opts
-	launcher, home, err := commandJDK(fl.javaHome, args[0])
-	if err != nil {
-		return err
-	}
-	recorder := tool{name: "recrash", aspect: recrash.Aspect(fl.jdkFrames, fl.depth > 0), sources: recrash.Sources(), build: recrash.Build}
-	aspect, adv, err := recorder.install(home)
-	if err != nil {
-		return err
-	}
 	out, err := filepath.Abs(fl.out)
 	if err != nil {
 		return err
@@ -118,16 +108,12 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 		"WEFT_RECRASH_FRAMES=" + strconv.Itoa(fl.frames), "WEFT_RECRASH_METHOD=" + fl.method}
 	// A scope never leaves out where the recorder sees a thread end by an
 	// exception.
-	fl.wovenRunOptions.scope.keep = []string{"java/lang/Thread"}
-	line, err := launch.CommandLine(launcher, home, args[1:]) // for the run, then the tests' class path
-	if err != nil {
-		return err
-	}
+	fl.wovenRunOptions.scope.Keep = []string{"java/lang/Thread"}
 	// The recorder stores references into its per-thread arrays at every
 	// call: the parallel collector's write barrier, a card mark, costs it
 	// less than G1's (docs/recrash.md, Cost), as for weft profile.
-	code, err := runTool(cmd, args, fl.wovenRunOptions, aspect, adv, nil, "",
-		wovenRunExtras{jvmOptions: jvmopts.Collector(line), env: env, line: line})
+	recorder := launch.ToolAdvice{Name: "recrash", Aspect: recrash.Aspect(fl.jdkFrames, fl.depth > 0), Sources: recrash.Sources(), Build: recrash.Build}
+	r, err := runTool(cmd, args, fl.wovenRunOptions, launch.Tool{Advice: recorder, Collector: true, Env: env}, nil, "")
 	if err != nil {
 		return err
 	}
@@ -135,14 +121,14 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	v := verifier{home: home, dir: out, appCP: strings.Join(line.ClassPath, string(filepath.ListSeparator)), junit: fl.junit}
+	v := verifier{home: r.JavaHome, dir: out, appCP: strings.Join(r.ClassPath, string(filepath.ListSeparator)), junit: fl.junit}
 	if err := v.run(crashes); err != nil {
 		return err
 	}
 	if err := writeRecrashSummary(cmd.ErrOrStderr(), out, crashes); err != nil {
 		return err
 	}
-	return exitCode(code)
+	return exitCode(r.Code)
 }
 
 // recrashMark marks a directory weft recrash made: only such a directory

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/launch"
 )
 
 // crashySrc is a program whose three threads die of an exception each:
@@ -259,7 +260,7 @@ func TestRecrashCommand(t *testing.T) {
 	}
 
 	// The tests as users run them: with JUnit 4, and as a program.
-	cp := joinClassPath(filepath.Join(out, "classes"), app, defaultJUnit())
+	cp := launch.JoinClassPath(filepath.Join(out, "classes"), app, defaultJUnit())
 	if b, err := exec.Command(jvmtest.Java(t), "-cp", cp, "org.junit.runner.JUnitCore", "Crash2_0_Integer_parseIntTest").CombinedOutput(); err != nil ||
 		!strings.Contains(string(b), "OK (1 test)") {
 		t.Errorf("JUnit on Crash2_0_Integer_parseIntTest: %v\n%s", err, b)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	recrash "github.com/weft-aop/weft/examples/recrash"
+	"github.com/weft-aop/weft/launch"
 )
 
 // reproduces is the outcome of a test that threw the crash's exception
@@ -164,7 +165,7 @@ var javacError = regexp.MustCompile(`(?m)(\w+Test)\.java:\d+: error: (.*)$`)
 func (v verifier) compile(tests, classes string, byName map[string]*frame) error {
 	for {
 		os.RemoveAll(classes)
-		args := []string{"-nowarn", "-Xlint:none", "-encoding", "UTF-8", "-d", classes, "-cp", joinClassPath(v.appCP, v.junit)}
+		args := []string{"-nowarn", "-Xlint:none", "-encoding", "UTF-8", "-d", classes, "-cp", launch.JoinClassPath(v.appCP, v.junit)}
 		support, _ := filepath.Glob(filepath.Join(tests, filepath.FromSlash(strings.ReplaceAll(recrash.SupportPackage, ".", "/")), "*.java"))
 		args = append(args, support...)
 		for name, f := range byName {
@@ -208,7 +209,7 @@ func (v verifier) execute(classes string, byName map[string]*frame) {
 	for _, m := range sortedKeys(opens) {
 		jvm = append(jvm, "--add-opens", m+"=ALL-UNNAMED")
 	}
-	jvm = append(jvm, "-cp", joinClassPath(classes, v.appCP, v.junit), replay)
+	jvm = append(jvm, "-cp", launch.JoinClassPath(classes, v.appCP, v.junit), replay)
 	for len(todo) > 0 {
 		c := exec.Command(filepath.Join(v.home, "bin", "java"), append(jvm, todo...)...)
 		outcomes := map[string]string{}

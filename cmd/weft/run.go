@@ -2,15 +2,18 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/weft-aop/weft/launch"
 )
 
 // runOptions are weft run's flags.
 type runOptions struct {
 	wovenRunOptions
-	loadTimeOptions
-	aspects  []string
-	adviceCP string
-	xlint    lintLevel
+	loadTime  launch.LoadTimeOptions
+	weaveInfo string
+	aspects   []string
+	adviceCP  string
+	xlint     lintLevel
 }
 
 func newRunCmd() *cobra.Command {
@@ -78,18 +81,21 @@ Examples:
   weft run -a count.weft --advice-cp adv -- javac -d out Hello.java`,
 		Args: javaCommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			code, err := runWoven(cmd, opts, args, wovenRunExtras{})
+			o := opts.options(args)
+			o.Aspects, o.AdviceCP, o.IgnoreUnmatched = opts.aspects, opts.adviceCP, opts.xlint.ignore()
+			o.LoadTime.Report, o.LoadTime.Timeout, o.WeaveInfo = opts.loadTime.Report, opts.loadTime.Timeout, opts.weaveInfo
+			r, err := runProgram(cmd, o)
 			if err != nil {
 				return err
 			}
-			return exitCode(code)
+			return exitCode(r.Code)
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "weave")
-	addLoadTimeFlags(f, &opts.loadTimeOptions, "")
+	addLoadTimeFlags(f, &opts.loadTime, &opts.weaveInfo, "")
 	addLintFlag(f, &opts.xlint)
 	cmd.MarkFlagRequired("aspect")
 	return cmd

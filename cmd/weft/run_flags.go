@@ -3,10 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/weft-aop/weft/launch"
 )
 
 // wovenRunOptions are the options of weft run that the tools running a
@@ -20,7 +21,7 @@ type wovenRunOptions struct {
 	patches  bool
 	appCDS   bool
 	cacheMax string
-	scope    scopeOptions
+	scope    launch.ScopeOptions
 	// toolHeap is the tools' --tool-heap (addToolHeapFlag); weft run has
 	// none.
 	toolHeap string
@@ -45,24 +46,13 @@ func addWovenRunFlags(f *pflag.FlagSet, opts *wovenRunOptions, defaultModules, w
 	f.SetInterspersed(false)
 }
 
-// defaultLTWTimeout is --ltw-timeout's default, and the bound of the tools,
-// which have no such flag.
-const defaultLTWTimeout = 10 * time.Second
-
-// loadTimeOptions are the flags of the commands that serve load-time
-// weaving to JVMs and report on it: run and serve.
-type loadTimeOptions struct {
-	report    string        // --ltw-report: the summary as JSON
-	weaveInfo string        // --weave-info: a file, "-" for standard output
-	timeout   time.Duration // --ltw-timeout
-}
-
-// addLoadTimeFlags adds the flags of opts; when says when the report is
-// written.
-func addLoadTimeFlags(f *pflag.FlagSet, opts *loadTimeOptions, when string) {
-	f.StringVar(&opts.report, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON `FILE`"+when)
-	addWeaveInfoFlag(f, &opts.weaveInfo, "at load time ")
-	f.DurationVar(&opts.timeout, "ltw-timeout", defaultLTWTimeout,
+// addLoadTimeFlags adds the flags of the commands that serve load-time
+// weaving to JVMs and report on it (run and serve); when says when the
+// report is written.
+func addLoadTimeFlags(f *pflag.FlagSet, opts *launch.LoadTimeOptions, weaveInfo *string, when string) {
+	f.StringVar(&opts.Report, "ltw-report", "", "write the load-time weaving summary (classes left unwoven and why) to this JSON `FILE`"+when)
+	addWeaveInfoFlag(f, weaveInfo, "at load time ")
+	f.DurationVar(&opts.Timeout, "ltw-timeout", launch.DefaultLTWTimeout,
 		"the longest weaving one class at load time may take; past it the class is defined unwoven and reported")
 }
 

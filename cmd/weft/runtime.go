@@ -3,8 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/internal/archive"
-	rtjava "github.com/weft-aop/weft/runtime-java"
+	"github.com/weft-aop/weft/launch"
 )
 
 // runtimeOptions are weft runtime's flags.
@@ -31,15 +30,11 @@ Example:
   javac -cp lib/weft-rt.jar -d advice src/counting/Counter.java`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			home, err := jdkHome(opts.javaHome)
+			home, err := launch.JavaHome(opts.javaHome)
 			if err != nil {
 				return err
 			}
-			classes, err := rtjava.Build(home, "")
-			if err != nil {
-				return err
-			}
-			return archive.WriteClasses(opts.out, archive.Jar, classes)
+			return launch.WriteRuntime(home, opts.out, true)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.out, "out", "o", "weft-rt.jar", "output jar")

@@ -1,88 +1,25 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/launch"
-	"github.com/weft-aop/weft/launch/jvmopts"
-	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
-// A tool is one of the examples weft builds from its embedded sources and
-// runs as a command of its own (profile, leak, recrash): an aspect and the Java
-// advice it calls.
-type tool struct {
-	name    string
-	aspect  []byte
-	sources map[string][]byte
-	// build compiles the advice (javaHome, cache directory).
-	build func(string, string) (map[string][]byte, error)
-	// finish, if set, makes the advice directory out of the compiled one
-	// (javaHome, aspect file, in, out); otherwise it is the compiled one.
-	finish func(home, aspect, in, out string) error
-}
-
-// install writes the tool's aspect and compiled advice into the cache,
-// both named by their content (and weft's: finish may weave), and returns
-// their paths.
-func (t tool) install(home string) (aspect, adv string, err error) {
-	classes, err := t.build(home, launch.RuntimeDir())
-	if err != nil {
-		return "", "", fmt.Errorf("building the %s advice: %v", t.name, err)
-	}
-	key := rtjava.SourcesHash(t.sources, t.aspect, weftDigest())
-	aspect = filepath.Join(launch.RuntimeDir(), t.name+"-"+key+".weft")
-	adv = filepath.Join(launch.RuntimeDir(), t.name+"-"+key+"-advice")
-	if !fileExists(aspect) {
-		if err := os.WriteFile(aspect, t.aspect, 0o644); err != nil {
-			return "", "", err
-		}
-	}
-	if fileExists(adv) {
-		return aspect, adv, nil
-	}
-	tmp := adv + ".tmp" + strconv.Itoa(os.Getpid())
-	defer os.RemoveAll(tmp)
-	if err := archive.WriteClasses(tmp, archive.Dir, classes); err != nil {
-		return "", "", err
-	}
-	if t.finish != nil {
-		return aspect, adv, t.finish(home, aspect, tmp, adv)
-	}
-	if err := os.Rename(tmp, adv); err != nil && !fileExists(adv) { // another weft may have made it first
-		return "", "", err
-	}
-	return aspect, adv, nil
-}
-
 // runTool runs the command in args as weft run does, with the tool's
-// aspect and advice woven, then the user's aspects and advice class path,
-// as the tool's options wo say, with extra's JVM options and environment
-// and the tools' memory options (jvmopts.ToolMemory); advice that matches nothing is
-// not warned of.
-func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, aspect, adv string, aspects []string, adviceCP string,
-	extra wovenRunExtras) (int, error) {
-	opts := &runOptions{
-		wovenRunOptions: wo,
-		loadTimeOptions: loadTimeOptions{timeout: defaultLTWTimeout},
-		aspects:         append([]string{aspect}, aspects...),
-		adviceCP:        joinClassPath(adv, adviceCP),
-		xlint:           "ignore",
-	}
-	extra.toolMemory = true
-	heap, err := jvmopts.ParseSize(wo.toolHeap)
-	if err != nil {
-		return 0, fmt.Errorf("--tool-heap: %v", err)
-	}
-	extra.toolHeap = heap
-	return runWoven(cmd, opts, args, extra)
+// advice woven first, then the user's aspects and advice class path, as
+// the tool's flags wo say; advice that matches nothing is not warned of.
+// The tool's JVM options and environment are t's, with the tools' memory
+// options (launch.Tool).
+func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, t launch.Tool, aspects []string, adviceCP string) (launch.Result, error) {
+	o := wo.options(args)
+	o.Aspects, o.AdviceCP = aspects, adviceCP
+	t.Heap = wo.toolHeap
+	o.Tool = &t
+	return runProgram(cmd, o)
 }
 
 func fileExists(p string) bool {

@@ -7,15 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/weft-aop/weft/classpath"
-	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/launch"
-	rtjava "github.com/weft-aop/weft/runtime-java"
-	"github.com/weft-aop/weft/weaver"
 )
 
 // weaveOptions are weft weave's flags.
@@ -29,7 +24,7 @@ type weaveOptions struct {
 	javaHome  string
 	quiet     bool
 	xlint     lintLevel
-	scope     scopeOptions
+	scope     launch.ScopeOptions
 }
 
 func newWeaveCmd() *cobra.Command {
@@ -148,155 +143,13 @@ func checkWeaveInfo(file string, inputs []string) error {
 }
 
 func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
-	start := time.Now()
-	fl := opts
-	// The first input's classes are read on the other core while this
-	// one opens the class path and resolves the aspects.
-	archive.Prefetch(inputs[0])
-	home, err := jdkHome(fl.javaHome)
-	if err != nil {
-		return err
-	}
-	// The JDK's image is opened (its package index read) beside the
-	// class path.
-	var jdk *classpath.ImageSource
-	var jdkErr error
-	jdkOpened := make(chan struct{})
-	go func() {
-		defer close(jdkOpened)
-		jdk, jdkErr = classpath.OpenJDK(home)
-	}()
-	// The class path: the inputs, -cp, then --advice-cp, each opened
-	// once (the advice is looked up in another order), then the JDK.
-	var srcs []classpath.Source
-	defer func() {
-		for _, s := range srcs {
-			s.Close()
-		}
-		if <-jdkOpened; jdk != nil {
-			jdk.Close()
-		}
-	}()
-	var parts [3][]classpath.Source
-	for i, cp := range []string{strings.Join(inputs, string(filepath.ListSeparator)), fl.classPath, fl.adviceCP} {
-		if parts[i], err = classpath.OpenClassPath(cp, home); err != nil {
-			return err
-		}
-		srcs = append(srcs, parts[i]...)
-	}
-	ins, cp, adv := parts[0], parts[1], parts[2]
-	if <-jdkOpened; jdkErr != nil {
-		return jdkErr
-	}
-	all := append(slices.Clip(srcs), jdk)
-	h := weaver.HierarchyOf(all...)
-	// The inputs and -cp are class path too: the advice may be there.
-	adviceLookup := joinClassPath(append(append([]string{fl.adviceCP}, inputs...), fl.classPath)...)
-	lookup := append(append(append([]classpath.Source{}, adv...), ins...), cp...)
-	prog, err := loadAdvice(cmd.ErrOrStderr(), fl.aspects, adviceLookup, lookup, h, home)
-	if err != nil {
-		return err
-	}
-	sc, err := fl.scope.build()
-	if err != nil {
-		return err
-	}
-	w := weaver.New(prog, prog.Advice(), weaver.Options{Hierarchy: h, IDBase: fl.idBase, OmitShadows: fl.weaveInfo == "", Scope: sc})
-	checked, err := launch.PrecheckPaths(cmd.ErrOrStderr(), prog, w, inputs)
-	if err != nil {
-		return err
-	}
-
-	outs := map[string]string{}
-	if len(inputs) == 1 {
-		outs[inputs[0]] = fl.out
-	} else {
-		for _, in := range inputs {
-			outs[in] = filepath.Join(fl.out, filepath.Base(in))
-		}
-	}
-	var info *launch.InfoFile
-	if fl.weaveInfo != "" {
-		if info, err = launch.CreateInfoFile(fl.weaveInfo, cmd.OutOrStdout()); err != nil {
-			return err
-		}
-		defer func() {
-			if info != nil { // not closed below: the weaving failed
-				info.Close()
-			}
-		}()
-	}
-	total := &weaver.Stats{}
-	applied := launch.Applied{}
-	for _, in := range inputs {
-		st, err := w.WeavePath(in, outs[in])
-		if err != nil {
-			return fmt.Errorf("%s: %v", in, err)
-		}
-		if info != nil {
-			for i := range st.Shadows {
-				info.Write(st.Shadows[i].String() + "\n")
-			}
-		}
-		for _, warn := range st.Warnings {
-			fmt.Fprintln(cmd.ErrOrStderr(), "weft: warning:", warn)
-		}
-		if !checked {
-			launch.ReportDeclared(cmd.ErrOrStderr(), st.Declared)
-		}
-		total.Classes += st.Classes
-		total.Woven += st.Woven
-		total.MethodsWoven += st.MethodsWoven
-		total.Copied += st.Copied
-		total.Advised += st.Advised
-		applied.AddAdvice(st.Applied)
-	}
-	lintAdviceDidNotMatch(cmd.ErrOrStderr(), fl.xlint, prog.Advice(), applied)
-	reportScope(cmd.ErrOrStderr(), sc)
-	// The runtime goes into a directory output, else next to the jar or
-	// class file written (in OUT for a class file woven into OUT).
-	rtOut, rtJar := filepath.Join(filepath.Dir(fl.out), "weft-rt.jar"), true
-	switch {
-	case len(inputs) == 1 && strings.HasSuffix(inputs[0], ".class") && isDir(fl.out):
-		rtOut = filepath.Join(fl.out, "weft-rt.jar")
-	case isDir(fl.out):
-		rtOut, rtJar = fl.out, false
-	}
-	if info != nil {
-		if err := info.Close(); err != nil {
-			return fmt.Errorf("--weave-info: %v", err)
-		}
-		info = nil
-	}
-	rtDir, err := writeRuntime(home, rtOut, rtJar)
-	if err != nil {
-		return err
-	}
-	if !fl.quiet {
-		fmt.Fprintf(cmd.ErrOrStderr(), "weft: wove %d of %d classes (%d methods, %d advised shadows) in %.2fs; runtime in %s\n",
-			total.Woven, total.Classes, total.MethodsWoven, total.Advised, time.Since(start).Seconds(), rtDir)
-	}
-	return nil
+	o := launch.Options{Aspects: opts.aspects, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Scope: opts.scope,
+		IgnoreUnmatched: opts.xlint.ignore(), Inputs: inputs, ClassPath: opts.classPath, Out: opts.out, IDBase: opts.idBase,
+		WeaveInfo: opts.weaveInfo, Quiet: opts.quiet}
+	return launch.Weave(withStreams(cmd, o))
 }
 
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
-}
-
-// writeRuntime writes the runtime to the jar out, or into the directory
-// out, and returns where.
-func writeRuntime(home, out string, jar bool) (string, error) {
-	classes, err := rtjava.Build(home, "")
-	if err != nil {
-		return "", err
-	}
-	kind := archive.Dir
-	if jar {
-		kind = archive.Jar
-	}
-	if err := archive.WriteClasses(out, kind, classes); err != nil {
-		return "", err
-	}
-	return out, nil
 }

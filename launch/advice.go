@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/classpath"
-	"github.com/weft-aop/weft/launch"
 	"github.com/weft-aop/weft/pointcut"
 )
 
@@ -20,8 +19,8 @@ import (
 // --advice-cp followed by whatever else is class path for the command
 // (weave: its inputs and -cp; run: the program's class path).
 
-// joinClassPath joins class path parts, skipping empty ones.
-func joinClassPath(parts ...string) string {
+// JoinClassPath joins class path parts, skipping empty ones.
+func JoinClassPath(parts ...string) string {
 	var out []string
 	for _, p := range parts {
 		if p != "" {
@@ -31,12 +30,12 @@ func joinClassPath(parts ...string) string {
 	return strings.Join(out, string(filepath.ListSeparator))
 }
 
-// loadAdvice is loadAspects for weaving: each advice class must be on cp,
+// loadAdvice is LoadAspects for weaving: each advice class must be on cp,
 // whose entries srcs are, opened (h answers for the JDK's types), and
 // with cp empty every advice is an error, as weft check reports a class
 // missing from --advice-cp.
 func loadAdvice(w io.Writer, paths []string, cp string, srcs []classpath.Source, h classfile.Hierarchy, home string) (*pointcut.Program, error) {
-	prog, err := loadAspects(w, paths, pointcut.Options{AdviceCP: cp, AdviceSources: srcs, Hierarchy: h, JavaHome: home})
+	prog, err := LoadAspects(w, paths, pointcut.Options{AdviceCP: cp, AdviceSources: srcs, Hierarchy: h, JavaHome: home})
 	if err != nil || cp != "" || len(prog.Advice()) == 0 {
 		return prog, err
 	}
@@ -47,7 +46,7 @@ func loadAdvice(w io.Writer, paths []string, cp string, srcs []classpath.Source,
 // classes must be on adviceCP or on one of the class path entries (the
 // JDK j answers for the JDK's types). It returns besides the entries
 // that hold an advice class adviceCP lacks.
-func resolveAdvice(w io.Writer, j *launch.JDK, aspects []string, adviceCP string, entries []string) (*pointcut.Program, []string, error) {
+func resolveAdvice(w io.Writer, j *JDK, aspects []string, adviceCP string, entries []string) (*pointcut.Program, []string, error) {
 	home := j.Home
 	var srcs []classpath.Source
 	defer func() {
@@ -69,7 +68,7 @@ func resolveAdvice(w io.Writer, j *launch.JDK, aspects []string, adviceCP string
 	}
 	lookup := slices.Clip(srcs) // the advice's class path: adviceCP, then the entries
 	srcs = append(srcs, j.Source())
-	prog, err := loadAdvice(w, aspects, joinClassPath(append([]string{adviceCP}, entries...)...), lookup, classpath.NewHierarchy(srcs...), home)
+	prog, err := loadAdvice(w, aspects, JoinClassPath(append([]string{adviceCP}, entries...)...), lookup, classpath.NewHierarchy(srcs...), home)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"errors"
@@ -10,12 +10,12 @@ import (
 	"github.com/weft-aop/weft/pointcut"
 )
 
-// loadAspects reads, parses and resolves the aspect files. It is how every
+// LoadAspects reads, parses and resolves the aspect files. It is how every
 // command (check, weave, jdk, run) reads aspects, so all report the same
 // diagnostics: the warnings, then every error of every file (parse and
 // semantic, each with file:line:col, caret and hint) as one list, all
 // written to w; the error returned only counts them.
-func loadAspects(w io.Writer, paths []string, opts pointcut.Options) (*pointcut.Program, error) {
+func LoadAspects(w io.Writer, paths []string, opts pointcut.Options) (*pointcut.Program, error) {
 	var files []*pointcut.File
 	var errs pointcut.ErrorList
 	for _, p := range paths {

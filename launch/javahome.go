@@ -1,0 +1,48 @@
+package launch
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/weft-aop/weft/classpath"
+)
+
+// JavaHome returns the JDK a command works with: its --java-home flag if
+// set, else classpath.DefaultJavaHome() (the java on PATH, else
+// $JAVA_HOME). Every command resolves its JDK here, so aspects are checked,
+// woven and run against the same one.
+func JavaHome(flag string) (string, error) {
+	home := flag
+	if home == "" {
+		h, err := classpath.DefaultJavaHome()
+		if err != nil {
+			return "", err
+		}
+		home = h
+	}
+	if _, err := os.Stat(filepath.Join(home, "lib", "modules")); err != nil {
+		return "", fmt.Errorf("%s is not a JDK with a modules image (use --java-home): %v", home, err)
+	}
+	return home, nil
+}
+
+// commandJDK returns the launcher a command names (looked up on PATH) and
+// the JDK to weave for it: javaHome if given, else the launcher's own, so
+// that `weft run -- /path/to/jdk25/bin/java` weaves JDK 25, and a tool's
+// generated code (recrash's tests) is compiled and run by the JDK the
+// program ran on.
+func commandJDK(javaHome, command string) (launcher, home string, err error) {
+	if launcher, err = exec.LookPath(command); err != nil {
+		return "", "", err
+	}
+	home = javaHome
+	if home == "" {
+		if home, err = classpath.JavaHomeOf(launcher); err != nil {
+			return "", "", fmt.Errorf("%v (use --java-home)", err)
+		}
+	}
+	home, err = JavaHome(home)
+	return launcher, home, err
+}
