@@ -179,7 +179,7 @@ func (p *program) meta() cache.Meta {
 
 // toolOptions adds a tool's JVM options: its memory (a heap bound the
 // command sets raised by the tool's heap, after the command's options),
-// JIT policy, collector and own.
+// its own, its JIT policy and collector.
 func (p *program) toolOptions() error {
 	t := p.o.Tool
 	if t == nil {
@@ -206,6 +206,7 @@ func (p *program) toolOptions() error {
 			}
 		}
 	}
+	p.jvmOptions = append(p.jvmOptions, t.JVMOptions...)
 	if t.JIT != "" {
 		jit, err := jvmopts.JIT(t.JIT, p.line)
 		if err != nil {
@@ -216,7 +217,6 @@ func (p *program) toolOptions() error {
 	if t.Collector {
 		p.jvmOptions = append(p.jvmOptions, jvmopts.Collector(p.line)...)
 	}
-	p.jvmOptions = append(p.jvmOptions, t.JVMOptions...)
 	return nil
 }
 
