@@ -10,7 +10,8 @@
 # Each figure is the best round (ns) of the second half of ROUNDS rounds,
 # best of RUNS JVMs, the JVMs of the rows taking turns; ratios are to the
 # unwoven run. CLOCK=cpu times rounds by the thread's CPU time (steadier on
-# a loaded machine) instead of the wall clock.
+# a loaded machine) instead of the wall clock. Records (bench/common.sh): a
+# row and workload each.
 # Usage: [CLOCK=cpu] bash bench/around.sh [RUNS [ROUNDS [BASE]]]   (from the repository root)
 set -euo pipefail
 RUNS=${1:-3}
@@ -24,6 +25,7 @@ AJRT=/usr/share/java/aspectjrt.jar
 
 go build -o "$W/weft" ./cmd/weft
 . bench/common.sh
+bench_begin "$@"
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac --release 8 -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java bench/testdata/Proceed1.java
 javac --release 8 -g -d "$W/plain" bench/testdata/Work.java
@@ -45,6 +47,7 @@ fi
 clock=()
 [ "$CLOCK" = cpu ] && clock=(cpu)
 uptime
+bench_mark
 declare -A best
 for w in fib alloc; do
   for _ in $(seq 1 "$RUNS"); do
@@ -64,3 +67,16 @@ for i in "${!cps[@]}"; do
   echo
 done
 uptime
+HOW="best round ($CLOCK clock) of the second half of $ROUNDS in-process rounds, best of $RUNS JVMs, the rows' JVMs taking turns"
+declare -A TITLE=([fib]='fib(30)' [alloc]='1 M small objects')
+for w in fib alloc; do
+  for i in "${!cps[@]}"; do
+    fig=$(awk -v ns="${best[$w.$i]}" -v p="${best[$w.0]}" 'BEGIN{printf "%.2f ms", ns/1e6; if (ns != p) printf ": x%.2f", ns/p}')
+    ref=""
+    ((i > 0)) && ref=$(awk -v p="${best[$w.0]}" 'BEGIN{printf "unwoven: %.2f ms", p/1e6}')
+    bench_record "${TITLE[$w]}, around advice proceeding once" "${names[$i]}" "$fig" "$ref" \
+      "$([[ ${names[$i]} == 'weft around' ]] && echo "no more than ajc's")" "$HOW" \
+      "java -Dcount.quiet=1 -cp ${cps[$i]} work.Work $w $ROUNDS ${clock[*]}"
+  done
+done
+bench_end

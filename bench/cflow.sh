@@ -11,7 +11,8 @@
 #   cflowbelow(fib): ... && cflowbelow(execution(fib)) (a cflow entry and
 #     exit at every fib call as well as the test: the worst case);
 # and the last two woven by ajc (AspectJ's CFlowCounter) for comparison.
-# Each row is the best of RUNS JVM runs.
+# Each row is the best of RUNS JVM runs; records (bench/common.sh): a row
+# each.
 # Usage: bash bench/cflow.sh [RUNS]   (from the repository root; JDK 17, Go and ajc on PATH)
 set -euo pipefail
 RUNS=${1:-3}
@@ -19,6 +20,8 @@ W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
 D=bench/testdata/cflow
+. bench/common.sh
+bench_begin "$@"
 
 go build -o "$W/weft" ./cmd/weft
 "$W/weft" runtime -o "$W/weft-rt.jar"
@@ -45,7 +48,7 @@ for v in cflow-false cflowbelow-fib; do
   ajc -1.8 -inpath "$W/app" -cp "$AJRT:$W/adv" -outjar "$W/ajc-$v.jar" "$W/B.aj" >"$W/ajc.log" 2>&1 || { cat "$W/ajc.log"; exit 1; }
 done
 
-best() { # the best ns/call of RUNS runs
+nsbest() { # the best ns/call of RUNS runs
   local b=""
   for _ in $(seq 1 "$RUNS"); do
     local x
@@ -54,14 +57,20 @@ best() { # the best ns/call of RUNS runs
   done
   echo "$b"
 }
+HOW="best of $RUNS JVMs, each the best of 60 in-process rounds after warm-up"
 uptime
-base=$(best -cp "$W/app:$W/adv")
+bench_mark
+base=$(nsbest -cp "$W/app:$W/adv")
 printf '%-34s %8s ns/call   x1.00\n' "unwoven" "$base"
+bench_record 'fib(25), before advice at every call' unwoven "$base ns/call" "" "" "$HOW" "java -cp $W/app:$W/adv fib.Fib"
 row() { # name, java args...
-  local name=$1 x
+  local name=$1 x r
   shift
-  x=$(best "$@")
-  printf '%-34s %8s ns/call   x%.2f\n' "$name" "$x" "$(awk -v a="$x" -v b="$base" 'BEGIN{print a/b}')"
+  bench_mark
+  x=$(nsbest "$@")
+  r=$(awk -v a="$x" -v b="$base" 'BEGIN{printf "%.2f", a/b}')
+  printf '%-34s %8s ns/call   x%s\n' "$name" "$x" "$r"
+  bench_record 'fib(25), before advice at every call' "$name" "$x ns/call: x$r" "unwoven: $base ns/call" "" "$HOW" "java $* fib.Fib"
 }
 for v in "${ORDER[@]}"; do
   row "weft $v" -cp "$W/woven-$v:$W/adv"
@@ -69,3 +78,4 @@ done
 for v in cflow-false cflowbelow-fib; do
   row "ajc $v" -cp "$W/ajc-$v.jar:$AJRT:$W/adv"
 done
+bench_end

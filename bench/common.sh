@@ -6,11 +6,76 @@
 # ... C120.java; best COMMAND... times a command; rounds times commands side
 # by side; medians times commands interleaved; ratio A B prints B/A; section
 # prints commands interleaved as a table against the first.
+#
+# Every figure a script prints is also written as a record (bench_record)
+# to $WEFT_BENCH_OUT (default ~/.cache/weft-bench), from which
+# bench/figures.sh writes docs/figures.md: bench_begin "$@" opens the
+# script's records, bench_record writes one, bench_end keeps them (a run
+# that fails keeps the records of the last run that did not).
 
 # A benchmark keeps every JDK it weaves (each tool's, both builds'): a few GB, over weft's default
 # cache bound (5 GB) with the caches a WEFT_BENCH_CACHE directory keeps between runs, where an entry
 # evicted while another command runs would be woven again, or missing.
 export WEFT_CACHE_MAX=${WEFT_CACHE_MAX:-50G}
+
+# The records: one file a run of a script, a line a figure, fields separated by tabs, the
+# first line naming them (bench/figures.go reads them).
+BENCH_FIELDS='script run section what figure reference goal rounds command jdk machine load_before load_after date version'
+
+bench_begin() { # ARGS...: the script's arguments; opens its records ($BENCH_FILE, kept by
+  # bench_end) and notes the machine, weft's version and the load average.
+  local name v run
+  name=$(basename "$0" .sh)
+  run="bash bench/$name.sh"
+  for v in ONLY ROWS PARTS CLOCK BEFORE JDK25 LONG TRANSFERS ACCOUNTS WARMUP; do
+    [[ $(declare -p "$v" 2>/dev/null) == "declare -x"* ]] || continue
+    run="$v=${!v// /\\ } $run" # set by the caller: part of the command
+    [[ $v == ONLY || $v == ROWS || $v == PARTS ]] && name="$name-${!v// /-}"
+  done
+  BENCH_RUN="$run${*:+ $*}"
+  BENCH_OUT=${WEFT_BENCH_OUT:-${XDG_CACHE_HOME:-$HOME/.cache}/weft-bench}
+  mkdir -p "$BENCH_OUT"
+  BENCH_FILE=$BENCH_OUT/$name.tsv
+  BENCH_MACHINE="$(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+  BENCH_VERSION=$(git describe --always --dirty --tags 2>/dev/null || echo unknown)
+  declare -gA BENCH_JDKS=()
+  tr ' ' '\t' <<<"$BENCH_FIELDS" >"$BENCH_FILE.new"
+  bench_mark
+}
+
+bench_mark() { # notes the load average a measurement starts with
+  BENCH_LOAD=$(cut -d' ' -f1 /proc/loadavg)
+}
+
+bench_record() { # SECTION WHAT FIGURE REFERENCE GOAL ROUNDS COMMAND: one record of the figure
+  # measured by COMMAND (on the JDK of $BENCH_JAVA, default java), against REFERENCE (measured in
+  # the same run, or empty) and GOAL (or empty), ROUNDS saying how; the load average is
+  # bench_mark's and now's. The figure's runs of blanks are one; $W in the command is written as
+  # is, the javac workload's files as a glob.
+  local f java=${BENCH_JAVA:-java} cmd=${7//"${W:-/nonexistent}"/\$W}
+  [ -n "${BENCH_JDKS[$java]:-}" ] || BENCH_JDKS[$java]=$("$java" -XshowSettings:properties -version 2>&1 |
+    awk -F' = ' '/^ *java.vendor = / { v = $2 } /^ *java.runtime.version = / { r = $2 } END { print v, r }')
+  cmd=$(sed -E 's#(\$W/src/gen/C[0-9]+\.java ?)+#$W/src/gen/*.java #g; s/ +$//' <<<"$cmd")
+  f=("$(basename "$0")" "$BENCH_RUN" "$1" "$2" "$(sed -E 's/ +/ /g; s/^ | $//g' <<<"$3")" "$4" "$5" "$6" "$cmd" "${BENCH_JDKS[$java]}"
+    "$BENCH_MACHINE" "$BENCH_LOAD" "$(cut -d' ' -f1 /proc/loadavg)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$BENCH_VERSION")
+  f=("${f[@]//$'\t'/ }")
+  f=("${f[@]//$'\n'/ }")
+  (IFS=$'\t'; echo "${f[*]}") >>"$BENCH_FILE.new"
+}
+
+bench_cmd() { # WORD...: the command line, a word quoted where the shell would need it
+  local a line=""
+  for a; do
+    [[ $a =~ ^[-A-Za-z0-9_./:=@,+%]+$ ]] || a=${a@Q}
+    line="$line${line:+ }$a"
+  done
+  echo "$line"
+}
+
+bench_end() { # keeps the run's records, in place of the last run's
+  mv "$BENCH_FILE.new" "$BENCH_FILE"
+  echo "records: $BENCH_FILE"
+}
 
 bench_start() { # [BASE]: the run's work directory $W (removed at exit), weft's cache
   # (WEFT_BENCH_CACHE's if set, kept), this weft built as $W/weft and, with BASE, that one as
@@ -139,15 +204,22 @@ section() {
     fi
     shift 2
   done
+  bench_mark
   mapfile -t out < <(medians "${cmds[@]}")
   printf '%-50s wall ms   cpu ms   vs stock (wall, cpu)\n' "$title"
   read -r s_w s_c <<<"${out[0]}"
+  local how="medians of $RUNS interleaved rounds after ${WARMUP:-1} warm-up" what goal
   for i in "${!names[@]}"; do
     read -r w c <<<"${out[$i]}"
+    what=${names[$i]#"${names[$i]%%[! ]*}"} goal=""
+    [[ $what =~ ^(.*)\ \(goal\ (.*)\)$ ]] && what=${BASH_REMATCH[1]} goal=${BASH_REMATCH[2]}
     if ((i == 0)); then
       printf '%-50s %7d  %7d\n' "${names[$i]}" "$w" "$c"
+      bench_record "$title" "$what" "$w ms wall, $c ms CPU" "" "" "$how" "${cmds[$i]}"
     else
       printf '%-50s %7d  %7d   %s %s\n' "${names[$i]}" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")"
+      bench_record "$title" "$what" "$w ms wall, $c ms CPU: $(ratio "$s_w" "$w") wall, $(ratio "$s_c" "$c") CPU" \
+        "${names[0]}: $s_w ms wall, $s_c ms CPU" "$goal" "$how" "${cmds[$i]}"
     fi
   done
 }

@@ -36,6 +36,7 @@
 # ONLY=weave runs part 1's weave rows only (weft jdk -o and weft weave
 # guava, RUNS times each, alternating with BEFORE's, the least CPU shown;
 # ajc once).
+# Records (bench/common.sh): every figure printed, a JDK each.
 # Usage: bash bench/jdk.sh [RUNS]   (from the repository root; JDK 17, Go, Debian's aspectj, JDK 25)
 set -euo pipefail
 RUNS=${1:-3}
@@ -50,7 +51,13 @@ W=$(mktemp -d /tmp/weft-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
 . bench/common.sh
+bench_begin "$@"
 uptime
+rec() { # JDK SECTION WHAT FIGURE REFERENCE GOAL HOW COMMAND: a record of a figure on JDK 17 or 25
+  local v=$1
+  shift
+  BENCH_JAVA=$(home "$v")/bin/java bench_record "$@"
+}
 
 go build -o "$W/weft" ./cmd/weft
 "$W/weft" runtime -o "$W/weft-rt.jar"
@@ -62,18 +69,30 @@ measure() { # COMMAND...: prints the command's wall time, CPU and peak RSS
   read -r e u s m <"$W/time"
   printf '%6.2f s wall, %6.2f CPU-s, %5d MB peak RSS' "$e" "$(echo "$u $s" | awk '{print $1+$2}')" $((m / 1024))
 }
-timed() { # LABEL COMMAND...: prints the label and measure's figures
+declare -A CMDOF
+timed() { # LABEL COMMAND...: prints the label and measure's figures; notes the command in CMDOF
   local label=$1
   shift
+  CMDOF[$label]="${JAVA_OPTS:+JAVA_OPTS=$JAVA_OPTS }$*"
   printf '%-44s %s\n' "$label" "$(measure "$@")"
+}
+WEAVING='weaving with the counting aspect'
+recorded() { # LABEL HOW COMMAND...: timed, and its record
+  local label=$1 how=$2 line
+  shift 2
+  line=$(timed "$label" "$@")
+  echo "$line"
+  rec 17 "$WEAVING" "$label" "${line:45}" "" "" "$how" "${JAVA_OPTS:+JAVA_OPTS=$JAVA_OPTS }$*"
 }
 bothjdks() { # LABEL FLAG DIR COMMAND...: COMMAND --java-home HOME FLAG DIR17 (and DIR25) for each
   # JDK: one line, JDK 17's figures then JDK 25's
-  local label=$1 flag=$2 dir=$3 line v
+  local label=$1 flag=$2 dir=$3 line v fig
   shift 3
   line=$(printf '%-44s' "$label")
   for v in "${VS[@]}"; do
-    line="$line   JDK $v: $(measure "$@" --java-home "$(home "$v")" "$flag" "$dir$v")"
+    fig=$(measure "$@" --java-home "$(home "$v")" "$flag" "$dir$v")
+    line="$line   JDK $v: $fig"
+    rec "$v" "$WEAVING" "$label" "$fig" "" "" "one run" "$* --java-home $(home "$v") $flag $dir$v"
   done
   echo "$line"
 }
@@ -111,10 +130,17 @@ if [ "${ONLY:-}" = weave ]; then
     best[$label]=$row
     cpu[$label]=$c
   done <"$W/rows"
-  for label in "${labels[@]}"; do echo "${best[$label]}"; done
-  JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
+  how="the least CPU of $RUNS runs"
+  [ -n "${BEFORE:-}" ] && how="$how, alternating with those of $BEFORE"
+  for label in "${labels[@]}"; do
+    echo "${best[$label]}"
+    l=${label%"${label##*[! ]}"}
+    rec 17 "$WEAVING" "$l" "${best[$label]:45}" "" "" "$how" "${CMDOF[$l]}"
+  done
+  JAVA_OPTS=-Xmx2g recorded 'ajc -inpath guava' 'one run' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
     -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
   uptime
+  bench_end
   exit 0
 fi
 bothjdks 'weft jdk, all modules' -o "$W/jdk" "$W/weft" jdk -q $COUNT
@@ -123,8 +149,8 @@ for v in "${VS[@]}"; do
   "$W/weft" jdk -q -a bench/testdata/nop.weft --advice-cp "$W/adv" --java-home "$(home "$v")" -o "$W/jdk-nop$v"
 done
 if $ALL; then
-  timed 'weft weave guava' "$W/weft" weave -q $COUNT -o "$W/guava-weft/g.jar" "$GUAVA"
-  JAVA_OPTS=-Xmx2g timed 'ajc -inpath guava' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
+  recorded 'weft weave guava' 'one run' "$W/weft" weave -q $COUNT -o "$W/guava-weft/g.jar" "$GUAVA"
+  JAVA_OPTS=-Xmx2g recorded 'ajc -inpath guava' 'one run' ajc -1.8 -warn:none -inpath "$GUAVA" -cp "/usr/share/java/aspectjrt.jar:$W/adv" \
     -outjar "$W/guava-ajc.jar" "$W/CountAll.aj"
 fi
 if [ -n "${BEFORE:-}" ]; then
@@ -144,8 +170,20 @@ for v in "${VS[@]}"; do
   cmds+=("$java -cp $W/hello Hello" "$java $Q -cp $W/hello:$W/adv HelloCount" "$java -Xshare:off -cp $W/hello Hello"
     "$java @$W/jdk$v/weft.args $Q -cp $W/hello Hello" "$W/img$v/bin/java $Q -cp $W/hello Hello")
 done
+bench_mark
 mapfile -t rows < <(medians "${cmds[@]}")
+HOW="medians of $RUNS interleaved runs of every command, both JDKs', after a warm-up"
+HELLO=(stock 'stock initializing the advice class' 'stock without CDS' 'woven, patches' 'woven, runtime image')
 for i in "${!VS[@]}"; do
+  for k in 0 1 2 3 4; do
+    read -r w c <<<"${rows[5 * i + k]}"
+    fig="$w ms wall, $c ms CPU" ref=""
+    if ((k == 4)); then
+      read -r a_w a_c <<<"${rows[5 * i + 1]}"
+      fig="$fig: $(ratio "$a_w" "$w") wall, $(ratio "$a_c" "$c") CPU" ref="${HELLO[1]}: $a_w ms wall, $a_c ms CPU"
+    fi
+    rec "${VS[i]}" "hello world start-up, JDK ${VS[i]}" "${HELLO[k]}" "$fig" "$ref" "" "$HOW" "${cmds[5 * i + k]}"
+  done
   read -r s_w s_c <<<"${rows[5 * i]}"
   read -r a_w a_c <<<"${rows[5 * i + 1]}"
   read -r n_w n_c <<<"${rows[5 * i + 2]}"
@@ -167,10 +205,20 @@ for v in "${VS[@]}"; do
   java=$(home "$v")/bin/java
   JDKS=("$java" "$java @$W/jdk$v/weft.args $Q" "$java @$W/jdk-nop$v/weft.args")
   [ -n "${BEFORE:-}" ] && [ "$v" = 17 ] && JDKS+=("$java @$W/jdk-before/weft.args $Q")
+  bench_mark
   mapfile -t rows < <(rounds "${JDKS[@]}")
   read -r s_w s_c _ <<<"${rows[0]}"
   read -r c_w c_c c_r <<<"${rows[1]}"
   read -r z_w z_c z_r <<<"${rows[2]}"
+  HOW="best wall and CPU of $RUNS rounds after a warm-up, one run of each JDK a round; CPU ratio the median of the rounds'"
+  JAVAC_ROWS=(stock 'woven, counting' 'woven, advice that does nothing' "woven by ${BEFORE:-}, counting")
+  for k in "${!JDKS[@]}"; do
+    read -r w c r <<<"${rows[k]}"
+    fig="$w ms wall, $c ms CPU" ref="" goal=""
+    ((k > 0)) && fig="$fig: x$r CPU" ref="stock: $s_w ms wall, $s_c ms CPU"
+    ((k == 1)) && goal='x1.3 CPU'
+    rec "$v" "javac, 120 files, JDK $v" "${JAVAC_ROWS[k]}" "$fig" "$ref" "$goal" "$HOW" "${JDKS[k]} $ROUND_CMD"
+  done
   printf 'javac, 120 files, JDK %s (best wall / cpu ms; median of %d rounds'"'"' cpu ratios): stock %6d / %6d   counting %6d / %6d (x%s cpu)   no-op advice %6d / %6d (x%s cpu)   the counting advice'"'"'s own work: %s%% of the overhead\n' \
     "$v" "$RUNS" "$s_w" "$s_c" "$c_w" "$c_c" "$c_r" "$z_w" "$z_c" "$z_r" \
     "$(echo "$c_r $z_r" | awk '{d=$1-1; printf "%d", (d > 0 ? 100*($1-$2)/d : 0)}')"
@@ -193,6 +241,7 @@ if [ -n "${BEFORE:-}" ]; then
   CPS+=("$W/woven-before:$W/adv")
 fi
 rm -f "$W/fib"
+bench_mark
 for _ in $(seq 1 "$RUNS"); do # RUNS JVMs a configuration, interleaved
   for v in "${VS[@]}"; do
     for k in "${!CPS[@]}"; do
@@ -203,8 +252,17 @@ done
 fib() { # JDK CONFIG: the median of the JVMs' best rounds of fib(30), µs
   awk -v v="$1" -v k="$2" '$1 == v && $2 == k { print $3 }' "$W/fib" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
+FIB_ROWS=(unwoven 'raw unguarded static call in the source' 'woven, counting advice' "woven by ${BEFORE:-}")
 for v in "${VS[@]}"; do
   f_p=$(fib "$v" 0) f_r=$(fib "$v" 1) f_w=$(fib "$v" 2)
+  for k in "${!CPS[@]}"; do
+    f=$(fib "$v" "$k") ref="" fig=""
+    ((k > 0)) && fig=": $(ratio "$f_p" "$f")" ref="unwoven: $f_p µs"
+    ((k == 2)) && fig="$fig ($(ratio "$f_r" "$f") of the raw call)" ref="$ref; raw call: $f_r µs"
+    rec "$v" "fib(30), JDK $v" "${FIB_ROWS[k]}" "$f µs$fig" "$ref" "" \
+      "best round of the thread's CPU in each JVM, the median of $RUNS JVMs, the configurations interleaved" \
+      "$(home "$v")/bin/java $Q -cp ${CPS[k]} work.Work fib 30 cpu"
+  done
   printf 'fib(30), JDK %s, best round (µs of CPU, median of %d JVMs): unwoven %6d   raw static call %6d (%s)   woven, counting %6d (%s, %s of the raw call)\n' \
     "$v" "$RUNS" "$f_p" "$f_r" "$(ratio "$f_p" "$f_r")" "$f_w" "$(ratio "$f_p" "$f_w")" "$(ratio "$f_r" "$f_w")"
   if [ -n "${BEFORE:-}" ]; then
@@ -230,8 +288,21 @@ for v in "${VS[@]}"; do
   # medians' warm-up round makes the archives (a program's second run).
   cmds+=("$RUN --app-cds=false $HELLO" "$RUN $HELLO" "$RUN --app-cds=false $JAVAC1" "$RUN $JAVAC1")
 done
+bench_mark
 mapfile -t rows < <(medians "${cmds[@]}")
+HOW="medians of $RUNS interleaved runs of every command, both JDKs', after a warm-up that makes the archives"
+RUN_ROWS=('hello world, --app-cds=false' 'hello world, with the archive' 'javac Hello.java, --app-cds=false' 'javac Hello.java, with the archive')
 for i in "${!VS[@]}"; do
+  for k in 0 1 2 3; do
+    read -r w c <<<"${rows[4 * i + k]}"
+    fig="$w ms wall, $c ms CPU" ref=""
+    if ((k % 2)); then
+      read -r n_w n_c <<<"${rows[4 * i + k - 1]}"
+      fig="$fig: $(ratio "$n_c" "$c") CPU" ref="${RUN_ROWS[k - 1]}: $n_w ms wall, $n_c ms CPU"
+    fi
+    rec "${VS[i]}" "weft run on the image, the application's CDS archive, JDK ${VS[i]} (weft's own time included)" \
+      "${RUN_ROWS[k]}" "$fig" "$ref" "" "$HOW" "${cmds[4 * i + k]}"
+  done
   read -r h0_w h0_c <<<"${rows[4 * i]}"
   read -r h1_w h1_c <<<"${rows[4 * i + 1]}"
   read -r j0_w j0_c <<<"${rows[4 * i + 2]}"
@@ -241,3 +312,4 @@ for i in "${!VS[@]}"; do
 done
 fi
 uptime
+bench_end

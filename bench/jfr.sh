@@ -38,6 +38,7 @@
 # nearest frame in an old object's allocation stack, and the field its path
 # from the GC roots ends at; weft leak: the growing contexts naming it), and
 # on the demo's bounded cache (Requests fixed) what each still reports.
+# Records (bench/common.sh): each part's rows.
 # PARTS (environment) chooses the parts, default "17 25 fib leak".
 # WEFT_BENCH_CACHE names a cache directory to keep between runs (the woven
 # JDKs take minutes each).
@@ -53,6 +54,7 @@ export WEFT_CACHE=${WEFT_BENCH_CACHE:-$W/cache}
 
 go build -o "$W/weft" ./cmd/weft
 . bench/common.sh
+bench_begin "$@"
 javac_workload "$W/src"
 javac -d "$W/work" bench/testdata/Work.java
 javac -d "$W/demo" examples/leak/demo/Requests.java
@@ -61,8 +63,15 @@ WEFT=$W/weft
 JFR_PROFILE=-XX:StartFlightRecording:settings=profile
 ROUND_CMD= # rounds runs each command as given
 
-table() { # TITLE NAME...: rounds' lines (in $W/rows) and the median wall ratios of $W/rounds, a row per NAME
-  local title=$1 lines walls
+measure() { # COMMAND...: rounds of the commands, their lines in $W/rows, the commands kept for table
+  CMDS=("$@")
+  bench_mark
+  rounds "$@" >"$W/rows" || true # a failed run must not end the script
+}
+
+table() { # TITLE NAME...: rounds' lines (in $W/rows) and the median wall ratios of $W/rounds, a row per NAME,
+  # each recorded with its command (CMDS)
+  local title=$1 lines walls i=0 ref="" how="best wall and CPU of $RUNS interleaved rounds after a warm-up; ratios the medians of the rounds'"
   shift
   lines=$(cat "$W/rows")
   echo "rounds (round, command, wall ms, cpu ms): $(tr '\n' ' ' <"$W/rounds")"
@@ -75,6 +84,13 @@ table() { # TITLE NAME...: rounds' lines (in $W/rows) and the median wall ratios
   printf '\n%-44s %8s %8s %9s %9s\n' "$title" 'wall ms' 'cpu ms' 'x wall' 'x cpu'
   paste -d' ' <(echo "$lines") <(echo "$walls") | while read -r w c cr wr; do
     printf '%-44s %8d %8d %9s %9s\n' "$1" "$w" "$c" "x$wr" "x$cr"
+    if ((i == 0)); then
+      ref="$1: $w ms wall, $c ms CPU"
+      bench_record "$title" "$1" "$w ms wall, $c ms CPU" "" "" "$how" "${CMDS[i]}"
+    else
+      bench_record "$title" "$1" "$w ms wall, $c ms CPU: x$wr wall, x$cr CPU" "$ref" "" "$how" "${CMDS[i]}"
+    fi
+    i=$((i + 1))
     shift
   done
 }
@@ -147,11 +163,12 @@ uptime
 if has 17; then # 1. javac, JDK 17.
   JAVAC="javac -d $W/out $W/src/gen/*.java"
   NAMES=(stock 'JFR profile settings (10 ms)' 'JFR profile, method-profiling=max (1 ms)' 'weft profile --no-time' 'weft profile')
-  rounds "$JAVAC" \
+  measure "$JAVAC" \
     "javac -J$JFR_PROFILE,filename=$W/s17.jfr -d $W/out $W/src/gen/*.java" \
     "javac -J$JFR_PROFILE,method-profiling=max,filename=$W/m17.jfr -d $W/out $W/src/gen/*.java" \
     "$WEFT profile --no-time --top 0 -o $W/c17 -- $JAVAC" \
-    "$WEFT profile --top 0 -o $W/t17 -- $JAVAC" >"$W/rows" || true; table 'javac, 120 files, JDK 17' "${NAMES[@]}"
+    "$WEFT profile --top 0 -o $W/t17 -- $JAVAC"
+  table 'javac, 120 files, JDK 17' "${NAMES[@]}"
   uptime
 fi
 
@@ -164,22 +181,24 @@ if has 25; then # 2. javac, JDK 25: weft's ten first methods first, for method t
                   sub(/\.[^.]*$/, "::&", $3); sub(/::\./, "::", $3); printf "%s%s", (n++ ? ";" : ""), $3 }' "$W/t25/frames")
   echo "method timing of: $filter"
   NAMES=(stock 'JFR profile settings (10 ms)' 'JFR method timing, weft'"'"'s top 10' 'weft profile --no-time' 'weft profile')
-  rounds "$JAVAC25" \
+  measure "$JAVAC25" \
     "$J25/bin/javac -J$JFR_PROFILE,filename=$W/s25.jfr -d $W/out $W/src/gen/*.java" \
     "$J25/bin/javac -J-XX:StartFlightRecording:method-timing=$filter,filename=$W/mt25.jfr -d $W/out $W/src/gen/*.java" \
     "$WEFT profile --no-time --top 0 -o $W/c25 -- $JAVAC25" \
-    "$WEFT profile --top 0 -o $W/t25 -- $JAVAC25" >"$W/rows" || true; table 'javac, 120 files, JDK 25' "${NAMES[@]}"
+    "$WEFT profile --top 0 -o $W/t25 -- $JAVAC25"
+  BENCH_JAVA=$J25/bin/java table 'javac, 120 files, JDK 25' "${NAMES[@]}"
   uptime
 fi
 
 if has fib; then # 3. fib, JDK 25.
   FIB="-cp $W/work work.Work fib 40"
   NAMES=(stock 'JFR profile settings (10 ms)' 'JFR method timing of work.Work::fib' 'weft profile --no-time' 'weft profile')
-  rounds "$J25/bin/java $FIB" \
+  measure "$J25/bin/java $FIB" \
     "$J25/bin/java $JFR_PROFILE,filename=$W/sf.jfr $FIB" \
     "$J25/bin/java -XX:StartFlightRecording:method-timing=work.Work::fib,filename=$W/mf.jfr $FIB" \
     "$WEFT profile --no-time --top 0 -o $W/cf -- $J25/bin/java $FIB" \
-    "$WEFT profile --top 0 -o $W/tf -- $J25/bin/java $FIB" >"$W/rows" || true; table 'fib(30) x 40, JDK 25' "${NAMES[@]}"
+    "$WEFT profile --top 0 -o $W/tf -- $J25/bin/java $FIB"
+  BENCH_JAVA=$J25/bin/java table 'fib(30) x 40, JDK 25' "${NAMES[@]}"
   uptime
 fi
 
@@ -188,14 +207,15 @@ if has leak; then # 4. Leaks, JDK 17.
   DEMO="-Xmx32m -cp $W/demo Requests"
   AUDIT="-Xmx64m -cp $W/audit Audit"
   NAMES=(stock 'JFR profile settings, path-to-gc-roots' 'weft leak')
-  rounds "java $DEMO" "java $JFR_LEAK,filename=$W/ld.jfr $DEMO" "$WEFT leak -o $W/ld -- java $DEMO" >"$W/rows" || true # a failed run must not end the script
+  measure "java $DEMO" "java $JFR_LEAK,filename=$W/ld.jfr $DEMO" "$WEFT leak -o $W/ld -- java $DEMO"
   table "README's leak demo, JDK 17" "${NAMES[@]}"
-  rounds "java $AUDIT" "java $JFR_LEAK,filename=$W/la.jfr $AUDIT" "$WEFT leak -o $W/la -- java $AUDIT" >"$W/rows" || true # a failed run must not end the script
+  measure "java $AUDIT" "java $JFR_LEAK,filename=$W/la.jfr $AUDIT" "$WEFT leak -o $W/la -- java $AUDIT"
   table 'Audit (the JDK allocates what grows), JDK 17' "${NAMES[@]}"
   java $JFR_LEAK,filename=$W/lf.jfr $DEMO fixed >/dev/null 2>&1
   $WEFT leak -o "$W/lf" -- java $DEMO fixed >/dev/null 2>&1
   uptime
 fi
+bench_end
 
 # What each reported, from the last round's files.
 for v in 17 25; do

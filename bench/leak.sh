@@ -20,13 +20,14 @@
 # a round's commands share it). WEFT_BENCH_CACHE names a cache directory to
 # keep between runs (a woven JDK takes minutes); the BASE weft is built
 # with -trimpath, the same binary from one run to the next, so its woven
-# JDK is kept too.
+# JDK is kept too. Records (bench/common.sh): a row each.
 # Usage: [ROWS="default"] bash bench/leak.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
 set -euo pipefail
 RUNS=${1:-3}
 BASE=${2:-}
 ROWS=${ROWS:-every default 64}
 . bench/common.sh
+bench_begin "$@"
 bench_start "$BASE"
 javac_workload "$W/src"
 interval() { sed -n 's/.*"interval":\([0-9]*\).*/\1/p' "$1/leak.json" | head -1; }
@@ -42,15 +43,21 @@ for r in $ROWS; do
   esac
 done
 ROUND_CMD="-d $W/out $(echo "$W"/src/gen/*.java)"
+bench_mark
 mapfile -t rows < <(rounds "${cmds[@]}")
 read -r s_w s_c _ <<<"${rows[0]}"
 printf 'javac, 120 files               wall ms   cpu ms   vs stock: wall (best), cpu (median of %d rounds)\n' "$RUNS"
 printf '%-30s %7d  %7d\n' stock "$s_w" "$s_c"
+HOW="best wall and CPU of $RUNS interleaved rounds after a warm-up; CPU ratio the median of the rounds'"
+bench_record 'javac, 120 files' stock "$s_w ms wall, $s_c ms CPU" "" "" "$HOW" "${cmds[0]} $ROUND_CMD"
 for i in $(seq 1 $((${#cmds[@]} - 1))); do
   read -r w c r <<<"${rows[i]}"
   printf '%-30s %7d  %7d   %s x%s\n' "${names[i]}" "$w" "$c" "$(ratio "$s_w" "$w")" "$r"
+  bench_record 'javac, 120 files' "${names[i]}" "$w ms wall, $c ms CPU: $(ratio "$s_w" "$w") wall, x$r CPU" \
+    "stock: $s_w ms wall, $s_c ms CPU" "" "$HOW" "${cmds[i]} $ROUND_CMD"
 done
 uptime
+bench_end
 for d in lb l1 l2 l3; do
   [ -f "$W/$d/leak.json" ] && echo "$d: the run ended tracking 1 allocation in $(interval "$W/$d")"
   [ -f "$W/$d/leak.txt" ] && head -2 "$W/$d/leak.txt"

@@ -24,7 +24,8 @@
 # class of load-time weaving is (LTW - AOT) / N, in loop and in CPU time. weft's peak RSS is the weft process's own
 # (it serves the JVM; from --ltw-report, with its own CPU time and the time
 # it spent answering); AspectJ weaves inside the JVM, whose peak RSS is
-# shown against the stock JVM's.
+# shown against the stock JVM's. Records (bench/common.sh): a mode each,
+# and the cost per class.
 #
 # Usage: [BASE=REV] bash bench/ltw.sh [RUNS] [N]   (repository root; JDK 17, Go, Debian's aspectj)
 set -euo pipefail
@@ -35,6 +36,8 @@ W=$(mktemp -d /tmp/weft-ltw-bench-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export WEFT_CACHE=$W/cache
 AJ=/usr/share/java
+. bench/common.sh
+bench_begin "$@"
 
 go build -o "$W/weft" ./cmd/weft
 if [[ -n ${BASE:-} ]]; then
@@ -86,14 +89,17 @@ fi
 
 # once MODE PREP CMD...: one run of CMD (PREP before it), keeping MODE's
 # best loop, wall and CPU times (ms) so far, and its last run's hit count,
-# peak RSS (KB) and, for weft, its own peak RSS, CPU and serving time.
-declare -A BL BW BC RSS HITS WEFTLINE
+# peak RSS (KB), command and, for weft, its own peak RSS, CPU and serving
+# time.
+declare -A BL BW BC RSS HITS WEFTLINE CMD
 MODES=()
 once() {
   local mode=$1 prep=$2
   shift 2
   [[ -n ${BL[$mode]:-} ]] || { MODES+=("$mode"); BL[$mode]=999999 BW[$mode]=999999 BC[$mode]=999999; }
   eval "$prep"
+  CMD[$mode]=$*
+  [[ $prep == : ]] || CMD[$mode]="$prep; $*"
   rm -f "$W/report.json"
   /usr/bin/time -o "$W/time" -f '%e %M %U %S' "$@" >"$W/out" 2>"$W/err"
   [[ $(cat "$W/out") == "$(cat "$W/expected")" ]] || { echo "$mode: output differs" >&2; cat "$W/err" >&2; exit 1; }
@@ -118,6 +124,7 @@ once() {
 
 java -cp "$W/app" bench.Main "$W/plugin.jar" "$N" >"$W/expected" 2>/dev/null
 uptime
+bench_mark
 # RUNS rounds, each running every mode once, so that a busy spell of the
 # machine hits all modes alike; the best of each mode is kept.
 for _ in $(seq 1 "$RUNS"); do
@@ -137,16 +144,31 @@ uptime
 for mode in "${MODES[@]}"; do
   printf '%-13s loop %6d ms  wall %6d ms  cpu %6d ms  hits %6s  peak RSS %4d MB%s\n' "$mode" "${BL[$mode]}" "${BW[$mode]}" \
     "${BC[$mode]}" "${HITS[$mode]:--}" $((RSS[$mode] / 1024)) "${WEFTLINE[$mode]:-}"
-  eval "LOOP_${mode//[^a-zA-Z]/_}=${BL[$mode]} CPU_${mode//[^a-zA-Z]/_}=${BC[$mode]}"
+done
+
+HOW="best of $RUNS rounds, each running every mode once"
+for mode in "${MODES[@]}"; do
+  bench_record "$N classes loaded by the program" "$mode" \
+    "loop ${BL[$mode]} ms, wall ${BW[$mode]} ms, CPU ${BC[$mode]} ms, peak RSS $((RSS[$mode] / 1024)) MB${WEFTLINE[$mode]:+; ${WEFTLINE[$mode]#  }}" \
+    "" "" "$HOW" "${CMD[$mode]}"
 done
 
 per() { awk -v a="$1" -v b="$2" -v n="$N" 'BEGIN{printf "%6.3f", (a-b)/n}'; }
+perclass() { # NAME LTW AOT: the cost per class of mode LTW over mode AOT, printed and recorded
+  local loop cpu
+  loop=$(per "${BL[$2]}" "${BL[$3]}")
+  cpu=$(per "${BC[$2]}" "${BC[$3]}")
+  printf '  %-39s%s  %s\n' "$1" "$loop" "$cpu"
+  bench_record "load-time weaving: the cost per class, (LTW - AOT) / $N" "$1" "${loop// /} ms loop, ${cpu// /} ms CPU" \
+    "mode $2 over mode $3" "" "$HOW; the difference of the two modes' bests" "${CMD[$2]}"
+}
 echo "added per class, ms: (LTW - AOT) / $N      loop    cpu"
-echo "  weft, cold cache                       $(per "$LOOP_weft_cold" "$LOOP_weft_AOT")  $(per "$CPU_weft_cold" "$CPU_weft_AOT")"
-echo "  weft, warm cache                       $(per "$LOOP_weft_warm" "$LOOP_weft_AOT")  $(per "$CPU_weft_warm" "$CPU_weft_AOT")"
-echo "  weft, classes already woven            $(per "$LOOP_weft_AOT_LTW" "$LOOP_weft_AOT")  $(per "$CPU_weft_AOT_LTW" "$CPU_weft_AOT")"
+perclass 'weft, cold cache' 'weft cold' 'weft AOT'
+perclass 'weft, warm cache' 'weft warm' 'weft AOT'
+perclass 'weft, classes already woven' 'weft AOT+LTW' 'weft AOT'
 if [[ -n ${BASE:-} ]]; then
-  echo "  weft of $BASE, cold cache         $(per "$LOOP_base_cold" "$LOOP_weft_AOT")  $(per "$CPU_base_cold" "$CPU_weft_AOT")"
-  echo "  weft of $BASE, warm cache         $(per "$LOOP_base_warm" "$LOOP_weft_AOT")  $(per "$CPU_base_warm" "$CPU_weft_AOT")"
+  perclass "weft of $BASE, cold cache" 'base cold' 'weft AOT'
+  perclass "weft of $BASE, warm cache" 'base warm' 'weft AOT'
 fi
-echo "  AspectJ's load-time weaver             $(per "$LOOP_ajc_LTW" "$LOOP_ajc_AOT")  $(per "$CPU_ajc_LTW" "$CPU_ajc_AOT")"
+perclass "AspectJ's load-time weaver" 'ajc LTW' 'ajc AOT'
+bench_end

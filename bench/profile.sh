@@ -21,7 +21,8 @@
 # each --jit policy: a short run's win must not be a long run's loss.
 # Each row is the best of RUNS runs of the whole command (weft's own work
 # included: serving load-time weaving, writing the profile and its flame
-# graph), after one run that fills the caches. WEFT_BENCH_CACHE names a
+# graph), after one run that fills the caches; records (bench/common.sh):
+# a row each. WEFT_BENCH_CACHE names a
 # cache directory to keep between runs (the woven JDKs take minutes each).
 # Usage: [ROWS="calls jit long"] [LONG=N] bash bench/profile.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
 set -euo pipefail
@@ -31,6 +32,7 @@ ROWS=${ROWS:-count empty calls time}
 LONG=${LONG:-8}
 has() { [[ " $ROWS " == *" $1 "* ]]; }
 . bench/common.sh
+bench_begin "$@"
 bench_start "$BASE"
 "$W/weft" runtime -o "$W/weft-rt.jar"
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
@@ -81,35 +83,48 @@ public class Rounds {
 JAVA
 javac -d "$W/long" "$W/long/Rounds.java"
 LONGJAVA=(-cp "$W/long" Rounds "$LONG" -d "$W/out" "$W"/src/gen/*.java)
-row() { printf '%-32s %7d  %7d   %s %s\n' "$1" "$2" "$3" "$(ratio "$s_w" "$2")" "$(ratio "$s_c" "$3")"; }
-read -r s_w s_c < <(best "${JAVAC[@]}")
+HOW="best of $RUNS runs after one that fills the caches, the rows one after another"
+TITLE='javac, 120 files'
+stock() { # COMMAND...: times the stock run the rows are compared with
+  bench_mark
+  read -r s_w s_c < <(best "$@")
+  printf '%-32s %7d  %7d\n' "$s_name" "$s_w" "$s_c"
+  bench_record "$TITLE" "$s_name" "$s_w ms wall, $s_c ms CPU" "" "" "$HOW" "$(bench_cmd "$@")"
+}
+row() { # NAME COMMAND...: times COMMAND, a row against the stock run
+  local name=$1 w c
+  shift
+  bench_mark
+  read -r w c < <(best "$@")
+  printf '%-32s %7d  %7d   %s %s\n' "$name" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")"
+  bench_record "$TITLE" "${name#  }" "$w ms wall, $c ms CPU: $(ratio "$s_w" "$w") wall, $(ratio "$s_c" "$c") CPU" \
+    "$s_name: $s_w ms wall, $s_c ms CPU" "" "$HOW" "$(bench_cmd "$@")"
+}
 printf 'javac, 120 files                 wall ms   cpu ms   vs stock (wall, cpu)\n'
-printf '%-32s %7d  %7d\n' stock "$s_w" "$s_c"
-if has count; then
-  read -r w c < <(best "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}")
-  row 'counting aspect everywhere' "$w" "$c"
-fi
+s_name=stock
+stock "${JAVAC[@]}"
+has count && row 'counting aspect everywhere' "$W/weft" run -a examples/count/count.weft --advice-cp "$W/adv" -- "${JAVAC[@]}"
 if [ -n "$BASE" ]; then
-  has empty && { read -r w c < <(best "$W/weft-base" "${EMPTY[@]}"); row "BASE $BASE: empty advice" "$w" "$c"; }
-  has calls && { read -r w c < <(best "$W/weft-base" profile --no-time --top 0 -o "$W/b1" -- "${JAVAC[@]}"); row "BASE $BASE: calls + allocs" "$w" "$c"; }
-  has time && { read -r w c < <(best "$W/weft-base" profile --top 0 -o "$W/b2" -- "${JAVAC[@]}"); row "BASE $BASE: + wall time" "$w" "$c"; }
+  has empty && row "BASE $BASE: empty advice" "$W/weft-base" "${EMPTY[@]}"
+  has calls && row "BASE $BASE: calls + allocs" "$W/weft-base" profile --no-time --top 0 -o "$W/b1" -- "${JAVAC[@]}"
+  has time && row "BASE $BASE: + wall time" "$W/weft-base" profile --top 0 -o "$W/b2" -- "${JAVAC[@]}"
 fi
-has empty && { read -r w c < <(best "$W/weft" "${EMPTY[@]}"); row 'profile aspect, empty advice' "$w" "$c"; }
-has calls && { read -r w c < <(best "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}"); row 'profile: calls + allocs' "$w" "$c"; }
+has empty && row 'profile aspect, empty advice' "$W/weft" "${EMPTY[@]}"
+has calls && row 'profile: calls + allocs' "$W/weft" profile --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}"
 if has jit; then
   for j in stock delayed; do
-    read -r w c < <(best "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}")
-    row "  the same, --jit $j" "$w" "$c"
+    row "  the same, --jit $j" "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p1" -- "${JAVAC[@]}"
   done
 fi
-has time && { read -r w c < <(best "$W/weft" profile --top 0 -o "$W/p2" -- "${JAVAC[@]}"); row 'profile: + wall time' "$w" "$c"; }
+has time && row 'profile: + wall time' "$W/weft" profile --top 0 -o "$W/p2" -- "${JAVAC[@]}"
 if has long; then
-  read -r s_w s_c < <(best java "${LONGJAVA[@]}")
-  printf '%-32s %7d  %7d\n' "long: stock, $LONG rounds" "$s_w" "$s_c"
+  TITLE="javac, 120 files, $LONG times in one JVM"
+  s_name="long: stock, $LONG rounds"
+  stock java "${LONGJAVA[@]}"
   for j in c1 delayed stock; do
-    read -r w c < <(best "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p3" -- java "${LONGJAVA[@]}")
-    row "long: calls + allocs, --jit $j" "$w" "$c"
+    row "long: calls + allocs, --jit $j" "$W/weft" profile --jit $j --no-time --top 0 -o "$W/p3" -- java "${LONGJAVA[@]}"
   done
 fi
 uptime
+bench_end
 cat "$W"/p[12]/summary.txt 2>/dev/null || true

@@ -22,7 +22,8 @@
 # by side. ROWS (environment) chooses the workloads, default "bank";
 # TRANSFERS and ACCOUNTS size the bank's run. WEFT_BENCH_CACHE names a
 # cache directory to keep between runs (a woven JDK takes a minute).
-# No run crashes: the figures are the recording's cost.
+# No run crashes: the figures are the recording's cost. Records
+# (bench/common.sh): each section's rows.
 # Usage: [ROWS="bank driver javac"] bash bench/recrash.sh [RUNS [ROUNDS [BASE]]]   (from the repository root; JDK 17 and Go on PATH)
 set -euo pipefail
 RUNS=${1:-3}
@@ -33,6 +34,7 @@ TRANSFERS=${TRANSFERS:-6}
 ACCOUNTS=${ACCOUNTS:-100000}
 has() { [[ " $ROWS " == *" $1 "* ]]; }
 . bench/common.sh
+bench_begin "$@"
 bench_start "$BASE"
 
 uptime
@@ -79,3 +81,4 @@ if has javac; then
     'recrash --jdk-frames (+ jdk.compiler)' "$W/weft recrash --jdk-frames --modules java.base,jdk.compiler -o $W/r4 -- $JAVAC"
 fi
 uptime
+bench_end

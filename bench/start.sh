@@ -10,7 +10,8 @@
 # Each section's commands run interleaved, RUNS rounds after a warm-up
 # round (common.sh's section: medians of the whole command's wall and
 # user+sys CPU). With BASE, a git revision or a source tree, the same
-# commands with that weft in the same rounds (rows marked BASE).
+# commands with that weft in the same rounds (rows marked BASE). Records
+# (bench/common.sh): each section's rows.
 # WEFT_BENCH_CACHE names a cache directory kept between runs (each tool's
 # woven JDK takes a minute or two to make, per weft binary).
 # Usage: [WEFT_BENCH_CACHE=DIR] bash bench/start.sh [RUNS [BASE]]   (from the repository root; JDK 17 and Go on PATH)
@@ -18,6 +19,7 @@ set -euo pipefail
 RUNS=${1:-5}
 BASE=${2:-}
 . bench/common.sh
+bench_begin "$@"
 bench_start "$BASE"
 mkdir -p "$W/hello"
 cat >"$W/hello/Hello.java" <<'JAVA'
@@ -39,3 +41,4 @@ section 'javac -version' \
   'profile --no-time' "$W/weft profile --no-time --top 0 -o $W/p3 -- javac -version" \
   'leak' "$W/weft leak -o $W/l2 -- javac -version"
 uptime
+bench_end

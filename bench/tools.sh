@@ -19,6 +19,7 @@
 # archive from the list (cmd/weft/appcds.go), later ones map it. With BASE, a git revision or a source tree, the same
 # commands with that weft in the same rounds (rows marked BASE), and
 # around.sh's BASE row: the previous build's figures in the same run.
+# Records (bench/common.sh): each section's rows; around.sh writes its own.
 # WEFT_BENCH_CACHE names a cache directory kept between runs (each tool's
 # woven JDK takes a minute or two to make, per weft binary; a BASE given
 # as a source tree builds the same binary from one run to the next).
@@ -26,8 +27,9 @@
 set -euo pipefail
 RUNS=${1:-3}
 BASE=${2:-}
-export WARMUP=${WARMUP:-2}
 . bench/common.sh
+bench_begin "$@"
+WARMUP=${WARMUP:-2}
 bench_start "$BASE"
 javac_workload "$W/src"
 javac -d "$W/bank" bench/testdata/recrash/Bank.java
@@ -48,3 +50,4 @@ section 'bank: 6 M transfers, 100,000 accounts' \
 uptime
 echo 'around advice (goal: weft around no more than ajc around, both loops):'
 bash bench/around.sh "$RUNS" 30 ${BASE:+"$BASE"}
+bench_end
