@@ -1,5 +1,7 @@
-// Package bench holds weft's side-by-side benchmarks against AspectJ (the
-// Debian aspectj package, ajc 1.9.5):
+// Package bench holds weft's benchmarks: the scripts of this directory,
+// which measure weft's tools and weaving side by side with stock runs,
+// AspectJ and JFR, and two Go benchmarks against AspectJ (the Debian
+// aspectj package, ajc 1.9.5):
 //
 //	go test ./bench -run XXX -bench . -benchtime 1x
 //
@@ -11,18 +13,24 @@
 // woven by weft, and woven by ajc, and reports each as a multiple of the
 // unwoven time.
 //
-// Measured on the 2-core development machine (shared, load average 4-5),
-// JDK 17, guava 31.1, one run each:
+// # Figures
 //
-//	                     weft            ajc 1.9.5
-//	weave guava          0.63 s, 0.61 CPU-s, 109 MB   8.24 s, 8.35 CPU-s, 562 MB
-//	weave 2 classes      0.04 s, 15 MB                2.37 s, 225 MB
-//	fib(30)              ×1.66 (raw static call ×1.37)  ×1.72
-//	1M small objects     ×0.97 (raw static call ×0.96)  ×7.11
+// docs/figures.md is written whole by one command, from measurements of
+// the current build:
 //
-// (fib: ×2.23 before the woven guard passed its bypass token to the advice
-// helpers.) The application-mode bypass flag costs one table lookup per
-// woven method entry (runtime-java/weft/rt/DIB.java) and two stores per
-// advice call; in fib, whose body is a few instructions, that is what
-// separates weft from the raw call.
+//	bash bench/figures.sh
+//
+// It runs every script (tools.sh, start.sh, jdk.sh, profile.sh, leak.sh,
+// recrash.sh, cflow.sh, around.sh, ltw.sh, jfr.sh, scope.sh) at its full
+// round count, an hour or more on a 2-core machine, then writes the page.
+// Each script, as it prints its figures, writes them as records
+// (bench/common.sh's bench_record) to $WEFT_BENCH_OUT, default
+// ~/.cache/weft-bench: one file a script's run, fields separated by tabs,
+// the first line naming them (Fields), a line a figure with what was
+// measured, the figure, its reference and goal, how many rounds, the
+// command, the JDK, the machine, the load average before and after, the
+// date and weft's version. `bash bench/figures.sh -c` writes the page
+// from the records already there, `bash bench/figures.sh SCRIPT...` runs
+// those scripts first; ReadRecords and Figures (`go run ./bench/figures`)
+// turn the records into the page.
 package bench
