@@ -13,6 +13,10 @@ package classfile
 // uninitialized values). A long or double takes two slots, the second
 // holding Top, as in the JVM; frames are converted to the model's one-entry
 // form at the end.
+//
+// The analysis has two cheaper modes: keeping given frames (keptframes.go)
+// and one walk over short straight code (straight.go), with the same
+// transfer function (exec) and merge.
 
 import (
 	"fmt"
@@ -580,6 +584,24 @@ func (a *analyzer) enter(m *Member, desc string, static bool) error {
 	}
 	a.entryLocals = slices.Grow(a.entryLocals[:0], nb*ml)[:nb*ml]
 	clear(a.entryLocals)
+	if err := a.params(m, desc, static); err != nil {
+		return err
+	}
+	if a.frames && len(a.given) > 0 {
+		if err := a.seed(); err != nil {
+			return err
+		}
+	}
+	a.sp = 0
+	a.curBlock = 0
+	a.flowTo(0)
+	return nil
+}
+
+// params sets the method's entry locals, `this` and the parameters of
+// descriptor desc, in a.cur (sized to a.maxLocals), the others Top.
+func (a *analyzer) params(m *Member, desc string, static bool) error {
+	ml := a.maxLocals
 	a.cur = slices.Grow(a.cur[:0], ml)[:ml]
 	clear(a.cur)
 	a.thisType = a.classType(a.c.This)
@@ -598,21 +620,12 @@ func (a *analyzer) enter(m *Member, desc string, static bool) error {
 			return fmt.Errorf("malformed method descriptor %q", desc)
 		}
 		if t == "" {
-			break
+			return nil
 		}
 		a.cur[slot] = a.typeOf(t)
 		slot += t.Size()
 		j = next
 	}
-	if a.frames && len(a.given) > 0 {
-		if err := a.seed(); err != nil {
-			return err
-		}
-	}
-	a.sp = 0
-	a.curBlock = 0
-	a.flowTo(0)
-	return nil
 }
 
 // iterate interprets the blocks whose entry state changed, in code order,
@@ -696,10 +709,7 @@ func (a *analyzer) flowState(b int32, stack []vtype) {
 		return
 	}
 	if blk.flags&bReached == 0 {
-		blk.flags |= bReached
-		copy(dst, a.cur)
-		blk.stackAt, blk.nstack = int32(len(a.stacks)), int32(len(stack))
-		a.stacks = append(a.stacks, stack...)
+		a.reach(b, dst, stack)
 		a.markDirty(b)
 		return
 	}
@@ -728,6 +738,16 @@ func (a *analyzer) flowState(b int32, stack []vtype) {
 	if changed {
 		a.markDirty(b)
 	}
+}
+
+// reach makes the current locals and stack the entry state of block b,
+// reached for the first time; dst is its locals.
+func (a *analyzer) reach(b int32, dst, stack []vtype) {
+	blk := &a.blocks[b]
+	blk.flags |= bReached
+	copy(dst, a.cur)
+	blk.stackAt, blk.nstack = int32(len(a.stacks)), int32(len(stack))
+	a.stacks = append(a.stacks, stack...)
 }
 
 func (a *analyzer) markDirty(b int32) {
@@ -961,12 +981,7 @@ func (a *analyzer) set2(i int, t vtype) {
 // its successors and exception handlers.
 func (a *analyzer) run(b int32) {
 	blk := a.blocks[b]
-	ml := a.maxLocals
-	copy(a.cur, a.entryLocals[int(b)*ml:int(b+1)*ml])
-	a.sp = 0
-	for _, t := range a.stacks[blk.stackAt : blk.stackAt+blk.nstack] {
-		a.push(t)
-	}
+	a.enterBlock(b)
 	handlers := a.blockHandlers[blk.hFrom:blk.hTo]
 	a.localsChanged = true
 	insns := a.insns
@@ -1018,6 +1033,17 @@ func (a *analyzer) run(b int32) {
 	}
 	if a.err != nil && a.errAt < 0 {
 		a.errAt = last
+	}
+}
+
+// enterBlock makes block b's entry state the current state.
+func (a *analyzer) enterBlock(b int32) {
+	blk := &a.blocks[b]
+	ml := a.maxLocals
+	copy(a.cur, a.entryLocals[int(b)*ml:int(b+1)*ml])
+	a.sp = 0
+	for _, t := range a.stacks[blk.stackAt : blk.stackAt+blk.nstack] {
+		a.push(t)
 	}
 }
 
@@ -1444,31 +1470,35 @@ func (a *analyzer) emitFrames() {
 			frames = append(frames, Frame{At: at, Locals: nil, Stack: types[len(types)-1:]})
 			continue
 		}
-		start := len(types)
-		locals := a.entryLocals[b*ml : (b+1)*ml]
-		n := len(locals)
-		for n > 0 && locals[n-1] == tTop {
-			n--
-		}
-		for j := 0; j < n; j++ {
-			t := locals[j]
-			types = append(types, a.outType(t))
-			if k := t.kind(); k == VLong || k == VDouble {
-				j++
-			}
-		}
-		nl := len(types)
-		stack := a.stacks[blk.stackAt : blk.stackAt+blk.nstack]
-		for j := 0; j < len(stack); j++ {
-			t := stack[j]
-			types = append(types, a.outType(t))
-			if k := t.kind(); k == VLong || k == VDouble {
-				j++
-			}
-		}
-		frames = append(frames, Frame{At: at, Locals: types[start:nl:nl], Stack: types[nl:len(types):len(types)]})
+		frames, types = a.appendFrame(frames, types, at, a.entryLocals[b*ml:(b+1)*ml], a.stacks[blk.stackAt:blk.stackAt+blk.nstack])
 	}
 	a.code.Frames = frames
+}
+
+// appendFrame appends to frames the frame at label at of the state locals
+// and stack, its types appended to types: a long or double is one entry,
+// the locals' trailing Tops are dropped.
+func (a *analyzer) appendFrame(frames []Frame, types []VType, at *Label, locals, stack []vtype) ([]Frame, []VType) {
+	start := len(types)
+	n := len(locals)
+	for n > 0 && locals[n-1] == tTop {
+		n--
+	}
+	types = a.appendTypes(types, locals[:n])
+	nl := len(types)
+	types = a.appendTypes(types, stack)
+	return append(frames, Frame{At: at, Locals: types[start:nl:nl], Stack: types[nl:len(types):len(types)]}), types
+}
+
+func (a *analyzer) appendTypes(types []VType, slots []vtype) []VType {
+	for j := 0; j < len(slots); j++ {
+		t := slots[j]
+		types = append(types, a.outType(t))
+		if k := t.kind(); k == VLong || k == VDouble {
+			j++
+		}
+	}
+	return types
 }
 
 // entries returns the number of frame entries for slots: trailing Tops are

@@ -3,6 +3,7 @@ package classfile
 import (
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // This file inserts code into a method body without decoding the body:
@@ -84,8 +85,8 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 
 	ls := layouts.Get().(*layoutScratch)
 	defer layouts.Put(ls)
-	qs := quickScratches.Get().(*quickScratch)
-	defer quickScratches.Put(qs)
+	qs := insertScratches.Get().(*insertScratch)
+	defer insertScratches.Put(qs)
 	syn, begin, end := qs.insertionCode(entry, prefix, at)
 	offs, err := syn.placeInsertion(c, m, h, ls, qs)
 	if err != nil {
@@ -170,10 +171,24 @@ func InsertCode(c *Class, m *Member, h Hierarchy, split int, prologue func(maxLo
 	return true, nil
 }
 
+// insertScratch is the memory of one InsertCode call, reused: its code,
+// the labels it places, its frames, the frames merged with the body's and
+// the method's initial locals.
+type insertScratch struct {
+	syn        Code
+	insns      []Insn
+	begin, end Label
+	frames     frameBuf
+	merged     []Frame
+	initial    []VType
+}
+
+var insertScratches = sync.Pool{New: func() any { return new(insertScratch) }}
+
 // insertionCode returns the code InsertCode analyses: entry, BEGIN:
 // prefix, at, END: goto END; in qs, which InsertCode keeps until it is
 // done.
-func (qs *quickScratch) insertionCode(entry, prefix, at []Insn) (syn *Code, begin, end *Label) {
+func (qs *insertScratch) insertionCode(entry, prefix, at []Insn) (syn *Code, begin, end *Label) {
 	qs.begin, qs.end = Label{Offset: -1}, Label{Offset: -1}
 	begin, end = &qs.begin, &qs.end
 	qs.syn = Code{Insns: qs.insns[:0]}
@@ -199,14 +214,14 @@ func declineUnknown(err error) (bool, error) {
 }
 
 // placeInsertion lays out InsertCode's code and computes its frames, max
-// stack and max locals: by quickFrames where it can (the frames then live
-// in qs), else by the general analysis (place).
-func (syn *Code) placeInsertion(c *Class, m *Member, h Hierarchy, ls *layoutScratch, qs *quickScratch) ([]int, error) {
+// stack and max locals: by the analysis's straight mode where it answers
+// (the frames then live in qs), else by the whole analysis (place).
+func (syn *Code) placeInsertion(c *Class, m *Member, h Hierarchy, ls *layoutScratch, qs *insertScratch) ([]int, error) {
 	offs, _, rewrote, err := syn.layout(memberName{c, m}, ls)
 	if err != nil {
 		return nil, err
 	}
-	if frames, maxStack, maxLocals, ok := quickFrames(c, m, syn, qs); ok && !rewrote && maxStack <= 0xFFFF && maxLocals <= 0xFFFF {
+	if frames, maxStack, maxLocals, ok := straightFrames(c, m, h, syn, &qs.frames); ok && !rewrote && maxStack <= 0xFFFF {
 		syn.Frames, syn.MaxStack, syn.MaxLocals = frames, uint16(maxStack), uint16(maxLocals)
 		return offs, nil
 	}
@@ -252,7 +267,7 @@ func (sm stackMapParts) append(b []byte, shift int) []byte {
 // split, the first written again relative to the computed last (or
 // standing for it, at the same offset), the others kept. move maps the
 // body's offsets to the result's.
-func insertFrames(c *Class, m *Member, computed []Frame, body rawCode, split, end int, move func(int) int, qs *quickScratch) (stackMapParts, bool) {
+func insertFrames(c *Class, m *Member, computed []Frame, body rawCode, split, end int, move func(int) int, qs *insertScratch) (stackMapParts, bool) {
 	var sm stackMapParts
 	frames := qs.merged[:0]
 	defer func() { qs.merged = frames[:0] }()

@@ -401,15 +401,16 @@ func TestPrependCodeDeclines(t *testing.T) {
 	}
 }
 
-// TestQuickFramesMatchAnalysis runs quickFrames and the general analysis
-// over the code InsertCode analyses for tokenPrologue in every method of
-// a quarter of java.base's classes (in constructors, split after the
-// super(...) call): where quickFrames answers, it answers the same frames,
-// max stack and max locals, and it answers for most.
-func TestQuickFramesMatchAnalysis(t *testing.T) {
+// TestStraightFramesMatchAnalysis runs the analysis's straight mode and
+// the whole analysis over the code InsertCode analyses for tokenPrologue
+// in every method of a quarter of java.base's classes (in constructors,
+// split after the super(...) call): where the straight mode answers, it
+// answers the same frames, max stack and max locals, and it answers for
+// most.
+func TestStraightFramesMatchAnalysis(t *testing.T) {
 	home := jvmtest.JavaHome(t)
 	base, h := openJavaBase(t, home)
-	classes, methods, quick := 0, 0, 0
+	classes, methods, straight := 0, 0, 0
 	fails := 0
 	ls := new(layoutScratch)
 	err := base.Walk(func(e classEntry) error {
@@ -442,7 +443,7 @@ func TestQuickFramesMatchAnalysis(t *testing.T) {
 			slot := max(int(body.maxLocals), ArgSlots(c.MemberDesc(m))+1)
 			syn := func() *Code {
 				pro := tokenPrologue(c.Pool, uint16(slot), "> "+c.MemberName(m))
-				code, _, _ := new(quickScratch).insertionCode(pro[:8], prefix, pro[8:])
+				code, _, _ := new(insertScratch).insertionCode(pro[:8], prefix, pro[8:])
 				return code
 			}
 			methods++
@@ -450,29 +451,15 @@ func TestQuickFramesMatchAnalysis(t *testing.T) {
 			if _, _, _, err := q.layout(memberName{c, m}, ls); err != nil {
 				return err
 			}
-			frames, maxStack, maxLocals, ok := quickFrames(c, m, q, new(quickScratch))
+			where := e.Path + " " + c.MemberName(m) + c.MemberDesc(m)
+			frames, maxStack, maxLocals, ok := straightFrames(c, m, h, q, new(frameBuf))
 			if !ok {
 				continue
 			}
-			quick++
-			f := syn()
-			if _, _, err := f.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls); err != nil {
-				return err
-			}
-			where := e.Path + " " + c.MemberName(m) + c.MemberDesc(m)
-			byOff := map[int]Frame{}
-			for _, fr := range frames {
-				byOff[fr.At.Offset] = fr
-			}
-			differ := len(byOff) != len(f.Frames) || maxStack != int(f.MaxStack) || maxLocals != int(f.MaxLocals)
-			for _, want := range f.Frames {
-				got, ok := byOff[want.At.Offset]
-				differ = differ || !ok || !sameFrame(want, got, nil)
-			}
-			if differ {
+			straight++
+			if msg := compareAnalysis(c, m, h, syn(), frames, maxStack, maxLocals, ls); msg != "" {
 				if fails++; fails <= 10 {
-					t.Errorf("%s: quick frames %v (stack %d, locals %d), the analysis's %v (%d, %d)", where,
-						frameStrings(frames), maxStack, maxLocals, frameStrings(f.Frames), f.MaxStack, f.MaxLocals)
+					t.Errorf("%s: %s", where, msg)
 				}
 			}
 		}
@@ -481,10 +468,34 @@ func TestQuickFramesMatchAnalysis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d methods: quickFrames answered for %d", methods, quick)
-	if quick < methods*9/10 {
-		t.Errorf("quickFrames answered for %d of %d methods: want most", quick, methods)
+	t.Logf("%d methods: the straight mode answered for %d", methods, straight)
+	if straight < methods*9/10 {
+		t.Errorf("the straight mode answered for %d of %d methods: want most", straight, methods)
 	}
+}
+
+// compareAnalysis runs the whole analysis over code and returns how its
+// frames, max stack and max locals differ from the given ones ("" if
+// they do not).
+func compareAnalysis(c *Class, m *Member, h Hierarchy, code *Code, frames []Frame, maxStack, maxLocals int, ls *layoutScratch) string {
+	if _, _, err := code.place(c, m, EncodeOptions{Frames: true, Hierarchy: h}, ls); err != nil {
+		return fmt.Sprintf("the analysis: %v", err)
+	}
+	byOff := map[int]Frame{}
+	for _, fr := range frames {
+		byOff[fr.At.Offset] = fr
+	}
+	differ := len(byOff) != len(frames) || len(frames) != len(code.Frames) ||
+		maxStack != int(code.MaxStack) || maxLocals != int(code.MaxLocals)
+	for _, want := range code.Frames {
+		got, ok := byOff[want.At.Offset]
+		differ = differ || !ok || !sameFrame(want, got, nil)
+	}
+	if !differ {
+		return ""
+	}
+	return fmt.Sprintf("straight frames %v (stack %d, locals %d), the analysis's %v (%d, %d)",
+		frameStrings(frames), maxStack, maxLocals, frameStrings(code.Frames), code.MaxStack, code.MaxLocals)
 }
 
 func frameStrings(frames []Frame) []string {
