@@ -29,20 +29,29 @@ func JavaHome(flag string) (string, error) {
 }
 
 // commandJDK returns the launcher a command names (looked up on PATH) and
-// the JDK to weave for it: javaHome if given, else the launcher's own, so
-// that `weft run -- /path/to/jdk25/bin/java` weaves JDK 25, and a tool's
+// the JDK to weave for it. For a launcher of a JDK (java, javac...; jdk
+// true) that is javaHome if given, else the launcher's own, so that
+// `weft run -- /path/to/jdk25/bin/java` weaves JDK 25, and a tool's
 // generated code (recrash's tests) is compiled and run by the JDK the
-// program ran on.
-func commandJDK(javaHome, command string) (launcher, home string, err error) {
+// program ran on. Any other command (a shell script, mvn, ant) runs JVMs
+// of its own: javaHome if given, else the default JDK (JavaHome), which
+// they find on PATH or in JAVA_HOME.
+func commandJDK(javaHome, command string) (launcher, home string, jdk bool, err error) {
 	if launcher, err = exec.LookPath(command); err != nil {
-		return "", "", err
+		return "", "", false, err
 	}
-	home = javaHome
-	if home == "" {
-		if home, err = classpath.JavaHomeOf(launcher); err != nil {
-			return "", "", fmt.Errorf("%v (use --java-home)", err)
-		}
+	own, ownErr := classpath.JavaHomeOf(launcher)
+	jdk = ownErr == nil
+	if javaHome == "" && jdk {
+		javaHome = own
 	}
-	home, err = JavaHome(home)
-	return launcher, home, err
+	home, err = JavaHome(javaHome)
+	return launcher, home, jdk, err
+}
+
+// sameFile reports whether a and b are one file, symlinks resolved.
+func sameFile(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
 }

@@ -138,6 +138,16 @@ func (lt *LoadTime) Properties() []string {
 	return p
 }
 
+// Env returns the environment variables that say the same to the JVMs
+// the program starts, which inherit them.
+func (lt *LoadTime) Env() []string {
+	e := []string{rtnames.LTWEnv + "=" + lt.path}
+	if lt.scope != "" {
+		e = append(e, rtnames.LTWScopeEnv+"="+lt.scope)
+	}
+	return e
+}
+
 // Drain stops accepting connections and waits, up to drainWait, for
 // those open to end: the last frames of a JVM that exited report the
 // classes it answered itself (ltw.Server.Drain).

@@ -2,6 +2,9 @@ package launch
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -103,14 +106,19 @@ func prepare(o *Options) (_ *program, err error) {
 
 // readCommand finds the command's launcher and its JDK, returned opened,
 // installs a tool's advice with it (the aspect and advice first, then the
-// user's), and reads the command line once, as the launcher reads it.
+// user's), and reads a JDK launcher's command line once, as the launcher
+// reads it. Any other command (a script, mvn) is run as it is, its JVMs
+// reached through the environment (treeEnv).
 func (p *program) readCommand(o *Options) (_ *JDK, err error) {
 	if len(o.Command) == 0 {
 		return nil, fmt.Errorf("no command to run")
 	}
-	launcher, home, err := commandJDK(o.JavaHome, o.Command[0])
+	launcher, home, jdkLauncher, err := commandJDK(o.JavaHome, o.Command[0])
 	if err != nil {
 		return nil, err
+	}
+	if !jdkLauncher && o.Patches {
+		return nil, fmt.Errorf("%s is not a launcher of a JDK: the JVMs it starts run on the woven runtime image, which --patches leaves out", o.Command[0])
 	}
 	j := OpenJDK(home)
 	defer func() {
@@ -128,6 +136,9 @@ func (p *program) readCommand(o *Options) (_ *JDK, err error) {
 		o.IgnoreUnmatched = true
 	}
 	p.launcher, p.raw = launcher, o.Command[1:]
+	if !jdkLauncher {
+		return j, nil
+	}
 	if p.line, err = commandLine(launcher, home, p.raw); err != nil {
 		return nil, err
 	}
@@ -154,6 +165,10 @@ func (p *program) weaveJDK() (err error) {
 // weaveClassPath weaves the application's class path once per key, and
 // when this run wove, warns of the advice that advised nothing.
 func (p *program) weaveClassPath() (err error) {
+	if p.line == nil { // any command: its JVMs' classes are woven at load time
+		p.classPath = &WovenClassPath{Key: p.woven.Key, NextID: p.woven.Summary.NextID}
+		return nil
+	}
 	applied := Applied{}
 	p.classPath, err = p.cache.WovenClassPath(ClassPathJob{JDK: p.jdk, Woven: p.woven, Meta: p.meta(), Matcher: p.matcher,
 		Advice: p.advice, AdviceCP: p.o.AdviceCP, Line: p.line, Entries: p.entries, Present: p.present, Scope: p.scope, Applied: applied})
@@ -183,6 +198,10 @@ func (p *program) meta() cache.Meta {
 func (p *program) toolOptions() error {
 	t := p.o.Tool
 	if t == nil {
+		return nil
+	}
+	if p.line == nil {
+		p.say("%s is not a launcher of a JDK: its JVMs run with their own options, not the tool's", p.o.Command[0])
 		return nil
 	}
 	heap, err := jvmopts.ParseSize(t.Heap)
@@ -238,7 +257,7 @@ func (p *program) startLoadTime() (err error) {
 		return err
 	}
 	p.jvmOptions = append(p.jvmOptions, p.lt.Properties()...)
-	if !p.line.Tool { // the application's named modules reach weft's runtime and the advice
+	if p.line != nil && !p.line.Tool { // the application's named modules reach weft's runtime and the advice
 		p.jvmOptions = append(p.jvmOptions, jvmopts.ModuleAccess(p.line.ModulePath)...)
 	}
 	p.say("load-time weaving: %s", p.lt.Path())
@@ -249,7 +268,7 @@ func (p *program) startLoadTime() (err error) {
 // runtime image; the cache is then trimmed, every entry this run uses
 // made.
 func (p *program) appArchive() error {
-	if p.woven.Image != "" && p.o.AppCDS {
+	if p.woven.Image != "" && p.o.AppCDS && p.line != nil {
 		if p.archive = newAppArchive(p.woven.Image, p.line, p.entries, p.classPath.Outs); p.archive != nil {
 			p.jvmOptions = append(p.jvmOptions, p.archive.RunOptions(p.cache, p.say)...)
 		}
@@ -261,6 +280,11 @@ func (p *program) appArchive() error {
 // command makes the command run: on the woven JDK, the class path's
 // entries replaced by their woven copies.
 func (p *program) command() (err error) {
+	if p.line == nil {
+		p.args = p.raw
+		p.say("%s %s", p.launcher, strings.Join(p.args, " "))
+		return nil
+	}
 	outs := p.classPath.Outs
 	p.line = p.line.WithClassPath(func(e string) string {
 		if w, ok := outs[e]; ok {
@@ -285,9 +309,9 @@ func (p *program) run() Result {
 		watch = jvmopts.NewOOMWatch(o.Stderr)
 		jvmErr = watch
 	}
-	var env []string
+	env := p.treeEnv()
 	if o.Tool != nil {
-		env = o.Tool.Env
+		env = append(env, o.Tool.Env...)
 	}
 	r := Result{JavaHome: p.jdk.Home, ClassPath: p.given}
 	r.Exit = process{Path: p.launcher, Args: p.args, Env: env, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: jvmErr}.run()
@@ -295,9 +319,14 @@ func (p *program) run() Result {
 		p.archive.Finish(r.Code)
 	}
 	if watch != nil && watch.Seen() {
-		fmt.Fprintf(o.Stderr, "weft: the program's JVM ran out of memory (%s, above): the tool's data shares the heap; "+
-			"give it more with --tool-heap where the command bounds the heap (%s), or raise the command's bound\n",
-			jvmopts.OutOfMemory, jvmopts.HeapBoundSaid(p.line))
+		if p.line != nil {
+			fmt.Fprintf(o.Stderr, "weft: the program's JVM ran out of memory (%s, above): the tool's data shares the heap; "+
+				"give it more with --tool-heap where the command bounds the heap (%s), or raise the command's bound\n",
+				jvmopts.OutOfMemory, jvmopts.HeapBoundSaid(p.line))
+		} else {
+			fmt.Fprintf(o.Stderr, "weft: a JVM of the command ran out of memory (%s, above): the tool's data shares its heap; raise its bound\n",
+				jvmopts.OutOfMemory)
+		}
 		r.OutOfMemory = true
 	}
 	if p.lt != nil {
@@ -307,4 +336,36 @@ func (p *program) run() Result {
 		}
 	}
 	return r
+}
+
+// treeEnv is the environment of the command: every JVM started in its
+// process tree inherits it. The load-time weaving's socket (LoadTime.Env)
+// reaches every JVM on the woven runtime: java.home's launchers are the
+// image's, so a JVM the program forks from java.home (Ant's <java
+// fork>, Maven's surefire) runs on it. A command that finds java on PATH
+// or in JAVA_HOME finds the image there when that is the JDK woven.
+func (p *program) treeEnv() []string {
+	var env []string
+	if p.lt != nil {
+		env = p.lt.Env()
+	}
+	image := p.woven.Image
+	if image == "" {
+		return env
+	}
+	if java, err := exec.LookPath("java"); err == nil && sameFile(filepath.Dir(filepath.Dir(mustEval(java))), p.jdk.Home) {
+		env = append(env, "PATH="+filepath.Join(image, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	}
+	if h := os.Getenv("JAVA_HOME"); h != "" && sameFile(h, p.jdk.Home) {
+		env = append(env, "JAVA_HOME="+image)
+	}
+	return env
+}
+
+// mustEval is path with its symlinks resolved, or path.
+func mustEval(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }

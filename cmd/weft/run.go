@@ -19,7 +19,7 @@ type runOptions struct {
 func newRunCmd() *cobra.Command {
 	opts := &runOptions{}
 	cmd := &cobra.Command{
-		Use:   "run -a ASPECT... [--advice-cp CP] [--Xlint ignore] -- java ARGS...",
+		Use:   "run -a ASPECT... [--advice-cp CP] [--Xlint ignore] -- COMMAND ARGS...",
 		Short: "Weave the JDK and the application (both cached) and run java on them",
 		Long: `run weaves the JDK (as "weft jdk" does) and the classes on the application's
 -cp / -jar (as "weft weave" does), then runs the java command on the woven
@@ -65,6 +65,18 @@ DIR from "weft jdk" or "weft run -v":
   java @DIR/weft.args -cp app Main
   javac $(cat DIR/weft.jargs) -d out Hello.java
 
+The command may also be any other program: a shell script, mvn, ant,
+gradle, an application's launcher script. Every JVM of its process tree
+on the JDK woven runs on the woven runtime image, with this run's
+load-time weaving: the JVMs started from java.home (Ant's <java fork>,
+Maven's surefire, ProcessBuilder on java.home), and those that find java
+on PATH or in JAVA_HOME where that is the JDK woven (weft puts the image
+there). They inherit WEFT_LTW, the socket's path: a program that clears
+its children's environment, or starts a java by another path, escapes
+it (docs/ltw.md, "Process trees"). Their class paths are woven as their
+classes are defined; the JDK is the one --java-home names, else the java
+on PATH, else $JAVA_HOME.
+
 Examples:
 
   # the leak tracker of examples/leak, by hand ("weft leak" does all this)
@@ -78,7 +90,10 @@ Examples:
   weft run -a count.weft --advice-cp adv --modules java.base -- java -version
 
   # javac on the woven JDK (javac lives in jdk.compiler)
-  weft run -a count.weft --advice-cp adv -- javac -d out Hello.java`,
+  weft run -a count.weft --advice-cp adv -- javac -d out Hello.java
+
+  # a build's JVMs: Maven's own and the test JVM surefire forks
+  weft run -a count.weft --advice-cp adv -- mvn -q test`,
 		Args: javaCommand,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := opts.options(args)

@@ -195,3 +195,12 @@ const LTWProperty = "weft.ltw"
 // LTWScopeProperty names the file of the scope's class globs, a line each,
 // + or - then the glob, that the JVM applies itself (weft.rt.LTWScope).
 const LTWScopeProperty = "weft.ltw.scope"
+
+// LTWEnv and LTWScopeEnv are the environment variables that say what
+// LTWProperty and LTWScopeProperty say, to a JVM started without them: the
+// JVMs a program starts inherit them, so every JVM of a process tree on
+// the woven runtime image reaches the same load-time weaving.
+const (
+	LTWEnv      = "WEFT_LTW"
+	LTWScopeEnv = "WEFT_LTW_SCOPE"
+)

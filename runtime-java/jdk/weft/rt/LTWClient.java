@@ -18,8 +18,17 @@ import java.nio.charset.StandardCharsets;
 final class LTWClient {
     private LTWClient() {}
 
-    /** The socket, or null: load-time weaving is off. */
-    private static final String PATH = System.getProperty("weft.ltw");
+    /**
+     * The socket, or null: load-time weaving is off. A JVM started by the
+     * program weft runs inherits its environment, not its properties.
+     */
+    private static final String PATH = setting("weft.ltw", "WEFT_LTW");
+    /** The system property named, else the environment variable. */
+    static String setting(String property, String variable) {
+        String v = System.getProperty(property);
+        return v != null ? v : System.getenv(variable);
+    }
+
     /** Idle connections. */
     private static final Conn[] POOL = new Conn[16];
     private static int pooled;

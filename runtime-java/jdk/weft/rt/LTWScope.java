@@ -80,7 +80,7 @@ final class LTWScope {
             return;
         }
         try {
-            String file = System.getProperty("weft.ltw.scope");
+            String file = LTWClient.setting("weft.ltw.scope", "WEFT_LTW_SCOPE");
             if (file != null) {
                 List<Pattern> in = new ArrayList<>(), ex = new ArrayList<>(), re = new ArrayList<>();
                 boolean reached = false; // a "=" line alone: no class is reached
