@@ -356,14 +356,7 @@ func (a *analyzer) ref(i uint16) *refInfo {
 
 // compute runs the analysis of one method.
 func (a *analyzer) compute(m *Member, code *Code) error {
-	a.reset(code)
-	desc := a.pool.Utf8(m.Desc)
-	static := m.Access&AccStatic != 0
-	argLocals := ArgSlots(desc)
-	if !static {
-		argLocals++
-	}
-	maxOff, err := a.scan(argLocals)
+	desc, static, maxOff, err := a.start(m, code)
 	if err != nil {
 		return err
 	}
@@ -385,6 +378,21 @@ func (a *analyzer) compute(m *Member, code *Code) error {
 		return err
 	}
 	return a.finish()
+}
+
+// start prepares the analysis of m's code: it resets the per-method state
+// and scans the code (pass 1). It returns m's descriptor, whether m is
+// static and the largest label offset.
+func (a *analyzer) start(m *Member, code *Code) (desc string, static bool, maxOff int, err error) {
+	a.reset(code)
+	desc = a.pool.Utf8(m.Desc)
+	static = m.Access&AccStatic != 0
+	argLocals := ArgSlots(desc)
+	if !static {
+		argLocals++
+	}
+	maxOff, err = a.scan(argLocals)
+	return desc, static, maxOff, err
 }
 
 // reset prepares the per-method state for code.

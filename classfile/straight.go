@@ -46,17 +46,10 @@ func straightFrames(c *Class, m *Member, h Hierarchy, code *Code, buf *frameBuf)
 // (in a.blocks, a.at giving 1 + its index by offset) holding the state
 // merged from the jumps to it so far.
 func (a *analyzer) straight(m *Member, code *Code, buf *frameBuf) bool {
-	a.reset(code)
 	if len(code.Handlers) > 0 {
 		return false
 	}
-	desc := a.pool.Utf8(m.Desc)
-	static := m.Access&AccStatic != 0
-	argLocals := ArgSlots(desc)
-	if !static {
-		argLocals++
-	}
-	maxOff, err := a.scan(argLocals)
+	desc, static, maxOff, err := a.start(m, code)
 	if err != nil || len(a.sites) > 0 {
 		return false
 	}
