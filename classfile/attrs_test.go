@@ -13,9 +13,9 @@ import (
 )
 
 // jdkSource opens the modules image of the test JDK, closed with the test.
-func jdkSource(t testing.TB) *jdkImage {
+func jdkSource(t testing.TB) TestJDK {
 	t.Helper()
-	src, err := openJDK(jvmtest.JavaHome(t))
+	src, err := OpenTestJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,12 +12,12 @@ import (
 // expanded (ASM 9.4 does about 13.7k classes/s on one thread here). The
 // hierarchy is warmed up first, as it is in a weaving run.
 func BenchmarkParseFramesWrite(b *testing.B) {
-	src, err := openJDK(jvmtest.JavaHome(b))
+	src, err := OpenTestJDK(jvmtest.JavaHome(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer src.Close()
-	h := newHierarchy(src)
+	h := NewTestHierarchy(src)
 	opts := EncodeOptions{Frames: true, Hierarchy: h}
 	benchClasses(b, func(b *testing.B, data []byte) {
 		c, err := Parse("", data)
@@ -67,12 +67,12 @@ func BenchmarkParseDecodeEncode(b *testing.B) {
 // BenchmarkComputeFrames times the analysis alone: every method of java.base
 // is decoded and laid out once, then its frames are computed per iteration.
 func BenchmarkComputeFrames(b *testing.B) {
-	src, err := openJDK(jvmtest.JavaHome(b))
+	src, err := OpenTestJDK(jvmtest.JavaHome(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer src.Close()
-	h := newHierarchy(src)
+	h := NewTestHierarchy(src)
 	type method struct {
 		c    *Class
 		m    *Member

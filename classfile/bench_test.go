@@ -11,13 +11,13 @@ import (
 func javaBase(b *testing.B) [][]byte {
 	b.Helper()
 	javaBaseOnce.Do(func() {
-		src, err := openJDK(jvmtest.JavaHome(b), "java.base")
+		src, err := OpenTestJDK(jvmtest.JavaHome(b), "java.base")
 		if err != nil {
 			javaBaseErr = err
 			return
 		}
 		defer src.Close()
-		javaBaseErr = src.Walk(func(e classEntry) error {
+		javaBaseErr = src.Walk(func(e TestEntry) error {
 			data, err := e.Read()
 			javaBaseClasses = append(javaBaseClasses, data)
 			return err

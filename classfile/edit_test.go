@@ -53,12 +53,12 @@ func editClass(t *testing.T, dir, name string, edit func(c *Class, m *Member, co
 	if err != nil {
 		t.Fatal(err)
 	}
-	jdk, err := openJDK(jvmtest.JavaHome(t))
+	jdk, err := OpenTestJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer jdk.Close()
-	h := newHierarchy(dirSource(dir), jdk)
+	h := NewTestHierarchy(OpenTestDir(dir), jdk)
 	for _, m := range c.Methods {
 		code, err := DecodeCode(c, m)
 		if err != nil {

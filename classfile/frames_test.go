@@ -58,7 +58,7 @@ func javaBaseVerifies(t *testing.T, prog string) {
 	patch := t.TempDir()
 	var names []string
 	methods, prepended := 0, 0
-	err := base.Walk(func(e classEntry) error {
+	err := base.Walk(func(e TestEntry) error {
 		if strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}
@@ -140,7 +140,7 @@ func lastLine(s string) string {
 
 // canary checks that the check above can fail: a java.base class whose
 // frames are dropped, patched in the same way, must fail verification.
-func canary(t *testing.T, base classSource, prog string) {
+func canary(t *testing.T, base TestSource, prog string) {
 	const name = "java/util/concurrent/Exchanger"
 	data, err := base.Class(name)
 	if err != nil {
@@ -725,7 +725,7 @@ func reframeDir(t *testing.T, dir string, h Hierarchy) (string, int) {
 	t.Helper()
 	out := t.TempDir()
 	methods := 0
-	err := dirSource(dir).Walk(func(e classEntry) error {
+	err := OpenTestDir(dir).Walk(func(e TestEntry) error {
 		c, err := parseEntry(e)
 		if err != nil {
 			return err
@@ -765,12 +765,12 @@ func TestFramesJavacProgram(t *testing.T) {
 				src, minMethods = framesProgramJava8, 15
 			}
 			dir := jvmtest.Compile(t, map[string]string{"Main.java": src}, "--release", release, "-g")
-			jdk, err := openJDK(jvmtest.JavaHome(t))
+			jdk, err := OpenTestJDK(jvmtest.JavaHome(t))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer jdk.Close()
-			out, methods := reframeDir(t, dir, newHierarchy(dirSource(dir), jdk))
+			out, methods := reframeDir(t, dir, NewTestHierarchy(OpenTestDir(dir), jdk))
 			want, _ := jvmtest.Run(t, "-Xverify:all", "-cp", dir, "Main")
 			got, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out, "Main")
 			if got != want {
@@ -940,7 +940,7 @@ func TestFramesLdcKinds(t *testing.T) {
 }
 
 // parseEntry reads and parses one class of a walk.
-func parseEntry(e classEntry) (*Class, error) {
+func parseEntry(e TestEntry) (*Class, error) {
 	data, err := e.Read()
 	if err != nil {
 		return nil, err
@@ -950,17 +950,17 @@ func parseEntry(e classEntry) (*Class, error) {
 
 // openJavaBase opens home's java.base and a hierarchy over all its
 // modules, both closed when t ends.
-func openJavaBase(t *testing.T, home string) (*jdkImage, *sourceHierarchy) {
+func openJavaBase(t *testing.T, home string) (TestJDK, Hierarchy) {
 	t.Helper()
-	all, err := openJDK(home)
+	all, err := OpenTestJDK(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { all.Close() })
-	base, err := openJDK(home, "java.base")
+	base, err := OpenTestJDK(home, "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { base.Close() })
-	return base, newHierarchy(all)
+	return base, NewTestHierarchy(all)
 }

@@ -46,7 +46,7 @@ func FuzzParse(f *testing.F) {
 
 // addJavaBaseSeeds adds the named java.base classes to f's seed corpus.
 func addJavaBaseSeeds(f *testing.F, names ...string) {
-	src, err := openJDK(jvmtest.JavaHome(f), "java.base")
+	src, err := OpenTestJDK(jvmtest.JavaHome(f), "java.base")
 	if err != nil {
 		f.Fatal(err)
 	}

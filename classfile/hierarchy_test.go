@@ -20,13 +20,13 @@ func classInfoOf(c *Class) *ClassInfo {
 // TestReadClassInfoJavaBase compares the header reader with Parse on every
 // class of java.base.
 func TestReadClassInfoJavaBase(t *testing.T) {
-	src, err := openJDK(jvmtest.JavaHome(t), "java.base")
+	src, err := OpenTestJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	n := 0
-	err = src.Walk(func(e classEntry) error {
+	err = src.Walk(func(e TestEntry) error {
 		b, err := e.Read()
 		if err != nil {
 			return err
@@ -54,7 +54,7 @@ func TestReadClassInfoJavaBase(t *testing.T) {
 }
 
 func TestReadClassInfoMalformed(t *testing.T) {
-	src, err := openJDK(jvmtest.JavaHome(t), "java.base")
+	src, err := OpenTestJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func TestPrependCodeKeepsBody(t *testing.T) {
 			t.Errorf(format, args...)
 		}
 	}
-	err := base.Walk(func(e classEntry) error {
+	err := base.Walk(func(e TestEntry) error {
 		if classes++; classes%4 != 0 || strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}
@@ -413,7 +413,7 @@ func TestStraightFramesMatchAnalysis(t *testing.T) {
 	classes, methods, straight := 0, 0, 0
 	fails := 0
 	ls := new(layoutScratch)
-	err := base.Walk(func(e classEntry) error {
+	err := base.Walk(func(e TestEntry) error {
 		if classes++; classes%4 != 1 || strings.HasSuffix(e.Path, "module-info.class") {
 			return nil
 		}

@@ -122,12 +122,12 @@ func TestRoundTripJars(t *testing.T) {
 	)
 	err := parallel.Each(len(entries), 0, func(i int) error {
 		e := entries[i]
-		b, err := readZipEntry(e.jar, e.f)
+		b, err := ReadTestZipEntry(e.jar, e.f)
 		msg := ""
 		if err != nil {
 			msg = err.Error()
 		} else {
-			msg = roundTripClassBytes(classEntry{Path: e.f.Name}, b)
+			msg = roundTripClassBytes(TestEntry{Path: e.f.Name}, b)
 		}
 		if msg != "" {
 			mu.Lock()

@@ -34,10 +34,10 @@ func rewriteClass(name string, b []byte) ([]byte, error) {
 // not nil, is called with every class's bytes on the test's goroutine, in
 // the source's order, before the class is rewritten: other checks of every
 // class share the one read.
-func roundTripSource(t *testing.T, src classSource, each func(e classEntry, b []byte) error) int {
+func roundTripSource(t *testing.T, src TestSource, each func(e TestEntry, b []byte) error) int {
 	t.Helper()
 	type class struct {
-		e classEntry
+		e TestEntry
 		b []byte
 	}
 	classes := make(chan class, 64)
@@ -62,7 +62,7 @@ func roundTripSource(t *testing.T, src classSource, each func(e classEntry, b []
 			}
 		}()
 	}
-	err := src.Walk(func(e classEntry) error {
+	err := src.Walk(func(e TestEntry) error {
 		b, err := e.Read()
 		if err != nil {
 			return fmt.Errorf("%s/%s: %v", e.Module, e.Path, err)
@@ -90,7 +90,7 @@ func roundTripSource(t *testing.T, src classSource, each func(e classEntry, b []
 
 // roundTripClassBytes rewrites one class and says how its bytes differ
 // from the original b, or returns "".
-func roundTripClassBytes(e classEntry, b []byte) string {
+func roundTripClassBytes(e TestEntry, b []byte) string {
 	out, err := rewriteClass(e.Path, b)
 	if err != nil {
 		return err.Error()
@@ -150,14 +150,14 @@ func codeAttrNames(c *Class, info []byte) []string {
 // That javap.Dump lists every class is TestDumpJDKEveryClass's check, in
 // package javap (which imports classfile).
 func TestJDKEveryClass(t *testing.T) {
-	src, err := openJDK(jvmtest.JavaHome(t))
+	src, err := OpenTestJDK(jvmtest.JavaHome(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	start := time.Now()
 	attrs := newAttrRoundTrip(t)
-	n := roundTripSource(t, src, func(e classEntry, b []byte) error {
+	n := roundTripSource(t, src, func(e TestEntry, b []byte) error {
 		c, err := Parse(e.Module+"/"+e.Path, b)
 		if err != nil {
 			return err
@@ -179,7 +179,7 @@ func TestJDKEveryClass(t *testing.T) {
 // java.util.logging.LogManager$7 has a LocalVariableTable with no entries
 // (as have 348 other JDK classes); the code model used to drop it.
 func TestRoundTripEmptyLocalVariableTable(t *testing.T) {
-	src, err := openJDK(jvmtest.JavaHome(t), "java.logging")
+	src, err := OpenTestJDK(jvmtest.JavaHome(t), "java.logging")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestRoundTripEmptyLocalVariableTable(t *testing.T) {
 // attribute of <init> replaced by the one build returns, given the pool.
 func objectWithInit(t *testing.T, build func(p *Pool) []byte) []byte {
 	t.Helper()
-	src, err := openJDK(jvmtest.JavaHome(t), "java.base")
+	src, err := OpenTestJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,13 +183,13 @@ func TestTypeNames(t *testing.T) {
 // TestDescriptorsOfJavaBase parses the descriptor of every member of
 // java.base.
 func TestDescriptorsOfJavaBase(t *testing.T) {
-	src, err := openJDK(jvmtest.JavaHome(t), "java.base")
+	src, err := OpenTestJDK(jvmtest.JavaHome(t), "java.base")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	n := 0
-	err = src.Walk(func(e classEntry) error {
+	err = src.Walk(func(e TestEntry) error {
 		b, err := e.Read()
 		if err != nil {
 			return err
