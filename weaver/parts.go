@@ -190,8 +190,11 @@ func (g *sisterGen) partsSource(table, lines map[int32]*jpInfo) error {
 	g.op(classfile.OpAconstNull)
 	g.add(classfile.Insn{Op: classfile.OpLabel, Label: ret})
 	g.op(classfile.OpAreturn)
-	code.Frames = append(code.Frames, classfile.Frame{At: none, Locals: locals},
-		classfile.Frame{At: ret, Locals: locals, Stack: []classfile.VType{{Kind: classfile.VObject, Class: rtnames.JoinPointStaticPart}}})
+	code.Frames = append(code.Frames, classfile.Frame{At: none, Locals: locals})
+	if tableCount > 0 { // ret is a jump target
+		code.Frames = append(code.Frames,
+			classfile.Frame{At: ret, Locals: locals, Stack: []classfile.VType{{Kind: classfile.VObject, Class: rtnames.JoinPointStaticPart}}})
+	}
 	code.Insns = g.insns
 	return code.Encode(g.c, m, classfile.EncodeOptions{})
 }

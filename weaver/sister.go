@@ -534,8 +534,9 @@ func (g *sisterGen) cachedPartCode() *classfile.Code {
 	p := g.c.Pool
 	field := p.AddFieldref(g.sister, partsField, partsFieldDesc)
 	miss := classfile.NewLabel()
-	code := &classfile.Code{MaxStack: 2, MaxLocals: 2,
-		Frames: []classfile.Frame{{At: miss, Locals: []classfile.VType{{Kind: classfile.VInteger}}}}}
+	// At miss local 1 holds the table or its element: Object.
+	code := &classfile.Code{MaxStack: 2, MaxLocals: 2, Frames: []classfile.Frame{{At: miss,
+		Locals: []classfile.VType{{Kind: classfile.VInteger}, {Kind: classfile.VObject, Class: "java/lang/Object"}}}}}
 	g.insns = nil
 	g.idx(classfile.OpGetstatic, field)
 	g.idx(classfile.OpAstore, 1)
