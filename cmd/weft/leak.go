@@ -30,7 +30,7 @@ type leakOptions struct {
 func newLeakCmd() *cobra.Command {
 	opts := &leakOptions{}
 	cmd := &cobra.Command{
-		Use:   "leak [-o DIR] [--sample N] [--depth N] -- java ARGS...",
+		Use:   "leak [-o DIR] [--sample N] [--depth N] -- COMMAND ARGS...",
 		Short: "Find memory leaks, the JDK included: allocation sites whose live objects keep growing, in context",
 		Long: `leak weaves the leak tracker of examples/leak into the JDK and the program
 (as "weft run" does, cached), runs the command, prints the report and
@@ -75,6 +75,10 @@ raised by --tool-heap (32 MB: more would make collections, and so samples,
 rarer) for it, its young generation kept, so the program keeps what it
 asked for.
 
+The command may be any program: every JVM it starts on the JDK woven is
+tracked, one other than the command's own java into DIR/jvms/MAIN-PID/
+(its main class or jar, its process id), each report printed.
+
 Examples:
 
   weft leak -- java -Xmx64m -cp app.jar Main
@@ -104,6 +108,7 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 		return err
 	}
 	os.Remove(filepath.Join(out, "leak.txt")) // no stale report from an earlier run
+	os.RemoveAll(filepath.Join(out, jvmsDir))
 	env := []string{
 		"WEFT_LEAK_OUT=" + out,
 		"WEFT_LEAK_DEPTH=" + strconv.Itoa(fl.depth),
@@ -114,15 +119,30 @@ func runLeak(cmd *cobra.Command, opts *leakOptions, args []string) error {
 		"WEFT_LEAK_QUIET=true", // weft prints the report itself
 	}
 	tracker := launch.ToolAdvice{Name: "leak", Aspect: leak.Aspect(), Sources: leak.Sources(), Build: leak.Build}
-	r, err := runTool(cmd, args, fl.wovenRunOptions, launch.Tool{Advice: tracker, JIT: fl.jit, Env: env}, nil, "")
+	t := launch.Tool{Advice: tracker, JIT: fl.jit, Env: env, JVMOptions: []string{"-Dleak.out=" + out}}
+	r, err := runTool(cmd, args, fl.wovenRunOptions, t, nil, "")
 	if err != nil {
 		return err
 	}
-	if r.OutOfMemory && !fileExists(filepath.Join(out, "leak.txt")) {
+	// The JVMs the command started besides its own wrote under jvms/: a
+	// command that is not a java launcher has only those.
+	others := jvmOutputs(out, "leak.txt")
+	own := len(others) == 0 || fileExists(filepath.Join(out, "leak.txt"))
+	if own && r.OutOfMemory && !fileExists(filepath.Join(out, "leak.txt")) {
 		return fmt.Errorf("the leak tracker wrote no report to %s: the JVM ran out of memory first (above)", out)
 	}
-	if err := writeLeakReport(cmd.ErrOrStderr(), out, fl.pprof); err != nil {
-		return err
+	if own {
+		if err := writeLeakReport(cmd.ErrOrStderr(), out, fl.pprof); err != nil {
+			return err
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "\nweft: %d JVM%s the command started, a report each (named by main class and pid):\n", len(others), plural(len(others)))
+		for _, d := range others {
+			if err := writeLeakReport(cmd.ErrOrStderr(), d, ""); err != nil {
+				return err
+			}
+		}
 	}
 	return exitCode(r.Code)
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -44,7 +45,7 @@ var profileRenamed = renamedFlags{"folded": "--write-folded", "speedscope": "--w
 func newProfileCmd() *cobra.Command {
 	opts := &profileOptions{}
 	cmd := &cobra.Command{
-		Use:   "profile [-o DIR] [--cpu] [--modules M] -- java ARGS...",
+		Use:   "profile [-o DIR] [--cpu] [--modules M] -- COMMAND ARGS...",
 		Short: "Profile a program, the JDK included: calling contexts, calls, time, allocations; a flame graph",
 		Long: `profile weaves the calling-context profiler of examples/profile into the
 JDK and the program (as "weft run" does, cached), runs the command, and
@@ -78,7 +79,12 @@ exit instead and subtracts the profiler's own cost, calibrated at start-up
 reads per execution. docs/profile.md explains the metrics and what each
 way of timing cannot see.
 
-The command may be java or another launcher of the JDK (javac, jshell...).
+The command may be java or another launcher of the JDK (javac, jshell...),
+or any other program (mvn, ant, a script): every JVM it starts on the JDK
+woven is profiled (docs/ltw.md, "Process trees"). A JVM other than the
+command's own java writes its profile into DIR/jvms/MAIN-PID/ (its main
+class or jar, its process id), each with its flame graph; --pprof and the
+top frames are the command's own JVM's.
 
 The JVM runs with C1 only by default (--jit c1): compiling the woven JDK
 with C2 costs more CPU than its code saves on most runs, and C1 does not
@@ -105,6 +111,8 @@ Examples:
   weft profile -- java -cp app.jar Main
   weft profile -o /tmp/javac-prof -- javac -d /tmp/out Hello.java
   weft profile --modules java.base -- java -cp . Fib
+  # the test JVM Maven's surefire forks, the project's classes only
+  weft profile --include 'com/acme/**' -- mvn -q test
   # with an aspect of yours woven too
   weft profile -a count.weft --advice-cp adv -- java -cp app.jar Main`,
 		Args: javaCommand,
@@ -142,6 +150,7 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 		return err
 	}
 	os.Remove(filepath.Join(out, "profile.cct")) // no stale profile from an earlier run
+	os.RemoveAll(filepath.Join(out, jvmsDir))
 	env := []string{"WEFT_PROFILE_OUT=" + out, "WEFT_PROFILE_MAX_NODES=" + strconv.Itoa(fl.maxNodes)}
 	if fl.cpu {
 		env = append(env, "WEFT_PROFILE_CPU=true")
@@ -150,18 +159,23 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	t := launch.Tool{Advice: profiler(!fl.noTime), JIT: fl.jit, Collector: true, JVMOptions: profilerJVMOptions, Env: env}
+	t := launch.Tool{Advice: profiler(!fl.noTime), JIT: fl.jit, Collector: true, Env: env,
+		JVMOptions: append(slices.Clone(profilerJVMOptions), "-Dprofile.out="+out)}
 	top := fl.top
 	if fl.noTime {
 		top = 0 // no time to rank frames by (and no tree to read for it)
 	}
 	formats := profileFormats{fl.writeFolded, fl.writeSpeedscope, fl.pprof}
 	cct := filepath.Join(out, "profile.cct")
+	// The JVMs the command started besides its own wrote under jvms/: a
+	// command that is not a java launcher has only those.
+	var others []string
 	run := func() (int, error) {
 		r, err := runTool(cmd, args, fl.wovenRunOptions, t, fl.aspects, fl.adviceCP)
 		if err == nil && r.OutOfMemory && !fileExists(cct) {
 			err = fmt.Errorf("the profiler wrote nothing to %s: the JVM ran out of memory first (above)", out)
 		}
+		others = jvmOutputs(out, "profile.cct")
 		return r.Code, err
 	}
 	if fl.period > 0 {
@@ -170,7 +184,12 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := writeProfile(cmd.ErrOrStderr(), out, top, formats, fileSource(cct)); err != nil {
+		if len(others) == 0 || fileExists(cct) {
+			if err := writeProfile(cmd.ErrOrStderr(), out, top, formats, fileSource(cct)); err != nil {
+				return err
+			}
+		}
+		if err := writeJVMProfiles(cmd.ErrOrStderr(), others, formats); err != nil {
 			return err
 		}
 		return exitCode(code)
@@ -188,7 +207,10 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if read != nil && !read.Whole() {
+	if len(others) > 0 && !fileExists(cct) { // no profile of weft's own JVM: a script's
+		report.Reset()
+		werr = nil
+	} else if read != nil && !read.Whole() {
 		// Another JVM of the command rewrote the file while it was read:
 		// the last one written is the profile, as it is without following.
 		report.Reset()
@@ -200,7 +222,27 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 	if _, err := report.WriteTo(cmd.ErrOrStderr()); err != nil {
 		return err
 	}
+	if err := writeJVMProfiles(cmd.ErrOrStderr(), others, formats); err != nil {
+		return err
+	}
 	return exitCode(code)
+}
+
+// writeJVMProfiles writes the flame graph (and the formats asked for but
+// pprof's one file) of each profile in dirs, those of the JVMs the command
+// started, and says where they are.
+func writeJVMProfiles(w io.Writer, dirs []string, formats profileFormats) error {
+	if len(dirs) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nweft: %d JVM%s the command started, a profile each (named by main class and pid):\n", len(dirs), plural(len(dirs)))
+	formats.pprof = ""
+	for _, d := range dirs {
+		if err := writeProfile(w, d, 0, formats, fileSource(filepath.Join(d, "profile.cct"))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // profileTimeEnv returns the profiler's settings of how time is measured

@@ -34,7 +34,7 @@ var recrashRenamed = renamedFlags{"frames": "--max-frames"}
 func newRecrashCmd() *cobra.Command {
 	opts := &recrashOptions{}
 	cmd := &cobra.Command{
-		Use:   "recrash [-o DIR] [--jdk-frames] [--depth N] -- java ARGS...",
+		Use:   "recrash [-o DIR] [--jdk-frames] [--depth N] -- COMMAND ARGS...",
 		Short: "Run a program recording each thread's calls; turn each crash into unit tests that reproduce it",
 		Long: `recrash weaves the ReCrash recorder of examples/recrash into the program
 (and, with --jdk-frames, into the JDK's code as well) and runs it. Each
@@ -59,6 +59,10 @@ objects field by field N levels deep. docs/recrash.md explains how the
 state is saved and what cannot be. The program runs with the parallel
 collector unless its command chooses one (-XX:+UseG1GC ...): G1's write
 barrier costs the recorder more.
+
+The command may be any program: a JVM it starts on the JDK woven, other
+than the command's own java, records its crashes into DIR/jvms/MAIN-PID/
+(its main class or jar, its process id); no tests are made for those.
 
 Examples:
 
@@ -93,7 +97,7 @@ func defaultJUnit() string {
 }
 
 // The recorder's outputs in DIR; an earlier run's are removed first.
-var recrashOutputs = []string{"tests", "classes", "summary.txt"}
+var recrashOutputs = []string{"tests", "classes", "summary.txt", jvmsDir}
 
 func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	fl := opts
@@ -113,7 +117,8 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	// call: the parallel collector's write barrier, a card mark, costs it
 	// less than G1's (docs/recrash.md, Cost), as for weft profile.
 	recorder := launch.ToolAdvice{Name: "recrash", Aspect: recrash.Aspect(fl.jdkFrames, fl.depth > 0), Sources: recrash.Sources(), Build: recrash.Build}
-	r, err := runTool(cmd, args, fl.wovenRunOptions, launch.Tool{Advice: recorder, Collector: true, Env: env}, nil, "")
+	t := launch.Tool{Advice: recorder, Collector: true, Env: env, JVMOptions: []string{"-Drecrash.out=" + out}}
+	r, err := runTool(cmd, args, fl.wovenRunOptions, t, nil, "")
 	if err != nil {
 		return err
 	}
@@ -127,6 +132,12 @@ func runRecrash(cmd *cobra.Command, opts *recrashOptions, args []string) error {
 	}
 	if err := writeRecrashSummary(cmd.ErrOrStderr(), out, crashes); err != nil {
 		return err
+	}
+	// The JVMs the command started besides its own: their crashes are
+	// recorded, under jvms/, with no tests made (their class path is
+	// theirs, not the command's).
+	for _, d := range jvmOutputs(out, "crash1") {
+		fmt.Fprintf(cmd.ErrOrStderr(), "weft: a JVM the command started recorded crashes in %s (no tests made for them)\n", d)
 	}
 	return exitCode(r.Code)
 }

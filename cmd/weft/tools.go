@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -20,6 +21,20 @@ func runTool(cmd *cobra.Command, args []string, wo wovenRunOptions, t launch.Too
 	t.Heap = wo.toolHeap
 	o.Tool = &t
 	return runProgram(cmd, o)
+}
+
+// jvmsDir is where the advice of a tool writes in a JVM the command
+// started (weft.rt.Output): jvms/MAIN-PID/ of the tool's directory.
+const jvmsDir = "jvms"
+
+// jvmOutputs returns the directories of dir's jvms/ that hold file, in
+// name order.
+func jvmOutputs(dir, file string) []string {
+	found, _ := filepath.Glob(filepath.Join(dir, jvmsDir, "*", file))
+	for i, f := range found {
+		found[i] = filepath.Dir(f)
+	}
+	return found
 }
 
 func fileExists(p string) bool {

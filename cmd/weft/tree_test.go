@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,5 +96,60 @@ func TestRunProcessTree(t *testing.T) {
 	_, stderr, code = weft(t, env, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches", "--", "sh", "-c", "true")
 	if code == 0 || !strings.Contains(stderr, "sh is not a launcher of a JDK") {
 		t.Errorf("--patches with sh: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestProfileMaven profiles `mvn -q test` of a small project
+// (testdata/tree/mvn: JUnit 4, surefire forking its test JVM): the profile
+// of the test JVM, named by its main jar and pid under jvms/, has the
+// test's calls of probeSq, exactly 10. Maven's artifacts are resolved
+// once, by the stock run, into $WEFT_TEST_M2 (default: the user cache
+// directory's weft-test/m2); weft's runs are offline.
+func TestProfileMaven(t *testing.T) {
+	if _, err := exec.LookPath("mvn"); err != nil {
+		t.Fatalf("%v: install Debian's maven (bash .ci/run does)", err)
+	}
+	m2 := os.Getenv("WEFT_TEST_M2")
+	if m2 == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2 = filepath.Join(dir, "weft-test", "m2")
+	}
+	project := t.TempDir()
+	if err := os.CopyFS(project, os.DirFS("testdata/tree/mvn")); err != nil {
+		t.Fatal(err)
+	}
+	path := "PATH=" + filepath.Join(jvmtest.JavaHome(t), "bin") + string(filepath.ListSeparator) + os.Getenv("PATH")
+	mvn := func(offline bool) []string {
+		args := []string{"mvn", "-q", "-B", "-Dmaven.repo.local=" + m2, "test"}
+		if offline {
+			args = append(args, "-o")
+		}
+		return args
+	}
+
+	// Stock, online the first time: the artifacts into m2.
+	c := exec.Command(mvn(false)[0], mvn(false)[1:]...)
+	c.Dir, c.Env = project, append(os.Environ(), path)
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("stock mvn test: %v\n%s", err, out)
+	}
+
+	out := filepath.Join(t.TempDir(), "prof")
+	c = exec.Command(os.Args[0], append([]string{"profile", "--no-time", "--modules", "java.base", "--include", "demo/**",
+		"--write-folded", "-o", out, "--"}, mvn(true)...)...)
+	c.Dir, c.Env = project, append(os.Environ(), asWeft+"=1", newCache(t), path)
+	stderr, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("weft profile -- mvn test: %v\n%s", err, stderr)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(out, "jvms", "surefirebooter*"))
+	if len(dirs) != 1 || !strings.Contains(string(stderr), "weft: profile in "+dirs[0]) {
+		t.Fatalf("surefire's JVM's profile: %q, stderr:\n%s", dirs, stderr)
+	}
+	if n := at(readMetric(t, dirs[0], "calls"), "demo.SqTest.sum;demo.Sq.probeSq"); n != 10 {
+		t.Errorf("demo.Sq.probeSq counted %d times under demo.SqTest.sum in the test JVM, want 10", n)
 	}
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -12,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+
+import weft.rt.Output;
 
 /**
  * The growth test and the tracker's output: leak.txt (read in seconds),
@@ -85,7 +86,7 @@ final class Report {
 
     /** The output directory. */
     static Path dir() {
-        return Paths.get(Tracker.setting("leak.out", "WEFT_LEAK_OUT", "weft-leak"));
+        return Output.dir("leak.out", "WEFT_LEAK_OUT", "weft-leak");
     }
 
     /** What the report says of the whole run. */

@@ -8,7 +8,6 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -19,6 +18,7 @@ import weft.rt.DIB;
 import weft.rt.JoinPointStaticPart;
 import weft.rt.Parts;
 import weft.rt.Local;
+import weft.rt.Output;
 
 /**
  * Advice of profile.weft: one calling-context tree per thread, merged at
@@ -586,7 +586,7 @@ public final class Profiler {
         if (written) return;
         written = last;
         DIB.set(true); // the writer's own work is not profiled
-        Path out = Paths.get(setting("profile.out", "WEFT_PROFILE_OUT", "weft-profile"));
+        Path out = Output.dir("profile.out", "WEFT_PROFILE_OUT", "weft-profile");
         Node[] roots;
         long calls = 0;
         if (TIME) {

@@ -6,12 +6,12 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Set;
 import java.util.TreeSet;
 
 import weft.rt.JoinPointStaticPart;
 import weft.rt.Local;
+import weft.rt.Output;
 
 /**
  * Advice of recrash.weft, after ReCrash (Artzi, Kim and Ernst): as an
@@ -141,7 +141,7 @@ public final class Recorder {
         }
     }
 
-    static final String OUT = setting("recrash.out", "WEFT_RECRASH_OUT", "weft-recrash");
+    static final Path OUT = Output.dir("recrash.out", "WEFT_RECRASH_OUT", "weft-recrash");
     static final int MAX_STACK = Integer.parseInt(setting("recrash.maxStack", "WEFT_RECRASH_MAX_STACK", "10000"));
     static final int FRAMES = Integer.parseInt(setting("recrash.frames", "WEFT_RECRASH_FRAMES", "50"));
     static final String METHOD = setting("recrash.method", "WEFT_RECRASH_METHOD", "");
@@ -488,7 +488,7 @@ public final class Recorder {
 
     private static synchronized void save(Snapshot sn, Throwable e, String why) {
         try {
-            Path dir = Paths.get(OUT).toAbsolutePath().resolve("crash" + ++crashes);
+            Path dir = OUT.toAbsolutePath().resolve("crash" + ++crashes);
             Files.createDirectories(dir);
             Json j = new Json();
             j.open('{');

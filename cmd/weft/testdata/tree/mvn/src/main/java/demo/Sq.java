@@ -1,0 +1,4 @@
+package demo;
+public class Sq {
+    public static int probeSq(int i) { return i * i; }
+}
