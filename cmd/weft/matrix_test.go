@@ -33,7 +33,9 @@ import (
 //   - language runtimes that compile as they run: Groovy, JRuby, Scala,
 //     Clojure, Rhino, Jython (matrix_programs_test.go);
 //   - Ant compiling and running a small project with javac in its own JVM;
-//     Apache Felix starting an OSGi bundle (matrix_felix_test.go);
+//     Apache Felix starting two OSGi bundles, one importing the other's
+//     package (matrix_felix_test.go); the classes of both and of Ant's
+//     isolated loader bridged, their probes counted;
 //   - compilers whose class files must be the stock run's byte for byte,
 //     kotlinc and ecj, then the programs they compiled
 //     (matrix_kotlin_test.go, matrix_ecj_derby_test.go);

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
+	rtjava "github.com/weft-aop/weft/runtime-java"
 )
 
 // The process tree's programs: Parent starts Child in a JVM of its own
@@ -151,5 +152,80 @@ func TestProfileMaven(t *testing.T) {
 	}
 	if n := at(readMetric(t, dirs[0], "calls"), "demo.SqTest.sum;demo.Sq.probeSq"); n != 10 {
 		t.Errorf("demo.Sq.probeSq counted %d times under demo.SqTest.sum in the test JVM, want 10", n)
+	}
+}
+
+// isoMainSrc loads Child (from the directory args[0]) in a loader that
+// delegates java.* only, as a child-first plugin loader or Ant's isolated
+// one, and runs it.
+const isoMainSrc = `import java.nio.file.*;
+public class IsoMain {
+    static class Isolated extends ClassLoader {
+        final Path dir;
+        Isolated(Path dir) { super(null); this.dir = dir; }
+        @Override protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c != null) return c;
+                if (name.startsWith("java.")) return ClassLoader.getPlatformClassLoader().loadClass(name);
+                return findClass(name);
+            }
+        }
+        @Override protected Class<?> findClass(String name) throws ClassNotFoundException {
+            try {
+                byte[] b = Files.readAllBytes(dir.resolve(name.replace('.', '/') + ".class"));
+                return defineClass(name, b, 0, b.length);
+            } catch (java.io.IOException e) { throw new ClassNotFoundException(name); }
+        }
+    }
+    public static void main(String[] a) throws Exception {
+        Class<?> c = new Isolated(Path.of(a[0])).loadClass("Child");
+        c.getMethod("main", String[].class).invoke(null, (Object) new String[0]);
+    }
+}
+`
+
+// TestRunIsolatedLoader runs a program whose Child is defined by a loader
+// that delegates java.* only, so cannot see weft's runtime nor the advice:
+// Child is bridged, its probe counted exactly, under -Xverify:all. Around
+// advice, whose closure is a class of weft's, cannot be bridged: Child is
+// then left unwoven with the reason, and runs as stock.
+func TestRunIsolatedLoader(t *testing.T) {
+	adv := countAdvice(t)
+	main := jvmtest.Compile(t, map[string]string{"IsoMain.java": isoMainSrc})
+	plugin := jvmtest.Compile(t, map[string]string{"Child.java": treeChildSrc})
+	env := []string{newCache(t)}
+	run := func(aspect string) (string, string, int) {
+		t.Helper()
+		report := filepath.Join(t.TempDir(), "ltw.json")
+		return weft(t, env, "run", "-a", writeFile(t, "a.weft", aspect), "--advice-cp", adv, "--modules", "java.base", "--patches",
+			"--ltw-report", report, "--", jvmtest.Java(t), "-Xverify:all", "-cp", main, "IsoMain", plugin)
+	}
+	stdout, stderr, code := run(treeWeft)
+	if code != 0 || stdout != "child 285\n" || strings.Count(stderr, treeCounted) != 1 || !strings.Contains(stderr, ", 1 bridged (") {
+		t.Errorf("bridged: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	// The around advice's class beside the counter's.
+	src := map[string]string{"iso/Twice.java": `package iso;
+public class Twice { public static int of(weft.rt.Proceed p) throws Throwable { return 2 * (Integer) p.proceed(); } }
+`}
+	for k, v := range rtjava.Sources() {
+		src[k] = string(v)
+	}
+	class, err := os.ReadFile(filepath.Join(jvmtest.Compile(t, src), "iso", "Twice.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := t.TempDir() // the class alone: the runtime is java.base's
+	if err := os.Mkdir(filepath.Join(twice, "iso"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(twice, "iso", "Twice.class"), class, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	adv += string(filepath.ListSeparator) + twice
+	stdout, stderr, code = run("aspect Around {\n    int around(): execution(* Child.probeSq(..)) {\n        iso.Twice.of(proceed);\n    }\n}\n")
+	if code != 0 || stdout != "child 285\n" || !strings.Contains(stderr, "Child (bridged class) left unwoven: its class loader does not see weft's runtime, and it cannot be bridged") {
+		t.Errorf("around: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }

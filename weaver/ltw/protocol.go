@@ -66,6 +66,10 @@ const (
 	// could not run. The server records it as left unwoven and answers
 	// unchanged.
 	Unseen Kind = 9
+	// Bridged: a class, defined as Normal's, whose defining loader does not
+	// see weft's runtime: woven, its code reaches the runtime and the
+	// advice through java.lang.invoke (weaver.Weaver.Bridge).
+	Bridged Kind = 10
 )
 
 func (k Kind) String() string {
@@ -90,6 +94,8 @@ func (k Kind) String() string {
 		return "source"
 	case Unseen:
 		return "unseen"
+	case Bridged:
+		return "bridged"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -170,7 +176,7 @@ func ParseRequest(b []byte) (*Request, error) {
 		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
 	}
 	req := &Request{Kind: Kind(b[0])}
-	if req.Kind > Unseen {
+	if req.Kind > Bridged {
 		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
 	}
 	n := int(binary.BigEndian.Uint16(b[1:]))

@@ -35,7 +35,11 @@ type Unwoven struct {
 
 // Summary counts what a Server did.
 type Summary struct {
-	Woven     int `json:"woven"`     // classes woven by this server
+	Woven int `json:"woven"` // classes woven by this server
+	// Bridged counts the classes among Woven and FromCache whose loader
+	// does not see weft's runtime, which their code reaches through
+	// java.lang.invoke (weaver.Weaver.Bridge).
+	Bridged   int `json:"bridged,omitempty"`
 	FromCache int `json:"fromCache"` // classes sent back woven from the Cache
 	Unchanged int `json:"unchanged"` // classes no advice applies to, or already woven (from the Cache or not)
 	// Unwoven lists the classes that could not be woven (at most
@@ -95,6 +99,9 @@ func (s Summary) String() string {
 	}
 	if s.Unreached > 0 {
 		skipped += fmt.Sprintf(", %d no aspect reaches", s.Unreached)
+	}
+	if s.Bridged > 0 {
+		skipped += fmt.Sprintf(", %d bridged (their loaders do not see weft's runtime)", s.Bridged)
 	}
 	methods := ""
 	if s.MethodsCount > 0 {
@@ -549,6 +556,9 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 			s.count(func(sum *Summary) {
 				if resp.Status == StatusWoven {
 					sum.FromCache++
+					if req.Kind == Bridged {
+						sum.Bridged++
+					}
 				} else {
 					sum.Unchanged++
 				}
@@ -578,6 +588,9 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 	s.count(func(sum *Summary) {
 		if resp.Status == StatusWoven {
 			sum.Woven++
+			if req.Kind == Bridged {
+				sum.Bridged++
+			}
 		} else {
 			sum.Unchanged++
 		}
@@ -759,6 +772,11 @@ func (s *Server) weaveClass(req *Request, name string, ahead bool) (*Response, *
 	}
 	if res.Class == nil {
 		return &Response{Status: StatusUnchanged}, res, nil
+	}
+	if req.Kind == Bridged {
+		if err := s.w.Bridge(res); err != nil {
+			return nil, nil, fmt.Errorf("its class loader does not see weft's runtime, and it cannot be bridged: %v", err)
+		}
 	}
 	if s.OnResult != nil && !ahead {
 		s.OnResult(res)

@@ -59,8 +59,12 @@ final class LTWClient {
      * connection sends next: weft weaves the jar's other classes ahead.
      */
     private static final int SOURCE = 8;
-    /** A class whose loader does not see weft's runtime (LTWLoaders). */
-    private static final int UNSEEN = 9;
+    /**
+     * A class whose loader does not see weft's runtime (LTWLoaders): left
+     * unwoven (UNSEEN: a hidden class, or one a Lookup defines) or woven
+     * to reach the runtime through java.lang.invoke (BRIDGED).
+     */
+    private static final int UNSEEN = 9, BRIDGED = 10;
     /** The hit of a class out of the scope (ltw.HitOutOfScope). */
     static final int OUT_OF_SCOPE = (1 << 30) - 1;
     /** The hit of a class no aspect reaches (ltw.HitUnreached). */
@@ -116,7 +120,10 @@ final class LTWClient {
             return null;
         }
         if (!LTWLoaders.seeRuntime(loader)) {
-            return unseen(loader, name, b, off, len);
+            if (kind != LTW.NORMAL) {
+                return unseen(loader, name, b, off, len);
+            }
+            kind = BRIDGED; // woven to reach the runtime through java.lang.invoke
         }
         int left = name == null ? 0 : LTWScope.leaves(name);
         if (left != 0) {
