@@ -41,6 +41,9 @@ type classWeaver struct {
 	guard     guardRefs
 	// idSlots are the pool slots of ids passed to SharedClass (fused.go).
 	idSlots []idSlot
+	// missing are the types the frames of methods left unwoven needed and
+	// the hierarchy did not have (Result.Missing).
+	missing []string
 	fields  map[uint16]fieldRef // field references resolved (field.go), by pool index
 	// declared collects the declare warnings and errors of the class's
 	// shadows; checkOnly finds shadows for them alone (Weaver.Check).
@@ -147,6 +150,9 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	code.Insns = nil
 	if u := (*classfile.UnknownTypeError)(nil); errors.As(err, &u) {
 		m.Attributes = saved
+		if !slices.Contains(cw.missing, u.Missing) {
+			cw.missing = append(cw.missing, u.Missing)
+		}
 		return false, fmt.Sprintf("%s: left unwoven: %v (a class path with %s would let it be woven)", where, u, u.Missing)
 	}
 	if err != nil {

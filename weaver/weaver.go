@@ -132,6 +132,11 @@ type Result struct {
 	MethodsWoven int
 	// Warnings name methods left unwoven and why.
 	Warnings []string
+	// Missing lists the types the frames of the methods left unwoven
+	// needed and the hierarchy did not know (classfile.UnknownTypeError):
+	// a driver that can find them may learn them and weave the class
+	// again.
+	Missing []string
 	// AlreadyWoven is set for a class weft wove before, left as is: not a
 	// method left unwoven, and no warning (a driver may say so once).
 	AlreadyWoven bool
@@ -365,6 +370,7 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 	}
 	res.Declared = cw.declared
 	res.Warnings = append(res.Warnings, cw.warnings...)
+	res.Missing = cw.missing
 	res.advised, res.applied = cw.advised, cw.applied
 	if res.MethodsWoven == 0 {
 		return res, nil, nil

@@ -309,7 +309,7 @@ func (s *Server) weaveAheadClass(j *jarAhead, f *classpath.ClassEntry) (e *ahead
 	if _, err = s.learnSupertypes(info, func(string) ([]byte, error) { return nil, errNotInJar }); err != nil {
 		return nil
 	}
-	resp, res, err := s.weaveClass(req, internal, true)
+	resp, res, err := s.weaveClass(req, internal, true, nil)
 	if err != nil {
 		return nil
 	}

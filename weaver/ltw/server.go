@@ -577,7 +577,7 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 			return &Response{Status: StatusError, Message: err.Error()}, nil
 		}
 	}
-	resp, res, err := s.weaveInTime(req, name, r)
+	resp, res, err := s.weaveInTime(req, name, r, ask)
 	if errors.Is(err, errLate) {
 		return nil, nil
 	}
@@ -715,19 +715,23 @@ func (s *Server) Drain(d time.Duration) {
 	}
 }
 
+// maxMissingRounds bounds the weavings of one class again after asking
+// the JVM for the types its frames needed.
+const maxMissingRounds = 8
+
 // errLate is a weaving the timer answered before it ended.
 var errLate = errors.New("answered by the timer")
 
 // weaveInTime is weaveClass on this goroutine, raced by a timer of
 // s.Timeout if r is not nil: a weaving that ends after the timer answered
 // returns errLate.
-func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, *weaver.Result, error) {
+func (s *Server) weaveInTime(req *Request, name string, r *race, ask Asker) (*Response, *weaver.Result, error) {
 	if s.Timeout <= 0 || r == nil {
-		return s.weaveClass(req, name, false)
+		return s.weaveClass(req, name, false, ask)
 	}
 	t := time.AfterFunc(s.Timeout, r.expire)
 	defer t.Stop()
-	resp, res, err := s.weaveClass(req, name, false)
+	resp, res, err := s.weaveClass(req, name, false, ask)
 	if !r.won() {
 		return nil, nil, errLate
 	}
@@ -737,8 +741,11 @@ func (s *Server) weaveInTime(req *Request, name string, r *race) (*Response, *we
 // weaveClass weaves the class named name (internal) and returns the answer and
 // the weaver's result. OnResult sees a woven class's now, or, woven ahead,
 // when the JVM uses it; the methods left unwoven are recorded now, or,
-// woven ahead, when the JVM defines the class.
-func (s *Server) weaveClass(req *Request, name string, ahead bool) (*Response, *weaver.Result, error) {
+// woven ahead, when the JVM defines the class. With ask, the types the
+// frames of a method left unwoven needed and the hierarchy lacked are
+// asked of the JVM (as the defining loader finds them), and the class is
+// woven again if it sent any.
+func (s *Server) weaveClass(req *Request, name string, ahead bool, ask Asker) (*Response, *weaver.Result, error) {
 	sister := ""
 	if req.Kind == Hidden {
 		n := s.hidden.Add(1)
@@ -753,6 +760,21 @@ func (s *Server) weaveClass(req *Request, name string, ahead bool) (*Response, *
 	p, err := s.w.PrepareWithSister(name, req.Class, sister)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Each weaving may find the next type missing (a merge's other side):
+	// a few rounds, while the JVM sends any.
+	for round := 0; ask != nil && len(p.Result.Missing) > 0 && round < maxMissingRounds; round++ {
+		n, err := s.learnMissing(p.Result.Missing, ask)
+		s.count(func(sum *Summary) { sum.Asked += n })
+		if err != nil {
+			return nil, nil, err
+		}
+		if n == 0 {
+			break
+		}
+		if p, err = s.w.PrepareWithSister(name, req.Class, sister); err != nil {
+			return nil, nil, err
+		}
 	}
 	var base int32
 	if s.Cache != nil {

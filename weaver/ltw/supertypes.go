@@ -68,6 +68,35 @@ func (s *Server) learnSupertypes(info *classfile.ClassInfo, ask Asker) (learned 
 	return learned, nil
 }
 
+// learnMissing asks the JVM for the types in missing, which the frames of
+// a method needed (weaver.Result.Missing), and learns them with their
+// supertypes; it returns how many classes it learned.
+func (s *Server) learnMissing(missing []string, ask Asker) (learned int, err error) {
+	for _, name := range missing {
+		if _, _, err := s.h.find(name); err == nil {
+			continue // learned meanwhile
+		}
+		b, err := ask(name)
+		if err != nil {
+			return learned, err
+		}
+		if len(b) == 0 {
+			continue // the loader does not find it either
+		}
+		info, err := s.h.Add(name, b)
+		if err != nil || info.Name != name {
+			continue
+		}
+		learned++
+		n, err := s.learnSupertypes(info, ask)
+		learned += n
+		if err != nil {
+			return learned, err
+		}
+	}
+	return learned, nil
+}
+
 func supertypes(info *classfile.ClassInfo) []string {
 	var out []string
 	if info.Super != "" {

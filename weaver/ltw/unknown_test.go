@@ -4,6 +4,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,8 +29,11 @@ func (m beforeAfter) Match(s *advice.Shadow, h classfile.Hierarchy) []advice.App
 // TestUnknownTypeMethodUnwoven: a class defined at run time whose method's
 // frames need a type no source has (app/Main.pick joins a lib/Left and a
 // lib/Right, which the server cannot find, in a class file of version 50
-// with no frames of its own to keep) comes back woven but for that method,
-// which the summary names with the reason; no frame guesses the type.
+// with no frames of its own to keep): the server asks the JVM for them.
+// Where the defining loader does not find them either, the class comes
+// back woven but for that method, which the summary names with the
+// reason; no frame guesses the type. Where it sends them, pick is woven
+// too.
 func TestUnknownTypeMethodUnwoven(t *testing.T) {
 	dir := jvmtest.Compile(t, map[string]string{
 		"lib/Base.java":  "package lib; public class Base { public String name() { return \"base\"; } }",
@@ -79,14 +83,10 @@ public class Main {
 	w := weaver.New(beforeAfter{before, after}, []*advice.Advice{before, after}, weaver.Options{Hierarchy: h, IDBase: 1000})
 	s := NewServer(w, h)
 
-	a, conn := net.Pipe()
-	s.wg.Add(1)
-	go s.serveConn(a)
-	defer conn.Close()
-	go conn.Write(AppendRequest(nil, &Request{Name: "app.Main", Class: c.Bytes()}))
-	resp, err := ReadResponse(conn)
-	if err != nil {
-		t.Fatal(err)
+	// The JVM finds none of the types asked for: it answers with no bytes.
+	asked, resp := define(t, s, c.Bytes(), func(string) []byte { return nil })
+	if !slices.Contains(asked, "lib.Left") {
+		t.Errorf("asked the JVM for %v, want lib.Left among them", asked)
 	}
 	if resp.Status != StatusWoven {
 		t.Fatalf("status %d (%s), want woven (main and the constructor)", resp.Status, resp.Message)
@@ -109,6 +109,48 @@ public class Main {
 		if got, orig := woven.Attr(m.Attributes, "Code").Info, c.Attr(methodNamed(c, "pick").Attributes, "Code").Info; string(got) != string(orig) {
 			t.Error("pick's code changed: want it as it was")
 		}
+	}
+
+	// The JVM sends them: pick is woven too.
+	h2 := NewHierarchy(img)
+	s2 := NewServer(weaver.New(beforeAfter{before, after}, []*advice.Advice{before, after}, weaver.Options{Hierarchy: h2, IDBase: 1000}), h2)
+	_, resp = define(t, s2, c.Bytes(), func(name string) []byte {
+		b, _ := os.ReadFile(filepath.Join(dir, strings.ReplaceAll(name, ".", "/")+".class"))
+		return b
+	})
+	if sum := s2.Summary(); resp.Status != StatusWoven || sum.MethodsCount != 0 || sum.Asked == 0 {
+		t.Errorf("types sent: status %d, summary %s, methods left unwoven %+v", resp.Status, sum, sum.Methods)
+	}
+	woven2, err := classfile.Parse("app/Main.class", resp.Class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, orig := woven2.Attr(methodNamed(woven2, "pick").Attributes, "Code").Info, c.Attr(methodNamed(c, "pick").Attributes, "Code").Info; string(got) == string(orig) {
+		t.Error("types sent: pick left as it was, want it woven")
+	}
+}
+
+// define sends app.Main's bytes to s as a JVM defining it would, answering
+// each query with find's bytes, and returns the names asked for and the
+// answer.
+func define(t *testing.T, s *Server, class []byte, find func(name string) []byte) ([]string, *Response) {
+	t.Helper()
+	a, conn := net.Pipe()
+	s.wg.Add(1)
+	go s.serveConn(a)
+	defer conn.Close()
+	go conn.Write(AppendRequest(nil, &Request{Name: "app.Main", Class: class}))
+	var asked []string
+	for {
+		resp, err := ReadResponse(conn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Status != StatusQuery {
+			return asked, resp
+		}
+		asked = append(asked, resp.Query)
+		go conn.Write(AppendRequest(nil, &Request{Kind: Answer, Name: resp.Query, Class: find(resp.Query)}))
 	}
 }
 
