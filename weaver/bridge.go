@@ -108,7 +108,7 @@ func (b *bridger) hidden(class string) bool {
 	if strings.HasPrefix(class, "java/") {
 		return false
 	}
-	return strings.HasPrefix(class, "weft/") || b.w.skip[class]
+	return strings.HasPrefix(class, rtnames.NamespacePrefix) || b.w.skip[class]
 }
 
 // erase returns desc with each hidden class it names replaced by
@@ -426,36 +426,18 @@ func (b *bridger) addBridges(s *classfile.Class) error {
 // method-handle code under it runs unadvised, which the flags' own
 // methods cannot be. A class of an unseen loader is defined after the
 // JVM's bootstrap: BIB is ready.
-var inlineBridges = map[string]func(g *bridgeGen){
-	"weft/rt/BIB.ready":   func(g *bridgeGen) { g.op(classfile.OpIconst1); g.op(classfile.OpIreturn) },
-	"weft/rt/BIB.isReady": func(g *bridgeGen) { g.op(classfile.OpIconst1); g.op(classfile.OpIreturn) },
-	"weft/rt/Weft.enter":  (*bridgeGen).token,
-	"weft/rt/DIB.token":   (*bridgeGen).token,
-	"weft/rt/Weft.bypass": func(g *bridgeGen) { g.thread(); g.getFlag(); g.op(classfile.OpIreturn) },
-	"weft/rt/DIB.get":     func(g *bridgeGen) { g.thread(); g.getFlag(); g.op(classfile.OpIreturn) },
-	"weft/rt/DIB.set":     func(g *bridgeGen) { g.thread(); g.idx(classfile.OpIload, 0); g.putFlag(); g.op(classfile.OpReturn) },
-	"weft/rt/DIB.begin":   func(g *bridgeGen) { g.thread(); g.op(classfile.OpIconst1); g.putFlag(); g.op(classfile.OpReturn) },
-	"weft/rt/DIB.end":     func(g *bridgeGen) { g.thread(); g.op(classfile.OpIconst0); g.putFlag(); g.op(classfile.OpReturn) },
+var inlineBridges = map[rtnames.Ref]func(g *bridgeGen){
+	rtnames.BIBReady:   func(g *bridgeGen) { g.op(classfile.OpIconst1); g.op(classfile.OpIreturn) },
+	rtnames.BIBIsReady: func(g *bridgeGen) { g.op(classfile.OpIconst1); g.op(classfile.OpIreturn) },
+	rtnames.WeftEnter:  func(g *bridgeGen) { g.token(false) },
+	rtnames.DIBToken:   func(g *bridgeGen) { g.token(false) },
+	rtnames.DIBBegin:   func(g *bridgeGen) { g.thread(); g.op(classfile.OpIconst1); g.putFlag(); g.op(classfile.OpReturn) },
+	rtnames.DIBEnd:     func(g *bridgeGen) { g.thread(); g.op(classfile.OpIconst0); g.putFlag(); g.op(classfile.OpReturn) },
 	// A bridged class is one of a woven JDK's load time, where the
 	// helpers call leaf advice with the flag set.
-	"weft/rt/DIB.leafDirect": func(g *bridgeGen) { g.op(classfile.OpIconst0); g.op(classfile.OpIreturn) },
-	"weft/rt/DIB.enterInit": func(g *bridgeGen) {
-		set := classfile.NewLabel()
-		g.thread()
-		g.idx(classfile.OpAstore, 0)
-		g.idx(classfile.OpAload, 0)
-		g.getFlag()
-		g.insns = append(g.insns, classfile.Insn{Op: classfile.OpIfne, Label: set})
-		g.idx(classfile.OpAload, 0)
-		g.op(classfile.OpIconst1)
-		g.putFlag()
-		g.idx(classfile.OpAload, 0)
-		g.op(classfile.OpAreturn)
-		g.place(set)
-		g.op(classfile.OpAconstNull)
-		g.op(classfile.OpAreturn)
-	},
-	"weft/rt/DIB.exitInit": func(g *bridgeGen) {
+	rtnames.DIBLeafDirect: func(g *bridgeGen) { g.op(classfile.OpIconst0); g.op(classfile.OpIreturn) },
+	rtnames.DIBEnterInit:  func(g *bridgeGen) { g.token(true) },
+	rtnames.DIBExitInit: func(g *bridgeGen) {
 		none := classfile.NewLabel()
 		g.idx(classfile.OpAload, 0)
 		g.insns = append(g.insns, classfile.Insn{Op: classfile.OpIfnull, Label: none})
@@ -465,16 +447,6 @@ var inlineBridges = map[string]func(g *bridgeGen){
 		g.putFlag()
 		g.place(none)
 		g.op(classfile.OpReturn)
-	},
-	"weft/rt/DIB.getAndSetTrue": func(g *bridgeGen) {
-		g.thread()
-		g.op(classfile.OpDup)
-		g.getFlag()
-		g.idx(classfile.OpIstore, 0)
-		g.op(classfile.OpIconst1)
-		g.putFlag()
-		g.idx(classfile.OpIload, 0)
-		g.op(classfile.OpIreturn)
 	},
 }
 
@@ -502,14 +474,20 @@ func (g *bridgeGen) putFlag() {
 	g.idx(classfile.OpPutfield, g.p.AddFieldref("java/lang/Thread", rtnames.ThreadDIBField, "Z"))
 }
 
-// token is DIB.token: the thread, or null if its flag is set.
-func (g *bridgeGen) token() {
+// token is DIB.token: the thread, or null if its flag is set; with take,
+// DIB.enterInit: the flag then set too.
+func (g *bridgeGen) token(take bool) {
 	set := classfile.NewLabel()
 	g.thread()
 	g.idx(classfile.OpAstore, 0)
 	g.idx(classfile.OpAload, 0)
 	g.getFlag()
 	g.insns = append(g.insns, classfile.Insn{Op: classfile.OpIfne, Label: set})
+	if take {
+		g.idx(classfile.OpAload, 0)
+		g.op(classfile.OpIconst1)
+		g.putFlag()
+	}
 	g.idx(classfile.OpAload, 0)
 	g.op(classfile.OpAreturn)
 	g.place(set)
@@ -577,7 +555,7 @@ func (b *bridger) addBridgeMethod(s *classfile.Class, r bridgeRef, field, desc s
 		return false, err
 	}
 	g := &bridgeGen{p: s.Pool}
-	inline, ok := inlineBridges[r.owner+"."+r.name]
+	inline, ok := inlineBridges[rtnames.Ref{Owner: r.owner, Name: r.name, Desc: r.desc, Field: r.op == classfile.OpGetstatic}]
 	forName := func(initialize uint16) {
 		g.op(initialize)
 		g.op(classfile.OpAconstNull)
@@ -595,7 +573,7 @@ func (b *bridger) addBridgeMethod(s *classfile.Class, r bridgeRef, field, desc s
 		forName(classfile.OpIconst1)
 	case ok:
 		inline(g)
-	case r.owner == "weft/rt/DIB" || r.owner == "weft/rt/BIB" || r.owner == "weft/rt/Weft":
+	case r.owner == rtnames.DIB || r.owner == rtnames.BIB || r.owner == rtnames.Weft:
 		return false, fmt.Errorf("uses %s.%s, which bridged code has no equivalent of", r.owner, r.name)
 	default:
 		g.invoke(b.sister, field, desc, mt)
