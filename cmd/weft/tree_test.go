@@ -185,15 +185,29 @@ public class IsoMain {
 }
 `
 
+// isoChildSrc calls probeSq through a lambda, whose class is a hidden class
+// of Child's loader.
+const isoChildSrc = `public class Child {
+    static int probeSq(int i) { return i * i; }
+    public static void main(String[] a) {
+        java.util.function.IntUnaryOperator f = i -> probeSq(i);
+        int s = 0;
+        for (int i = 0; i < 10; i++) s += f.applyAsInt(i);
+        System.out.println("child " + s);
+    }
+}
+`
+
 // TestRunIsolatedLoader runs a program whose Child is defined by a loader
 // that delegates java.* only, so cannot see weft's runtime nor the advice:
-// Child is bridged, its probe counted exactly, under -Xverify:all. Around
-// advice, whose closure is a class of weft's, cannot be bridged: Child is
-// then left unwoven with the reason, and runs as stock.
+// Child and its lambda's hidden class are bridged, probeSq's and the
+// lambda's executions counted exactly, under -Xverify:all. Around advice,
+// whose closure is a class of weft's, cannot be bridged: Child is then
+// left unwoven with the reason, and runs as stock.
 func TestRunIsolatedLoader(t *testing.T) {
 	adv := countAdvice(t)
 	main := jvmtest.Compile(t, map[string]string{"IsoMain.java": isoMainSrc})
-	plugin := jvmtest.Compile(t, map[string]string{"Child.java": treeChildSrc})
+	plugin := jvmtest.Compile(t, map[string]string{"Child.java": isoChildSrc})
 	env := []string{newCache(t)}
 	run := func(aspect string) (string, string, int) {
 		t.Helper()
@@ -201,8 +215,13 @@ func TestRunIsolatedLoader(t *testing.T) {
 		return weft(t, env, "run", "-a", writeFile(t, "a.weft", aspect), "--advice-cp", adv, "--modules", "java.base", "--patches",
 			"--ltw-report", report, "--", jvmtest.Java(t), "-Xverify:all", "-cp", main, "IsoMain", plugin)
 	}
-	stdout, stderr, code := run(treeWeft)
-	if code != 0 || stdout != "child 285\n" || strings.Count(stderr, treeCounted) != 1 || !strings.Contains(stderr, ", 1 bridged (") {
+	stdout, stderr, code := run(`aspect Lambda {
+    before(): execution(* Child.probeSq(..)) || execution(int *.applyAsInt(int)) {
+        weft.tools.count.Counter.hit(joinPointId);
+    }
+}
+`)
+	if code != 0 || stdout != "child 285\n" || !strings.Contains(stderr, "count: 20 hits at 2 join points\n") || !strings.Contains(stderr, ", 2 bridged (") {
 		t.Errorf("bridged: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 	// The around advice's class beside the counter's.

@@ -348,7 +348,7 @@ func (s *Server) withAhead(cn *conn, req *Request, resp *Response) *Response {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if req.Kind == Normal && cn.current != nil {
+	if req.Kind == Normal && !req.Bridged && cn.current != nil {
 		cn.current.j.credit()
 	}
 	var ahead []AheadAnswer

@@ -119,7 +119,7 @@ func requestKey(req *Request) string {
 // requestSum is the SHA-256 sum requestKey spells in hex.
 func requestSum(req *Request) (sum [sha256.Size]byte) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s\x00", req.Kind, req.Name)
+	fmt.Fprintf(h, "%d\x00%s\x00", req.wireKind(), req.Name)
 	h.Write(req.Class)
 	h.Sum(sum[:0])
 	return sum

@@ -61,16 +61,12 @@ const (
 	// classes this connection sends next: the server may weave the jar's
 	// other classes ahead (ahead.go). It gets no response.
 	Source Kind = 8
-	// Unseen: a class whose defining loader does not see weft's runtime
-	// (it does not delegate weft.rt to its parent), so woven code of it
-	// could not run. The server records it as left unwoven and answers
-	// unchanged.
-	Unseen Kind = 9
-	// Bridged: a class, defined as Normal's, whose defining loader does not
-	// see weft's runtime: woven, its code reaches the runtime and the
-	// advice through java.lang.invoke (weaver.Weaver.Bridge).
-	Bridged Kind = 10
 )
+
+// bridgedKinds is added on the wire to the kind of a Normal, Hidden or
+// Lookup request whose defining loader does not see weft's runtime
+// (Request.Bridged).
+const bridgedKinds = 10
 
 func (k Kind) String() string {
 	switch k {
@@ -92,10 +88,6 @@ func (k Kind) String() string {
 		return "hits"
 	case Source:
 		return "source"
-	case Unseen:
-		return "unseen"
-	case Bridged:
-		return "bridged"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -122,7 +114,12 @@ const MaxFrame = 64 << 20
 
 // Request asks for one class to be woven.
 type Request struct {
-	Kind  Kind
+	Kind Kind
+	// Bridged marks a class whose defining loader does not see weft's
+	// runtime: woven, its code reaches the runtime and the advice through
+	// java.lang.invoke (weaver.Weaver.Bridge). Kind is then Normal, Hidden
+	// or Lookup; the wire's kind is bridgedKinds more.
+	Bridged bool
 	Name  string // as the JVM was given it (binary name), "" if none
 	Class []byte
 }
@@ -176,7 +173,10 @@ func ParseRequest(b []byte) (*Request, error) {
 		return nil, fmt.Errorf("%w: request of %d bytes", ErrFrame, len(b))
 	}
 	req := &Request{Kind: Kind(b[0])}
-	if req.Kind > Bridged {
+	if req.Kind >= bridgedKinds && req.Kind <= bridgedKinds+Lookup {
+		req.Kind, req.Bridged = req.Kind-bridgedKinds, true
+	}
+	if req.Kind > Source {
 		return nil, fmt.Errorf("%w: unknown request kind %d", ErrFrame, b[0])
 	}
 	n := int(binary.BigEndian.Uint16(b[1:]))
@@ -188,10 +188,30 @@ func ParseRequest(b []byte) (*Request, error) {
 	return req, nil
 }
 
+// wireKind is req's kind as the frame says it.
+func (req *Request) wireKind() Kind {
+	if req.Bridged {
+		return req.Kind + bridgedKinds
+	}
+	return req.Kind
+}
+
+// kindName names req's kind in a summary: "bridged" for a normal class
+// bridged, "bridged hidden" and "bridged lookup" for the others.
+func (req *Request) kindName() string {
+	switch {
+	case !req.Bridged:
+		return req.Kind.String()
+	case req.Kind == Normal:
+		return "bridged"
+	}
+	return "bridged " + req.Kind.String()
+}
+
 // AppendRequest appends req as a frame.
 func AppendRequest(b []byte, req *Request) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(3+len(req.Name)+len(req.Class)))
-	b = append(b, byte(req.Kind))
+	b = append(b, byte(req.wireKind()))
 	b = binary.BigEndian.AppendUint16(b, uint16(len(req.Name)))
 	b = append(b, req.Name...)
 	return append(b, req.Class...)

@@ -520,10 +520,6 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 		return &Response{Status: StatusError, Message: err.Error()}, nil
 	}
 	name = info.Name
-	if req.Kind == Unseen {
-		s.unwoven(req, name, unseenReason)
-		return &Response{Status: StatusUnchanged}, nil
-	}
 	if why := unweavable(name); why != "" {
 		s.unwoven(req, name, why)
 		return &Response{Status: StatusUnchanged}, nil
@@ -541,10 +537,10 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 		return &Response{Status: StatusUnchanged}, nil
 	}
 	key := ""
-	if s.Cache != nil || req.Kind == Normal && s.ahead.on.Load() {
+	if s.Cache != nil || req.Kind == Normal && !req.Bridged && s.ahead.on.Load() {
 		key = requestKey(req)
 	}
-	if req.Kind == Normal && key != "" {
+	if req.Kind == Normal && !req.Bridged && key != "" {
 		if e := s.aheadAnswer(key); e != nil {
 			// Counting it and caching it are work the JVM need not wait for.
 			return e.response(), func() { s.useAhead(e, false) }
@@ -556,7 +552,7 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 			s.count(func(sum *Summary) {
 				if resp.Status == StatusWoven {
 					sum.FromCache++
-					if req.Kind == Bridged {
+					if req.Bridged {
 						sum.Bridged++
 					}
 				} else {
@@ -588,7 +584,7 @@ func (s *Server) weave(req *Request, ask Asker, r *race) (resp *Response, after 
 	s.count(func(sum *Summary) {
 		if resp.Status == StatusWoven {
 			sum.Woven++
-			if req.Kind == Bridged {
+			if req.Bridged {
 				sum.Bridged++
 			}
 		} else {
@@ -795,7 +791,7 @@ func (s *Server) weaveClass(req *Request, name string, ahead bool, ask Asker) (*
 	if res.Class == nil {
 		return &Response{Status: StatusUnchanged}, res, nil
 	}
-	if req.Kind == Bridged {
+	if req.Bridged {
 		if err := s.w.Bridge(res); err != nil {
 			return nil, nil, fmt.Errorf("its class loader does not see weft's runtime, and it cannot be bridged: %v", err)
 		}
@@ -841,7 +837,7 @@ func (s *Server) unwoven(req *Request, name, reason string) {
 	s.count(func(sum *Summary) {
 		sum.UnwovenCount++
 		if len(sum.Unwoven) < MaxUnwovenListed {
-			sum.Unwoven = append(sum.Unwoven, Unwoven{Class: name, Kind: req.Kind.String(), Reason: reason})
+			sum.Unwoven = append(sum.Unwoven, Unwoven{Class: name, Kind: req.kindName(), Reason: reason})
 		}
 	})
 }
@@ -853,15 +849,11 @@ func (s *Server) methodsUnwoven(req *Request, name string, warnings []string) {
 		for _, w := range warnings {
 			sum.MethodsCount++
 			if len(sum.Methods) < MaxUnwovenListed {
-				sum.Methods = append(sum.Methods, Unwoven{Class: name, Kind: req.Kind.String(), Reason: w})
+				sum.Methods = append(sum.Methods, Unwoven{Class: name, Kind: req.kindName(), Reason: w})
 			}
 		}
 	})
 }
-
-// unseenReason is why a class of a loader that does not see weft's runtime
-// is left unwoven (Unseen).
-const unseenReason = "its class loader does not see weft's runtime (it does not delegate weft.rt to its parent, as an isolated or child-first loader may not): woven, it would fail with NoClassDefFoundError"
 
 // unweavable says why a class must be defined unwoven, or "".
 func unweavable(name string) string {

@@ -182,7 +182,7 @@ final class LTWCache {
             if (e < 0) {
                 return MISS;
             }
-            if (kind == LTW.HIDDEN) {
+            if (kind % LTWClient.BRIDGED == LTW.HIDDEN) {
                 synchronized (this) {
                     if (used[e]) {
                         return MISS; // defined again: a sister of its own, from weft
@@ -211,7 +211,10 @@ final class LTWCache {
         if (n.length > 0xffff) {
             n = new byte[0];
         }
-        md.update((byte) ('0' + kind));
+        if (kind >= 10) {
+            md.update((byte) ('0' + kind / 10));
+        }
+        md.update((byte) ('0' + kind % 10));
         md.update((byte) 0);
         md.update(n);
         md.update((byte) 0);

@@ -60,11 +60,11 @@ final class LTWClient {
      */
     private static final int SOURCE = 8;
     /**
-     * A class whose loader does not see weft's runtime (LTWLoaders): left
-     * unwoven (UNSEEN: a hidden class, or one a Lookup defines) or woven
-     * to reach the runtime through java.lang.invoke (BRIDGED).
+     * Added to the kind of a class whose loader does not see weft's
+     * runtime (LTWLoaders): it is woven to reach the runtime through
+     * java.lang.invoke (ltw.Request.Bridged).
      */
-    private static final int UNSEEN = 9, BRIDGED = 10;
+    static final int BRIDGED = 10;
     /** The hit of a class out of the scope (ltw.HitOutOfScope). */
     static final int OUT_OF_SCOPE = (1 << 30) - 1;
     /** The hit of a class no aspect reaches (ltw.HitUnreached). */
@@ -120,10 +120,7 @@ final class LTWClient {
             return null;
         }
         if (!LTWLoaders.seeRuntime(loader)) {
-            if (kind != LTW.NORMAL) {
-                return unseen(loader, name, b, off, len);
-            }
-            kind = BRIDGED; // woven to reach the runtime through java.lang.invoke
+            kind += BRIDGED; // woven to reach the runtime through java.lang.invoke
         }
         int left = name == null ? 0 : LTWScope.leaves(name);
         if (left != 0) {
@@ -160,25 +157,6 @@ final class LTWClient {
             fail(name, e);
             return null;
         }
-    }
-
-    /**
-     * Tells the server of a class whose loader does not see weft's runtime
-     * (LTWLoaders), which records it as left unwoven and answers
-     * unchanged; it is defined unwoven whatever the answer.
-     */
-    private static Object[] unseen(ClassLoader loader, String name, byte[] b, int off, int len) {
-        Conn c = null;
-        try {
-            c = take();
-            send(c, c.ch, UNSEEN, name, b, off, len, null);
-            receive(c, loader);
-            give(c);
-        } catch (Throwable e) {
-            close(c);
-            fail(name, e);
-        }
-        return null;
     }
 
     /** weft's guard class (rtjava.Weft), as a class file names it. */

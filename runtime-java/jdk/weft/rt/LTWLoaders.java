@@ -10,8 +10,8 @@ import java.util.WeakHashMap;
  * parent (Ant's isolated AntClassLoader, child-first loaders that delegate
  * java.* only, OSGi bundles' loaders) would make every woven class of it
  * fail with NoClassDefFoundError at its first advised join point. Its
- * classes are defined unwoven instead, and the server records them with
- * the reason (LTWClient.unseen).
+ * classes are sent bridged instead (LTWClient.BRIDGED): woven to reach the
+ * runtime and the advice through java.lang.invoke.
  *
  * <p>The answer must be the one the JVM gets when it links a woven class
  * of that loader, and a loader may answer by who asks: Felix's implicit
