@@ -120,8 +120,8 @@ type Request struct {
 	// java.lang.invoke (weaver.Weaver.Bridge). Kind is then Normal, Hidden
 	// or Lookup; the wire's kind is bridgedKinds more.
 	Bridged bool
-	Name  string // as the JVM was given it (binary name), "" if none
-	Class []byte
+	Name    string // as the JVM was given it (binary name), "" if none
+	Class   []byte
 }
 
 // Extra is a class to define before the woven one (its sister).
