@@ -64,3 +64,20 @@ func TestRunJDK25Image(t *testing.T) {
 		t.Errorf("Hello compiled by the JDK 25 image's javac: %q %v", o, err)
 	}
 }
+
+// TestRunIsolatedLoaderJDK25 is TestRunIsolatedLoader's bridged case on
+// JDK 25: a class of a java.*-only loader and its lambda's hidden class
+// bridged, every execution counted, under -Xverify:all.
+func TestRunIsolatedLoaderJDK25(t *testing.T) {
+	j25 := jvmtest.JDK25(t)
+	adv := countAdvice(t)
+	main := jvmtest.Compile(t, map[string]string{"IsoMain.java": isoMainSrc})
+	plugin := jvmtest.Compile(t, map[string]string{"Child.java": isoChildSrc})
+	aspect := writeFile(t, "a.weft", "aspect Lambda {\n    before(): execution(* Child.probeSq(..)) || execution(int *.applyAsInt(int)) {\n"+
+		"        weft.tools.count.Counter.hit(joinPointId);\n    }\n}\n")
+	stdout, stderr, code := weft(t, []string{newCache(t)}, "run", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--patches", "--",
+		filepath.Join(j25, "bin", "java"), "-Xverify:all", "-cp", main, "IsoMain", plugin)
+	if code != 0 || stdout != "child 285\n" || !strings.Contains(stderr, "count: 20 hits at 2 join points\n") || !strings.Contains(stderr, ", 2 bridged (") {
+		t.Errorf("JDK 25: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}
