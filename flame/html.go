@@ -189,7 +189,8 @@ header input { width: 18em; }
 <script id="data" type="application/json">{{.Data}}</script>
 <script>
 "use strict";
-const D = JSON.parse(document.getElementById("data").textContent);
+const RAW = JSON.parse(document.getElementById("data").textContent);
+const D = RAW.diff ? RAW.data : RAW, DIFF = !!RAW.diff; // a Diff: metrics new, old
 const ROW = 17, MINPX = 0.5, SVGNS = "http://www.w3.org/2000/svg";
 const chart = document.getElementById("chart"), tip = document.getElementById("tip");
 const metricSel = document.getElementById("metric"), search = document.getElementById("search");
@@ -212,6 +213,16 @@ let maxDepth = 0;
 D.metrics.forEach((m, i) => { const o = document.createElement("option"); o.value = i; o.textContent = m; metricSel.appendChild(o); });
 if (D.metrics.length < 2) document.getElementById("metricLabel").style.display = "none";
 let metric = 0, zoomed = root, term = "";
+// A differential graph colors by the change of a context's inclusive
+// value: red grown, blue shrunk, against the largest change of any.
+let maxDelta = 0;
+if (DIFF) (function scan(n) { if (n !== root) maxDelta = Math.max(maxDelta, Math.abs(n.total[0] - n.total[1])); n.kids.forEach(scan); })(root);
+function diffColor(n) {
+  const d = n.total[0] - n.total[1];
+  if (d === 0 || maxDelta === 0) return "hsl(0,0%,88%)";
+  const l = 92 - 42 * Math.min(1, Math.abs(d) / maxDelta);
+  return d > 0 ? "hsl(0,85%," + l + "%)" : "hsl(220,85%," + l + "%)";
+}
 function color(name) {
   let h = 0;
   for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
@@ -243,7 +254,7 @@ function render() {
     const g = document.createElementNS(SVGNS, "g");
     const r = document.createElementNS(SVGNS, "rect");
     r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", Math.max(w, 0.5)); r.setAttribute("height", ROW - 1);
-    r.setAttribute("fill", n === root ? "#d8d8d8" : color(n.name));
+    r.setAttribute("fill", n === root ? "#d8d8d8" : DIFF ? diffColor(n) : color(n.name));
     if (term && n !== root && n.name.includes(term)) { r.classList.add("match"); }
     const t = document.createElementNS(SVGNS, "title");
     t.textContent = n.name;

@@ -52,6 +52,7 @@ static methods of your own Java class. Start with:
 		newLeakCmd(),
 		newRecrashCmd(),
 		newFlameCmd(),
+		newDiffCmd(),
 		newClassfileCmd(),
 		newCacheCmd(),
 	)
