@@ -96,7 +96,7 @@ type Tool struct {
 	// Env is added to the program's environment.
 	Env []string
 	// Heap is added to a heap bound the command sets, as the JVM reads a
-	// size (512m, 2g; "0": none).
+	// size (512m, 2g; "0" or "": none).
 	Heap string
 }
 

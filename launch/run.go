@@ -48,6 +48,9 @@ func (o *Options) check() error {
 		if err := jvmopts.CheckJIT(t.JIT); t.JIT != "" && err != nil {
 			return err
 		}
+		if t.Heap == "" {
+			t.Heap = "0"
+		}
 		if _, err := jvmopts.ParseSize(t.Heap); err != nil {
 			return fmt.Errorf("--tool-heap: %v", err)
 		}
