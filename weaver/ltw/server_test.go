@@ -290,6 +290,7 @@ func TestProtocolRoundTrip(t *testing.T) {
 func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte{0, 0, 3, 'a', '.', 'B', 0xca, 0xfe})
 	f.Add([]byte{2, 0xff, 0xff})
+	f.Add([]byte{11, 0, 1, 'x', 0xca}) // a bridged hidden class
 	f.Add([]byte{})
 	f.Add([]byte{0, 0, 0, 5, 1, 0, 1, 'x', 0xca})
 	f.Fuzz(func(t *testing.T, b []byte) {
