@@ -39,12 +39,12 @@ javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
 mkdir -p "$W/empty/weft/tools/profile"
 cat > "$W/empty/weft/tools/profile/Profiler.java" <<'JAVA'
 package weft.tools.profile;
-import weft.rt.JoinPointStaticPart;
 public final class Profiler {
-    public static void enter(int id, JoinPointStaticPart jp) {}
+    public static void enter(int id) {}
+    public static void leaf(int id) {}
     public static void exit() {}
-    public static void object(int id, JoinPointStaticPart jp) {}
-    public static void array(int id, JoinPointStaticPart jp, int[] dims) {}
+    public static void object(int id) {}
+    public static void array(int id, int[] dims) {}
     public static void waitStart() {}
     public static void waitEnd() {}
 }
