@@ -50,7 +50,9 @@ Examples:
   weft diff --metric objects --top 30 base/profile.cct head/profile.cct
   weft diff --fail-over 5 --floor 1 base head    # CI: fail on 5 % more calls anywhere above 1 %`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(cmd.OutOrStdout(), opts, args[0], args[1]) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDiff(cmd.OutOrStdout(), opts, args[0], args[1])
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.metric, "metric", "calls", "the metric compared (calls, objects, arrays, elements, wall-ns ...)")

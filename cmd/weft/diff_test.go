@@ -25,6 +25,11 @@ const workSrc = `public class Work {
 }
 `
 
+// smallProfile are the options of the tests that profile a small program
+// of their own (TestDiff's Work, TestProfileMaven's demo): java.base and
+// their classes, one woven JDK in the shared cache for both.
+var smallProfile = []string{"--modules", "java.base", "--include", "Work", "--include", "demo/**"}
+
 // TestDiff profiles a program twice, its input making heavy run 10 % more
 // often the second time: weft diff names Work.step under Work.heavy first
 // (500 more calls, +10 %), heavy second; writes the differential flame
@@ -32,11 +37,11 @@ const workSrc = `public class Work {
 // with --fail-over 20 exits 0.
 func TestDiff(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Work.java": workSrc})
-	env := []string{newCache(t)}
+	env := []string{sharedCache(t)}
 	dir := t.TempDir()
 	for _, run := range []struct{ out, n string }{{"base", "100"}, {"head", "110"}} {
-		if _, stderr, code := weft(t, env, "profile", "--no-time", "--modules", "java.base", "--include", "Work", "-o", filepath.Join(dir, run.out), "--",
-			jvmtest.Java(t), "-cp", app, "Work", run.n); code != 0 {
+		if _, stderr, code := weft(t, env, append(append([]string{"profile", "--no-time"}, smallProfile...), "-o", filepath.Join(dir, run.out), "--",
+			jvmtest.Java(t), "-cp", app, "Work", run.n)...); code != 0 {
 			t.Fatalf("profile %s: exit %d\n%s", run.n, code, stderr)
 		}
 	}

@@ -139,9 +139,9 @@ func TestProfileMaven(t *testing.T) {
 	}
 
 	out := filepath.Join(t.TempDir(), "prof")
-	c = exec.Command(os.Args[0], append([]string{"profile", "--no-time", "--modules", "java.base", "--include", "demo/**",
-		"--write-folded", "-o", out, "--"}, mvn(true)...)...)
-	c.Dir, c.Env = project, append(os.Environ(), asWeft+"=1", newCache(t), path)
+	args := append(append([]string{"profile", "--no-time"}, smallProfile...), "--write-folded", "-o", out, "--")
+	c = exec.Command(os.Args[0], append(args, mvn(true)...)...)
+	c.Dir, c.Env = project, append(os.Environ(), asWeft+"=1", sharedCache(t), path)
 	stderr, err := c.CombinedOutput()
 	if err != nil {
 		t.Fatalf("weft profile -- mvn test: %v\n%s", err, stderr)
