@@ -48,14 +48,24 @@ func (o *Options) check() error {
 		if err := jvmopts.CheckJIT(t.JIT); t.JIT != "" && err != nil {
 			return err
 		}
-		if t.Heap == "" {
-			t.Heap = "0"
-		}
-		if _, err := jvmopts.ParseSize(t.Heap); err != nil {
-			return fmt.Errorf("--tool-heap: %v", err)
+		if _, err := t.heap(); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// heap is the heap the tool adds, in bytes: Heap read as the JVM reads a
+// size, "" for none.
+func (t *Tool) heap() (uint64, error) {
+	if t.Heap == "" {
+		return 0, nil
+	}
+	n, err := jvmopts.ParseSize(t.Heap)
+	if err != nil {
+		return 0, fmt.Errorf("--tool-heap: %v", err)
+	}
+	return n, nil
 }
 
 // A program is a command ready to run on its woven JDK and class path.
@@ -207,9 +217,9 @@ func (p *program) toolOptions() error {
 		p.say("%s is not a launcher of a JDK: its JVMs run with their own options, not the tool's", p.o.Command[0])
 		return nil
 	}
-	heap, err := jvmopts.ParseSize(t.Heap)
+	heap, err := t.heap()
 	if err != nil {
-		return fmt.Errorf("--tool-heap: %v", err)
+		return err
 	}
 	p.jvmOptions = jvmopts.ToolMemory(p.line)
 	after, note := jvmopts.ToolHeap(p.line, heap)

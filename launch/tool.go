@@ -31,9 +31,9 @@ type ToolAdvice struct {
 	OwnIDBase int32
 }
 
-// install writes, with the JDK j, the tool's aspect and compiled advice into the cache's
-// shared directory, both named by their content and weft's (the advice
-// may be woven), and returns their paths.
+// install builds the tool's advice with the JDK j and writes it and the
+// aspect into the cache's shared directory, both named by their content
+// and weft's (the advice may be woven), and returns their paths.
 func (t *ToolAdvice) install(j *JDK, weft []byte) (aspect, adv string, err error) {
 	classes, err := t.Build(j.Home, runtimeDir())
 	if err != nil {
