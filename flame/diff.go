@@ -83,6 +83,36 @@ func change(old, new float64) float64 {
 	return 100 * (new - old) / old
 }
 
+// WriteDiff writes what changed from old (named oldName) to new in d, a
+// Diff: the whole of each, then the n contexts whose own value changed
+// most (DiffRows, WriteDiffRows).
+func WriteDiff(w io.Writer, d *Profile, oldName, newName string, n int) error {
+	whole, oldWhole := d.Root.Total[0], d.Root.Total[1]
+	fmt.Fprintf(w, "%s: %s in %s, %s in %s (%s)\n\n", d.Metrics[0], formatValue(oldWhole), oldName, formatValue(whole), newName,
+		signedChange(oldWhole, whole, 2))
+	return WriteDiffRows(w, DiffRows(d), n)
+}
+
+// WriteGrown writes the contexts Grown found, each with its inclusive
+// value old and new and its change.
+func WriteGrown(w io.Writer, grown []DiffRow) error {
+	bw := bufio.NewWriter(w)
+	for _, g := range grown {
+		fmt.Fprintf(bw, "  %s: %s → %s (%s)\n", strings.Join(g.Stack, ";"), formatValue(g.OldTotal), formatValue(g.Total),
+			signedChange(g.OldTotal, g.Total, 2))
+	}
+	return bw.Flush()
+}
+
+// signedChange is the change from old to new in per cent of old, signed,
+// with digits decimals; "new" from 0.
+func signedChange(old, new float64, digits int) string {
+	if old == 0 {
+		return "new"
+	}
+	return fmt.Sprintf("%+.*f%%", digits, change(old, new))
+}
+
 // WriteDiffRows writes the first n rows as a table: the change of each
 // context's exclusive value, absolute and relative, its values old and
 // new, and its frame under its caller's.
@@ -90,10 +120,7 @@ func WriteDiffRows(w io.Writer, rows []DiffRow, n int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%14s %9s %14s %14s  %s\n", "change", "%", "old", "new", "context (frame < caller)")
 	for _, r := range rows[:min(n, len(rows))] {
-		pct := "new"
-		if !math.IsInf(r.Percent, 0) {
-			pct = fmt.Sprintf("%+.1f%%", r.Percent)
-		}
+		pct := signedChange(r.OldSelf, r.Self, 1)
 		frame := r.Stack[len(r.Stack)-1]
 		if len(r.Stack) > 1 {
 			frame += " < " + r.Stack[len(r.Stack)-2]

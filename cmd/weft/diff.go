@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -76,9 +74,7 @@ func runDiff(w io.Writer, opts *diffOptions, oldPath, newPath string) error {
 	if err != nil {
 		return err
 	}
-	whole, oldWhole := d.Root.Total[0], d.Root.Total[1]
-	fmt.Fprintf(w, "%s: %s in %s, %s in %s (%s)\n\n", opts.metric, formatCount(oldWhole), oldPath, formatCount(whole), newPath, signedPercent(oldWhole, whole))
-	if err := flame.WriteDiffRows(w, flame.DiffRows(d), opts.top); err != nil {
+	if err := flame.WriteDiff(w, d, oldPath, newPath, opts.top); err != nil {
 		return err
 	}
 	if opts.out != "" {
@@ -96,8 +92,8 @@ func runDiff(w io.Writer, opts *diffOptions, oldPath, newPath string) error {
 		return nil
 	}
 	fmt.Fprintf(w, "\nweft: %d grew by more than %g%% (above %g%% of the whole):\n", len(grown), opts.failOver, opts.floor)
-	for _, g := range grown {
-		fmt.Fprintf(w, "  %s: %s → %s (%s)\n", strings.Join(g.Stack, ";"), formatCount(g.OldTotal), formatCount(g.Total), signedPercent(g.OldTotal, g.Total))
+	if err := flame.WriteGrown(w, grown); err != nil {
+		return err
 	}
 	return exitError{code: 1, err: errors.New("diff: grown over --fail-over")}
 }
@@ -114,18 +110,4 @@ func readProfileArg(path string) (*flame.Profile, error) {
 	}
 	defer f.Close()
 	return readCCT(f, path)
-}
-
-func formatCount(v float64) string {
-	if v == math.Trunc(v) {
-		return fmt.Sprintf("%d", int64(v))
-	}
-	return fmt.Sprintf("%.4g", v)
-}
-
-func signedPercent(old, new float64) string {
-	if old == 0 {
-		return "new"
-	}
-	return fmt.Sprintf("%+.2f%%", 100*(new-old)/old)
 }
