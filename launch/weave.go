@@ -25,6 +25,9 @@ func Weave(o Options) error {
 	if len(inputs) == 0 {
 		return fmt.Errorf("weave: no input")
 	}
+	if err := CheckWeaveInfo(o.WeaveInfo, inputs); err != nil {
+		return err
+	}
 	// The first input's classes are read on the other core while this
 	// one opens the class path and resolves the aspects; the JDK's image
 	// is opened (its package index read) beside them too.
@@ -139,6 +142,24 @@ func Weave(o Options) error {
 	if !o.Quiet {
 		fmt.Fprintf(o.Stderr, "weft: wove %d of %d classes (%d methods, %d advised shadows) in %.2fs; runtime in %s\n",
 			total.Woven, total.Classes, total.MethodsWoven, total.Advised, time.Since(start).Seconds(), rtOut)
+	}
+	return nil
+}
+
+// WeaveInfoTakesFile says how --weave-info is spelled since it takes a
+// file in every command (it was a bool in weft weave).
+const WeaveInfoTakesFile = "weave: --weave-info takes the file to write the lines to: --weave-info - for standard output"
+
+// CheckWeaveInfo refuses a --weave-info file that is a class path entry:
+// weft weave's --weave-info was a bool, and "--weave-info app.jar" would
+// now write the lines over the input app.jar.
+func CheckWeaveInfo(file string, inputs []string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	ext := strings.ToLower(filepath.Ext(file))
+	if ext == ".jar" || ext == ".zip" || ext == ".class" || isDir(file) || slices.Contains(inputs, file) {
+		return fmt.Errorf("%s (%s is a class path entry, not a file for the lines)", WeaveInfoTakesFile, file)
 	}
 	return nil
 }

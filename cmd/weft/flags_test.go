@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/weft-aop/weft/launch"
 )
 
 // TestFlagsAreEachCommands executes commands one after another in one
@@ -98,8 +100,8 @@ func TestFlagsOfOneName(t *testing.T) {
 		{"weave", "-a", "x.weft", "-o", "out.jar", "app.jar", "--weave-info"},
 	} {
 		_, _, err := weftInProcess(args...)
-		if err == nil || !strings.HasPrefix(err.Error(), weaveInfoTakesFile) {
-			t.Errorf("weft %s: error %v, want %s", strings.Join(args, " "), err, weaveInfoTakesFile)
+		if err == nil || !strings.HasPrefix(err.Error(), launch.WeaveInfoTakesFile) {
+			t.Errorf("weft %s: error %v, want %s", strings.Join(args, " "), err, launch.WeaveInfoTakesFile)
 		}
 	}
 }

@@ -2,11 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -76,7 +71,7 @@ Examples:
   weft weave -a count.weft --advice-cp adv --include 'com/google/common/collect/**' \
       -o out/guava.jar guava.jar`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if err := checkWeaveInfo(opts.weaveInfo, args); err != nil {
+			if err := launch.CheckWeaveInfo(opts.weaveInfo, args); err != nil {
 				return err
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
@@ -98,7 +93,7 @@ Examples:
 	cmd.MarkFlagRequired("out")
 	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		if err.Error() == "flag needs an argument: --weave-info" {
-			return errors.New(weaveInfoTakesFile)
+			return errors.New(launch.WeaveInfoTakesFile)
 		}
 		return err
 	})
@@ -124,32 +119,9 @@ func javaSpellings(args []string) []string {
 	return out
 }
 
-// weaveInfoTakesFile says how --weave-info is spelled since it takes a
-// file in every command (it was a bool in weft weave).
-const weaveInfoTakesFile = "weave: --weave-info takes the file to write the lines to: --weave-info - for standard output"
-
-// checkWeaveInfo refuses a --weave-info file that is a class path entry:
-// weft weave's --weave-info was a bool, and "--weave-info app.jar" would
-// now write the lines over the input app.jar.
-func checkWeaveInfo(file string, inputs []string) error {
-	if file == "" || file == "-" {
-		return nil
-	}
-	ext := strings.ToLower(filepath.Ext(file))
-	if ext == ".jar" || ext == ".zip" || ext == ".class" || isDir(file) || slices.Contains(inputs, file) {
-		return fmt.Errorf("%s (%s is a class path entry, not a file for the lines)", weaveInfoTakesFile, file)
-	}
-	return nil
-}
-
 func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
 	o := launch.Options{Aspects: opts.aspects, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Scope: opts.scope,
 		IgnoreUnmatched: opts.xlint.ignore(), Inputs: inputs, ClassPath: opts.classPath, Out: opts.out, IDBase: opts.idBase,
 		WeaveInfo: opts.weaveInfo, Quiet: opts.quiet}
 	return launch.Weave(withStreams(cmd, o))
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }
