@@ -49,6 +49,12 @@ func commandJDK(javaHome, command string) (launcher, home string, jdk bool, err 
 	return launcher, home, jdk, err
 }
 
+// javaOf reports whether the launcher java is one of the JDK at home.
+func javaOf(java, home string) bool {
+	h, err := classpath.JavaHomeOf(java)
+	return err == nil && sameFile(h, home)
+}
+
 // sameFile reports whether a and b are one file, symlinks resolved.
 func sameFile(a, b string) bool {
 	ra, errA := filepath.EvalSymlinks(a)

@@ -366,19 +366,11 @@ func (p *program) treeEnv() []string {
 	if image == "" {
 		return env
 	}
-	if java, err := exec.LookPath("java"); err == nil && sameFile(filepath.Dir(filepath.Dir(mustEval(java))), p.jdk.Home) {
+	if java, err := exec.LookPath("java"); err == nil && javaOf(java, p.jdk.Home) {
 		env = append(env, "PATH="+filepath.Join(image, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	}
 	if h := os.Getenv("JAVA_HOME"); h != "" && sameFile(h, p.jdk.Home) {
 		env = append(env, "JAVA_HOME="+image)
 	}
 	return env
-}
-
-// mustEval is path with its symlinks resolved, or path.
-func mustEval(path string) string {
-	if r, err := filepath.EvalSymlinks(path); err == nil {
-		return r
-	}
-	return path
 }
