@@ -51,13 +51,22 @@ const (
 	Proceed              // proceed: around advice's handle to the rest of the join point
 	CflowValue           // value Index of the innermost entry of cflow Cflow (bound inside cflow(...))
 	EachArg              // eachArg: the advice is called once per argument of the join point, with it
+	// Bytecodes is, at an execution's exit, the number of bytecode
+	// instructions its own body ran (a long), counted per basic block as
+	// JP does with its default blocks, which end at jumps, returns and
+	// throws only: a block an exception leaves early counts whole.
+	Bytecodes
+	// PreciseBytecodes is Bytecodes counted per precise block, which
+	// also ends at every instruction that can throw: exact, at more
+	// counting (weaver/bytecodes.go).
+	PreciseBytecodes
 )
 
 // String gives the kind as the aspect language writes it.
 func (k ValueKind) String() string {
 	names := [...]string{"this", "target", "arg", "returned", "thrown", "thisJoinPointStaticPart",
 		"thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims", "thisJoinPoint",
-		"@this", "@target", "@args", "@annotation", "@within", "@withincode", "proceed", "cflow", "eachArg"}
+		"@this", "@target", "@args", "@annotation", "@within", "@withincode", "proceed", "cflow", "eachArg", "bytecodes", "preciseBytecodes"}
 	if int(k) < len(names) {
 		return names[k]
 	}

@@ -105,6 +105,17 @@ func ReencodeCode(c *Class, opts EncodeOptions) (methods int, err error) {
 	return methods, nil
 }
 
+// CodeTooLargeError is the error of encoding a method whose code would be
+// over the JVM's limit of MaxCodeLength bytes.
+type CodeTooLargeError struct {
+	Method string // as the encoder names it
+	Size   int    // bytes
+}
+
+func (e *CodeTooLargeError) Error() string {
+	return fmt.Sprintf("%s: code is %d bytes, more than the JVM's limit of %d", e.Method, e.Size, MaxCodeLength)
+}
+
 // memberName formats as "Class.nameDesc", the prefix of Encode's errors;
 // building that string for every method encoded cost more than the errors.
 type memberName struct {
@@ -270,7 +281,7 @@ func (code *Code) layout(name memberName, ls *layoutScratch) (offs []int, end in
 			}
 			if !changed {
 				if end > MaxCodeLength {
-					return nil, 0, false, fmt.Errorf("%s: code is %d bytes, more than the JVM's limit of %d", name, end, MaxCodeLength)
+					return nil, 0, false, &CodeTooLargeError{Method: name.String(), Size: end}
 				}
 				if err := code.checkLabels(name, gen); err != nil {
 					return nil, 0, false, err

@@ -571,6 +571,8 @@ var contextValues = map[string]advice.ValueKind{
 	"thisJoinPoint":                    advice.JoinPoint,
 	"proceed":                          advice.Proceed,
 	"eachArg":                          advice.EachArg,
+	"bytecodes":                        advice.Bytecodes,
+	"preciseBytecodes":                 advice.PreciseBytecodes,
 }
 
 // contextDesc is the type each context value has.
@@ -582,6 +584,8 @@ var contextDesc = map[advice.ValueKind]string{
 	advice.JoinPoint:           JoinPointDesc,
 	advice.Proceed:             ProceedDesc,
 	advice.EachArg:             "Ljava/lang/Object;", // the fallback overload's: any argument, boxed
+	advice.Bytecodes:           "J",
+	advice.PreciseBytecodes:    "J",
 }
 
 // StaticPartDesc is the descriptor of thisJoinPointStaticPart's Java type.

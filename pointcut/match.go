@@ -379,11 +379,15 @@ func kindsOf(n node) advice.KindSet {
 }
 
 // adviceKinds is kindsOf b's pointcut, narrowed to array construction when
-// the advice takes its dimensions.
+// the advice takes its dimensions, to executions when it takes their
+// bytecode count.
 func adviceKinds(b *boundAdvice) advice.KindSet {
 	k := kindsOf(b.pc)
 	if b.usesDims {
 		k &= 1 << advice.ArrayConstruction
+	}
+	if b.usesCount {
+		k &= 1<<advice.MethodExecution | 1<<advice.ConstructorExecution | 1<<advice.StaticInitialization
 	}
 	return k
 }

@@ -78,6 +78,9 @@ type boundAdvice struct {
 	params   []string // advice method parameter descriptors
 	exit     string   // returning/throwing formal type, "" if none
 	usesDims bool
+	// usesCount: the advice passes bytecodes or preciseBytecodes, which
+	// exist only at an execution's exit.
+	usesCount bool
 	// usesEach: the advice passes eachArg, and so applies only where the
 	// join point has arguments.
 	usesEach bool
@@ -376,6 +379,13 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 			adv.Args = append(adv.Args, advice.Value{Kind: k})
 			valueDescs = append(valueDescs, contextDesc[k])
 			b.usesDims = b.usesDims || k == advice.ArrayDims
+			if k == advice.Bytecodes || k == advice.PreciseBytecodes {
+				b.usesCount = true
+				if kind == advice.Before || kind == advice.Around {
+					c.errorf(a.Pos, "pass it to after advice at an execution: after(): execution(* *(..)) { C.m("+a.Name+"); }",
+						"%s is the count of instructions an execution ran, known at its exit: not in %s advice", a.Name, kind)
+				}
+			}
 			continue
 		}
 		var names []string
@@ -384,7 +394,8 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 				names = append(names, f)
 			}
 		}
-		names = append(names, "thisJoinPoint", "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims")
+		names = append(names, "thisJoinPoint", "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims",
+			"bytecodes", "preciseBytecodes")
 		if kind == advice.Around {
 			names = append(names, "proceed")
 		} else {

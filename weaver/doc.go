@@ -10,7 +10,8 @@
 //	// res.Extra: classes to add next to it (the sister class), by internal name
 //	// res.Shadows: one WeaveInfo per (shadow, advice); String() is ajc's
 //	//              -showWeaveInfo line
-//	// res.Warnings: methods left unwoven (too large, undecodable) and why
+//	// res.Warnings: methods left unwoven (too large, undecodable) and why,
+//	//              or woven with their bytecodes uncounted (bytecodes.go)
 //	st, err := w.WeavePath("app.jar", "out/app.jar") // a whole jar, directory or class file, in parallel
 //
 //	// WeaveClass in two halves, for drivers with their own workers:
@@ -90,7 +91,9 @@
 // each has its own branch profile: the JIT drops the bootstrap path from methods that never saw
 // it, instead of keeping or deoptimizing it everywhere. Methods without advised shadows
 // keep their Code attribute byte for byte. A method whose woven form would
-// exceed the JVM's 64 KB limit is left unwoven with a warning naming it.
+// exceed the JVM's 64 KB limit is left unwoven with a warning naming it;
+// where counting its bytecodes is what takes it over, it is woven
+// uncounted instead, with a warning.
 //
 // Where the only advice a weaving can apply at a method is at its
 // execution (no call, field or handler shadows, no declarations), the

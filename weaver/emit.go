@@ -87,6 +87,14 @@ type emitter struct {
 	// (init.go); preFrom is len(out) at preStart.
 	preStart, preEnd *classfile.Label
 	preFrom          int
+
+	// counter is the slot of the body's bytecode count, where blocks
+	// (the size of the block starting at each instruction) is not nil
+	// (bytecodes.go); uncountedWhy says why advice taking the count gets
+	// 0.
+	counter      int
+	blocks       []int32
+	uncountedWhy string
 }
 
 // valueCtx says where a shadow's values are at one point of woven code.
@@ -166,6 +174,7 @@ func (e *emitter) emit(shadows []*shadow) error {
 	lm := newLabelCopier(orig).copy
 	e.out = getInsns(2*len(orig) + 8*len(shadows) + 16)
 	e.reserveLocals()
+	e.startCount(set.body)
 	original := classfile.NewLabel()
 	e.guard(original)
 	e.wovenCopy(orig, set, lm)
@@ -190,6 +199,7 @@ func (e *emitter) emitInPlace(set shadowSet) error {
 	same := func(l *classfile.Label) *classfile.Label { return l }
 	e.out = getInsns(len(orig) + 16*len(set.body) + 16*len(set.calls) + 16)
 	e.reserveLocals()
+	e.startCount(set.body)
 	e.inPlace = true
 	e.lateToken = lateToken(set)
 	if e.fuse = e.fusable(set); !e.fuse && !e.lateToken {
@@ -344,6 +354,7 @@ func (e *emitter) wovenCopy(orig []classfile.Insn, set shadowSet, lm func(*class
 	postSuper := !e.ctor
 	skip := skipNews(calls) // around.go
 	for i, in := range orig {
+		e.count(i)
 		if skip[i] {
 			continue
 		}
@@ -1110,6 +1121,8 @@ func (e *emitter) staticDesc(ctx valueCtx, kind advice.ValueKind, index int) str
 		if ctx.exc >= 0 {
 			return "Ljava/lang/Throwable;"
 		}
+	case advice.Bytecodes, advice.PreciseBytecodes:
+		return "J"
 	}
 	return object
 }
@@ -1145,5 +1158,7 @@ func (e *emitter) loadValue(ctx valueCtx, kind advice.ValueKind, index int) {
 		e.local(ctx.retDesc.LoadOp(), ctx.ret)
 	case advice.Thrown:
 		e.local(classfile.OpAload, ctx.exc)
+	case advice.Bytecodes, advice.PreciseBytecodes:
+		e.loadCount()
 	}
 }

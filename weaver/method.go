@@ -131,6 +131,35 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		return false, ""
 	}
 	cw.number(shadows)
+	uncounted := ""
+	for {
+		woven, warn, tooLarge := cw.rewrite(m, code, shadows, uncounted)
+		if tooLarge && uncounted == "" && countModeOf(splitShadows(shadows).body) != countNone {
+			// Counting made it too large: woven again, uncounted.
+			if code, err = classfile.DecodeCode(c, m); err != nil {
+				return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
+			}
+			uncounted = "counting its bytecodes would take it over the 64 KB limit"
+			continue
+		}
+		if !woven {
+			return false, fmt.Sprintf("%s: left unwoven: %s", where, warn)
+		}
+		cw.record(shadows, infos)
+		if warn != "" {
+			return true, fmt.Sprintf("%s: bytecodes not counted: %s", where, warn)
+		}
+		return true, ""
+	}
+}
+
+// rewrite weaves the shadows into m's decoded body and encodes it: it
+// reports whether m was woven, and why not, or, woven, why advice taking
+// the bytecode count gets 0 (uncounted: the reason known beforehand,
+// which keeps the body from being counted); tooLarge when the woven
+// method would be over the JVM's 64 KB limit.
+func (cw *classWeaver) rewrite(m *classfile.Member, code *classfile.Code, shadows []*shadow, uncounted string) (woven bool, why string, tooLarge bool) {
+	c := cw.c
 	// The body's own frames stay (KeepFrames): the advice code only uses
 	// locals from its max_locals on and leaves the stack as it was, so
 	// the merges of the program's types at its join points remain the
@@ -138,13 +167,14 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 	// without its dependencies, a class defined at load time).
 	kept := int(code.MaxLocals)
 	saved := append([]classfile.Attribute(nil), m.Attributes...)
+	mname := c.MemberName(m)
 	e := &emitter{cw: cw, m: m, code: code, static: m.Access&classfile.AccStatic != 0,
-		ctor: mname == "<init>", desc: mdesc}
+		ctor: mname == "<init>", desc: c.MemberDesc(m), uncountedWhy: uncounted}
 	if err := e.emit(shadows); err != nil {
 		m.Attributes = saved
-		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
+		return false, err.Error(), false
 	}
-	err = code.Encode(c, m, classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy(),
+	err := code.Encode(c, m, classfile.EncodeOptions{Frames: true, Hierarchy: cw.hierarchy(),
 		KeepFrames: true, KeptLocals: kept})
 	putInsns(code.Insns) // the woven body is written: its list is free
 	code.Insns = nil
@@ -153,21 +183,24 @@ func (cw *classWeaver) weaveMethod(m *classfile.Member, infos *[]WeaveInfo) (boo
 		if !slices.Contains(cw.missing, u.Missing) {
 			cw.missing = append(cw.missing, u.Missing)
 		}
-		return false, fmt.Sprintf("%s: left unwoven: %v (a class path with %s would let it be woven)", where, u, u.Missing)
+		return false, fmt.Sprintf("%v (a class path with %s would let it be woven)", u, u.Missing), false
+	}
+	if big := (*classfile.CodeTooLargeError)(nil); errors.As(err, &big) {
+		m.Attributes = saved
+		return false, fmt.Sprintf("the woven method would be %d bytes, over the 64 KB limit", big.Size), true
 	}
 	if err != nil {
 		m.Attributes = saved
-		return false, fmt.Sprintf("%s: left unwoven: %v", where, err)
+		return false, err.Error(), false
 	}
 	if a := c.Attr(m.Attributes, "Code"); a != nil && len(a.Info) > 8 {
 		n := int(a.Info[4])<<24 | int(a.Info[5])<<16 | int(a.Info[6])<<8 | int(a.Info[7])
 		if n > 65535 {
 			m.Attributes = saved
-			return false, fmt.Sprintf("%s: left unwoven: the woven method would be %d bytes, over the 64 KB limit", where, n)
+			return false, fmt.Sprintf("the woven method would be %d bytes, over the 64 KB limit", n), true
 		}
 	}
-	cw.record(shadows, infos)
-	return true, ""
+	return true, e.uncountedWhy, false
 }
 
 // number gives the shadows of a method the class's next join point ids.

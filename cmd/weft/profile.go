@@ -30,6 +30,7 @@ type profileOptions struct {
 	pprof           string // --pprof FILE
 	writeSpeedscope bool
 	noTime          bool
+	bytecodes       string // --bytecodes: "", default, precise
 	time            string // --time: sampled, exact
 	interval        int    // --interval, microseconds
 	period          float64
@@ -66,6 +67,15 @@ else time in running code (run-ns: wall time less the time spent waiting
 in blocking calls — wait, park, sleep, blocking reads — so that a thread
 that only waits does not lead the list); a frame of the JDK's is followed
 by the program's frame it runs under most.
+
+With --bytecodes, each context also counts the bytecode instructions its
+own code ran (bytecodes), as the JP profiler does: a count that is the same
+on any machine, under any load and JIT, so two runs of a program give the
+same profile and "weft diff" shows what a change cost. --bytecodes counts
+by basic blocks that end at jumps, returns and throws (an instruction that
+throws leaves the rest of its block counted, as if it ran);
+--bytecodes=precise ends a block at every instruction that can throw too:
+exact, at more counting. The top frames are then also ranked by bytecodes.
 
 Per calling context: calls; wall time (wall-ns); the time its own code
 spent waiting in the JDK's blocking calls (wait-ns); thread CPU time with
@@ -111,6 +121,10 @@ Examples:
   weft profile -- java -cp app.jar Main
   weft profile -o /tmp/javac-prof -- javac -d /tmp/out Hello.java
   weft profile --modules java.base -- java -cp . Fib
+  # machine-independent counts, and what a change did to them
+  weft profile --no-time --bytecodes -o before -- java -cp app.jar Main
+  weft profile --no-time --bytecodes -o after -- java -cp app2.jar Main
+  weft diff --metric bytecodes before after
   # the test JVM Maven's surefire forks, the project's classes only
   weft profile --include 'com/acme/**' -- mvn -q test
   # with an aspect of yours woven too
@@ -124,6 +138,8 @@ Examples:
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "an aspect of yours to weave with the profiler (repeatable)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of your aspects' advice classes")
 	f.BoolVar(&opts.noTime, "no-time", false, "count only (calls, allocations): no time measured")
+	f.StringVar(&opts.bytecodes, "bytecodes", "", `also count the bytecode instructions each context runs: "default" (blocks end at jumps, returns and throws), "precise" (also at every instruction that can throw)`)
+	f.Lookup("bytecodes").NoOptDefVal = "default"
 	f.StringVar(&opts.time, "time", "sampled", `how time is measured: "sampled" (each thread's current context every --interval), "exact" (a clock read at every entry and exit, the profiler's cost subtracted)`)
 	f.IntVar(&opts.interval, "interval", 1000, "microseconds between samples of --time sampled")
 	f.Float64Var(&opts.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
@@ -156,14 +172,21 @@ func runProfile(cmd *cobra.Command, opts *profileOptions, args []string) error {
 		env = append(env, "WEFT_PROFILE_CPU=true")
 	}
 	env = append(env, timeEnv...)
+	count, err := bytecodesMode(fl.bytecodes)
+	if err != nil {
+		return err
+	}
+	if count != profile.NoBytecodes {
+		env = append(env, "WEFT_PROFILE_BYTECODES=true")
+	}
 	if fl.period > 0 {
 		env = append(env, "WEFT_PROFILE_PERIOD="+strconv.FormatFloat(fl.period, 'f', -1, 64))
 	}
-	t := launch.Tool{Advice: profiler(!fl.noTime), JIT: fl.jit, Collector: true, Env: env,
+	t := launch.Tool{Advice: profiler(!fl.noTime, count), JIT: fl.jit, Collector: true, Env: env,
 		JVMOptions: append(slices.Clone(profilerJVMOptions), "-Dprofile.out="+out)}
 	top := fl.top
-	if fl.noTime {
-		top = 0 // no time to rank frames by (and no tree to read for it)
+	if fl.noTime && count == profile.NoBytecodes {
+		top = 0 // nothing measured to rank frames by (and no tree to read for it)
 	}
 	formats := profileFormats{fl.writeFolded, fl.writeSpeedscope, fl.pprof}
 	cct := filepath.Join(out, "profile.cct")
@@ -260,14 +283,28 @@ func profileTimeEnv(fl *profileOptions) ([]string, error) {
 	return []string{"WEFT_PROFILE_TIME=" + fl.time, "WEFT_PROFILE_INTERVAL=" + strconv.Itoa(fl.interval)}, nil
 }
 
+// bytecodesMode reads --bytecodes.
+func bytecodesMode(v string) (profile.Bytecodes, error) {
+	switch v {
+	case "":
+		return profile.NoBytecodes, nil
+	case "default":
+		return profile.DefaultBytecodes, nil
+	case "precise":
+		return profile.PreciseBytecodes, nil
+	}
+	return 0, fmt.Errorf("--bytecodes=%s: want default or precise (--bytecodes alone is default)", v)
+}
+
 // profiler is examples/profile, its aspect for a run that measures time
-// or counts only (--no-time; each has its woven JDK). Its calibration
+// or counts only (--no-time), and counts bytecodes or not (each has its
+// woven JDK). Its calibration
 // class is woven with it, so that the profiler can time its own whole
 // cost per execution on it; its join point ids start far above those of
 // the JDK and the program (they only need to be unique among the
 // executions the profiler times while calibrating).
-func profiler(timed bool) launch.ToolAdvice {
-	return launch.ToolAdvice{Name: "profile", Aspect: profile.Aspect(timed), Sources: profile.Sources(), Build: profile.Build,
+func profiler(timed bool, count profile.Bytecodes) launch.ToolAdvice {
+	return launch.ToolAdvice{Name: "profile", Aspect: profile.Aspect(timed, count), Sources: profile.Sources(), Build: profile.Build,
 		WeaveOwn: profile.CalibrationPackage, OwnIDBase: 1 << 30}
 }
 
@@ -398,9 +435,18 @@ func writeFromTree(w io.Writer, open cctSource, cct, html string, page bool, top
 			}
 		}
 	}
-	if r, why, ok := flame.RunningRank(p); ok && top > 0 {
+	if top <= 0 {
+		return nil
+	}
+	if r, why, ok := flame.RunningRank(p); ok {
 		fmt.Fprintf(w, "\nweft: the top frames, ranked by %s:\n", why)
-		return flame.WriteTopBy(w, p, r, top)
+		if err := flame.WriteTopBy(w, p, r, top); err != nil {
+			return err
+		}
+	}
+	if m := slices.Index(p.Metrics, "bytecodes"); m >= 0 {
+		fmt.Fprintf(w, "\nweft: the top frames, ranked by the bytecode instructions they ran (bytecodes):\n")
+		return flame.WriteTop(w, p, m, top)
 	}
 	return nil
 }

@@ -14,22 +14,45 @@ import (
 //go:embed profile.weft weft/tools/profile/*.java weft/tools/profile/calibrate/*.java
 var files embed.FS
 
+// Bytecodes is whether and how the profiler counts the bytecode
+// instructions each context runs (weft profile --bytecodes).
+type Bytecodes int
+
+const (
+	NoBytecodes      Bytecodes = iota
+	DefaultBytecodes           // JP's default blocks: an exception counts its block whole
+	PreciseBytecodes           // JP's precise blocks, ending at every instruction that can throw
+)
+
 // Aspect returns the text of profile.weft for a run that counts only or,
 // timed, also measures time: then every execution is entered and left,
 // leaf ones included, so that their time is theirs and not their caller's.
-func Aspect(timed bool) []byte {
+// Counting bytecodes, each execution passes its count at its exit, a leaf
+// one too, as it is counted (after advice then).
+func Aspect(timed bool, count Bytecodes) []byte {
 	b, _ := files.ReadFile("profile.weft")
-	if !timed {
-		return b
+	a := string(b)
+	if timed {
+		a = strings.Replace(a, enteredPointcut, "pointcut entered(): code();", 1)
+		a = strings.Replace(a, countedPointcut, "pointcut counted(): if(false);", 1)
 	}
-	a := strings.Replace(string(b), enteredPointcut, "pointcut entered(): code();", 1)
-	return []byte(strings.Replace(a, countedPointcut, "pointcut counted(): if(false);", 1))
+	if count != NoBytecodes {
+		value := "bytecodes"
+		if count == PreciseBytecodes {
+			value = "preciseBytecodes"
+		}
+		a = strings.Replace(a, exitAdvice, strings.Replace(exitAdvice, "exit()", "exit("+value+")", 1), 1)
+		a = strings.Replace(a, leafAdvice, "after(): counted() {\n        weft.tools.profile.Profiler.leaf(joinPointId, "+value+");", 1)
+	}
+	return []byte(a)
 }
 
-// profile.weft's pointcuts that Aspect rewrites.
+// profile.weft's text that Aspect rewrites.
 const (
 	enteredPointcut = "pointcut entered(): code() && !leaf();"
 	countedPointcut = "pointcut counted(): code() && leaf();"
+	exitAdvice      = "weft.tools.profile.Profiler.exit();"
+	leafAdvice      = "before(): counted() {\n        weft.tools.profile.Profiler.leaf(joinPointId);"
 )
 
 // Sources returns the advice's Java sources by path

@@ -5,7 +5,7 @@ package weft.tools.profile;
  * thread's root, and, when every execution is timed (profile.time=exact),
  * every context. (Sampled time is the sampler's, by context.)
  */
-class Full extends Node {
+class Full extends Counted {
     final boolean site; // an allocation site, not an execution
 
     long wallNanos; // inclusive wall time, measured (uncompensated)

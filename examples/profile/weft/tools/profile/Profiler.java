@@ -24,7 +24,9 @@ import weft.rt.Output;
  * Advice of profile.weft: one calling-context tree per thread, merged at
  * exit into folded-stack files (one per metric) that weft flame renders.
  *
- * <p>Per context: calls; wall time; thread CPU time with
+ * <p>Per context: calls; with profile.bytecodes, the bytecode instructions
+ * its own code ran (profile.weft's exits pass the count the weaver keeps,
+ * bytecodes or preciseBytecodes); wall time; thread CPU time with
  * -Dprofile.cpu=true; the time spent waiting in the JDK's blocking calls
  * (profile.weft's waiting(): monitor wait, park, sleep, blocking reads...);
  * and,
@@ -90,6 +92,8 @@ public final class Profiler {
     /** Each execution reads its thread's CPU time (CPU time with profile.time=exact). */
     static final boolean CPU_EXACT = CPU && TIME;
     static final long PERIOD_MS = (long) (1000 * Double.parseDouble(setting("profile.period", "WEFT_PROFILE_PERIOD", "0")));
+    /** Contexts count the bytecodes their executions ran (Counted): the aspect's exits pass them. */
+    static final boolean BYTECODES = Boolean.parseBoolean(setting("profile.bytecodes", "WEFT_PROFILE_BYTECODES", "false"));
     static final int MAX_NODES = Integer.parseInt(setting("profile.maxNodes", "WEFT_PROFILE_MAX_NODES", "2000000"));
     static final AtomicInteger NODES = new AtomicInteger();
     /**
@@ -225,6 +229,18 @@ public final class Profiler {
         c.calls++;
     }
 
+    /** A leaf execution that ran n bytecodes, at its exit (leaf(int) otherwise). */
+    public static void leaf(int id, long n) {
+        Object o = Local.get();
+        State s = o instanceof State ? (State) o : newState();
+        Node p = s.stack[s.depth];
+        Node[] t = p.table;
+        Node c = t[Node.slot(id, t.length)];
+        if (c == null || c.id != id) c = child(p, id, false);
+        c.calls++;
+        ((Counted) c).bytecodes += n;
+    }
+
     /** The thread's first execution: makes its state, then enters. */
     private static void enterFirst(int id) {
         newState();
@@ -245,6 +261,21 @@ public final class Profiler {
             if (CPU_EXACT) c.cpuNanos += THREADS.getCurrentThreadCpuTime() - s.cpuStarts[d];
         }
         s.depth = d - 1; // the stack keeps its reference: contexts live as long as the tree
+    }
+
+    /** Leaves the innermost context, whose execution ran n bytecodes of its own. */
+    public static void exit(long n) {
+        Object o = Local.get();
+        if (!(o instanceof State)) return;
+        State s = (State) o;
+        int d = s.depth;
+        if (d == 0) return;
+        ((Counted) s.stack[d]).bytecodes += n;
+        if (TIME) {
+            exit();
+            return;
+        }
+        s.depth = d - 1;
     }
 
     /** Before a blocking call (profile.weft's waiting()): the thread starts to wait. */
@@ -338,7 +369,7 @@ public final class Profiler {
             }
             return f;
         }
-        Node c = site || TIME ? new Full(id, site) : new Node(id);
+        Node c = site || TIME ? new Full(id, site) : BYTECODES ? new Counted(id) : new Node(id);
         p.add(c);
         if (id >= 0 && id < SEEN_IDS) SEEN[id >>> 6] |= 1L << id;
         return c;
@@ -547,6 +578,7 @@ public final class Profiler {
                 m.add(k);
             }
             k.calls += c.calls;
+            if (c instanceof Counted) k.bytecodes += ((Counted) c).bytecodes;
             if (c instanceof Full) { // every context, time being measured
                 Full f = (Full) c;
                 k.wallNanos += f.wallNanos;
@@ -697,11 +729,11 @@ public final class Profiler {
         }
         TreeWriter t = new TreeWriter(w, new Names(), sampled);
         t.text("# weft cct 1\n");
+        String counts = BYTECODES ? "metrics calls objects arrays elements bytecodes" : "metrics calls objects arrays elements";
         if (!TIMED) {
-            t.text("metrics calls objects arrays elements\n");
+            t.text(counts + "\n");
         } else {
-            t.text(CPU ? "metrics calls objects arrays elements wall-ns wall-raw-ns cpu-ns wait-ns\n"
-                    : "metrics calls objects arrays elements wall-ns wall-raw-ns wait-ns\n");
+            t.text(counts + (CPU ? " wall-ns wall-raw-ns cpu-ns wait-ns\n" : " wall-ns wall-raw-ns wait-ns\n"));
         }
         t.nodes(roots, 0, roots.length, 0, 0);
         t.flush();
@@ -728,7 +760,7 @@ public final class Profiler {
         int next = 1;
         int frames;
         long calls; // in the contexts written
-        final long[] values = new long[!TIMED ? 4 : CPU ? 8 : 7]; // of the context being written, by metric
+        final long[] values = new long[(BYTECODES ? 1 : 0) + (!TIMED ? 4 : CPU ? 8 : 7)]; // of the context being written, by metric
         long[] scratch = new long[16]; // sortByName's
 
         /**
@@ -829,10 +861,11 @@ public final class Profiler {
                 j = i + 1;
                 while (j < n && key[j] >>> 32 == key[i] >>> 32) j++;
                 int f = frame((int) (key[i] >>> 32));
-                long calls = 0, objects = 0, arrays = 0, elements = 0, comp = 0, wall = 0, cpu = 0, wait = 0;
+                long calls = 0, objects = 0, arrays = 0, elements = 0, bytecodes = 0, comp = 0, wall = 0, cpu = 0, wait = 0;
                 for (int x = i; x < j; x++) {
                     Node k = s[x];
                     calls += k.calls;
+                    if (k instanceof Counted) bytecodes += ((Counted) k).bytecodes;
                     if (!(k instanceof Full)) { // an execution's: its time is the sampler's
                         long[] times = SAMPLED ? sampled.get(k) : null;
                         if (times != null) {
@@ -873,10 +906,12 @@ public final class Profiler {
                 v[1] = objects;
                 v[2] = arrays;
                 v[3] = elements;
+                int at = 4;
+                if (BYTECODES) v[at++] = bytecodes;
                 if (TIMED) {
-                    v[4] = comp;
-                    v[5] = wall;
-                    if (CPU) v[6] = cpu;
+                    v[at] = comp;
+                    v[at + 1] = wall;
+                    if (CPU) v[at + 2] = cpu;
                     v[v.length - 1] = wait;
                 }
                 int m = v.length; // trailing zeros are left out
