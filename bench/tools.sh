@@ -2,6 +2,8 @@
 # The tools' cost, side by side in one run, against their goals:
 #   javac compiling the 120 generated files of common.sh: stock; weft
 #     profile --no-time (calls and allocations; goal x1.5 CPU, x2 wall);
+#     weft profile --no-time --bytecodes (and bytecodes counted per
+#     context, JP's default blocks; goal x2 CPU) and --bytecodes=precise;
 #     weft profile (and wall time, sampled; goal x2.5 CPU); weft leak
 #     (goal x2 CPU);
 #   bench/testdata/recrash/Bank.java, accounts and transfers (about 200
@@ -41,6 +43,8 @@ uptime
 section 'javac, 120 files' \
   stock "$JAVAC" \
   'profile --no-time (goal x1.5 cpu, x2 wall)' "$W/weft profile --no-time --top 0 -o $W/p1 -- $JAVAC" \
+  'profile --no-time --bytecodes (goal x2 cpu)' "$W/weft profile --no-time --bytecodes --top 0 -o $W/p3 -- $JAVAC" \
+  'profile --no-time --bytecodes=precise' "$W/weft profile --no-time --bytecodes=precise --top 0 -o $W/p4 -- $JAVAC" \
   'profile, time (goal x2.5 cpu)' "$W/weft profile --top 0 -o $W/p2 -- $JAVAC" \
   'leak (goal x2 cpu)' "$W/weft leak -o $W/l1 -- $JAVAC"
 section 'bank: 6 M transfers, 100,000 accounts' \

@@ -2,6 +2,7 @@ package weaver
 
 import (
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func bigMethod() string {
 
 // After advice taking bytecodes or preciseBytecodes gets, at each exit of
 // an execution, the instructions its body ran, as JP counts them, on the
-// JVM with -Xverify:all; a method that counting would take over 64 KB is
+// JVM with -Xverify:all, JDK 17's and 25's; a method that counting would take over 64 KB is
 // woven uncounted (0), with a warning naming it.
 func TestBytecodes(t *testing.T) {
 	advice := `package adv;
@@ -100,19 +101,82 @@ public class A {
 			if !slices.Equal(st.Warnings, []string{wantWarning}) {
 				t.Errorf("warnings %q, want %q", st.Warnings, wantWarning)
 			}
-			stdout, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out+string(filepath.ListSeparator)+dir, "app.Main")
-			got := map[string]string{}
-			for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
-				name, n, _ := strings.Cut(line, " ")
-				got[name] = strings.TrimSpace(got[name] + " " + n)
-			}
-			for name, want := range bytecodesWant {
-				if got[name] != want[mode] {
-					t.Errorf("%s: counted %q, want %q", name, got[name], want[mode])
+			cp := out + string(filepath.ListSeparator) + dir
+			stdout, _ := jvmtest.Run(t, "-Xverify:all", "-cp", cp, "app.Main")
+			checkBytecodes(t, stdout, mode)
+			t.Run("JDK 25", func(t *testing.T) {
+				b, err := exec.Command(filepath.Join(jvmtest.JDK25(t), "bin", "java"), "-Xverify:all", "-cp", cp, "app.Main").Output()
+				if err != nil {
+					t.Fatalf("JDK 25: %v", err)
 				}
+				checkBytecodes(t, string(b), mode)
+			})
+		})
+	}
+}
+
+// checkBytecodes checks the lines "method count" the advice printed
+// against bytecodesWant's counts of mode (0 default, 1 precise).
+func checkBytecodes(t *testing.T, stdout string, mode int) {
+	t.Helper()
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		name, n, _ := strings.Cut(line, " ")
+		got[name] = strings.TrimSpace(got[name] + " " + n)
+	}
+	for name, want := range bytecodesWant {
+		if got[name] != want[mode] {
+			t.Errorf("%s: counted %q, want %q", name, got[name], want[mode])
+		}
+	}
+	if len(got) != len(bytecodesWant) {
+		t.Errorf("executions %v, want those of %v", got, bytecodesWant)
+	}
+}
+
+// Around advice at an execution moves its body into the join point
+// method: after advice inside the around (of lower precedence: declared
+// before it in one aspect) counts there; after advice outside it gets 0,
+// with a warning naming the method.
+func TestBytecodesAround(t *testing.T) {
+	advice := `package adv;
+public class A {
+    public static void exit(weft.rt.JoinPointStaticPart jp, long n) { System.out.println(jp.getName() + " " + n); }
+    public static Object once(weft.rt.Proceed p) throws Throwable { return p.proceed(); }
+}
+`
+	main := `package app;
+public class Main {
+    static int four(int x) { return x + 1; }
+    public static void main(String[] args) { four(1); }
+}
+`
+	after := `    after(): execution(* app.Main.four(..)) { adv.A.exit(thisJoinPointStaticPart, bytecodes); }
+`
+	around := `    Object around(): execution(* app.Main.four(..)) { adv.A.once(proceed); }
+`
+	all := runtimeSources()
+	all["adv/A.java"], all["app/Main.java"] = advice, main
+	dir := jvmtest.Compile(t, all, "-g")
+	for _, c := range []struct {
+		name, aspect, out string
+		warnings          []string
+	}{
+		{"inside", after + around, "four 4\n", nil},
+		{"outside", around + after, "four 0\n",
+			[]string{"Main.class: app/Main.four(I)I: bytecodes not counted: around advice at its execution holds its body"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "woven")
+			st, err := aspectWeaver(t, "t.weft", "aspect T {\n"+c.aspect+"}\n", dir).WeavePath(filepath.Join(dir, "app"), filepath.Join(out, "app"))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if len(got) != len(bytecodesWant) {
-				t.Errorf("executions %v, want those of %v", got, bytecodesWant)
+			if !slices.Equal(st.Warnings, c.warnings) {
+				t.Errorf("warnings %q, want %q", st.Warnings, c.warnings)
+			}
+			if stdout, _ := jvmtest.Run(t, "-Xverify:all", "-cp", out+string(filepath.ListSeparator)+dir, "app.Main"); stdout != c.out {
+				t.Errorf("output %q, want %q", stdout, c.out)
 			}
 		})
 	}

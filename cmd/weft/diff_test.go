@@ -27,27 +27,77 @@ const workSrc = `public class Work {
 
 // smallProfile are the options of the tests that profile a small program
 // of their own (TestDiff's Work, TestProfileMaven's demo): java.base and
-// their classes, one woven JDK in the shared cache for both.
-var smallProfile = []string{"--modules", "java.base", "--include", "Work", "--include", "demo/**"}
+// their classes, bytecodes counted, one woven JDK in the shared cache for
+// both.
+var smallProfile = []string{"--bytecodes", "--modules", "java.base", "--include", "Work", "--include", "demo/**"}
 
-// TestDiff profiles a program twice, its input making heavy run 10 % more
-// often the second time: weft diff names Work.step under Work.heavy first
-// (500 more calls, +10 %), heavy second; writes the differential flame
-// graph; and with --fail-over 5 exits 1 naming the contexts that grew,
-// with --fail-over 20 exits 0.
+// workBytecodes are the bytecodes Work's contexts count for Work 100, read
+// off javac's code: step is iload_0 iconst_1 iadd ireturn; heavy runs
+// 4 + 3 × 51 + 5 × 50 + 2 = 409, light 4 + 3 × 21 + 5 × 20 + 2 = 169; main
+// 4 + 6 × 101 + 6 × 100 + 2 + 3 × 101 + 6 × 100 + 4.
+var workBytecodes = map[string]int64{
+	"Work.main":                      2119,
+	"Work.main;Work.heavy":           100 * 409,
+	"Work.main;Work.heavy;Work.step": 100 * 50 * 4,
+	"Work.main;Work.light":           100 * 169,
+	"Work.main;Work.light;Work.step": 100 * 20 * 4,
+}
+
+// checkWorkBytecodes checks the bytecodes of Work 100's contexts in the
+// profile in dir.
+func checkWorkBytecodes(t *testing.T, dir string) {
+	t.Helper()
+	m := readMetric(t, dir, "bytecodes")
+	for path, want := range workBytecodes {
+		if got := at(m, path); got != want {
+			t.Errorf("%s: %s ran %d bytecodes, want %d", dir, path, got, want)
+		}
+	}
+}
+
+// diffRow is a row of weft diff's table: the change, relative change, old
+// and new values, and the context.
+var diffRow = regexp.MustCompile(`(?m)^\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)  (.*)$`)
+
+// TestDiff profiles a program three times, the third its input making
+// heavy run 10 % more often: each of Work's contexts counts the bytecodes
+// its code ran, exactly, and the same in both runs of the same input, the
+// JDK's code called from Work's included, and the top frames by bytecodes
+// start with Work.heavy; weft diff names Work.step under
+// Work.heavy first (500 more calls, +10 %), heavy second, and by bytecodes
+// heavy first (+10 %, 10 × 409 more), then step; writes the differential
+// flame graph; and with --fail-over 5 exits 1 naming the contexts that
+// grew, with --fail-over 20 exits 0.
 func TestDiff(t *testing.T) {
 	app := jvmtest.Compile(t, map[string]string{"Work.java": workSrc})
 	env := []string{sharedCache(t)}
 	dir := t.TempDir()
-	for _, run := range []struct{ out, n string }{{"base", "100"}, {"head", "110"}} {
-		if _, stderr, code := weft(t, env, append(append([]string{"profile", "--no-time"}, smallProfile...), "-o", filepath.Join(dir, run.out), "--",
-			jvmtest.Java(t), "-cp", app, "Work", run.n)...); code != 0 {
+	for _, run := range []struct{ out, n string }{{"base", "100"}, {"again", "100"}, {"head", "110"}} {
+		_, stderr, code := weft(t, env, append(append([]string{"profile", "--no-time"}, smallProfile...), "--write-folded", "-o", filepath.Join(dir, run.out), "--",
+			jvmtest.Java(t), "-cp", app, "Work", run.n)...)
+		if code != 0 {
 			t.Fatalf("profile %s: exit %d\n%s", run.n, code, stderr)
 		}
+		if top := regexp.MustCompile(`ranked by the bytecode instructions they ran \(bytecodes\):\n.*\n +40900 .* Work.heavy\n`); run.out == "base" && !top.MatchString(stderr) {
+			t.Errorf("no top frames by bytecodes, Work.heavy first with 40900:\n%s", stderr)
+		}
+	}
+	checkWorkBytecodes(t, filepath.Join(dir, "base"))
+	base, again := readMetric(t, filepath.Join(dir, "base"), "bytecodes"), readMetric(t, filepath.Join(dir, "again"), "bytecodes")
+	for path, n := range base {
+		if strings.Contains(path, "Work.") && again[path] != n {
+			t.Errorf("%s: %d bytecodes, then %d in a second run", path, n, again[path])
+		}
+	}
+	stdout, stderr, code := weft(t, nil, "diff", "-o", "", "--metric", "bytecodes", "--top", "2", filepath.Join(dir, "base"), filepath.Join(dir, "head"))
+	rows := diffRow.FindAllStringSubmatch(stdout, -1)
+	if code != 0 || len(rows) < 2 || rows[0][1] != "+4090" || rows[0][2] != "+10.0%" || rows[0][5] != "Work.heavy < Work.main" ||
+		rows[1][1] != "+2000" || rows[1][5] != "Work.step < Work.heavy" {
+		t.Errorf("weft diff --metric bytecodes: exit %d, rows %q\nstdout:\n%s\nstderr:\n%s", code, rows, stdout, stderr)
 	}
 	html := filepath.Join(dir, "diff.html")
-	stdout, stderr, code := weft(t, nil, "diff", "-o", html, "--top", "3", filepath.Join(dir, "base"), filepath.Join(dir, "head", "profile.cct"))
-	rows := regexp.MustCompile(`(?m)^\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)  (.*)$`).FindAllStringSubmatch(stdout, -1)
+	stdout, stderr, code = weft(t, nil, "diff", "-o", html, "--top", "3", filepath.Join(dir, "base"), filepath.Join(dir, "head", "profile.cct"))
+	rows = diffRow.FindAllStringSubmatch(stdout, -1)
 	if code != 0 || len(rows) < 2 || rows[0][1] != "+500" || rows[0][2] != "+10.0%" || rows[0][5] != "Work.step < Work.heavy" ||
 		rows[1][1] != "+10" || rows[1][5] != "Work.heavy < Work.main" {
 		t.Errorf("weft diff: exit %d, rows %q\nstdout:\n%s\nstderr:\n%s", code, rows, stdout, stderr)

@@ -144,7 +144,7 @@ Examples:
 	f.IntVar(&opts.interval, "interval", 1000, "microseconds between samples of --time sampled")
 	f.Float64Var(&opts.period, "period", 0, "also write the profile every SECONDS while the program runs (profile.cct, summary.txt)")
 	f.IntVar(&opts.maxNodes, "max-nodes", 2000000, "contexts kept before new ones are folded into [folded]")
-	f.IntVar(&opts.top, "top", 10, "print the N frames with the most exclusive time: CPU time with --cpu, else time in running code (wall time less waiting; not with --no-time)")
+	f.IntVar(&opts.top, "top", 10, "print the N frames with the most exclusive time: CPU time with --cpu, else time in running code (wall time less waiting; not with --no-time); and with --bytecodes, by bytecodes")
 	f.BoolVar(&opts.writeFolded, "write-folded", false, "also write one folded-stack file per metric into the output directory")
 	f.BoolVar(&opts.writeSpeedscope, "write-speedscope", false, "also write profile.speedscope.json into the output directory")
 	f.StringVar(&opts.pprof, "pprof", "", "also write the profile in pprof's format to `FILE` (go tool pprof, Pyroscope, Parca, the OpenTelemetry collector): one sample type per metric")
