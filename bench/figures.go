@@ -105,6 +105,7 @@ func parseRecord(text string) (Record, error) {
 // scripts orders the scripts' runs on the page and titles them; the runs
 // of other scripts follow, by name.
 var scripts = []struct{ name, title string }{
+	{"suite.sh", "The suite: real programs, every mode, against JFR and async-profiler"},
 	{"tools.sh", "The tools against their goals"},
 	{"start.sh", "The tools' fixed cost"},
 	{"jdk.sh", "Weaving the JDK"},

@@ -19,6 +19,7 @@ set -euo pipefail
 # The full run: a script, its round count and its other arguments each
 # (tools.sh runs around.sh, with its round count and 30 rounds in a JVM).
 FULL=(
+  'suite.sh 3'
   'tools.sh 5'
   'start.sh 5'
   'jdk.sh 5'
