@@ -64,20 +64,4 @@ func (e *AtAspectError) Error() string {
 // order it met them: the class's, then its methods', then its fields'.
 type AtAspectErrors []*AtAspectError
 
-func (l AtAspectErrors) Error() string {
-	switch len(l) {
-	case 0:
-		return "no errors"
-	case 1:
-		return l[0].Error()
-	}
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(e.Error())
-	}
-	fmt.Fprintf(&b, "\n(%d errors)", len(l))
-	return b.String()
-}
+func (l AtAspectErrors) Error() string { return listText(l) }

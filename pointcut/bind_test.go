@@ -73,6 +73,8 @@ func TestAdviceBinding(t *testing.T) {
 		{`before(Object s): args(s) { example.tracker.Tracker.over(s); }`, "(Ljava/lang/Object;)V", "arg0:Ljava/lang/Object;"},
 		{`before(java.util.HashMap m): target(m) { example.tracker.Tracker.map(m); }`, "(Ljava/util/Map;)V", "target:Ljava/util/Map;"},
 		{`before(): call(*[].new(..)) { example.tracker.Tracker.dims(arrayDims); }`, "(Ljava/lang/Object;)V", "arrayDims:Ljava/lang/Object;"},
+		{`after(): execution(* *(..)) { example.tracker.Tracker.idLong(bytecodes); }`, "(J)V", "bytecodes:J"},
+		{`after() throwing: execution(* *(..)) { example.tracker.Tracker.dims(preciseBytecodes); }`, "(Ljava/lang/Object;)V", "preciseBytecodes:Ljava/lang/Object;"},
 		{`before(Object o): args(o) { example.tracker.Tracker.Inner.m(o); }`, "(Ljava/lang/Object;)V", "arg0:Ljava/lang/Object;"},
 	}
 	for _, tt := range ok {

@@ -61,7 +61,11 @@ func caretIndent(line string, col int) string {
 // report every error they find, sorted by position.
 type ErrorList []*Error
 
-func (l ErrorList) Error() string {
+func (l ErrorList) Error() string { return listText(l) }
+
+// listText is the text of a list of errors: each on its lines, then their
+// count.
+func listText[E error](l []E) string {
 	switch len(l) {
 	case 0:
 		return "no errors"

@@ -51,9 +51,16 @@ var reserved = map[string]bool{
 // meaning. The returned File holds every declaration that parsed, even
 // when err is non-nil.
 func ParseFile(filename string, src []byte) (*File, error) {
-	f := &File{Name: filename, Src: src}
+	p := newParser(filename, src)
+	p.parse()
+	return p.f, p.s.list.Err()
+}
+
+// newParser lexes src into a parser of its declarations or, for an
+// annotation's text, of one pointcut expression (parseexpr.go).
+func newParser(name string, src []byte) *fileParser {
 	s := &errorSink{src: src}
-	sc := newScanner(filename, src)
+	sc := newScanner(name, src)
 	walker, err := lexer.Upgrade(sc)
 	if err != nil { // the scanner never fails
 		panic(err)
@@ -63,9 +70,8 @@ func ParseFile(filename string, src []byte) (*File, error) {
 	}
 	// The tokens live once, in the walker; toks is a view of them.
 	toks := walker.Range(0, lexer.RawCursor(sc.n))
-	p := &fileParser{f: f, s: s, toks: toks, eof: walker.Range(lexer.RawCursor(sc.n), lexer.RawCursor(sc.n+1))[0].Pos, walker: walker}
-	p.parse()
-	return f, s.list.Err()
+	eof := walker.Range(lexer.RawCursor(sc.n), lexer.RawCursor(sc.n+1))[0].Pos
+	return &fileParser{f: &File{Name: name, Src: src}, s: s, toks: toks, eof: eof, walker: walker}
 }
 
 type fileParser struct {

@@ -35,7 +35,7 @@ var (
 // are an ErrorList whose positions are in src (Filename name), as
 // ParseFile's are in a file.
 func parseExprText(name, src string) (*Expr, error) {
-	p := newTextParser(name, src)
+	p := newParser(name, []byte(src))
 	lex := p.at(0)
 	trailing := participle.AllowTrailing(true)
 	e, err := exprOnlyParser().ParseFromLexer(lex, trailing)
@@ -62,29 +62,13 @@ func parseExprText(name, src string) (*Expr, error) {
 // parseTypePatternsText parses src, a comma-separated list of type
 // patterns and nothing else; errors as parseExprText's.
 func parseTypePatternsText(name, src string) ([]*TypePattern, error) {
-	p := newTextParser(name, src)
+	p := newParser(name, []byte(src))
 	lex := p.at(0)
 	l, err := typePatternsParser().ParseFromLexer(lex, participle.AllowTrailing(true))
 	if !p.complete(lex, err, "the type pattern") || len(p.s.list) > 0 {
 		return nil, p.s.list.Err()
 	}
 	return l.L, nil
-}
-
-// newTextParser lexes src for the parsers of fileParser.
-func newTextParser(name, src string) *fileParser {
-	s := &errorSink{src: []byte(src)}
-	sc := newScanner(name, s.src)
-	walker, err := lexer.Upgrade(sc)
-	if err != nil { // the scanner never fails
-		panic(err)
-	}
-	if sc.unterminated != nil {
-		s.add(*sc.unterminated, "close it with */", "unterminated comment")
-	}
-	toks := walker.Range(0, lexer.RawCursor(sc.n))
-	eof := walker.Range(lexer.RawCursor(sc.n), lexer.RawCursor(sc.n+1))[0].Pos
-	return &fileParser{f: &File{Name: name, Src: s.src}, s: s, toks: toks, eof: eof, walker: walker}
 }
 
 // complete reports whether the parse that left lex where it is read all of

@@ -394,12 +394,14 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 				names = append(names, f)
 			}
 		}
-		names = append(names, "thisJoinPoint", "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims",
-			"bytecodes", "preciseBytecodes")
-		if kind == advice.Around {
+		names = append(names, "thisJoinPoint", "thisJoinPointStaticPart", "thisEnclosingJoinPointStaticPart", "joinPointId", "arrayDims")
+		switch kind {
+		case advice.Around:
 			names = append(names, "proceed")
-		} else {
+		case advice.Before:
 			names = append(names, "eachArg")
+		default:
+			names = append(names, "eachArg", "bytecodes", "preciseBytecodes")
 		}
 		c.errorf(a.Pos, "the advice call passes formals or context values: "+strings.Join(names, ", "),
 			"unknown name %s in the advice call", a.Name)

@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
@@ -55,6 +58,32 @@ func checkWorkBytecodes(t *testing.T, dir string) {
 	}
 }
 
+// pprofSelf sums, in the pprof file at path, the values of sample type
+// typ of the samples whose leaf frame is fn.
+func pprofSelf(t *testing.T, path, typ, fn string) int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := slices.IndexFunc(p.SampleType, func(v *profile.ValueType) bool { return v.Type == typ })
+	if k < 0 {
+		t.Fatalf("%s: no sample type %s", path, typ)
+	}
+	var n int64
+	for _, s := range p.Sample {
+		if len(s.Location) > 0 && len(s.Location[0].Line) > 0 && s.Location[0].Line[0].Function.Name == fn {
+			n += s.Value[k]
+		}
+	}
+	return n
+}
+
 // diffRow is a row of weft diff's table: the change, relative change, old
 // and new values, and the context.
 var diffRow = regexp.MustCompile(`(?m)^\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)  (.*)$`)
@@ -62,8 +91,8 @@ var diffRow = regexp.MustCompile(`(?m)^\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)  (.*)$`)
 // TestDiff profiles a program three times, the third its input making
 // heavy run 10 % more often: each of Work's contexts counts the bytecodes
 // its code ran, exactly, and the same in both runs of the same input, the
-// JDK's code called from Work's included, and the top frames by bytecodes
-// start with Work.heavy; weft diff names Work.step under
+// JDK's code called from Work's included; the top frames by bytecodes
+// start with Work.heavy, and pprof's file has Work.step's; weft diff names Work.step under
 // Work.heavy first (500 more calls, +10 %), heavy second, and by bytecodes
 // heavy first (+10 %, 10 × 409 more), then step; writes the differential
 // flame graph; and with --fail-over 5 exits 1 naming the contexts that
@@ -73,8 +102,8 @@ func TestDiff(t *testing.T) {
 	env := []string{sharedCache(t)}
 	dir := t.TempDir()
 	for _, run := range []struct{ out, n string }{{"base", "100"}, {"again", "100"}, {"head", "110"}} {
-		_, stderr, code := weft(t, env, append(append([]string{"profile", "--no-time"}, smallProfile...), "--write-folded", "-o", filepath.Join(dir, run.out), "--",
-			jvmtest.Java(t), "-cp", app, "Work", run.n)...)
+		_, stderr, code := weft(t, env, append(append([]string{"profile", "--no-time"}, smallProfile...), "--write-folded", "-o", filepath.Join(dir, run.out),
+			"--pprof", filepath.Join(dir, run.out+".pb.gz"), "--", jvmtest.Java(t), "-cp", app, "Work", run.n)...)
 		if code != 0 {
 			t.Fatalf("profile %s: exit %d\n%s", run.n, code, stderr)
 		}
@@ -83,6 +112,9 @@ func TestDiff(t *testing.T) {
 		}
 	}
 	checkWorkBytecodes(t, filepath.Join(dir, "base"))
+	if n := pprofSelf(t, filepath.Join(dir, "base.pb.gz"), "bytecodes", "Work.step"); n != 100*70*4 {
+		t.Errorf("pprof: Work.step ran %d bytecodes, want %d", n, 100*70*4)
+	}
 	base, again := readMetric(t, filepath.Join(dir, "base"), "bytecodes"), readMetric(t, filepath.Join(dir, "again"), "bytecodes")
 	for path, n := range base {
 		if strings.Contains(path, "Work.") && again[path] != n {
