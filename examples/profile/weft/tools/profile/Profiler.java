@@ -229,7 +229,11 @@ public final class Profiler {
         c.calls++;
     }
 
-    /** A leaf execution that ran n bytecodes, at its exit (leaf(int) otherwise). */
+    /**
+     * A leaf execution that ran n bytecodes, counted at its exit (leaf(int)
+     * when bytecodes are not counted), its lookup written out as leaf(int)'s
+     * is, for the same reason.
+     */
     public static void leaf(int id, long n) {
         Object o = Local.get();
         State s = o instanceof State ? (State) o : newState();
