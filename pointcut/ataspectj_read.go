@@ -190,28 +190,24 @@ func (r *atReader) annotations(attrs []classfile.Attribute, s site) ([]atAnnotat
 // str returns the string element key of a ("" if the class file omits it);
 // false after reporting an element that is not a string.
 func (r *atReader) str(s site, a *atAnnotation, key string) (string, bool) {
-	for _, e := range a.elems {
-		if r.c.Pool.Utf8(e.Name) != key {
-			continue
-		}
-		if e.Value.Tag != 's' {
-			r.errorf(s, "", "@%s: element %s is not a string (tag %q)", a.name, key, e.Value.Tag)
-			return "", false
-		}
-		return r.c.Pool.Utf8(e.Value.Index), true
-	}
-	return "", true
+	return r.elem(s, a, key, 's', "a string")
 }
 
 // classElem returns the class element key of a as a descriptor ("" if the
 // class file omits it); false after reporting an element that is not a class.
 func (r *atReader) classElem(s site, a *atAnnotation, key string) (string, bool) {
+	return r.elem(s, a, key, 'c', "a class")
+}
+
+// elem returns the text of element key of a, whose tag must be tag (what
+// says so in the error): the string for 's', the descriptor for 'c'.
+func (r *atReader) elem(s site, a *atAnnotation, key string, tag byte, what string) (string, bool) {
 	for _, e := range a.elems {
 		if r.c.Pool.Utf8(e.Name) != key {
 			continue
 		}
-		if e.Value.Tag != 'c' {
-			r.errorf(s, "", "@%s: element %s is not a class (tag %q)", a.name, key, e.Value.Tag)
+		if e.Value.Tag != tag {
+			r.errorf(s, "", "@%s: element %s is not %s (tag %q)", a.name, key, what, e.Value.Tag)
 			return "", false
 		}
 		return r.c.Pool.Utf8(e.Value.Index), true
