@@ -233,7 +233,7 @@ goal() {
 # the programs, and a weft mode's against JFR's.
 geomeans() {
   local jdk=$1 m line n gw gc jw jc
-  printf '\ngeometric means over %s, JDK %s    wall     cpu   goal; against JFR (wall, cpu)\n' "$PROGRAMS" "$jdk"
+  printf '\ngeometric means over the programs measured on JDK %s    wall     cpu   goal; against JFR (wall, cpu)\n' "$jdk"
   jw=$(awk -v j="$jdk" '$1 == j && $2 == "jfr" { s += log($3); n++ } END { if (n) printf "%.4f", exp(s/n) }' "$W/ratios")
   jc=$(awk -v j="$jdk" '$1 == j && $2 == "jfr" { s += log($4); n++ } END { if (n) printf "%.4f", exp(s/n) }' "$W/ratios")
   for m in $MODES; do
