@@ -20,8 +20,7 @@ import (
 // rest of its block counted although it did not run. Precise blocks also
 // end after every instruction that can throw (an invoke, a field or array
 // access, a division, new, a cast...), so an exception stops the count
-// exactly past the instruction that threw, at about three times the
-// additions.
+// exactly past the instruction that threw, at more additions.
 
 // countMode is how a body's instructions are counted.
 type countMode int

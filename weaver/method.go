@@ -193,13 +193,6 @@ func (cw *classWeaver) rewrite(m *classfile.Member, code *classfile.Code, shadow
 		m.Attributes = saved
 		return false, err.Error(), false
 	}
-	if a := c.Attr(m.Attributes, "Code"); a != nil && len(a.Info) > 8 {
-		n := int(a.Info[4])<<24 | int(a.Info[5])<<16 | int(a.Info[6])<<8 | int(a.Info[7])
-		if n > 65535 {
-			m.Attributes = saved
-			return false, fmt.Sprintf("the woven method would be %d bytes, over the 64 KB limit", n), true
-		}
-	}
 	return true, e.uncountedWhy, false
 }
 
