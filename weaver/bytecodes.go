@@ -20,7 +20,11 @@ import (
 // rest of its block counted although it did not run. Precise blocks also
 // end after every instruction that can throw (an invoke, a field or array
 // access, a division, new, a cast...), so an exception stops the count
-// exactly past the instruction that threw, at more additions.
+// exactly past the instruction that threw, at more additions. A block
+// that starts with `new` is counted just after it, where its frames'
+// uninitialized value stays named by the label before it: a `new` that
+// throws (an error initializing its class, no memory) leaves its block
+// uncounted.
 
 // countMode is how a body's instructions are counted.
 type countMode int

@@ -20,8 +20,10 @@ import (
 // the throwing one when precise (3 + 3; 6); a switch counts the load, the
 // switch and its case's two; a synchronized block its 11 up to ireturn
 // (precise: three blocks, split at monitorenter, the call and
-// monitorexit); main counts 28 + 1 + 22, less the pop and goto after the
-// call that throws when precise.
+// monitorexit); pick(true), a `new` starting its block and a conditional
+// argument whose frames hold the uninitialized value, counts its 8 (new dup
+// iload ifeq ldc goto invokespecial areturn); main counts 28 + 1 + 25, less
+// the pop and goto after the call that throws when precise.
 const bytecodesMain = `package app;
 public class Main {
     int f;
@@ -34,12 +36,13 @@ public class Main {
     static int table(int k) { switch (k) { case 0: return 10; case 1: return 11; case 2: return 12; default: return 0; } }
     static int lookup(int k) { switch (k) { case 1: return 1; case 1000: return 2; default: return 0; } }
     static int block(Object o) { synchronized (o) { return o.hashCode() & 0; } }
+    static Object pick(boolean b) { return new StringBuilder(b ? "a" : "b"); }
     public static void main(String[] args) {
         new Main(1); four(1); loop(10); caught(new int[4]); caught(new int[1]);
         uncaught(new int[4]);
         try { uncaught(new int[1]); } catch (RuntimeException e) { }
         locked(1); table(1); table(7); lookup(1000); lookup(5); block("s");
-        big(3);
+        pick(true); big(3);
     }
     %s
 }
@@ -55,7 +58,8 @@ var bytecodesWant = map[string][2]string{
 	"table":    {"4 4", "4 4"},
 	"lookup":   {"4 4", "4 4"},
 	"block":    {"11", "11"},
-	"main":     {"51", "49"},
+	"pick":     {"8", "8"},
+	"main":     {"54", "52"},
 	"big":      {"0", "0"}, // over 64 KB if counted: woven uncounted
 }
 

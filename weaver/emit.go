@@ -354,9 +354,12 @@ func (e *emitter) wovenCopy(orig []classfile.Insn, set shadowSet, lm func(*class
 	postSuper := !e.ctor
 	skip := skipNews(calls) // around.go
 	for i, in := range orig {
-		e.count(i)
 		if skip[i] {
+			e.count(i)
 			continue
+		}
+		if in.Op != classfile.OpNew {
+			e.count(i)
 		}
 		cp := copyInsn(in, lm)
 		switch {
@@ -373,6 +376,11 @@ func (e *emitter) wovenCopy(orig []classfile.Insn, set shadowSet, lm func(*class
 			e.add(cp)
 		default:
 			e.add(cp)
+		}
+		if in.Op == classfile.OpNew {
+			// Counted after it: the label before a `new` names the
+			// uninitialized value it makes (the kept frames refer to it).
+			e.count(i)
 		}
 		if e.ctor && i == enterAt {
 			postSuper = true
