@@ -113,6 +113,28 @@ public class ConcreteTracer extends AbstractTracer {
     @Pointcut("this(o)") protected void scoped(Object o) {}
 }
 `,
+	"at/Simple.java": `package at;
+import org.aspectj.lang.*;
+import org.aspectj.lang.annotation.*;
+@Aspect
+@DeclarePrecedence("at.Simple, *")
+public class Simple {
+    @Pointcut("execution(* at.Service.size(int)) && args(i) && if()")
+    public static boolean big(int i) { return i > 10; }
+
+    @Around("big(i)")
+    public int twice(ProceedingJoinPoint pjp, int i) throws Throwable { return (Integer) pjp.proceed() * 2; }
+
+    @AfterReturning(pointcut = "execution(* at.Service.*(..))", returning = "r")
+    public void returned(JoinPoint.StaticPart sp, Object r, JoinPoint.EnclosingStaticPart esp) {}
+
+    @AfterThrowing("execution(* at.Service.*(..))")
+    public void threw() {}
+
+    @DeclareWarning("call(* java.sql..*.*(..))")
+    static final String noJdbc = "no \"JDBC\" here";
+}
+`,
 	"at/Service.java": `package at;
 public class Service { public int size(int i) { return i; } }
 `,

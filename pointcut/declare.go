@@ -224,7 +224,7 @@ func (c *compiler) precedence(sc *aspectScope, pos Position, dp *DeclarePreceden
 		name := other.a.Name
 		first := -1
 		for i, p := range pats {
-			if p == nil || !p.match("L"+name+";", nil) {
+			if p == nil || !p.match(aspectDesc(name), nil) {
 				continue
 			}
 			if first >= 0 {
@@ -248,7 +248,7 @@ func (c *compiler) precedence(sc *aspectScope, pos Position, dp *DeclarePreceden
 		}
 		found := false
 		for _, other := range scopes {
-			if p.match("L"+other.a.Name+";", nil) {
+			if p.match(aspectDesc(other.a.Name), nil) {
 				found = true
 			}
 		}
@@ -257,6 +257,31 @@ func (c *compiler) precedence(sc *aspectScope, pos Position, dp *DeclarePreceden
 		}
 	}
 	return pd
+}
+
+// aspectDesc is the descriptor an aspect's name is matched as: a
+// qualified name (an @AspectJ aspect's) as its class's.
+func aspectDesc(name string) string {
+	return "L" + strings.ReplaceAll(name, ".", "/") + ";"
+}
+
+// MatchAspectName reports whether the aspect named name (binary, as
+// com.acme.Tracing) matches pattern, a type pattern as declare precedence
+// and aop.xml's <aspects><include within> write them.
+func MatchAspectName(pattern, name string) (bool, error) {
+	l, err := parseTypePatternsText("pattern", pattern)
+	if err != nil {
+		return false, err
+	}
+	if len(l) != 1 {
+		return false, fmt.Errorf("%q: one type pattern expected", pattern)
+	}
+	c := &compiler{seen: map[string]bool{}}
+	p := c.aspectPattern(l[0])
+	if err := c.errs.Err(); err != nil {
+		return false, err
+	}
+	return p.match(aspectDesc(name), nil), nil
 }
 
 // aspectPattern compiles a type pattern naming aspects: names with

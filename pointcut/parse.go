@@ -119,6 +119,13 @@ func (p *fileParser) parse() {
 		}
 		a.Name = t.Value
 		p.i++
+		// A qualified name (pkg.Aspect) names an aspect translated from an
+		// @AspectJ class, so that Java's references to its pointcuts
+		// (pkg.Aspect.name()) and its precedence patterns read as written.
+		for p.i+1 < len(p.toks) && p.toks[p.i].Value == "." && p.toks[p.i+1].Type == tokName {
+			a.Name += "." + p.toks[p.i+1].Value
+			p.i += 2
+		}
 		t = p.peek()
 		if t.Value != "{" || t.EOF() {
 			p.s.add(t.Pos, "", "expected `{` after `aspect %s`, found %s", a.Name, describe(t))

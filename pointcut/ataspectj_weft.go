@@ -1,0 +1,437 @@
+package pointcut
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/weft-aop/weft/classfile"
+)
+
+// Translating an @AspectJ aspect (AtAspect) into what weft runs: a .weft
+// aspect of the same name whose advice each call one static method of a
+// dispatcher class, and that class's Java source.
+//
+// weft's advice is a static method call; @AspectJ advice is an instance
+// method of an aspect the application's class loader defines. The
+// dispatcher, on the boot class path with weft's runtime so that woven JDK
+// code reaches it too, calls the aspect's method through a constant method
+// handle over a MutableCallSite, which weft.at.Link points at the aspect's
+// singleton instance when the dispatcher class initializes (at the first
+// join point): the JIT inlines through it as through a direct call. Until
+// then, or when the aspect cannot be linked, the site does nothing (around
+// advice proceeds).
+//
+// The dispatcher takes the advice method's parameters in order, each as
+// weft passes it: a formal as itself if primitive, else as Object (the
+// aspect's types are not the boot loader's to see); a JoinPoint as weft's
+// thisJoinPoint; a ProceedingJoinPoint as proceed then thisJoinPoint; a
+// StaticPart or EnclosingStaticPart as weft's static part. weft.at.Link
+// reads the same order from the roles string ('f', 'J', 'P', 'S', 'E').
+
+// AtDispatchPackage is the package of the dispatcher classes, in weft's
+// namespace (never woven): the aspect's binary name follows it.
+const AtDispatchPackage = "weft.at.gen"
+
+// AtWeaving is what an aop.xml's <weaver> says of the types woven: only
+// those matching an Include pattern (when there are any) and none matching
+// an Exclude pattern. Each is an AspectJ type pattern; the translation
+// adds them to every pointcut as within(...).
+type AtWeaving struct {
+	Include, Exclude []string
+}
+
+// AtTranslation is one @AspectJ aspect as weft runs it.
+type AtTranslation struct {
+	Aspect string // binary name, e.g. "com.acme.Tracing"
+	// Weft is a .weft file holding one aspect named Aspect.
+	Weft []byte
+	// Dispatcher is the internal name of the dispatcher class and Java
+	// its source.
+	Dispatcher string
+	Java       []byte
+}
+
+// TranslateAtAspect translates a, read by ReadAtAspect, restricting its
+// advice to the types w weaves. What weft does not run yet is an error
+// naming the aspect and the construct.
+func TranslateAtAspect(a *AtAspect, w AtWeaving) (*AtTranslation, error) {
+	t := &atTranslator{a: a, name: strings.ReplaceAll(a.Class, "/", "."), within: w}
+	t.file = a.Class + ".class"
+	if a.SourceFile != "" {
+		t.file = a.Class[:strings.LastIndex(a.Class, "/")+1] + a.SourceFile
+	}
+	t.unsupported()
+	if len(t.errs) > 0 {
+		return nil, t.errs
+	}
+	t.dispatcher = strings.ReplaceAll(AtDispatchPackage, ".", "/") + "/" + a.Class
+	t.weftHeader()
+	for _, p := range a.Pointcuts {
+		t.pointcut(p)
+	}
+	for i, ad := range a.Advice {
+		t.advice(i, ad)
+	}
+	t.declares()
+	t.w.WriteString("}\n")
+	if len(t.errs) > 0 {
+		return nil, t.errs
+	}
+	return &AtTranslation{Aspect: t.name, Weft: []byte(t.w.String()), Dispatcher: t.dispatcher, Java: t.javaSource()}, nil
+}
+
+// atTranslator writes one aspect's .weft text and collects its
+// dispatcher's methods.
+type atTranslator struct {
+	a          *AtAspect
+	name       string // binary name
+	file       string // the source file's path for errors
+	within     AtWeaving
+	dispatcher string
+	w          strings.Builder
+	methods    []atDispatch
+	errs       AtAspectErrors
+}
+
+// atDispatch is one method of the dispatcher: it calls the aspect's
+// Method (Desc) through call site number Site.
+type atDispatch struct {
+	Name   string // the dispatcher's method: a0, a1... for advice, i0... for if() tests
+	Method string
+	Desc   string
+	Roles  string
+	Static bool     // an if() test: a static method of the aspect
+	Params []string // the dispatcher's parameter types, Java source
+	Return string   // the dispatcher's return type, Java source
+	// Proceeds is, for around advice, the index in Params of the Proceed
+	// the unlinked site calls to run the join point.
+	Proceeds int
+}
+
+func (t *atTranslator) errorf(member string, line int, hint, format string, args ...any) {
+	t.errs = append(t.errs, &AtAspectError{Class: t.a.Class, File: t.file, Line: line, Member: member,
+		Msg: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+// unsupported reports what the model holds that weft does not run yet.
+func (t *atTranslator) unsupported() {
+	a := t.a
+	if a.Abstract {
+		t.errorf("", 0, "weft runs concrete @AspectJ aspects; list a concrete aspect in aop.xml",
+			"an abstract aspect applies only through an aspect extending it, which weft does not support yet")
+	}
+	if a.Super != "java/lang/Object" {
+		t.errorf("", 0, "move the inherited pointcuts and advice into the aspect",
+			"extends %s: aspect inheritance is not supported yet", strings.ReplaceAll(a.Super, "/", "."))
+	}
+	if a.Per.Kind != PerSingleton {
+		t.errorf("", 0, "weft runs singleton aspects: remove the per-clause, keeping per-object state in the aspect (a weak map)",
+			"per-clause %s(%s) is not supported yet", a.Per.Kind, a.Per.Text)
+	}
+	for _, p := range a.Parents {
+		t.errorf("field "+p.Field, 0, "", "@DeclareParents is not supported yet")
+	}
+	for _, p := range a.Pointcuts {
+		if p.Abstract {
+			t.errorf(atMember(p.Name, p.Desc), p.Line, "", "an abstract @Pointcut is not supported yet")
+		}
+		if p.If {
+			for _, q := range p.Params {
+				if q.Role.Special() {
+					t.errorf(atMember(p.Name, p.Desc), p.Line, "pass the formals only; the join point is not available to if() tests yet",
+						"an if() test taking a %s is not supported yet", q.Role)
+				}
+			}
+		}
+	}
+}
+
+// weftHeader starts the .weft aspect.
+func (t *atTranslator) weftHeader() {
+	fmt.Fprintf(&t.w, "// The @AspectJ aspect %s (%s), as weft runs it: each advice calls its\n", t.name, t.file)
+	fmt.Fprintf(&t.w, "// method on the aspect's instance through %s.\n", strings.ReplaceAll(t.dispatcher, "/", "."))
+	fmt.Fprintf(&t.w, "aspect %s {\n", t.name)
+}
+
+// pointcut writes a @Pointcut method as a named pointcut; an if() test's
+// method is called through the dispatcher.
+func (t *atTranslator) pointcut(p *AtPointcut) {
+	fmt.Fprintf(&t.w, "    // %s\n", t.where(atMember(p.Name, p.Desc), p.Line))
+	formals, names := t.formals(p.Params, "")
+	expr := p.Expr
+	if expr == "" {
+		expr = "if(false)" // @Pointcut(""): AspectJ's pointcut matching nothing
+	}
+	if p.If {
+		d := atDispatch{Name: fmt.Sprintf("i%d", len(t.methods)), Method: p.Name, Desc: p.Desc, Static: true, Return: "boolean", Proceeds: -1}
+		for _, q := range p.Params {
+			d.Roles += "f"
+			d.Params = append(d.Params, dispatchType(q.Desc))
+		}
+		t.methods = append(t.methods, d)
+		test := fmt.Sprintf("if(%s.%s(%s))", strings.ReplaceAll(t.dispatcher, "/", "."), d.Name, strings.Join(names, ", "))
+		if rest := p.WithoutIf(); rest != "" {
+			expr = "(" + rest + ") && " + test
+		} else {
+			expr = test
+		}
+	}
+	fmt.Fprintf(&t.w, "    pointcut %s(%s): %s;\n", p.Name, formals, oneLine(expr))
+}
+
+// advice writes advice number i and its dispatcher method.
+func (t *atTranslator) advice(i int, ad *AtAdvice) {
+	member := atMember(ad.Method, ad.Desc)
+	fmt.Fprintf(&t.w, "    // %s\n", t.where(member, ad.Line))
+	skip := ""
+	if ad.Kind == AdviceAfterReturning {
+		skip = ad.Returning
+	} else if ad.Kind == AdviceAfterThrowing {
+		skip = ad.Throwing
+	}
+	formals, _ := t.formals(ad.Params, skip)
+	d := atDispatch{Name: fmt.Sprintf("a%d", i), Method: ad.Method, Desc: ad.Desc, Return: "void", Proceeds: -1}
+	var args []string
+	for _, q := range ad.Params {
+		switch q.Role {
+		case ParamFormal, ParamReturning, ParamThrowing:
+			d.Roles += "f"
+			d.Params = append(d.Params, dispatchType(q.Desc))
+			args = append(args, q.Name)
+		case ParamJoinPoint:
+			d.Roles += "J"
+			d.Params = append(d.Params, "weft.rt.JoinPoint")
+			args = append(args, "thisJoinPoint")
+		case ParamProceedingJoinPoint:
+			d.Roles += "P"
+			d.Proceeds = len(d.Params)
+			d.Params = append(d.Params, "weft.rt.Proceed", "weft.rt.JoinPoint")
+			args = append(args, "proceed", "thisJoinPoint")
+		case ParamStaticPart:
+			d.Roles += "S"
+			d.Params = append(d.Params, "weft.rt.JoinPointStaticPart")
+			args = append(args, "thisJoinPointStaticPart")
+		case ParamEnclosingStaticPart:
+			d.Roles += "E"
+			d.Params = append(d.Params, "weft.rt.JoinPointStaticPart")
+			args = append(args, "thisEnclosingJoinPointStaticPart")
+		}
+	}
+	var spec string
+	switch ad.Kind {
+	case AdviceBefore:
+		spec = fmt.Sprintf("before(%s)", formals)
+	case AdviceAfter:
+		spec = fmt.Sprintf("after(%s)", formals)
+	case AdviceAfterReturning:
+		spec = fmt.Sprintf("after(%s) returning", formals) + t.exitFormal(ad.Params, ad.Returning)
+	case AdviceAfterThrowing:
+		spec = fmt.Sprintf("after(%s) throwing", formals) + t.exitFormal(ad.Params, ad.Throwing)
+	case AdviceAround:
+		ret := ad.Desc[strings.IndexByte(ad.Desc, ')')+1:]
+		d.Return = dispatchType(ret)
+		if d.Proceeds < 0 {
+			d.Proceeds = -2 // around advice that cannot proceed: unlinked, it returns the default value
+		}
+		spec = fmt.Sprintf("%s around(%s)", d.Return, formals)
+	}
+	t.methods = append(t.methods, d)
+	fmt.Fprintf(&t.w, "    %s: %s {\n        %s.%s(%s);\n    }\n", spec, t.restrict(ad.Expr),
+		strings.ReplaceAll(t.dispatcher, "/", "."), d.Name, strings.Join(args, ", "))
+}
+
+// exitFormal is the `(T x)` of returning or throwing, "" when name is "".
+func (t *atTranslator) exitFormal(params []AtParam, name string) string {
+	if name == "" {
+		return ""
+	}
+	for _, q := range params {
+		if q.Name == name {
+			return fmt.Sprintf("(%s %s)", weftType(q.Desc), name)
+		}
+	}
+	return ""
+}
+
+// restrict adds the weaver's include and exclude patterns to expr.
+func (t *atTranslator) restrict(expr string) string {
+	expr = oneLine(expr)
+	if len(t.within.Include) == 0 && len(t.within.Exclude) == 0 {
+		return expr
+	}
+	out := "(" + expr + ")"
+	if len(t.within.Include) > 0 {
+		var in []string
+		for _, p := range t.within.Include {
+			in = append(in, "within("+p+")")
+		}
+		out += " && (" + strings.Join(in, " || ") + ")"
+	}
+	for _, p := range t.within.Exclude {
+		out += " && !within(" + p + ")"
+	}
+	return out
+}
+
+// declares writes @DeclarePrecedence, @DeclareWarning and @DeclareError.
+func (t *atTranslator) declares() {
+	if t.a.Precedence != "" {
+		fmt.Fprintf(&t.w, "    declare precedence: %s;\n", oneLine(t.a.Precedence))
+	}
+	for _, m := range t.a.Messages {
+		kind := "warning"
+		if m.Error {
+			kind = "error"
+		}
+		fmt.Fprintf(&t.w, "    // field %s\n    declare %s: %s : %s;\n", m.Field, kind, oneLine(m.Expr), javaString(m.Message))
+	}
+}
+
+// formals writes the formals of params but the special ones and skip's,
+// as .weft writes them, and returns their names too.
+func (t *atTranslator) formals(params []AtParam, skip string) (string, []string) {
+	var fs, names []string
+	for _, q := range params {
+		if q.Role.Special() || q.Role == ParamReturning || q.Role == ParamThrowing || (skip != "" && q.Name == skip) {
+			continue
+		}
+		fs = append(fs, weftType(q.Desc)+" "+q.Name)
+		names = append(names, q.Name)
+	}
+	return strings.Join(fs, ", "), names
+}
+
+// where names a member for the .weft file's comments: file:line: member.
+func (t *atTranslator) where(member string, line int) string {
+	if line > 0 {
+		return fmt.Sprintf("%s:%d: %s", t.file, line, member)
+	}
+	return t.file + ": " + member
+}
+
+// javaSource is the dispatcher class's Java source.
+func (t *atTranslator) javaSource() []byte {
+	var b strings.Builder
+	pkg, simple := "", t.dispatcher
+	if i := strings.LastIndexByte(t.dispatcher, '/'); i >= 0 {
+		pkg, simple = strings.ReplaceAll(t.dispatcher[:i], "/", "."), t.dispatcher[i+1:]
+	}
+	fmt.Fprintf(&b, "package %s;\n\n", pkg)
+	b.WriteString("import java.lang.invoke.MethodHandle;\nimport java.lang.invoke.MethodHandles;\nimport java.lang.invoke.MethodType;\nimport java.lang.invoke.MutableCallSite;\n\n")
+	fmt.Fprintf(&b, "/** Calls the advice of the @AspectJ aspect %s (generated by weft). */\n", t.name)
+	fmt.Fprintf(&b, "public final class %s {\n    private %s() {}\n\n", simple, simple)
+	for i, d := range t.methods {
+		types := []string{d.Return + ".class"}
+		for _, p := range d.Params {
+			types = append(types, p+".class")
+		}
+		fmt.Fprintf(&b, "    private static final MutableCallSite S%d = new MutableCallSite(unlinked(%q, MethodType.methodType(%s)));\n",
+			i, d.Name+"$unlinked", strings.Join(types, ", "))
+		fmt.Fprintf(&b, "    private static final MethodHandle H%d = S%d.dynamicInvoker();\n", i, i)
+	}
+	b.WriteString("\n    static {\n")
+	for i, d := range t.methods {
+		fmt.Fprintf(&b, "        weft.at.Link.link(S%d, %q, %q, %q, %q, %v);\n", i, t.name, d.Method, d.Desc, d.Roles, d.Static)
+	}
+	b.WriteString("    }\n\n")
+	b.WriteString("    private static MethodHandle unlinked(String name, MethodType type) {\n")
+	b.WriteString("        try {\n            return MethodHandles.lookup().findStatic(" + simple + ".class, name, type);\n")
+	b.WriteString("        } catch (ReflectiveOperationException e) {\n            throw new LinkageError(name, e);\n        }\n    }\n")
+	for i, d := range t.methods {
+		var ps, as []string
+		for j, p := range d.Params {
+			ps = append(ps, fmt.Sprintf("%s p%d", p, j))
+			as = append(as, fmt.Sprintf("p%d", j))
+		}
+		call := fmt.Sprintf("H%d.invokeExact(%s)", i, strings.Join(as, ", "))
+		if d.Return != "void" {
+			call = fmt.Sprintf("return (%s) %s", d.Return, call)
+		}
+		fmt.Fprintf(&b, "\n    public static %s %s(%s) throws Throwable {\n        %s;\n    }\n", d.Return, d.Name, strings.Join(ps, ", "), call)
+		// What the site does until linked: nothing, or around advice
+		// proceeding to the join point.
+		body := ""
+		switch {
+		case d.Proceeds >= 0 && d.Return == "Object":
+			body = fmt.Sprintf("return p%d.proceed();", d.Proceeds)
+		case d.Proceeds >= 0 && d.Return != "void":
+			body = fmt.Sprintf("return (%s) p%d.proceed();", boxed(d.Return), d.Proceeds)
+		case d.Proceeds >= 0:
+			body = fmt.Sprintf("p%d.proceed();", d.Proceeds)
+		case d.Return == "boolean":
+			body = "return false;"
+		case d.Return == "Object":
+			body = "return null;"
+		case d.Return != "void":
+			body = fmt.Sprintf("return (%s) 0;", d.Return)
+		}
+		fmt.Fprintf(&b, "\n    private static %s %s$unlinked(%s) throws Throwable {\n        %s\n    }\n", d.Return, d.Name, strings.Join(ps, ", "), body)
+	}
+	b.WriteString("}\n")
+	return []byte(b.String())
+}
+
+// dispatchType is the dispatcher's Java type for a value of descriptor
+// desc: a primitive (or void) as itself, any reference as Object.
+func dispatchType(desc string) string {
+	if t, err := classfile.ParseType(desc); err == nil && t.IsPrimitive() {
+		return t.JavaName()
+	}
+	if desc == "V" {
+		return "void"
+	}
+	return "Object"
+}
+
+// weftType writes descriptor desc as a .weft type: java.lang's by simple
+// name is not needed, the qualified name is always right; a nested class
+// as Outer.Inner.
+func weftType(desc string) string {
+	t, err := classfile.ParseType(desc)
+	if err != nil {
+		return "Object"
+	}
+	return strings.ReplaceAll(t.JavaName(), "$", ".")
+}
+
+// boxed is the wrapper class of a primitive type's Java name.
+func boxed(prim string) string {
+	switch prim {
+	case "int":
+		return "Integer"
+	case "char":
+		return "Character"
+	}
+	return strings.ToUpper(prim[:1]) + prim[1:]
+}
+
+// atMember names a method for messages: name(simple parameter types).
+func atMember(name, desc string) string {
+	return "method " + name + "(" + simpleParams(desc) + ")"
+}
+
+// oneLine joins a multi-line annotation string into one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// javaString quotes s as a Java (and .weft) string literal.
+func javaString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,93 @@
+package pointcut
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTranslateAtAspect translates javac's at.Simple into a .weft aspect
+// that parses and resolves, and whose dispatcher takes each advice's
+// parameters as weft passes them; the aop.xml weaver's patterns restrict
+// every advice. What weft does not run yet is an error naming it.
+func TestTranslateAtAspect(t *testing.T) {
+	classes := compileAt(t, "-g")
+	tr, err := TranslateAtAspect(mustReadAt(t, classes, "at/Simple"), AtWeaving{Include: []string{"at..*"}, Exclude: []string{"at.Gen*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Aspect != "at.Simple" || tr.Dispatcher != "weft/at/gen/at/Simple" {
+		t.Errorf("aspect %s, dispatcher %s", tr.Aspect, tr.Dispatcher)
+	}
+	weft := string(tr.Weft)
+	for _, want := range []string{
+		"aspect at.Simple {\n",
+		"    pointcut big(int i): (execution(* at.Service.size(int)) && args(i)) && if(weft.at.gen.at.Simple.i0(i));\n",
+		"    int around(int i): (big(i)) && (within(at..*)) && !within(at.Gen*) {\n        weft.at.gen.at.Simple.a0(proceed, thisJoinPoint, i);\n",
+		"    after() returning(java.lang.Object r): (execution(* at.Service.*(..))) && (within(at..*)) && !within(at.Gen*) {\n" +
+			"        weft.at.gen.at.Simple.a1(thisJoinPointStaticPart, r, thisEnclosingJoinPointStaticPart);\n",
+		"    after() throwing: (execution(* at.Service.*(..)))",
+		"    declare precedence: at.Simple, *;\n",
+		`    declare warning: call(* java.sql..*.*(..)) : "no \"JDBC\" here";` + "\n",
+	} {
+		if !strings.Contains(weft, want) {
+			t.Errorf("the .weft text lacks\n%s\nit is:\n%s", want, weft)
+		}
+	}
+	f, err := ParseFile("Simple.weft", tr.Weft)
+	if err != nil {
+		t.Fatalf("the translation does not parse: %v\n%s", err, weft)
+	}
+	if _, err := Resolve([]*File{f}, ""); err != nil {
+		t.Fatalf("the translation does not resolve: %v\n%s", err, weft)
+	}
+	java := string(tr.Java)
+	for _, want := range []string{
+		"package weft.at.gen.at;\n",
+		`weft.at.Link.link(S0, "at.Simple", "big", "(I)Z", "f", true);`,
+		`weft.at.Link.link(S1, "at.Simple", "twice", "(Lorg/aspectj/lang/ProceedingJoinPoint;I)I", "Pf", false);`,
+		`weft.at.Link.link(S2, "at.Simple", "returned", "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Lorg/aspectj/lang/JoinPoint$EnclosingStaticPart;)V", "SfE", false);`,
+		"public static boolean i0(int p0) throws Throwable {\n        return (boolean) H0.invokeExact(p0);",
+		"public static int a0(weft.rt.Proceed p0, weft.rt.JoinPoint p1, int p2) throws Throwable {",
+		"private static int a0$unlinked(weft.rt.Proceed p0, weft.rt.JoinPoint p1, int p2) throws Throwable {\n        return (Integer) p0.proceed();",
+		"public static void a1(weft.rt.JoinPointStaticPart p0, Object p1, weft.rt.JoinPointStaticPart p2) throws Throwable {",
+	} {
+		if !strings.Contains(java, want) {
+			t.Errorf("the dispatcher lacks\n%s\nit is:\n%s", want, java)
+		}
+	}
+
+	for _, c := range []struct{ class, want string }{
+		{"at/Tracing", "at/Tracing.java:17: aspect at.Tracing, method bigSize(int, JoinPoint): an if() test taking a JoinPoint is not supported yet"},
+		{"at/Tracing", "aspect at.Tracing, field moody: @DeclareParents is not supported yet"},
+		{"at/AbstractTracer", "aspect at.AbstractTracer: an abstract aspect applies only through an aspect extending it"},
+		{"at/ConcreteTracer", "aspect at.ConcreteTracer: extends at.AbstractTracer: aspect inheritance is not supported yet"},
+		{"at/PerThis", "aspect at.PerThis: per-clause perthis(execution(* at.Service.*(..))) is not supported yet"},
+	} {
+		_, err := TranslateAtAspect(mustReadAt(t, classes, c.class), AtWeaving{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.class, err, c.want)
+		}
+	}
+}
+
+// TestMatchAspectName matches aop.xml's aspect patterns.
+func TestMatchAspectName(t *testing.T) {
+	for _, c := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"com.acme.Trace", "com.acme.Trace", true},
+		{"com.acme..*", "com.acme.x.Trace", true},
+		{"com.acme.*", "com.acme.x.Trace", false},
+		{"!com.acme..*", "org.Trace", true},
+		{"*Trace", "Trace", true},
+	} {
+		got, err := MatchAspectName(c.pattern, c.name)
+		if err != nil || got != c.want {
+			t.Errorf("MatchAspectName(%q, %q) = %v, %v; want %v", c.pattern, c.name, got, err, c.want)
+		}
+	}
+	if _, err := MatchAspectName("com..(", "x"); err == nil {
+		t.Error("a broken pattern: no error")
+	}
+}
