@@ -32,15 +32,33 @@ import (
 // So does a helper whose residue calls if() methods: the test is user code.
 
 // hasIf reports whether residue r calls an if() method.
-func hasIf(r *advice.Residue) bool {
+func hasIf(r *advice.Residue) bool { return hasOp(r, advice.If) }
+
+// hasOp reports whether the residue tests op anywhere.
+func hasOp(r *advice.Residue, op advice.ResidueOp) bool {
 	if r == nil {
 		return false
 	}
-	if r.Op == advice.If {
+	if r.Op == op {
 		return true
 	}
 	for _, c := range r.Children {
-		if hasIf(c) {
+		if hasOp(c, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesCflow reports whether applied advice reads the thread's cflow state,
+// which its helper reaches through the token it is passed: a cflow() test
+// in its residue or a value bound inside a cflow.
+func usesCflow(a advice.Applied) bool {
+	if hasOp(a.Residue, advice.InCflow) {
+		return true
+	}
+	for _, v := range a.Advice.Args {
+		if v.Kind == advice.CflowValue {
 			return true
 		}
 	}

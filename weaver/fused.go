@@ -39,7 +39,8 @@ import (
 // with shadows set can be its entry helper: in a woven JDK, the method's
 // or constructor's execution is its only body shadow and its first advice
 // is before advice with no cflow or if() (whose helpers bracket more than
-// the call). In a constructor, whose advice runs after super(...) or
+// the call) and no cflow test or value (which read the token the helper
+// is passed). In a constructor, whose advice runs after super(...) or
 // this(...), nothing before that point may use the token: no other shadow.
 func (e *emitter) fusable(set shadowSet) bool {
 	if e.cw.w.opts.Mode != JDK || len(set.body) != 1 {
@@ -54,7 +55,7 @@ func (e *emitter) fusable(set shadowSet) bool {
 	}
 	for _, a := range s.applied {
 		if a.Advice.Kind == advice.Before {
-			return a.Advice.Cflow == nil && !hasIf(a.Residue)
+			return a.Advice.Cflow == nil && !hasIf(a.Residue) && !usesCflow(a)
 		}
 	}
 	return false

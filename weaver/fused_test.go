@@ -15,6 +15,7 @@ import (
 // call is its guard (fused.go): the woven methods (a constructor, after
 // its super(...), a method with before advice only and one with after
 // returning advice too, guarded by the token the entry helper returns)
+// but one whose advice tests a cflow (its helper reads the token passed)
 // start with the entry helper's call and read no BIB themselves; the entry
 // helper reads BIB and the thread's flag; the class is recognized as
 // woven; an application weaving keeps the guard. weaver/jdk's
@@ -34,6 +35,7 @@ public class Main {
     int get() { return n; }
     int twice(int k) { return 2 * k; }
     static int inner() { return 1; }
+    int flowed(int k) { return k; }
 }`}
 	before := adv(advice.Before, 0, "before", "(I)V", val(advice.JoinPointID, 0, "I"))
 	after := adv(advice.AfterReturning, 1, "after", "(I)V", val(advice.JoinPointID, 0, "I"))
@@ -41,6 +43,8 @@ public class Main {
 		{kind: advice.ConstructorExecution, owner: "app/Main", adv: before},
 		{kind: advice.MethodExecution, owner: "app/Main", name: "get|twice|inner", adv: before},
 		{kind: advice.MethodExecution, owner: "app/Main", name: "twice", adv: after},
+		// A cflow test reads the token its helper is passed: no entry helper.
+		{kind: advice.MethodExecution, owner: "app/Main", name: "flowed", adv: before, residue: &advice.Residue{Op: advice.InCflow, Cflow: 1}},
 	}
 	_, res := compileWeave(t, JDK, src, rules)
 	main := filepath.Join(res.Name, "app", "Main.class")
@@ -57,6 +61,9 @@ public class Main {
 		if m == "twice" && (len(calls) < 2 || !strings.HasSuffix(calls[1], "(Ljava/lang/Object;I)V")) {
 			t.Errorf("Main.twice: calls %v, want the after returning helper taking the token", calls)
 		}
+	}
+	if calls, readsBIB := entryCalls(t, main, "flowed"); !readsBIB || slices.Contains(calls, entry) {
+		t.Errorf("Main.flowed, its advice testing a cflow: calls %v, reads BIB.ready %v: want the inline guard, no entry helper", calls, readsBIB)
 	}
 	sister := filepath.Join(res.Name, "app", "Main"+SisterSuffix+".class")
 	calls, readsBIB := entryCalls(t, sister, "a0")
