@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -150,6 +151,9 @@ func (p *program) readCommand(o *Options) (_ *JDK, err error) {
 	}
 	p.launcher, p.raw = launcher, o.Command[1:]
 	if !jdkLauncher {
+		if len(o.Aspects) == 0 {
+			return nil, errNoAspect
+		}
 		return j, nil
 	}
 	if p.line, err = commandLine(launcher, home, p.raw); err != nil {
@@ -157,8 +161,28 @@ func (p *program) readCommand(o *Options) (_ *JDK, err error) {
 	}
 	p.given = p.line.ClassPath
 	p.entries, p.present = appEntries(p.line)
+	if !p.line.Tool {
+		line, at, err := takeOverAspectJ(o.Stderr, j, p.line, p.present)
+		if err != nil {
+			return nil, err
+		}
+		p.line = line
+		if at != nil {
+			if o.Verbose {
+				fmt.Fprintf(o.Stderr, "weft: the aspects of aop.xml, translated: %s\n", strings.Join(at.Files, ", "))
+			}
+			o.Aspects = append(o.Aspects, at.Files...)
+			o.AdviceCP = JoinClassPath(o.AdviceCP, at.AdviceCP)
+		}
+	}
+	if len(o.Aspects) == 0 {
+		return nil, errNoAspect
+	}
 	return j, nil
 }
+
+// errNoAspect is a run with nothing to weave.
+var errNoAspect = errors.New("no aspect to weave: give -a FILE.weft, or run a java command whose class path holds a META-INF/aop.xml listing @AspectJ aspects")
 
 // weaveJDK weaves the JDK once per key, into the cache.
 func (p *program) weaveJDK() (err error) {

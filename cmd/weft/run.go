@@ -19,7 +19,7 @@ type runOptions struct {
 func newRunCmd() *cobra.Command {
 	opts := &runOptions{}
 	cmd := &cobra.Command{
-		Use:   "run -a ASPECT... [--advice-cp CP] [--Xlint ignore] -- COMMAND ARGS...",
+		Use:   "run [-a ASPECT...] [--advice-cp CP] [--Xlint ignore] -- COMMAND ARGS...",
 		Short: "Weave the JDK and the application (both cached) and run java on them",
 		Long: `run weaves the JDK (as "weft jdk" does) and the classes on the application's
 -cp / -jar (as "weft weave" does), then runs the java command on the woven
@@ -55,6 +55,13 @@ path is warned of as ajc does ("advice defined in A has not been applied
 [Xlint:adviceDidNotMatch]") when run weaves; --Xlint ignore silences it.
 So are the aspects' declare warnings and errors, as "weft weave" reports
 them; a declare error stops run before java starts.
+
+AspectJ's aspects run too: the @AspectJ aspects (classes annotated
+@org.aspectj.lang.annotation.Aspect, compiled by javac against aspectjrt)
+that the META-INF/aop.xml files on a java command's class path list, with
+no -a needed. An AspectJ load-time weaving command line runs as it is,
+prefixed: weft takes the place of -javaagent:aspectjweaver.jar, which does
+not run, and weaves the JDK too (docs/ataspectj.md).
 
 The command may be any launcher of the JDK's bin/: java gets the woven
 JDK's options as @DIR/weft.args, the others (javac, jar, jshell, jdeps,
@@ -92,6 +99,9 @@ Examples:
   # javac on the woven JDK (javac lives in jdk.compiler)
   weft run -a count.weft --advice-cp adv -- javac -d out Hello.java
 
+  # AspectJ's load-time weaving command line: the aspects of aop.xml
+  weft run -- java -javaagent:/usr/share/java/aspectjweaver.jar -cp app:aspects Main
+
   # a build's JVMs: Maven's own and the test JVM surefire forks
   weft run -a count.weft --advice-cp adv -- mvn -q test`,
 		Args: javaCommand,
@@ -112,6 +122,5 @@ Examples:
 	addWovenRunFlags(f, &opts.wovenRunOptions, "all", "weave")
 	addLoadTimeFlags(f, &opts.loadTime, &opts.weaveInfo, "")
 	addLintFlag(f, &opts.xlint)
-	cmd.MarkFlagRequired("aspect")
 	return cmd
 }

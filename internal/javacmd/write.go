@@ -118,3 +118,24 @@ func (l *Line) WithClassPath(woven func(entry string) string) *Line {
 	n.cp, n.cpSet, n.ClassPathFrom = cp, true, FromOption
 	return &n
 }
+
+// Without returns l without the launcher options drop says true of (for a
+// tool, its -J options, given without their -J).
+func (l *Line) Without(drop func(option string) bool) *Line {
+	n := *l
+	n.Options = nil
+	for _, o := range l.Options {
+		jvm := o
+		if l.Tool {
+			if !strings.HasPrefix(o, "-J") {
+				n.Options = append(n.Options, o)
+				continue
+			}
+			jvm = o[2:]
+		}
+		if !drop(jvm) {
+			n.Options = append(n.Options, o)
+		}
+	}
+	return &n
+}

@@ -1,12 +1,11 @@
 package scope
 
 import (
-	"bytes"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"os"
 	"strings"
+
+	"github.com/weft-aop/weft/internal/aopxml"
 )
 
 // ReadAopXML reads the <weaver> element's <include within="..."/> and
@@ -28,43 +27,28 @@ func ReadAopXML(path string) ([]Pattern, error) {
 
 // ParseAopXML is ReadAopXML of the file's text.
 func ParseAopXML(path string, text []byte) ([]Pattern, error) {
-	d := xml.NewDecoder(bytes.NewReader(text))
-	d.Strict = true
-	var out []Pattern
-	var stack []string
-	for {
-		off := d.InputOffset()
-		tok, err := d.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := t.Name.Local
-			if (name == "include" || name == "exclude") && len(stack) > 0 && stack[len(stack)-1] == "weaver" {
-				where := fmt.Sprintf("%s:%d", path, 1+bytes.Count(text[:off], []byte("\n")))
-				within := ""
-				for _, a := range t.Attr {
-					if a.Name.Local == "within" {
-						within = a.Value
-					}
-				}
-				glob, err := withinGlob(within)
-				if err != nil {
-					return nil, fmt.Errorf("%s: <%s within=%q>: %v", where, name, within, err)
-				}
-				out = append(out, Pattern{Glob: glob, Exclude: name == "exclude", Where: where})
-			}
-			stack = append(stack, name)
-		case xml.EndElement:
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-		}
+	c, err := aopxml.Parse(path, text)
+	if err != nil {
+		return nil, err
 	}
+	var out []Pattern
+	add := func(items []aopxml.Item, exclude bool, name string) error {
+		for _, it := range items {
+			glob, err := withinGlob(it.Value)
+			if err != nil {
+				return fmt.Errorf("%s: <%s within=%q>: %v", c.Where(it), name, it.Value, err)
+			}
+			out = append(out, Pattern{Glob: glob, Exclude: exclude, Where: c.Where(it)})
+		}
+		return nil
+	}
+	if err := add(c.Include, false, "include"); err != nil {
+		return nil, err
+	}
+	if err := add(c.Exclude, true, "exclude"); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // withinGlob maps an AspectJ within type pattern to a glob.

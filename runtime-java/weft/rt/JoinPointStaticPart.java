@@ -21,6 +21,8 @@ public final class JoinPointStaticPart {
     private final int modifiers;
     /** The AspectJ-style signature, made on first use (a benign race). */
     private Signature aspectJSignature;
+    /** weft.at's org.aspectj.lang view of this part (see getAspectJPart). */
+    private Object aspectJPart;
 
     public JoinPointStaticPart(int id, String kind, String declaringType, String name,
             String signature, String withinType, String sourceFile, int line) {
@@ -90,6 +92,17 @@ public final class JoinPointStaticPart {
      * member (a call of a method missing from the class path).
      */
     public int getModifiers() { return modifiers; }
+
+    /**
+     * The object {@link #setAspectJPart} stored, or null: weft.at keeps
+     * here the org.aspectj.lang.JoinPoint.StaticPart it adapts this part
+     * to, so that @AspectJ advice sees one object per shadow, as under
+     * AspectJ (aspects key maps by static part).
+     */
+    public Object getAspectJPart() { return aspectJPart; }
+
+    /** Stores the object {@link #getAspectJPart} returns (the caller synchronizes). */
+    public void setAspectJPart(Object part) { aspectJPart = part; }
 
     /** A short form such as "method-execution(int demo.Fib.fib(int))". */
     @Override

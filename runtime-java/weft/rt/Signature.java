@@ -69,6 +69,19 @@ public final class Signature {
         return b.append('L').append(e).append(';').toString();
     }
 
+    /**
+     * The return type's name ("int", "java.lang.String[]", binary names
+     * such as "java.util.Map$Entry"), the type for a field, null for a
+     * constructor.
+     */
+    public String getReturnTypeName() { return type; }
+
+    /**
+     * The parameter types' names, in getReturnTypeName's form (a copy);
+     * null for a field.
+     */
+    public String[] getParameterTypeNames() { return params == null ? null : params.clone(); }
+
     /** The member's modifiers (java.lang.reflect.Modifier flags). */
     public int getModifiers() { return modifiers; }
 

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/weft-aop/weft/internal/jvmtest"
+)
+
+// AspectJ's jars, from Debian's aspectj package.
+const (
+	aspectjrtJar     = "/usr/share/java/aspectjrt.jar"
+	aspectjweaverJar = "/usr/share/java/aspectjweaver.jar"
+)
+
+// atProgram compiles testdata/ataspectj: the application, the aspects of
+// its aop.xml and those of the JDK's join points (each directory with its
+// META-INF/aop.xml), and returns the three directories.
+func atProgram(t *testing.T) (app, aspects, jdkAspects string) {
+	t.Helper()
+	for _, jar := range []string{aspectjrtJar, aspectjweaverJar} {
+		if _, err := os.Stat(jar); err != nil {
+			t.Fatalf("the @AspectJ tests need AspectJ's %s: %v (bash .ci/run installs Debian's aspectj)", jar, err)
+		}
+	}
+	read := func(dir string) map[string]string {
+		srcs := map[string]string{}
+		root := filepath.Join("testdata", "ataspectj", dir)
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".java") {
+				b, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(root, p)
+				srcs[filepath.ToSlash(rel)] = string(b)
+			}
+			return nil
+		})
+		return srcs
+	}
+	withXML := func(dir, out string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", "ataspectj", dir, "META-INF", "aop.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(out, "META-INF"), 0o755)
+		if err := os.WriteFile(filepath.Join(out, "META-INF", "aop.xml"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	app = jvmtest.Compile(t, read("app"))
+	aspects = withXML("aspects", jvmtest.Compile(t, read("aspects"), "-g", "-cp", aspectjrtJar))
+	jdkAspects = withXML("jdkaspects", jvmtest.Compile(t, read("jdkaspects"), "-g", "-cp", aspectjrtJar))
+	return app, aspects, jdkAspects
+}
+
+// TestAtAspectJ runs an @AspectJ program under AspectJ's own load-time
+// weaver (Debian's 1.9.5, JDK 17) and, its command line prefixed, under
+// weft run: the same output, advice order included, with AspectJ's agent
+// replaced and no --add-opens needed; its aspects' classes stay the
+// application loader's. An aspect on the JDK's join points (ArrayList.add)
+// sees what AspectJ cannot. The same on JDK 25, the application compiled
+// for it, whose class files AspectJ 1.9.5 cannot weave.
+func TestAtAspectJ(t *testing.T) {
+	app, aspects, jdkAspects := atProgram(t)
+	cp := strings.Join([]string{app, aspects, aspectjrtJar}, string(filepath.ListSeparator))
+	aspectJ, _ := jvmtest.Run(t, "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-javaagent:"+aspectjweaverJar,
+		"-cp", cp, "demo.Main")
+	if !strings.Contains(aspectJ, "around method-execution 49 64\n") {
+		t.Fatalf("AspectJ's own weaver did not weave the program:\n%s", aspectJ)
+	}
+	// The one difference, documented (docs/ataspectj.md): advice inside
+	// around advice's proceed(new Object[] {8}) sees the arguments it
+	// runs with, where AspectJ's JoinPoint, made once at the shadow,
+	// still says 7.
+	const inner = "before execution(int demo.Main.square(int)) args [%d] [demo.Main]\n"
+	want := strings.Replace(aspectJ, fmt.Sprintf(inner+inner, 7, 7), fmt.Sprintf(inner+inner, 7, 8), 1)
+	if want == aspectJ {
+		t.Fatalf("AspectJ's output lacks the advice inside proceed:\n%s", aspectJ)
+	}
+	env := []string{newCache(t)}
+	stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all",
+		"-javaagent:"+aspectjweaverJar, "-cp", cp, "demo.Main")
+	if code != 0 || stdout != want || !strings.Contains(stderr, "weft: AspectJ's agent ("+aspectjweaverJar+") does not run") {
+		t.Errorf("weft run of AspectJ's command line: exit %d, stdout:\n%s\nwant (AspectJ's):\n%s\nstderr:\n%s", code, stdout, want, stderr)
+	}
+
+	// The JDK's join points, without the agent: aop.xml is enough.
+	jdkCP := strings.Join([]string{app, jdkAspects, aspectjrtJar}, string(filepath.ListSeparator))
+	const adds = "ArrayList.add under Main.add: 2, the last public boolean java.util.ArrayList.add(java.lang.Object) of a\n"
+	stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all", "-cp", jdkCP, "demo.Main")
+	if code != 0 || !strings.HasSuffix(stdout, adds) {
+		t.Errorf("weft run, the JDK's join points: exit %d, stdout:\n%s\nwant it to end:\n%s\nstderr:\n%s", code, stdout, adds, stderr)
+	}
+
+	// Nothing to weave: AspectJ's agent without an aop.xml, and no -a.
+	_, stderr, code = weft(t, env, "run", "--", jvmtest.Java(t), "-javaagent:"+aspectjweaverJar, "-cp", app, "demo.Main")
+	if code == 0 || !strings.Contains(stderr, "weft: warning: no META-INF/aop.xml on the class path: no AspectJ aspect runs\n") ||
+		!strings.Contains(stderr, "no aspect to weave: give -a FILE.weft, or run a java command whose class path holds a META-INF/aop.xml") {
+		t.Errorf("the agent without aop.xml: exit %d, stderr:\n%s", code, stderr)
+	}
+
+	t.Run("JDK25", func(t *testing.T) {
+		j25 := jvmtest.JDK25(t)
+		java25 := filepath.Join(j25, "bin", "java")
+		// The application compiled for Java 25: AspectJ 1.9.5's weaver
+		// fails on its class files ("Unsupported class file major
+		// version 69").
+		app25 := t.TempDir()
+		javac := exec.Command(filepath.Join(j25, "bin", "javac"), "-d", app25, filepath.Join("testdata", "ataspectj", "app", "demo", "Main.java"))
+		if b, err := javac.CombinedOutput(); err != nil {
+			t.Fatalf("javac 25: %v\n%s", err, b)
+		}
+		cp25 := strings.Join([]string{app25, aspects, aspectjrtJar}, string(filepath.ListSeparator))
+		stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", java25, "-javaagent:"+aspectjweaverJar,
+			"-cp", cp25, "demo.Main")
+		if code != 0 || stdout != want {
+			t.Errorf("JDK 25: exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
+		}
+		stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", java25, "-cp", jdkCP, "demo.Main")
+		if code != 0 || !strings.HasSuffix(stdout, adds) {
+			t.Errorf("JDK 25, the JDK's join points: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+	})
+}

@@ -1,0 +1,311 @@
+package launch
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/weft-aop/weft/classfile"
+	"github.com/weft-aop/weft/classpath"
+	"github.com/weft-aop/weft/internal/aopxml"
+	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/internal/javacmd"
+	"github.com/weft-aop/weft/pointcut"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+// AspectJ's aspects under weft run: a program whose class path holds
+// aop.xml files, or whose command line starts AspectJ's load-time weaving
+// agent (-javaagent:aspectjweaver.jar), runs the @AspectJ aspects they
+// list, woven by weft, the JDK included; the agent itself does not run.
+// Each aspect is translated (pointcut.TranslateAtAspect) into a .weft
+// aspect and a dispatcher class; the dispatchers, weft.at (the adapters of
+// org.aspectj.lang's interfaces) and aspectjrt go on the boot class path,
+// the aspects stay in the application's class loader.
+
+// atAspects is what a program's AspectJ configuration adds to its run.
+type atAspects struct {
+	Files    []string // the translated aspects, .weft files in aop.xml order
+	AdviceCP string   // the dispatchers and weft.at, then aspectjrt
+}
+
+// isAspectJAgent reports whether a JVM option starts AspectJ's load-time
+// weaver: -javaagent: naming aspectjweaver*.jar.
+func isAspectJAgent(opt string) bool {
+	jar, ok := strings.CutPrefix(opt, "-javaagent:")
+	if !ok {
+		return false
+	}
+	jar, _, _ = strings.Cut(jar, "=")
+	base := filepath.Base(jar)
+	return strings.HasPrefix(base, "aspectjweaver") && strings.HasSuffix(base, ".jar")
+}
+
+// takeOverAspectJ reads the AspectJ configuration of the java command line
+// (its entries present, of JDK j) and returns the line without AspectJ's
+// agent, and what the aspects add; nil when the command has neither
+// aop.xml nor the agent.
+func takeOverAspectJ(w io.Writer, j *JDK, line *javacmd.Line, present []string) (*javacmd.Line, *atAspects, error) {
+	agent := ""
+	for _, o := range line.JVMOptions() {
+		if isAspectJAgent(o) {
+			agent = strings.TrimPrefix(o, "-javaagent:")
+			agent, _, _ = strings.Cut(agent, "=")
+		}
+	}
+	configs, err := readAopXMLs(present)
+	if err != nil {
+		return nil, nil, err
+	}
+	if agent == "" && len(configs) == 0 {
+		return line, nil, nil
+	}
+	if agent != "" {
+		line = line.Without(isAspectJAgent)
+		fmt.Fprintf(w, "weft: AspectJ's agent (%s) does not run: weft weaves the aspects of aop.xml in its place\n", agent)
+	}
+	if len(configs) == 0 {
+		fmt.Fprintln(w, "weft: warning: no META-INF/aop.xml on the class path: no AspectJ aspect runs")
+		return line, nil, nil
+	}
+	at, err := buildAtAspects(w, j, configs, present, agent)
+	if err != nil {
+		return nil, nil, err
+	}
+	return line, at, nil
+}
+
+// readAopXMLs reads every aop.xml of the class path entries, in class path
+// order and, within an entry, in AspectJ's order of names.
+func readAopXMLs(entries []string) ([]*aopxml.Config, error) {
+	var out []*aopxml.Config
+	for _, e := range entries {
+		for _, name := range aopxml.Resources {
+			b, ok, err := classpath.ReadResource(e, name)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			x, err := aopxml.Parse(e+"!/"+name, b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+// atConfig is the configurations' union: the aspects that run and the
+// types woven. Aspects an aop.xml defines are not supported yet.
+func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, pointcut.AtWeaving, error) {
+	var names []string
+	type pattern struct{ where, within string }
+	var include, exclude []pattern
+	var weaving pointcut.AtWeaving
+	ignored := map[string]bool{}
+	for _, x := range configs {
+		for _, c := range x.Concrete {
+			return nil, weaving, fmt.Errorf("%s: <concrete-aspect name=%q>: aspects defined in aop.xml are not supported yet; "+
+				"hint: write the concrete aspect as an @Aspect class and list it with <aspect name>", x.Where(c), c.Value)
+		}
+		for _, a := range x.Aspects {
+			if !slices.Contains(names, a.Value) {
+				names = append(names, a.Value)
+			}
+		}
+		for _, it := range x.AspectInclude {
+			include = append(include, pattern{x.Where(it), it.Value})
+		}
+		for _, it := range x.AspectExclude {
+			exclude = append(exclude, pattern{x.Where(it), it.Value})
+		}
+		for _, it := range x.Include {
+			weaving.Include = append(weaving.Include, it.Value)
+		}
+		for _, it := range x.Exclude {
+			weaving.Exclude = append(weaving.Exclude, it.Value)
+		}
+		for _, o := range x.Options {
+			if !ignored[o] {
+				ignored[o] = true
+				fmt.Fprintf(w, "weft: warning: %s: weaver option %s is AspectJ's; weft ignores it\n", x.File, o)
+			}
+		}
+	}
+	match := func(p pattern, name string) (bool, error) {
+		m, err := pointcut.MatchAspectName(p.within, name)
+		if err != nil {
+			return false, fmt.Errorf("%s: within=%q: %v", p.where, p.within, err)
+		}
+		return m, nil
+	}
+	var kept []string
+	for _, n := range names {
+		ok := len(include) == 0
+		for _, it := range include {
+			m, err := match(it, n)
+			if err != nil {
+				return nil, weaving, err
+			}
+			ok = ok || m
+		}
+		for _, it := range exclude {
+			m, err := match(it, n)
+			if err != nil {
+				return nil, weaving, err
+			}
+			ok = ok && !m
+		}
+		if ok {
+			kept = append(kept, n)
+		}
+	}
+	return kept, weaving, nil
+}
+
+// buildAtAspects reads and translates the aspects the configurations list
+// from the class path entries, and installs the result in weft's cache.
+func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []string, agent string) (*atAspects, error) {
+	names, weaving, err := atConfig(w, configs)
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]classpath.Source, 0, len(entries))
+	defer func() { closeSources(srcs) }()
+	for _, e := range entries {
+		s, err := classpath.OpenSource(e, j.Home)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, s)
+	}
+	var ts []*pointcut.AtTranslation
+	var errs []string
+	for _, n := range names {
+		t, err := translateAtAspect(srcs, n, weaving)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		ts = append(ts, t)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("the aspects of aop.xml:\n%s", strings.Join(errs, "\n"))
+	}
+	rt := aspectjrtOf(srcs, agent)
+	if rt == "" {
+		return nil, fmt.Errorf("the @AspectJ aspects need aspectjrt (org.aspectj.lang): it is on neither the class path nor a -javaagent; " +
+			"hint: add aspectjrt.jar to the class path")
+	}
+	return installAtAspects(j, ts, rt)
+}
+
+// translateAtAspect reads the aspect named name (binary) from the first
+// source holding it and translates it.
+func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.AtWeaving) (*pointcut.AtTranslation, error) {
+	internal := strings.ReplaceAll(name, ".", "/")
+	for _, s := range srcs {
+		b, err := s.Class(internal)
+		if err != nil {
+			continue
+		}
+		c, err := classfile.Parse(internal+".class", b)
+		if err != nil {
+			return nil, fmt.Errorf("aspect %s: %v", name, err)
+		}
+		a, err := pointcut.ReadAtAspect(c)
+		if err != nil {
+			return nil, err
+		}
+		if a == nil {
+			return nil, fmt.Errorf("aspect %s (in %s): not annotated @org.aspectj.lang.annotation.Aspect", name, s)
+		}
+		return pointcut.TranslateAtAspect(a, weaving)
+	}
+	return nil, fmt.Errorf("aspect %s: no class %s.class on the class path", name, internal)
+}
+
+// aspectjrtOf returns the class path entry holding org.aspectj.lang's
+// JoinPoint, else the agent's jar (aspectjweaver holds aspectjrt), else "".
+func aspectjrtOf(srcs []classpath.Source, agent string) string {
+	for _, s := range srcs {
+		if _, err := s.Class("org/aspectj/lang/JoinPoint"); err == nil {
+			return s.String()
+		}
+	}
+	return agent
+}
+
+// installAtAspects writes the translations' .weft files and compiles
+// their dispatchers against weft's runtime and weft.at, built for
+// aspectjrt rt with JDK j, into weft's cache, named by their content.
+func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspects, error) {
+	rtClasses, err := rtjava.Build(j.Home, runtimeDir())
+	if err != nil {
+		return nil, fmt.Errorf("building weft's runtime: %v", err)
+	}
+	atClasses, err := rtjava.BuildAt(j.Home, rt, runtimeDir())
+	if err != nil {
+		return nil, fmt.Errorf("building weft's adapters of aspectjrt (%s): %v", rt, err)
+	}
+	sources := map[string][]byte{}
+	h := sha256.New()
+	for _, t := range ts {
+		sources[t.Dispatcher+".java"] = t.Java
+		fmt.Fprintf(h, "%s\x00%d\x00", t.Aspect, len(t.Weft))
+		h.Write(t.Weft)
+	}
+	key := rtjava.SourcesHash(sources, []byte(rtjava.Hash()), []byte(rt), h.Sum(nil))[:16]
+	dir := filepath.Join(runtimeDir(), "ataspectj-"+key)
+	javac := filepath.Join(j.Home, "bin", "javac")
+	dispatchers, err := rtjava.CompileCached(javac, filepath.Join(dir+"-build"), sources, func(src string) ([]string, error) {
+		cp := filepath.Join(filepath.Dir(src), "cp")
+		if err := archive.WriteClasses(cp, archive.Dir, rtClasses); err != nil {
+			return nil, err
+		}
+		if err := archive.WriteClasses(cp, archive.Dir, atClasses); err != nil {
+			return nil, err
+		}
+		return append([]string{"--release", "11", "-cp", cp}, rtjava.JavacOptions...), nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compiling the @AspectJ dispatchers: %v", err)
+	}
+	classes := filepath.Join(dir, "classes")
+	at := &atAspects{AdviceCP: JoinClassPath(classes, rt)}
+	for i, t := range ts {
+		at.Files = append(at.Files, filepath.Join(dir, fmt.Sprintf("%02d-%s.weft", i, t.Aspect)))
+	}
+	if exists(classes) {
+		return at, nil
+	}
+	tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
+	defer os.RemoveAll(tmp)
+	all := map[string][]byte{}
+	for n, b := range atClasses {
+		all[n] = b
+	}
+	for n, b := range dispatchers {
+		all[n] = b
+	}
+	if err := archive.WriteClasses(filepath.Join(tmp, "classes"), archive.Dir, all); err != nil {
+		return nil, err
+	}
+	for i, t := range ts {
+		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(at.Files[i])), t.Weft, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil && !exists(classes) { // another weft may have made it first
+		return nil, err
+	}
+	return at, nil
+}

@@ -1,0 +1,226 @@
+package weft.at;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.MutableCallSite;
+import java.lang.reflect.Constructor;
+import java.util.HashSet;
+import java.util.Set;
+import org.aspectj.lang.JoinPoint;
+import org.aspectj.lang.NoAspectBoundException;
+import org.aspectj.lang.ProceedingJoinPoint;
+import weft.rt.Conversions;
+import weft.rt.JoinPointStaticPart;
+import weft.rt.Proceed;
+
+/**
+ * Links the dispatchers weft generates for @AspectJ advice to the advice
+ * methods. A dispatcher, on the boot class path, calls its advice through
+ * a MutableCallSite that does nothing until its class initializes and calls
+ * {@link #link}: the aspect stays in the application class loader, which
+ * boot classes cannot name.
+ *
+ * <p>An aspect whose class, instance or method cannot be had is reported
+ * once on System.err and its advice left doing nothing: a program runs the
+ * same as unwoven rather than fail at a dispatcher's initialization.
+ */
+public final class Link {
+    private Link() {}
+
+    /**
+     * The aspect instance of each class: made once, at the first advice or
+     * aspectOf that needs it. A ClassValue's value may be computed twice
+     * in a race (one kept), so it holds a cell that makes the instance
+     * under its lock.
+     */
+    private static final ClassValue<Instance> ASPECTS = new ClassValue<Instance>() {
+        @Override
+        protected Instance computeValue(Class<?> c) {
+            return new Instance();
+        }
+    };
+
+    private static final class Instance {
+        private Object aspect;
+
+        synchronized Object get(Class<?> c) throws ReflectiveOperationException {
+            if (aspect == null) {
+                Constructor<?> k = c.getDeclaredConstructor();
+                k.setAccessible(true);
+                aspect = k.newInstance();
+            }
+            return aspect;
+        }
+
+        synchronized boolean made() {
+            return aspect != null;
+        }
+    }
+
+    /** The warnings printed, so that each is printed once. */
+    private static final Set<String> WARNED = new HashSet<>();
+
+    /** The adapters' handles, by role. */
+    private static final MethodHandle JP, PJP, SP, ESP;
+
+    static {
+        MethodHandles.Lookup l = MethodHandles.lookup();
+        try {
+            JP = l.findStatic(AJ.class, "jp", MethodType.methodType(JoinPoint.class, weft.rt.JoinPoint.class));
+            PJP = l.findStatic(AJ.class, "pjp",
+                    MethodType.methodType(ProceedingJoinPoint.class, Proceed.class, weft.rt.JoinPoint.class));
+            SP = l.findStatic(AJ.class, "sp",
+                    MethodType.methodType(JoinPoint.StaticPart.class, JoinPointStaticPart.class));
+            ESP = l.findStatic(AJ.class, "esp",
+                    MethodType.methodType(JoinPoint.EnclosingStaticPart.class, JoinPointStaticPart.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * The instance of the aspect class c, made with its no-argument
+     * constructor if it is not yet; throws AspectJ's NoAspectBoundException
+     * if it cannot be made.
+     */
+    public static Object aspectOf(Class<?> c) {
+        try {
+            return ASPECTS.get(c).get(c);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            throw new NoAspectBoundException(c.getName(), e);
+        }
+    }
+
+    /** Reports whether c's aspect instance has been made. */
+    public static boolean hasAspect(Class<?> c) {
+        return ASPECTS.get(c).made();
+    }
+
+    /**
+     * Points site at advice method (JVM descriptor desc) of class aspect
+     * (a binary name, loaded and initialized by the system class loader),
+     * on its instance unless isStatic. roles has a character per parameter
+     * of the method, saying what the dispatcher passes for it, in order:
+     * 'f' a formal (a reference as Object, a primitive as itself), 'J' a
+     * weft.rt.JoinPoint for an org.aspectj.lang.JoinPoint, 'P' a
+     * weft.rt.Proceed then a weft.rt.JoinPoint (two arguments) for a
+     * ProceedingJoinPoint, 'S' and 'E' a weft.rt.JoinPointStaticPart for a
+     * JoinPoint.StaticPart or EnclosingStaticPart. The advice's result is
+     * converted to the site's return type: dropped for void; from a
+     * reference to a primitive as AspectJ converts (null is 0). On failure
+     * the site is left as it is and a warning printed once; never throws.
+     */
+    public static void link(MutableCallSite site, String aspect, String method, String desc, String roles,
+            boolean isStatic) {
+        String step = "cannot load the class";
+        try {
+            Class<?> c = Class.forName(aspect, true, ClassLoader.getSystemClassLoader());
+            step = "no method " + method + desc;
+            MethodType mt = MethodType.fromMethodDescriptorString(desc, c.getClassLoader());
+            if (mt.parameterCount() != roles.length()) {
+                step = "roles " + roles + " do not fit " + method + desc;
+                throw new IllegalArgumentException(roles.length() + " roles, " + mt.parameterCount() + " parameters");
+            }
+            MethodHandle mh = find(c, method, mt, isStatic);
+            if (!isStatic) {
+                step = "cannot make its instance";
+                mh = mh.bindTo(ASPECTS.get(c).get(c));
+            }
+            step = "cannot adapt " + method + desc + " to the dispatcher's type " + site.type();
+            site.setTarget(adapt(mh, roles, site.type()));
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            warn("weft: warning: @AspectJ aspect " + aspect + ": " + step + " (" + e + "); its advice " + method
+                    + " does not run");
+        }
+    }
+
+    /** The public method, by publicLookup; else, the class not being public, by a private lookup. */
+    private static MethodHandle find(Class<?> c, String name, MethodType mt, boolean isStatic)
+            throws ReflectiveOperationException {
+        MethodHandles.Lookup l = MethodHandles.publicLookup();
+        try {
+            return isStatic ? l.findStatic(c, name, mt) : l.findVirtual(c, name, mt);
+        } catch (IllegalAccessException e) {
+            // The unnamed module an application class is in opens every package.
+            l = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+            return isStatic ? l.findStatic(c, name, mt) : l.findVirtual(c, name, mt);
+        }
+    }
+
+    /**
+     * mh taking the dispatcher's arguments (roles, as link reads them) and
+     * returning type's return type. The roles are adapted from the last,
+     * so that a 'P' taking two arguments leaves the earlier positions as
+     * they are. asType would cast any reference to any other, so the
+     * adapters' types are checked here: a wrong role fails to link rather
+     * than throw ClassCastException at each call.
+     */
+    static MethodHandle adapt(MethodHandle mh, String roles, MethodType type) {
+        for (int i = roles.length() - 1; i >= 0; i--) {
+            MethodHandle f = adapter(roles.charAt(i));
+            if (f == null) {
+                continue;
+            }
+            Class<?> p = mh.type().parameterType(i);
+            Class<?> v = f.type().returnType();
+            if (!p.isAssignableFrom(v)) {
+                throw new IllegalArgumentException("parameter " + (i + 1) + " is a " + p.getName() + ", not a " + v.getName());
+            }
+            f = f.asType(f.type().changeReturnType(p));
+            mh = roles.charAt(i) == 'P' ? MethodHandles.collectArguments(mh, i, f)
+                    : MethodHandles.filterArguments(mh, i, f);
+        }
+        MethodType got = mh.type();
+        if (got.parameterCount() != type.parameterCount()) {
+            throw new IllegalArgumentException("the advice takes " + got.parameterCount() + " arguments, the dispatcher passes "
+                    + type.parameterCount());
+        }
+        for (int i = 0, j = 0; i < roles.length(); i++) {
+            int n = roles.charAt(i) == 'P' ? 2 : 1;
+            for (int k = j; k < j + n && roles.charAt(i) != 'f'; k++) {
+                if (got.parameterType(k) != type.parameterType(k)) {
+                    throw new IllegalArgumentException("the dispatcher passes a " + type.parameterType(k).getName()
+                            + " where role " + roles.charAt(i) + " takes a " + got.parameterType(k).getName());
+                }
+            }
+            j += n;
+        }
+        Class<?> r = type.returnType();
+        if (r.isPrimitive() && r != void.class && !got.returnType().isPrimitive()) {
+            mh = MethodHandles.filterReturnValue(mh.asType(got.changeReturnType(Object.class)), unbox(r));
+        }
+        return mh.asType(type);
+    }
+
+    /** The adapter of a role's dispatcher arguments, null for a formal ('f'). */
+    private static MethodHandle adapter(char role) {
+        switch (role) {
+            case 'f': return null;
+            case 'J': return JP;
+            case 'P': return PJP;
+            case 'S': return SP;
+            case 'E': return ESP;
+        }
+        throw new IllegalArgumentException("unknown role '" + role + "'");
+    }
+
+    /** weft.rt.Conversions' unboxing to r, AspectJ's: null is 0, any Number any numeric type. */
+    private static MethodHandle unbox(Class<?> r) {
+        try {
+            return MethodHandles.publicLookup().findStatic(Conversions.class, r.getName() + "Value",
+                    MethodType.methodType(r, Object.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void warn(String s) {
+        synchronized (WARNED) {
+            if (!WARNED.add(s)) {
+                return;
+            }
+        }
+        System.err.println(s);
+    }
+}
