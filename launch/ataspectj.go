@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -32,6 +33,7 @@ import (
 type atAspects struct {
 	Files    []string // the translated aspects, .weft files in aop.xml order
 	AdviceCP string   // the dispatchers and weft.at, then aspectjrt
+	Classes  string   // the directory of the dispatchers and weft.at
 }
 
 // isAspectJAgent reports whether a JVM option starts AspectJ's load-time
@@ -280,7 +282,7 @@ func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspec
 		return nil, fmt.Errorf("compiling the @AspectJ dispatchers: %v", err)
 	}
 	classes := filepath.Join(dir, "classes")
-	at := &atAspects{AdviceCP: JoinClassPath(classes, rt)}
+	at := &atAspects{AdviceCP: JoinClassPath(classes, rt), Classes: classes}
 	for i, t := range ts {
 		at.Files = append(at.Files, filepath.Join(dir, fmt.Sprintf("%02d-%s.weft", i, t.Aspect)))
 	}
@@ -308,4 +310,62 @@ func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspec
 		return nil, err
 	}
 	return at, nil
+}
+
+// aspectPathAspects reads the @AspectJ aspects of every class of the
+// aspect path's entries (ajc's -aspectpath; abstract aspects apply only
+// through others), in class path and then name order, and installs them;
+// aspectjrt is looked up on the aspect path, then on cp. nil when the
+// aspect path holds no aspect.
+func aspectPathAspects(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, error) {
+	entries := filepath.SplitList(aspectPath)
+	srcs, err := classpath.OpenClassPath(JoinClassPath(aspectPath, cp), j.Home)
+	if err != nil {
+		return nil, err
+	}
+	defer closeSources(srcs)
+	var names []string
+	for _, s := range srcs[:min(len(entries), len(srcs))] {
+		err := s.Walk(func(e classpath.ClassEntry) error {
+			b, err := e.Read()
+			if err != nil || !bytes.Contains(b, []byte("Lorg/aspectj/lang/annotation/Aspect;")) {
+				return err
+			}
+			c, err := classfile.Parse(e.Path, b)
+			if err != nil {
+				return nil // not a class weft reads: not an aspect it runs
+			}
+			a, err := pointcut.ReadAtAspect(c)
+			if err == nil && (a == nil || a.Abstract) {
+				return nil
+			}
+			names = append(names, strings.ReplaceAll(c.Name(), "/", "."))
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("--aspectpath %s: %v", s, err)
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("--aspectpath %s: no @AspectJ aspect (a class annotated @org.aspectj.lang.annotation.Aspect)", aspectPath)
+	}
+	var ts []*pointcut.AtTranslation
+	var errs []string
+	for _, n := range names {
+		t, err := translateAtAspect(srcs, n, pointcut.AtWeaving{})
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		ts = append(ts, t)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("the aspects of --aspectpath:\n%s", strings.Join(errs, "\n"))
+	}
+	rt := aspectjrtOf(srcs, "")
+	if rt == "" {
+		return nil, fmt.Errorf("the @AspectJ aspects need aspectjrt (org.aspectj.lang): it is on neither --aspectpath nor -cp; " +
+			"hint: add aspectjrt.jar to -cp")
+	}
+	return installAtAspects(j, ts, rt)
 }

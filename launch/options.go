@@ -40,6 +40,9 @@ type Options struct {
 	ClassPath string
 	Out       string
 	IDBase    int32
+	// AspectPath is ajc's -aspectpath: jars and directories whose
+	// @AspectJ aspects are woven (':'-separated).
+	AspectPath string
 
 	// WeaveJDK (weft jdk): patches into Out, a runtime image into Image,
 	// patches as directories with PatchDirs.

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +53,20 @@ func Weave(o Options) error {
 		srcs = append(srcs, parts[i]...)
 	}
 	ins, cp, adv := parts[0], parts[1], parts[2]
+	var at *atAspects
+	if o.AspectPath != "" {
+		if at, err = aspectPathAspects(o.Stderr, j, o.AspectPath, o.ClassPath); err != nil {
+			return err
+		}
+		o.Aspects = append(o.Aspects, at.Files...)
+		more, err := classpath.OpenClassPath(at.AdviceCP, home)
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, more...)
+		adv = append(adv, more...)
+		o.AdviceCP = JoinClassPath(o.AdviceCP, at.AdviceCP)
+	}
 	img, err := j.Image()
 	if err != nil {
 		return err
@@ -136,7 +151,13 @@ func Weave(o Options) error {
 	case isDir(o.Out):
 		rtOut, rtJar = o.Out, false
 	}
-	if err := WriteRuntime(home, rtOut, rtJar); err != nil {
+	var extra map[string][]byte
+	if at != nil { // the aspects' dispatchers and weft.at, beside the runtime
+		if extra, err = rtjava.ReadClasses(at.Classes); err != nil {
+			return err
+		}
+	}
+	if err := writeRuntime(home, rtOut, rtJar, extra); err != nil {
 		return err
 	}
 	if !o.Quiet {
@@ -167,10 +188,17 @@ func CheckWeaveInfo(file string, inputs []string) error {
 // WriteRuntime writes weft's runtime classes (package weft.rt), built
 // with the JDK at home and cached, into out: a jar if jar, else a
 // directory.
-func WriteRuntime(home, out string, jar bool) error {
+func WriteRuntime(home, out string, jar bool) error { return writeRuntime(home, out, jar, nil) }
+
+// writeRuntime is WriteRuntime with extra classes beside the runtime's.
+func writeRuntime(home, out string, jar bool, extra map[string][]byte) error {
 	classes, err := rtjava.Build(home, "")
 	if err != nil {
 		return err
+	}
+	if len(extra) > 0 {
+		classes = maps.Clone(classes)
+		maps.Copy(classes, extra)
 	}
 	kind := archive.Dir
 	if jar {

@@ -95,7 +95,7 @@ func Build(javaHome, cacheDir string) (map[string][]byte, error) {
 // for the directory the sources are written to (it may write more inputs
 // beside it); ToolJVM, -d and the source files are added.
 func CompileCached(javac, dir string, sources map[string][]byte, options func(srcDir string) ([]string, error)) (map[string][]byte, error) {
-	if classes, err := readClasses(dir); err == nil && len(classes) > 0 {
+	if classes, err := ReadClasses(dir); err == nil && len(classes) > 0 {
 		return classes, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
@@ -136,7 +136,7 @@ func CompileCached(javac, dir string, sources map[string][]byte, options func(sr
 			return nil, err
 		}
 	}
-	return readClasses(dir)
+	return ReadClasses(dir)
 }
 
 // ToolJVM are the options, for a JDK tool's launcher (javac, jlink), of
@@ -147,7 +147,8 @@ func CompileCached(javac, dir string, sources map[string][]byte, options func(sr
 // time on two cores; jlink: 40 %); the tools' output is the same.
 var ToolJVM = []string{"-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"}
 
-func readClasses(dir string) (map[string][]byte, error) {
+// ReadClasses reads the class files under dir by internal name.
+func ReadClasses(dir string) (map[string][]byte, error) {
 	classes := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

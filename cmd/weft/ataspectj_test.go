@@ -61,7 +61,8 @@ func atProgram(t *testing.T) (app, aspects, jdkAspects string) {
 // weaver (Debian's 1.9.5, JDK 17) and, its command line prefixed, under
 // weft run: the same output, advice order included, with AspectJ's agent
 // replaced and no --add-opens needed; its aspects' classes stay the
-// application loader's. An aspect on the JDK's join points (ArrayList.add)
+// application loader's. weft weave --aspectpath weaves them statically,
+// as ajc -aspectpath. An aspect on the JDK's join points (ArrayList.add)
 // sees what AspectJ cannot. The same on JDK 25, the application compiled
 // for it, whose class files AspectJ 1.9.5 cannot weave.
 func TestAtAspectJ(t *testing.T) {
@@ -94,6 +95,18 @@ func TestAtAspectJ(t *testing.T) {
 	stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all", "-cp", jdkCP, "demo.Main")
 	if code != 0 || !strings.HasSuffix(stdout, adds) {
 		t.Errorf("weft run, the JDK's join points: exit %d, stdout:\n%s\nwant it to end:\n%s\nstderr:\n%s", code, stdout, adds, stderr)
+	}
+
+	// Statically, as ajc -aspectpath: weft weave's output runs on the
+	// stock JDK with the runtime, the aspects and aspectjrt.
+	woven := t.TempDir()
+	_, stderr, code = weft(t, env, "weave", "-aspectpath", aspects, "-cp", aspectjrtJar, "-o", woven, app)
+	if code != 0 {
+		t.Fatalf("weft weave --aspectpath: exit %d, stderr:\n%s", code, stderr)
+	}
+	stdout, _ = jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join([]string{woven, aspects, aspectjrtJar}, string(filepath.ListSeparator)), "demo.Main")
+	if stdout != want {
+		t.Errorf("weft weave --aspectpath, run: stdout:\n%s\nwant:\n%s", stdout, want)
 	}
 
 	// Nothing to weave: AspectJ's agent without an aop.xml, and no -a.

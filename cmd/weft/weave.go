@@ -10,22 +10,23 @@ import (
 
 // weaveOptions are weft weave's flags.
 type weaveOptions struct {
-	aspects   []string
-	adviceCP  string
-	classPath string
-	out       string
-	weaveInfo string // a file, "-" for standard output
-	idBase    int32
-	javaHome  string
-	quiet     bool
-	xlint     lintLevel
-	scope     launch.ScopeOptions
+	aspects    []string
+	aspectPath string
+	adviceCP   string
+	classPath  string
+	out        string
+	weaveInfo  string // a file, "-" for standard output
+	idBase     int32
+	javaHome   string
+	quiet      bool
+	xlint      lintLevel
+	scope      launch.ScopeOptions
 }
 
 func newWeaveCmd() *cobra.Command {
 	opts := &weaveOptions{}
 	cmd := &cobra.Command{
-		Use:   "weave -a ASPECT... [--advice-cp CP] [-cp CP] [--Xlint ignore] -o OUT INPUT...",
+		Use:   "weave (-a ASPECT... [--advice-cp CP] | --aspectpath PATH) [-cp CP] [--Xlint ignore] -o OUT INPUT...",
 		Short: "Weave aspects into application jars, class directories and class files",
 		Long: `weave applies the advice of .weft aspects to the classes of jars, class
 directories and single .class files, and writes the woven copies.
@@ -56,7 +57,19 @@ The advice classes are looked up on --advice-cp, then on the inputs and
 as ajc does ("advice defined in A has not been applied
 [Xlint:adviceDidNotMatch]"); --Xlint ignore silences it.
 
+AspectJ's aspects are woven as ajc -aspectpath weaves them: --aspectpath
+(or ajc's spelling, -aspectpath) names jars and directories whose @AspectJ
+aspects (classes annotated @org.aspectj.lang.annotation.Aspect, compiled
+by javac against aspectjrt) are all woven (docs/ataspectj.md). The classes
+their woven code calls (weft.at) are written with the runtime; at run time
+the class path holds the woven output, the runtime, the aspect path and
+aspectjrt.
+
 Examples:
+
+  # AspectJ's aspects, as ajc -inpath app.jar -aspectpath aspects.jar weaves them
+  weft weave --aspectpath aspects.jar -cp aspectjrt.jar -o out/app.jar app.jar
+  java -cp out/app.jar:out/weft-rt.jar:aspects.jar:aspectjrt.jar Main
 
   # weave a jar, print what was advised (AspectJ's -showWeaveInfo lines)
   weft weave -a examples/count/count.weft --advice-cp count.jar \
@@ -80,6 +93,7 @@ Examples:
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&opts.aspectPath, "aspectpath", "", "jars and directories of @AspectJ aspects to weave, as ajc's -aspectpath (':'-separated)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	f.StringVar(&opts.classPath, "cp", "", "class path of the inputs' dependencies, for type resolution")
 	f.StringVarP(&opts.out, "out", "o", "", "output jar, directory or class file")
@@ -89,7 +103,6 @@ Examples:
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no summary line")
 	addLintFlag(f, &opts.xlint)
 	addScopeFlags(f, &opts.scope)
-	cmd.MarkFlagRequired("aspect")
 	cmd.MarkFlagRequired("out")
 	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		if err.Error() == "flag needs an argument: --weave-info" {
@@ -100,9 +113,9 @@ Examples:
 	return cmd
 }
 
-// javaSpellings returns weft's arguments with -cp, the Java spelling,
-// written --cp for weft weave (pflag shorthands are one letter), up to
-// "--".
+// javaSpellings returns weft's arguments with -cp, the Java spelling, and
+// -aspectpath, ajc's, written --cp and --aspectpath for weft weave (pflag
+// shorthands are one letter), up to "--".
 func javaSpellings(args []string) []string {
 	if len(args) == 0 || args[0] != "weave" {
 		return args
@@ -112,15 +125,18 @@ func javaSpellings(args []string) []string {
 		if a == "--" {
 			break
 		}
-		if a == "-cp" {
-			out[i] = "--cp"
+		if a == "-cp" || a == "-aspectpath" {
+			out[i] = "-" + a
 		}
 	}
 	return out
 }
 
 func runWeave(cmd *cobra.Command, opts *weaveOptions, inputs []string) error {
-	o := launch.Options{Aspects: opts.aspects, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Scope: opts.scope,
+	if len(opts.aspects) == 0 && opts.aspectPath == "" {
+		return errors.New("weave: no aspect: give -a ASPECT.weft (repeatable) or --aspectpath with @AspectJ aspects")
+	}
+	o := launch.Options{Aspects: opts.aspects, AspectPath: opts.aspectPath, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Scope: opts.scope,
 		IgnoreUnmatched: opts.xlint.ignore(), Inputs: inputs, ClassPath: opts.classPath, Out: opts.out, IDBase: opts.idBase,
 		WeaveInfo: opts.weaveInfo, Quiet: opts.quiet}
 	return launch.Weave(withStreams(cmd, o))
