@@ -210,10 +210,34 @@ func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []str
 	return installAtAspects(j, ts, rt)
 }
 
-// translateAtAspect reads the aspect named name (binary) from the first
-// source holding it and translates it.
+// translateAtAspect reads the aspect named name (binary) and the aspects
+// it extends from the first source holding each, and translates it.
 func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.AtWeaving) (*pointcut.AtTranslation, error) {
-	internal := strings.ReplaceAll(name, ".", "/")
+	a, where, err := readAtAspect(srcs, strings.ReplaceAll(name, ".", "/"))
+	if err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return nil, fmt.Errorf("aspect %s (in %s): not annotated @org.aspectj.lang.annotation.Aspect", name, where)
+	}
+	var supers []*pointcut.AtAspect
+	for s := a.Super; s != "java/lang/Object"; {
+		sup, _, err := readAtAspect(srcs, s)
+		if err != nil {
+			return nil, fmt.Errorf("aspect %s extends %s: %v", name, strings.ReplaceAll(s, "/", "."), err)
+		}
+		if sup == nil { // a plain class: nothing to inherit but its methods
+			break
+		}
+		supers = append(supers, sup)
+		s = sup.Super
+	}
+	return pointcut.TranslateAtAspect(a, supers, weaving)
+}
+
+// readAtAspect reads class internal from the first source holding it:
+// its aspect, nil if it is no @Aspect, and the source's name.
+func readAtAspect(srcs []classpath.Source, internal string) (*pointcut.AtAspect, string, error) {
 	for _, s := range srcs {
 		b, err := s.Class(internal)
 		if err != nil {
@@ -221,18 +245,12 @@ func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.At
 		}
 		c, err := classfile.Parse(internal+".class", b)
 		if err != nil {
-			return nil, fmt.Errorf("aspect %s: %v", name, err)
+			return nil, s.String(), fmt.Errorf("%s: %v", s, err)
 		}
 		a, err := pointcut.ReadAtAspect(c)
-		if err != nil {
-			return nil, err
-		}
-		if a == nil {
-			return nil, fmt.Errorf("aspect %s (in %s): not annotated @org.aspectj.lang.annotation.Aspect", name, s)
-		}
-		return pointcut.TranslateAtAspect(a, weaving)
+		return a, s.String(), err
 	}
-	return nil, fmt.Errorf("aspect %s: no class %s.class on the class path", name, internal)
+	return nil, "", fmt.Errorf("aspect %s: no class %s.class on the class path", strings.ReplaceAll(internal, "/", "."), internal)
 }
 
 // aspectjrtOf returns the class path entry holding org.aspectj.lang's

@@ -135,6 +135,14 @@ public class Simple {
     static final String noJdbc = "no \"JDBC\" here";
 }
 `,
+	"at/HalfTracer.java": `package at;
+import org.aspectj.lang.annotation.*;
+@Aspect
+public class HalfTracer extends AbstractTracer {
+    @Pointcut("within(at..*)") protected void scope() {}
+    protected void scoped(Object o) {} // not a @Pointcut: scoped stays undefined
+}
+`,
 	"at/Service.java": `package at;
 public class Service { public int size(int i) { return i; } }
 `,

@@ -52,25 +52,24 @@ type AtTranslation struct {
 }
 
 // TranslateAtAspect translates a, read by ReadAtAspect, restricting its
-// advice to the types w weaves. What weft does not run yet is an error
-// naming the aspect and the construct.
-func TranslateAtAspect(a *AtAspect, w AtWeaving) (*AtTranslation, error) {
-	t := &atTranslator{a: a, name: strings.ReplaceAll(a.Class, "/", "."), within: w}
-	t.file = a.Class + ".class"
-	if a.SourceFile != "" {
-		t.file = a.Class[:strings.LastIndex(a.Class, "/")+1] + a.SourceFile
-	}
+// advice to the types w weaves. supers are the aspects a extends, nearest
+// first (an aspect may extend an abstract aspect, which may extend
+// another): a inherits their pointcuts, overriding those it redefines, and
+// their advice, which runs on a's instance. What weft does not run yet is
+// an error naming the aspect and the construct.
+func TranslateAtAspect(a *AtAspect, supers []*AtAspect, w AtWeaving) (*AtTranslation, error) {
+	t := &atTranslator{a: a, supers: supers, name: binaryName(a.Class), within: w}
 	t.unsupported()
 	if len(t.errs) > 0 {
 		return nil, t.errs
 	}
 	t.dispatcher = strings.ReplaceAll(AtDispatchPackage, ".", "/") + "/" + a.Class
 	t.weftHeader()
-	for _, p := range a.Pointcuts {
-		t.pointcut(p)
+	for _, p := range t.pointcuts() {
+		t.pointcut(p.owner, p.v)
 	}
-	for i, ad := range a.Advice {
-		t.advice(i, ad)
+	for _, ad := range t.allAdvice() {
+		t.advice(ad.owner, ad.v)
 	}
 	t.declares()
 	t.w.WriteString("}\n")
@@ -84,23 +83,26 @@ func TranslateAtAspect(a *AtAspect, w AtWeaving) (*AtTranslation, error) {
 // dispatcher's methods.
 type atTranslator struct {
 	a          *AtAspect
+	supers     []*AtAspect
 	name       string // binary name
-	file       string // the source file's path for errors
 	within     AtWeaving
 	dispatcher string
 	w          strings.Builder
 	methods    []atDispatch
+	advised    int // advice written so far
 	errs       AtAspectErrors
 }
 
-// atDispatch is one method of the dispatcher: it calls the aspect's
-// Method (Desc) through call site number Site.
+// atDispatch is one method of the dispatcher: it calls Method (Desc) of
+// the aspect, or of Class for a static method, through call site number
+// Site.
 type atDispatch struct {
 	Name   string // the dispatcher's method: a0, a1... for advice, i0... for if() tests
+	Class  string // the class whose Method is called: the aspect, or the declaring class of a static one
 	Method string
 	Desc   string
 	Roles  string
-	Static bool     // an if() test: a static method of the aspect
+	Static bool     // an if() test: a static method
 	Params []string // the dispatcher's parameter types, Java source
 	Return string   // the dispatcher's return type, Java source
 	// Proceeds is, for around advice, the index in Params of the Proceed
@@ -108,37 +110,114 @@ type atDispatch struct {
 	Proceeds int
 }
 
-func (t *atTranslator) errorf(member string, line int, hint, format string, args ...any) {
-	t.errs = append(t.errs, &AtAspectError{Class: t.a.Class, File: t.file, Line: line, Member: member,
+// owned is a pointcut or advice and the aspect that declares it.
+type owned[T any] struct {
+	owner *AtAspect
+	v     T
+}
+
+// pointcuts returns the aspect's pointcuts, its supers' first (the
+// farthest first), each name once: a redefinition takes the place of the
+// definition it overrides. An abstract pointcut left undefined is an error.
+func (t *atTranslator) pointcuts() []owned[*AtPointcut] {
+	var out []owned[*AtPointcut]
+	at := map[string]int{}
+	for i := len(t.supers); i >= 0; i-- {
+		owner := t.a
+		if i > 0 {
+			owner = t.supers[i-1]
+		}
+		for _, p := range owner.Pointcuts {
+			if k, ok := at[p.Name]; ok {
+				if !p.Abstract {
+					out[k] = owned[*AtPointcut]{owner: owner, v: p}
+				}
+				continue
+			}
+			at[p.Name] = len(out)
+			out = append(out, owned[*AtPointcut]{owner: owner, v: p})
+		}
+	}
+	for _, o := range out {
+		if p := o.v; p.Abstract {
+			t.errorf(o.owner, atMember(p.Name, p.Desc), p.Line, "define it in "+t.name+" with @Pointcut",
+				"abstract pointcut %s is not defined by the concrete aspect %s", p.Name, t.name)
+		}
+	}
+	return out
+}
+
+// allAdvice returns the aspect's advice and its supers', ordered so that
+// weft's precedence within one aspect gives AspectJ's between a subaspect
+// and its superaspect (the subaspect's advice first): before and around
+// advice the aspect's own first, then the supers' nearest first; after
+// advice the supers' farthest first, then the aspect's own (later after
+// advice takes precedence).
+func (t *atTranslator) allAdvice() []owned[*AtAdvice] {
+	chain := append([]*AtAspect{t.a}, t.supers...)
+	var first, last []owned[*AtAdvice]
+	for _, owner := range chain {
+		for _, ad := range owner.Advice {
+			if ad.Kind == AdviceBefore || ad.Kind == AdviceAround {
+				first = append(first, owned[*AtAdvice]{owner: owner, v: ad})
+			}
+		}
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		for _, ad := range chain[i].Advice {
+			if ad.Kind != AdviceBefore && ad.Kind != AdviceAround {
+				last = append(last, owned[*AtAdvice]{owner: chain[i], v: ad})
+			}
+		}
+	}
+	return append(first, last...)
+}
+
+func (t *atTranslator) errorf(owner *AtAspect, member string, line int, hint, format string, args ...any) {
+	t.errs = append(t.errs, &AtAspectError{Class: owner.Class, File: sourcePath(owner), Line: line, Member: member,
 		Msg: fmt.Sprintf(format, args...), Hint: hint})
 }
 
-// unsupported reports what the model holds that weft does not run yet.
+// sourcePath is an aspect's source file's path, else its class file's.
+func sourcePath(a *AtAspect) string {
+	if a.SourceFile == "" {
+		return a.Class + ".class"
+	}
+	return a.Class[:strings.LastIndex(a.Class, "/")+1] + a.SourceFile
+}
+
+// binaryName is an internal name's binary name: com.acme.Trace.
+func binaryName(internal string) string { return strings.ReplaceAll(internal, "/", ".") }
+
+// unsupported reports what the aspect and its supers hold that weft does
+// not run yet.
 func (t *atTranslator) unsupported() {
 	a := t.a
 	if a.Abstract {
-		t.errorf("", 0, "weft runs concrete @AspectJ aspects; list a concrete aspect in aop.xml",
-			"an abstract aspect applies only through an aspect extending it, which weft does not support yet")
+		t.errorf(a, "", 0, "weft runs concrete @AspectJ aspects; list a concrete aspect extending it in aop.xml",
+			"an abstract aspect applies only through an aspect extending it")
 	}
-	if a.Super != "java/lang/Object" {
-		t.errorf("", 0, "move the inherited pointcuts and advice into the aspect",
-			"extends %s: aspect inheritance is not supported yet", strings.ReplaceAll(a.Super, "/", "."))
-	}
-	if a.Per.Kind != PerSingleton {
-		t.errorf("", 0, "weft runs singleton aspects: remove the per-clause, keeping per-object state in the aspect (a weak map)",
-			"per-clause %s(%s) is not supported yet", a.Per.Kind, a.Per.Text)
-	}
-	for _, p := range a.Parents {
-		t.errorf("field "+p.Field, 0, "", "@DeclareParents is not supported yet")
-	}
-	for _, p := range a.Pointcuts {
-		if p.Abstract {
-			t.errorf(atMember(p.Name, p.Desc), p.Line, "", "an abstract @Pointcut is not supported yet")
+	per := a.Per
+	for _, s := range t.supers {
+		if !per.Declared && s.Per.Declared {
+			per = s.Per
 		}
-		if p.If {
+	}
+	if per.Kind != PerSingleton {
+		t.errorf(a, "", 0, "weft runs singleton aspects: remove the per-clause, keeping per-object state in the aspect (a weak map)",
+			"per-clause %s(%s) is not supported yet", per.Kind, per.Text)
+	}
+	for _, owner := range append([]*AtAspect{a}, t.supers...) {
+		for _, p := range owner.Parents {
+			t.errorf(owner, "field "+p.Field, 0, "", "@DeclareParents is not supported yet")
+		}
+		for _, p := range owner.Pointcuts {
+			if !p.If {
+				continue
+			}
 			for _, q := range p.Params {
 				if q.Role.Special() {
-					t.errorf(atMember(p.Name, p.Desc), p.Line, "pass the formals only; the join point is not available to if() tests yet",
+					t.errorf(owner, atMember(p.Name, p.Desc), p.Line, "pass the formals only; the join point is not available to if() tests yet",
 						"an if() test taking a %s is not supported yet", q.Role)
 				}
 			}
@@ -148,22 +227,23 @@ func (t *atTranslator) unsupported() {
 
 // weftHeader starts the .weft aspect.
 func (t *atTranslator) weftHeader() {
-	fmt.Fprintf(&t.w, "// The @AspectJ aspect %s (%s), as weft runs it: each advice calls its\n", t.name, t.file)
+	fmt.Fprintf(&t.w, "// The @AspectJ aspect %s (%s), as weft runs it: each advice calls its\n", t.name, sourcePath(t.a))
 	fmt.Fprintf(&t.w, "// method on the aspect's instance through %s.\n", strings.ReplaceAll(t.dispatcher, "/", "."))
 	fmt.Fprintf(&t.w, "aspect %s {\n", t.name)
 }
 
 // pointcut writes a @Pointcut method as a named pointcut; an if() test's
 // method is called through the dispatcher.
-func (t *atTranslator) pointcut(p *AtPointcut) {
-	fmt.Fprintf(&t.w, "    // %s\n", t.where(atMember(p.Name, p.Desc), p.Line))
+func (t *atTranslator) pointcut(owner *AtAspect, p *AtPointcut) {
+	fmt.Fprintf(&t.w, "    // %s\n", where(owner, atMember(p.Name, p.Desc), p.Line))
 	formals, names := t.formals(p.Params, "")
 	expr := p.Expr
 	if expr == "" {
 		expr = "if(false)" // @Pointcut(""): AspectJ's pointcut matching nothing
 	}
 	if p.If {
-		d := atDispatch{Name: fmt.Sprintf("i%d", len(t.methods)), Method: p.Name, Desc: p.Desc, Static: true, Return: "boolean", Proceeds: -1}
+		d := atDispatch{Name: fmt.Sprintf("i%d", len(t.methods)), Class: binaryName(owner.Class), Method: p.Name, Desc: p.Desc,
+			Static: true, Return: "boolean", Proceeds: -1}
 		for _, q := range p.Params {
 			d.Roles += "f"
 			d.Params = append(d.Params, dispatchType(q.Desc))
@@ -179,10 +259,10 @@ func (t *atTranslator) pointcut(p *AtPointcut) {
 	fmt.Fprintf(&t.w, "    pointcut %s(%s): %s;\n", p.Name, formals, oneLine(expr))
 }
 
-// advice writes advice number i and its dispatcher method.
-func (t *atTranslator) advice(i int, ad *AtAdvice) {
+// advice writes advice ad, declared by owner, and its dispatcher method.
+func (t *atTranslator) advice(owner *AtAspect, ad *AtAdvice) {
 	member := atMember(ad.Method, ad.Desc)
-	fmt.Fprintf(&t.w, "    // %s\n", t.where(member, ad.Line))
+	fmt.Fprintf(&t.w, "    // %s\n", where(owner, member, ad.Line))
 	skip := ""
 	if ad.Kind == AdviceAfterReturning {
 		skip = ad.Returning
@@ -190,7 +270,7 @@ func (t *atTranslator) advice(i int, ad *AtAdvice) {
 		skip = ad.Throwing
 	}
 	formals, _ := t.formals(ad.Params, skip)
-	d := atDispatch{Name: fmt.Sprintf("a%d", i), Method: ad.Method, Desc: ad.Desc, Return: "void", Proceeds: -1}
+	d := atDispatch{Name: fmt.Sprintf("a%d", t.advised), Class: t.name, Method: ad.Method, Desc: ad.Desc, Return: "void", Proceeds: -1}
 	var args []string
 	for _, q := range ad.Params {
 		switch q.Role {
@@ -236,6 +316,7 @@ func (t *atTranslator) advice(i int, ad *AtAdvice) {
 		spec = fmt.Sprintf("%s around(%s)", d.Return, formals)
 	}
 	t.methods = append(t.methods, d)
+	t.advised++
 	fmt.Fprintf(&t.w, "    %s: %s {\n        %s.%s(%s);\n    }\n", spec, t.restrict(ad.Expr),
 		strings.ReplaceAll(t.dispatcher, "/", "."), d.Name, strings.Join(args, ", "))
 }
@@ -301,12 +382,13 @@ func (t *atTranslator) formals(params []AtParam, skip string) (string, []string)
 	return strings.Join(fs, ", "), names
 }
 
-// where names a member for the .weft file's comments: file:line: member.
-func (t *atTranslator) where(member string, line int) string {
+// where names a member of owner for the .weft file's comments:
+// file:line: member.
+func where(owner *AtAspect, member string, line int) string {
 	if line > 0 {
-		return fmt.Sprintf("%s:%d: %s", t.file, line, member)
+		return fmt.Sprintf("%s:%d: %s", sourcePath(owner), line, member)
 	}
-	return t.file + ": " + member
+	return sourcePath(owner) + ": " + member
 }
 
 // javaSource is the dispatcher class's Java source.
@@ -331,7 +413,7 @@ func (t *atTranslator) javaSource() []byte {
 	}
 	b.WriteString("\n    static {\n")
 	for i, d := range t.methods {
-		fmt.Fprintf(&b, "        weft.at.Link.link(S%d, %q, %q, %q, %q, %v);\n", i, t.name, d.Method, d.Desc, d.Roles, d.Static)
+		fmt.Fprintf(&b, "        weft.at.Link.link(S%d, %q, %q, %q, %q, %v);\n", i, d.Class, d.Method, d.Desc, d.Roles, d.Static)
 	}
 	b.WriteString("    }\n\n")
 	b.WriteString("    private static MethodHandle unlinked(String name, MethodType type) {\n")

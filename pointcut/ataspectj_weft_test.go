@@ -11,7 +11,7 @@ import (
 // every advice. What weft does not run yet is an error naming it.
 func TestTranslateAtAspect(t *testing.T) {
 	classes := compileAt(t, "-g")
-	tr, err := TranslateAtAspect(mustReadAt(t, classes, "at/Simple"), AtWeaving{Include: []string{"at..*"}, Exclude: []string{"at.Gen*"}})
+	tr, err := TranslateAtAspect(mustReadAt(t, classes, "at/Simple"), nil, AtWeaving{Include: []string{"at..*"}, Exclude: []string{"at.Gen*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,42 @@ func TestTranslateAtAspect(t *testing.T) {
 		}
 	}
 
+	// A concrete aspect extending an abstract one: the inherited advice
+	// on the concrete aspect's instance, its pointcuts the concrete ones.
+	tr, err = TranslateAtAspect(mustReadAt(t, classes, "at/ConcreteTracer"), []*AtAspect{mustReadAt(t, classes, "at/AbstractTracer")}, AtWeaving{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	weft = string(tr.Weft)
+	for _, want := range []string{
+		"    pointcut scope(): within(at..*);\n",
+		"    pointcut scoped(java.lang.Object o): this(o);\n",
+		"    // at/AbstractTracer.java:15: method enter(JoinPoint, Object)\n    before(java.lang.Object o): scope() && scoped(o) {\n",
+	} {
+		if !strings.Contains(weft, want) {
+			t.Errorf("ConcreteTracer's .weft text lacks\n%s\nit is:\n%s", want, weft)
+		}
+	}
+	if !strings.Contains(string(tr.Java), `weft.at.Link.link(S0, "at.ConcreteTracer", "enter", "(Lorg/aspectj/lang/JoinPoint;Ljava/lang/Object;)V", "Jf", false);`) {
+		t.Errorf("ConcreteTracer's dispatcher:\n%s", tr.Java)
+	}
+	if f, err := ParseFile("ConcreteTracer.weft", tr.Weft); err != nil {
+		t.Errorf("ConcreteTracer's translation does not parse: %v", err)
+	} else if _, err := Resolve([]*File{f}, ""); err != nil {
+		t.Errorf("ConcreteTracer's translation does not resolve: %v\n%s", err, weft)
+	}
+	_, err = TranslateAtAspect(mustReadAt(t, classes, "at/HalfTracer"), []*AtAspect{mustReadAt(t, classes, "at/AbstractTracer")}, AtWeaving{})
+	if want := "at/AbstractTracer.java: aspect at.AbstractTracer, method scoped(Object): abstract pointcut scoped is not defined by the concrete aspect at.HalfTracer"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("HalfTracer: got %v, want %q", err, want)
+	}
+
 	for _, c := range []struct{ class, want string }{
 		{"at/Tracing", "at/Tracing.java:17: aspect at.Tracing, method bigSize(int, JoinPoint): an if() test taking a JoinPoint is not supported yet"},
 		{"at/Tracing", "aspect at.Tracing, field moody: @DeclareParents is not supported yet"},
 		{"at/AbstractTracer", "aspect at.AbstractTracer: an abstract aspect applies only through an aspect extending it"},
-		{"at/ConcreteTracer", "aspect at.ConcreteTracer: extends at.AbstractTracer: aspect inheritance is not supported yet"},
 		{"at/PerThis", "aspect at.PerThis: per-clause perthis(execution(* at.Service.*(..))) is not supported yet"},
 	} {
-		_, err := TranslateAtAspect(mustReadAt(t, classes, c.class), AtWeaving{})
+		_, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtWeaving{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.class, err, c.want)
 		}
