@@ -38,8 +38,9 @@ const ajcAspectAttr = "org.aspectj.weaver.Aspect"
 // AtAspectErrors listing every error it finds otherwise. Annotations are
 // read from RuntimeVisibleAnnotations and RuntimeInvisibleAnnotations
 // alike (aspectjrt's are all RUNTIME but @SuppressAjWarnings, which is
-// CLASS). A class ajc compiled or wove is an error: its aspects are ajc's
-// to weave.
+// CLASS). A code-style aspect ajc compiled is an error: its advice is
+// ajc's to weave. An @Aspect class ajc wove after javac is read, marked
+// AjcWoven.
 func ReadAtAspect(c *classfile.Class) (*AtAspect, error) {
 	r := &atReader{c: c, a: &AtAspect{
 		Class:      c.Name(),
@@ -65,11 +66,11 @@ func ReadAtAspect(c *classfile.Class) (*AtAspect, error) {
 	if aspect == nil {
 		return nil, nil
 	}
-	if name := r.ajcAttr(); name != "" {
-		r.errorf(class, "compile the aspect with javac against aspectjrt.jar; a class ajc has compiled or woven is for AspectJ's tools to weave, not weft",
-			"compiled or woven by ajc (it has the %s attribute): weft reads @AspectJ aspects compiled by javac", name)
-		return nil, r.errs
-	}
+	// An @Aspect class ajc wove after javac (as libraries built with
+	// AspectJ's post-compile weaving ship theirs) keeps javac's advice
+	// methods and annotations: ajc adds aspectOf(), its instance field and
+	// accessors, which weft.at uses or leaves alone.
+	r.a.AjcWoven = r.ajcAttr() != ""
 	if c.IsInterface() {
 		r.errorf(class, "an aspect is a class: annotate a class @Aspect", "@Aspect on an interface")
 		return nil, r.errs

@@ -575,26 +575,23 @@ func TestAtAspectNotAnAspect(t *testing.T) {
 	}
 }
 
-// TestAtAspectAjc: a class carrying ajc's attributes is rejected: a
-// code-style aspect always, an @Aspect class ajc processed too; a plain
+// TestAtAspectAjc: a code-style aspect ajc compiled is rejected; an
+// @Aspect class ajc wove after javac is read, marked AjcWoven; a plain
 // class ajc wove is no aspect.
 func TestAtAspectAjc(t *testing.T) {
 	classes := compileAt(t, "-g")
-	withAttr := func(name, attr string) *classfile.Class {
-		c, err := classfile.Parse(name, classes[name])
-		if err != nil {
-			t.Fatal(err)
+	defer func() {
+		a, err := ReadAtAspect(withAjcAttr(t, classes, "at/Tracing", "org.aspectj.weaver.WeaverVersion"))
+		if err != nil || a == nil || !a.AjcWoven || len(a.Advice) == 0 {
+			t.Errorf("at/Tracing woven by ajc: got %+v, %v; want it read, AjcWoven", a, err)
 		}
-		c.Attributes = append(c.Attributes, classfile.Attribute{Name: c.Pool.AddUtf8(attr), Info: []byte{0, 1}})
-		c, err = classfile.Parse(name, c.Bytes())
-		if err != nil {
-			t.Fatal(err)
+		if a, _ := ReadAtAspect(withAjcAttr(t, classes, "at/Tracing", "Other")); a == nil || a.AjcWoven {
+			t.Errorf("at/Tracing: AjcWoven without ajc's attributes")
 		}
-		return c
-	}
+	}()
+	withAttr := func(name, attr string) *classfile.Class { return withAjcAttr(t, classes, name, attr) }
 	for _, tc := range []struct{ class, attr, msg string }{
 		{"at/Service", "org.aspectj.weaver.Aspect", "compiled by ajc as a code-style aspect"},
-		{"at/Tracing", "org.aspectj.weaver.WeaverVersion", "compiled or woven by ajc (it has the org.aspectj.weaver.WeaverVersion attribute)"},
 		{"at/Service", "org.aspectj.weaver.WeaverVersion", ""},
 	} {
 		a, err := ReadAtAspect(withAttr(tc.class, tc.attr))
@@ -605,6 +602,22 @@ func TestAtAspectAjc(t *testing.T) {
 			t.Errorf("%s with %s: got %v, %v; want an error: %s", tc.class, tc.attr, a, err, tc.msg)
 		}
 	}
+}
+
+// withAjcAttr is class name of classes with one more class attribute,
+// named attr.
+func withAjcAttr(t *testing.T, classes map[string][]byte, name, attr string) *classfile.Class {
+	t.Helper()
+	c, err := classfile.Parse(name, classes[name])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Attributes = append(c.Attributes, classfile.Attribute{Name: c.Pool.AddUtf8(attr), Info: []byte{0, 1}})
+	c, err = classfile.Parse(name, c.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // TestAtAspectMutations runs FuzzReadAtAspect's check over the compiled

@@ -110,14 +110,7 @@ func TestProfileMaven(t *testing.T) {
 	if _, err := exec.LookPath("mvn"); err != nil {
 		t.Fatalf("%v: install Debian's maven (bash .ci/run does)", err)
 	}
-	m2 := os.Getenv("WEFT_TEST_M2")
-	if m2 == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m2 = filepath.Join(dir, "weft-test", "m2")
-	}
+	m2 := testM2(t)
 	project := t.TempDir()
 	if err := os.CopyFS(project, os.DirFS("testdata/tree/mvn")); err != nil {
 		t.Fatal(err)

@@ -46,11 +46,44 @@ public final class Link {
 
         synchronized Object get(Class<?> c) throws ReflectiveOperationException {
             if (aspect == null) {
+                aspect = woven(c);
+            }
+            if (aspect == null) {
                 Constructor<?> k = c.getDeclaredConstructor();
                 k.setAccessible(true);
                 aspect = k.newInstance();
             }
             return aspect;
+        }
+
+        /**
+         * The instance of an aspect AspectJ's weaver has processed (a
+         * library woven after javac, as Micrometer's aspects are): its own
+         * public static aspectOf(), so that the program and weft share the
+         * one instance AspectJ made; null for javac's aspects.
+         */
+        private static Object woven(Class<?> c) throws ReflectiveOperationException {
+            java.lang.reflect.Method m;
+            try {
+                m = c.getMethod("aspectOf");
+            } catch (NoSuchMethodException e) {
+                return null;
+            }
+            if (!java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.getReturnType() != c) {
+                return null;
+            }
+            try {
+                return m.invoke(null);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                Throwable t = e.getCause();
+                if (t instanceof RuntimeException) {
+                    throw (RuntimeException) t;
+                }
+                if (t instanceof Error) {
+                    throw (Error) t;
+                }
+                throw e;
+            }
         }
 
         synchronized boolean made() {
@@ -80,7 +113,8 @@ public final class Link {
     }
 
     /**
-     * The instance of the aspect class c, made with its no-argument
+     * The instance of the aspect class c: its own aspectOf()'s where
+     * AspectJ's weaver gave it one, else made with its no-argument
      * constructor if it is not yet; throws AspectJ's NoAspectBoundException
      * if it cannot be made.
      */
