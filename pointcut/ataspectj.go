@@ -28,9 +28,9 @@ type AtAspect struct {
 	// AjcWoven says that AspectJ's weaver processed the class after javac
 	// (it has org.aspectj.weaver.* attributes but is no code-style aspect):
 	// it has ajc's aspectOf(), whose instance weft.at uses.
-	AjcWoven bool
-	Per        AtPerClause
-	Pointcuts  []*AtPointcut // in class-file order, which is javac's source order
+	AjcWoven  bool
+	Per       AtPerClause
+	Pointcuts []*AtPointcut // in class-file order, which is javac's source order
 	// Advice in class-file order: AspectJ's declaration order, which
 	// decides precedence among the advice of one aspect.
 	Advice     []*AtAdvice
