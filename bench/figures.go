@@ -115,6 +115,7 @@ var scripts = []struct{ name, title string }{
 	{"cflow.sh", "cflow"},
 	{"around.sh", "Around advice"},
 	{"ltw.sh", "Load-time weaving"},
+	{"ataspectj.sh", "AspectJ's aspects: @AspectJ under weft and under AspectJ's load-time weaver"},
 	{"jfr.sh", "weft and JFR"},
 	{"scope.sh", "Scopes"},
 }

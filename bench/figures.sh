@@ -29,6 +29,7 @@ FULL=(
   'recrash.sh 3'
   'cflow.sh 3'
   'ltw.sh 3 4000'
+  'ataspectj.sh 5 4000'
   'jfr.sh 3'
   'scope.sh 3'
 )
