@@ -68,9 +68,11 @@ func TranslateAtAspect(a *AtAspect, supers []*AtAspect, w AtWeaving) (*AtTransla
 	for _, p := range t.pointcuts() {
 		t.pointcut(p.owner, p.v)
 	}
+	t.perEntry()
 	for _, ad := range t.allAdvice() {
 		t.advice(ad.owner, ad.v)
 	}
+	t.perExit()
 	t.declares()
 	t.w.WriteString("}\n")
 	if len(t.errs) > 0 {
@@ -84,6 +86,7 @@ func TranslateAtAspect(a *AtAspect, supers []*AtAspect, w AtWeaving) (*AtTransla
 type atTranslator struct {
 	a          *AtAspect
 	supers     []*AtAspect
+	per        AtPerClause // the aspect's, or the nearest super's that declares one
 	name       string // binary name
 	within     AtWeaving
 	dispatcher string
@@ -108,6 +111,11 @@ type atDispatch struct {
 	// Proceeds is, for around advice, the index in Params of the Proceed
 	// the unlinked site calls to run the join point.
 	Proceeds int
+	// Key is, for advice of an aspect with a per-clause, the Java type of
+	// the dispatcher's first parameter (before Params) that selects the
+	// instance, "" if none; Lookup is the expression of that instance,
+	// "" for a singleton (whose instance the site binds).
+	Key, Lookup string
 }
 
 // owned is a pointcut or advice and the aspect that declares it.
@@ -197,15 +205,11 @@ func (t *atTranslator) unsupported() {
 		t.errorf(a, "", 0, "weft runs concrete @AspectJ aspects; list a concrete aspect extending it in aop.xml",
 			"an abstract aspect applies only through an aspect extending it")
 	}
-	per := a.Per
+	t.per = a.Per
 	for _, s := range t.supers {
-		if !per.Declared && s.Per.Declared {
-			per = s.Per
+		if !t.per.Declared && s.Per.Declared {
+			t.per = s.Per
 		}
-	}
-	if per.Kind != PerSingleton {
-		t.errorf(a, "", 0, "weft runs singleton aspects: remove the per-clause, keeping per-object state in the aspect (a weak map)",
-			"per-clause %s(%s) is not supported yet", per.Kind, per.Text)
 	}
 	for _, owner := range append([]*AtAspect{a}, t.supers...) {
 		for _, p := range owner.Parents {
@@ -272,6 +276,21 @@ func (t *atTranslator) advice(owner *AtAspect, ad *AtAdvice) {
 	formals, _ := t.formals(ad.Params, skip)
 	d := atDispatch{Name: fmt.Sprintf("a%d", t.advised), Class: t.name, Method: ad.Method, Desc: ad.Desc, Return: "void", Proceeds: -1}
 	var args []string
+	expr := t.restrict(ad.Expr)
+	switch t.per.Kind {
+	case PerThis, PerTarget:
+		d.Key, d.Lookup, d.Roles = "Object", "PER.of(key)", "i"
+		formals = joinFormals("Object "+atKey, formals)
+		args = append(args, atKey)
+		expr = fmt.Sprintf("(%s) && %s(%s)", expr, map[AtPerKind]string{PerThis: "this", PerTarget: "target"}[t.per.Kind], atKey)
+	case PerCflow, PerCflowBelow:
+		d.Lookup, d.Roles = "PER.top()", "i"
+		expr = fmt.Sprintf("(%s) && %s(%s)", expr, map[AtPerKind]string{PerCflow: "cflow", PerCflowBelow: "cflowbelow"}[t.per.Kind], oneLine(t.per.Text))
+	case PerTypeWithin:
+		d.Key, d.Lookup, d.Roles = "weft.rt.JoinPointStaticPart", "PER.ofType(key)", "i"
+		args = append(args, "thisJoinPointStaticPart")
+		expr = fmt.Sprintf("(%s) && within(%s)", expr, oneLine(t.per.Text))
+	}
 	for _, q := range ad.Params {
 		switch q.Role {
 		case ParamFormal, ParamReturning, ParamThrowing:
@@ -317,8 +336,46 @@ func (t *atTranslator) advice(owner *AtAspect, ad *AtAdvice) {
 	}
 	t.methods = append(t.methods, d)
 	t.advised++
-	fmt.Fprintf(&t.w, "    %s: %s {\n        %s.%s(%s);\n    }\n", spec, t.restrict(ad.Expr),
+	fmt.Fprintf(&t.w, "    %s: %s {\n        %s.%s(%s);\n    }\n", spec, expr,
 		strings.ReplaceAll(t.dispatcher, "/", "."), d.Name, strings.Join(args, ", "))
+}
+
+// atKey is the formal that selects a perthis or pertarget aspect's
+// instance: no Java parameter name has a $ from javac.
+const atKey = "weft$key"
+
+func joinFormals(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + ", " + b
+}
+
+// perEntry writes, for an aspect with a per-clause, the advice that makes
+// its instances, before its own advice (first in the aspect, it takes
+// precedence): at the join points of perthis(P) or pertarget(P) the
+// instance of the object, unless it has one; at those of percflow(P) and
+// percflowbelow(P) a new instance for the control flow.
+func (t *atTranslator) perEntry() {
+	d := strings.ReplaceAll(t.dispatcher, "/", ".")
+	switch t.per.Kind {
+	case PerThis, PerTarget:
+		fmt.Fprintf(&t.w, "    // %s(%s): the instance of each object\n", t.per.Kind, oneLine(t.per.Text))
+		fmt.Fprintf(&t.w, "    before(Object %s): (%s) && %s(%s) {\n        %s.bind(%s);\n    }\n", atKey, t.restrict(t.per.Text),
+			map[AtPerKind]string{PerThis: "this", PerTarget: "target"}[t.per.Kind], atKey, d, atKey)
+	case PerCflow, PerCflowBelow:
+		fmt.Fprintf(&t.w, "    // %s(%s): an instance for each control flow\n", t.per.Kind, oneLine(t.per.Text))
+		fmt.Fprintf(&t.w, "    before(): %s {\n        %s.push();\n    }\n", t.restrict(t.per.Text), d)
+	}
+}
+
+// perExit writes, for percflow and percflowbelow, the advice that ends
+// the control flow's instance: last in the aspect, it runs after every
+// other advice at the join point.
+func (t *atTranslator) perExit() {
+	if t.per.Kind == PerCflow || t.per.Kind == PerCflowBelow {
+		fmt.Fprintf(&t.w, "    after(): %s {\n        %s.pop();\n    }\n", t.restrict(t.per.Text), strings.ReplaceAll(t.dispatcher, "/", "."))
+	}
 }
 
 // exitFormal is the `(T x)` of returning or throwing, "" when name is "".
@@ -402,8 +459,15 @@ func (t *atTranslator) javaSource() []byte {
 	b.WriteString("import java.lang.invoke.MethodHandle;\nimport java.lang.invoke.MethodHandles;\nimport java.lang.invoke.MethodType;\nimport java.lang.invoke.MutableCallSite;\n\n")
 	fmt.Fprintf(&b, "/** Calls the advice of the @AspectJ aspect %s (generated by weft). */\n", t.name)
 	fmt.Fprintf(&b, "public final class %s {\n    private %s() {}\n\n", simple, simple)
+	if t.per.Kind != PerSingleton {
+		fmt.Fprintf(&b, "    /** The instances of the %s aspect. */\n    private static final weft.at.Per PER = new weft.at.Per(%q);\n\n", t.per.Kind, t.name)
+	}
 	for i, d := range t.methods {
+		// The site takes the instance first unless it binds it.
 		types := []string{d.Return + ".class"}
+		if d.Lookup != "" {
+			types = append(types, "Object.class")
+		}
 		for _, p := range d.Params {
 			types = append(types, p+".class")
 		}
@@ -419,35 +483,54 @@ func (t *atTranslator) javaSource() []byte {
 	b.WriteString("    private static MethodHandle unlinked(String name, MethodType type) {\n")
 	b.WriteString("        try {\n            return MethodHandles.lookup().findStatic(" + simple + ".class, name, type);\n")
 	b.WriteString("        } catch (ReflectiveOperationException e) {\n            throw new LinkageError(name, e);\n        }\n    }\n")
+	switch t.per.Kind {
+	case PerThis, PerTarget:
+		b.WriteString("\n    public static void bind(Object key) {\n        PER.bind(key);\n    }\n")
+	case PerCflow, PerCflowBelow:
+		b.WriteString("\n    public static void push() {\n        PER.push();\n    }\n")
+		b.WriteString("\n    public static void pop() {\n        PER.pop();\n    }\n")
+	}
 	for i, d := range t.methods {
 		var ps, as []string
 		for j, p := range d.Params {
 			ps = append(ps, fmt.Sprintf("%s p%d", p, j))
 			as = append(as, fmt.Sprintf("p%d", j))
 		}
-		call := fmt.Sprintf("H%d.invokeExact(%s)", i, strings.Join(as, ", "))
+		// What the site does unlinked, or with no instance: nothing, or
+		// around advice proceeding to the join point.
+		none := ""
+		switch {
+		case d.Proceeds >= 0 && d.Return == "Object":
+			none = fmt.Sprintf("return p%d.proceed();", d.Proceeds)
+		case d.Proceeds >= 0 && d.Return != "void":
+			none = fmt.Sprintf("return (%s) p%d.proceed();", boxed(d.Return), d.Proceeds)
+		case d.Proceeds >= 0:
+			none = fmt.Sprintf("p%d.proceed();", d.Proceeds)
+		case d.Return == "boolean":
+			none = "return false;"
+		case d.Return == "Object":
+			none = "return null;"
+		case d.Return != "void":
+			none = fmt.Sprintf("return (%s) 0;", d.Return)
+		default:
+			none = "return;"
+		}
+		params, siteParams, siteArgs := ps, ps, as
+		lookup := ""
+		if d.Lookup != "" {
+			siteParams = append([]string{"Object instance"}, ps...)
+			siteArgs = append([]string{"instance"}, as...)
+			lookup = fmt.Sprintf("Object instance = %s;\n        if (instance == null) {\n            %s\n        }\n        ", d.Lookup, none)
+		}
+		if d.Key != "" {
+			params = append([]string{d.Key + " key"}, ps...)
+		}
+		call := fmt.Sprintf("H%d.invokeExact(%s)", i, strings.Join(siteArgs, ", "))
 		if d.Return != "void" {
 			call = fmt.Sprintf("return (%s) %s", d.Return, call)
 		}
-		fmt.Fprintf(&b, "\n    public static %s %s(%s) throws Throwable {\n        %s;\n    }\n", d.Return, d.Name, strings.Join(ps, ", "), call)
-		// What the site does until linked: nothing, or around advice
-		// proceeding to the join point.
-		body := ""
-		switch {
-		case d.Proceeds >= 0 && d.Return == "Object":
-			body = fmt.Sprintf("return p%d.proceed();", d.Proceeds)
-		case d.Proceeds >= 0 && d.Return != "void":
-			body = fmt.Sprintf("return (%s) p%d.proceed();", boxed(d.Return), d.Proceeds)
-		case d.Proceeds >= 0:
-			body = fmt.Sprintf("p%d.proceed();", d.Proceeds)
-		case d.Return == "boolean":
-			body = "return false;"
-		case d.Return == "Object":
-			body = "return null;"
-		case d.Return != "void":
-			body = fmt.Sprintf("return (%s) 0;", d.Return)
-		}
-		fmt.Fprintf(&b, "\n    private static %s %s$unlinked(%s) throws Throwable {\n        %s\n    }\n", d.Return, d.Name, strings.Join(ps, ", "), body)
+		fmt.Fprintf(&b, "\n    public static %s %s(%s) throws Throwable {\n        %s%s;\n    }\n", d.Return, d.Name, strings.Join(params, ", "), lookup, call)
+		fmt.Fprintf(&b, "\n    private static %s %s$unlinked(%s) throws Throwable {\n        %s\n    }\n", d.Return, d.Name, strings.Join(siteParams, ", "), none)
 	}
 	b.WriteString("}\n")
 	return []byte(b.String())

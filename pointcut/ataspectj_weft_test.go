@@ -85,11 +85,44 @@ func TestTranslateAtAspect(t *testing.T) {
 		t.Errorf("HalfTracer: got %v, want %q", err, want)
 	}
 
+	// The per-clauses: the advice making the instances, and the advice
+	// restricted to the join points that have one.
+	for _, c := range []struct {
+		class string
+		want  []string
+	}{
+		{"at/PerThis", []string{
+			"    before(Object weft$key): (execution(* at.Service.*(..))) && this(weft$key) {\n        weft.at.gen.at.PerThis.bind(weft$key);\n",
+			"    before(Object weft$key): (execution(* at.Service.*(..))) && this(weft$key) {\n        weft.at.gen.at.PerThis.a0(weft$key);\n"}},
+		{"at/PerTarget", []string{"&& target(weft$key) {\n        weft.at.gen.at.PerTarget.bind(weft$key);\n"}},
+		{"at/PerCflow", []string{
+			"    before(): execution(* at.Main.main(..)) {\n        weft.at.gen.at.PerCflow.push();\n",
+			"    before(): (execution(* at.Service.*(..))) && cflow(execution(* at.Main.main(..))) {\n        weft.at.gen.at.PerCflow.a0();\n",
+			"    after(): execution(* at.Main.main(..)) {\n        weft.at.gen.at.PerCflow.pop();\n    }\n}\n"}},
+		{"at/PerCflowBelow", []string{"&& cflowbelow(execution(* at.Main.main(..))) {"}},
+		{"at/PerType", []string{"    before(): (execution(* at.Service.*(..))) && within(at..*) {\n        weft.at.gen.at.PerType.a0(thisJoinPointStaticPart);\n"}},
+	} {
+		tr, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtWeaving{})
+		if err != nil {
+			t.Errorf("%s: %v", c.class, err)
+			continue
+		}
+		for _, want := range c.want {
+			if !strings.Contains(string(tr.Weft), want) {
+				t.Errorf("%s: the .weft text lacks\n%s\nit is:\n%s", c.class, want, tr.Weft)
+			}
+		}
+		if f, err := ParseFile(c.class+".weft", tr.Weft); err != nil {
+			t.Errorf("%s: the translation does not parse: %v", c.class, err)
+		} else if _, err := Resolve([]*File{f}, ""); err != nil {
+			t.Errorf("%s: the translation does not resolve: %v\n%s", c.class, err, tr.Weft)
+		}
+	}
+
 	for _, c := range []struct{ class, want string }{
 		{"at/Tracing", "at/Tracing.java:17: aspect at.Tracing, method bigSize(int, JoinPoint): an if() test taking a JoinPoint is not supported yet"},
 		{"at/Tracing", "aspect at.Tracing, field moody: @DeclareParents is not supported yet"},
 		{"at/AbstractTracer", "aspect at.AbstractTracer: an abstract aspect applies only through an aspect extending it"},
-		{"at/PerThis", "aspect at.PerThis: per-clause perthis(execution(* at.Service.*(..))) is not supported yet"},
 	} {
 		_, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtWeaving{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -61,7 +61,9 @@ func atProgram(t *testing.T) (app, aspects, jdkAspects string) {
 // weaver (Debian's 1.9.5, JDK 17) and, its command line prefixed, under
 // weft run: the same output, advice order included, with AspectJ's agent
 // replaced and no --add-opens needed; its aspects' classes stay the
-// application loader's. weft weave --aspectpath weaves them statically,
+// application loader's; the per-clauses make their instances as AspectJ's
+// do (perthis, percflow, pertypewithin). weft weave --aspectpath weaves
+// them statically,
 // as ajc -aspectpath. An aspect on the JDK's join points (ArrayList.add)
 // sees what AspectJ cannot. The same on JDK 25, the application compiled
 // for it, whose class files AspectJ 1.9.5 cannot weave.
@@ -78,9 +80,16 @@ func TestAtAspectJ(t *testing.T) {
 	// runs with, where AspectJ's JoinPoint, made once at the shadow,
 	// still says 7.
 	const inner = "before execution(int demo.Main.square(int)) args [%d] [demo.Main]\n"
-	want := strings.Replace(aspectJ, fmt.Sprintf(inner+inner, 7, 7), fmt.Sprintf(inner+inner, 7, 8), 1)
-	if want == aspectJ {
+	first := strings.Index(aspectJ, fmt.Sprintf(inner, 7))
+	second := first + 1 + strings.Index(aspectJ[first+1:], fmt.Sprintf(inner, 7))
+	if first < 0 || second <= first {
 		t.Fatalf("AspectJ's output lacks the advice inside proceed:\n%s", aspectJ)
+	}
+	want := aspectJ[:second] + fmt.Sprintf(inner, 8) + aspectJ[second+len(fmt.Sprintf(inner, 7)):]
+	for _, per := range []string{"perthis: instance 2, call 2, size 3\n", "percflow: flow 4, list adds 1\n", "pertypewithin: instance 1, run 2 of Main.square(..)\n"} {
+		if !strings.Contains(aspectJ, per) {
+			t.Fatalf("AspectJ's output lacks %q:\n%s", per, aspectJ)
+		}
 	}
 	env := []string{newCache(t)}
 	stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all",
@@ -91,7 +100,7 @@ func TestAtAspectJ(t *testing.T) {
 
 	// The JDK's join points, without the agent: aop.xml is enough.
 	jdkCP := strings.Join([]string{app, jdkAspects, aspectjrtJar}, string(filepath.ListSeparator))
-	const adds = "ArrayList.add under Main.add: 2, the last public boolean java.util.ArrayList.add(java.lang.Object) of a\n"
+	const adds = "ArrayList.add under Main.add: 6, the last public boolean java.util.ArrayList.add(java.lang.Object) of d\n"
 	stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all", "-cp", jdkCP, "demo.Main")
 	if code != 0 || !strings.HasSuffix(stdout, adds) {
 		t.Errorf("weft run, the JDK's join points: exit %d, stdout:\n%s\nwant it to end:\n%s\nstderr:\n%s", code, stdout, adds, stderr)

@@ -135,7 +135,9 @@ public final class Link {
      * Points site at advice method (JVM descriptor desc) of class aspect
      * (a binary name, loaded and initialized by the system class loader),
      * on its instance unless isStatic. roles has a character per parameter
-     * of the method, saying what the dispatcher passes for it, in order:
+     * of the method, saying what the dispatcher passes for it, in order,
+     * after an 'i' when the dispatcher passes the instance itself (an
+     * aspect with a per-clause, whose instance it looks up in a Per):
      * 'f' a formal (a reference as Object, a primitive as itself), 'J' a
      * weft.rt.JoinPoint for an org.aspectj.lang.JoinPoint, 'P' a
      * weft.rt.Proceed then a weft.rt.JoinPoint (two arguments) for a
@@ -152,12 +154,15 @@ public final class Link {
             Class<?> c = Class.forName(aspect, true, ClassLoader.getSystemClassLoader());
             step = "no method " + method + desc;
             MethodType mt = MethodType.fromMethodDescriptorString(desc, c.getClassLoader());
-            if (mt.parameterCount() != roles.length()) {
+            // 'i' first: the dispatcher passes the instance (an aspect
+            // with a per-clause), which the site then does not bind.
+            boolean passed = roles.startsWith("i");
+            if (mt.parameterCount() + (passed ? 1 : 0) != roles.length()) {
                 step = "roles " + roles + " do not fit " + method + desc;
                 throw new IllegalArgumentException(roles.length() + " roles, " + mt.parameterCount() + " parameters");
             }
             MethodHandle mh = find(c, method, mt, isStatic);
-            if (!isStatic) {
+            if (!isStatic && !passed) {
                 step = "cannot make its instance";
                 mh = mh.bindTo(ASPECTS.get(c).get(c));
             }
@@ -212,7 +217,7 @@ public final class Link {
         }
         for (int i = 0, j = 0; i < roles.length(); i++) {
             int n = roles.charAt(i) == 'P' ? 2 : 1;
-            for (int k = j; k < j + n && roles.charAt(i) != 'f'; k++) {
+            for (int k = j; k < j + n && roles.charAt(i) != 'f' && roles.charAt(i) != 'i'; k++) {
                 if (got.parameterType(k) != type.parameterType(k)) {
                     throw new IllegalArgumentException("the dispatcher passes a " + type.parameterType(k).getName()
                             + " where role " + roles.charAt(i) + " takes a " + got.parameterType(k).getName());
@@ -230,7 +235,8 @@ public final class Link {
     /** The adapter of a role's dispatcher arguments, null for a formal ('f'). */
     private static MethodHandle adapter(char role) {
         switch (role) {
-            case 'f': return null;
+            case 'f':
+            case 'i': return null;
             case 'J': return JP;
             case 'P': return PJP;
             case 'S': return SP;
@@ -247,6 +253,11 @@ public final class Link {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Prints s on standard error unless it was printed before. */
+    static void warnOnce(String s) {
+        warn(s);
     }
 
     private static void warn(String s) {

@@ -31,5 +31,7 @@ public class Main {
             System.out.println("caught: " + e.getMessage());
         }
         System.out.println("names: " + m.names);
+        Main other = new Main();
+        System.out.println("other add: " + other.add("b", 1) + ", again " + other.add("c", 2) + ", first again " + m.add("d", 1));
     }
 }

@@ -8,10 +8,12 @@ import org.aspectj.lang.annotation.AfterThrowing;
 import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.annotation.Before;
+import org.aspectj.lang.annotation.DeclarePrecedence;
 import org.aspectj.lang.annotation.Pointcut;
 
 /** Traces demo's methods: every kind of advice, as AspectJ prints them. */
 @Aspect
+@DeclarePrecedence("demo.aspects.Trace, demo.aspects.PerMain, demo.aspects.PerFlow, *")
 public class Trace {
     private int calls;
 
