@@ -87,7 +87,7 @@ type atTranslator struct {
 	a          *AtAspect
 	supers     []*AtAspect
 	per        AtPerClause // the aspect's, or the nearest super's that declares one
-	name       string // binary name
+	name       string      // binary name
 	within     AtWeaving
 	dispatcher string
 	w          strings.Builder
