@@ -75,7 +75,7 @@ func takeOverAspectJ(w io.Writer, j *JDK, line *javacmd.Line, present []string) 
 		fmt.Fprintln(w, "weft: warning: no META-INF/aop.xml on the class path: no AspectJ aspect runs")
 		return line, nil, nil
 	}
-	at, err := buildAtAspects(w, j, configs, present, agent)
+	at, err := buildAtAspects(w, j, configs, present, agent, onClassPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -175,7 +175,7 @@ func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, pointcut.AtWeavi
 
 // buildAtAspects reads and translates the aspects the configurations list
 // from the class path entries, and installs the result in weft's cache.
-func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []string, agent string) (*atAspects, error) {
+func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []string, agent string, rtAt rtPlaces) (*atAspects, error) {
 	names, weaving, err := atConfig(w, configs)
 	if err != nil {
 		return nil, err
@@ -202,10 +202,9 @@ func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []str
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("the aspects of aop.xml:\n%s", strings.Join(errs, "\n"))
 	}
-	rt := aspectjrtOf(srcs, agent)
-	if rt == "" {
-		return nil, fmt.Errorf("the @AspectJ aspects need aspectjrt (org.aspectj.lang): it is on neither the class path nor a -javaagent; " +
-			"hint: add aspectjrt.jar to the class path")
+	rt, err := rtAt.find(srcs, agent)
+	if err != nil {
+		return nil, err
 	}
 	return installAtAspects(j, ts, rt)
 }
@@ -251,6 +250,22 @@ func readAtAspect(srcs []classpath.Source, internal string) (*pointcut.AtAspect,
 		return a, s.String(), err
 	}
 	return nil, "", fmt.Errorf("aspect %s: no class %s.class on the class path", strings.ReplaceAll(internal, "/", "."), internal)
+}
+
+// rtPlaces says where a command looks for aspectjrt, for its error.
+type rtPlaces struct{ where, hint string }
+
+var (
+	onClassPath  = rtPlaces{"the class path nor a -javaagent", "add aspectjrt.jar to the class path"}
+	onAspectPath = rtPlaces{"--aspectpath nor -cp", "add aspectjrt.jar to --aspectpath (or weft weave's -cp)"}
+)
+
+// find returns aspectjrt's entry among srcs, else the agent's jar.
+func (p rtPlaces) find(srcs []classpath.Source, agent string) (string, error) {
+	if rt := aspectjrtOf(srcs, agent); rt != "" {
+		return rt, nil
+	}
+	return "", fmt.Errorf("the @AspectJ aspects need aspectjrt (org.aspectj.lang): it is on neither %s; hint: %s", p.where, p.hint)
 }
 
 // aspectjrtOf returns the class path entry holding org.aspectj.lang's
@@ -330,13 +345,21 @@ func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspec
 	return at, nil
 }
 
-// aspectPathAspects reads the @AspectJ aspects of every class of the
-// aspect path's entries (ajc's -aspectpath; abstract aspects apply only
-// through others), in class path and then name order, and installs them;
+// aspectPathAspects reads the @AspectJ aspects that the aop.xml files of
+// the aspect path's entries list, else those of every class of the
+// entries (ajc's -aspectpath; abstract aspects apply only through
+// others), in class path and then name order, and installs them;
 // aspectjrt is looked up on the aspect path, then on cp. nil when the
 // aspect path holds no aspect.
 func aspectPathAspects(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, error) {
 	entries := filepath.SplitList(aspectPath)
+	configs, err := readAopXMLs(entries)
+	if err != nil {
+		return nil, err
+	}
+	if len(configs) > 0 { // the aspects the path's aop.xml files list, as AspectJ's agent reads them
+		return buildAtAspects(w, j, configs, append(entries, filepath.SplitList(cp)...), "", onAspectPath)
+	}
 	srcs, err := classpath.OpenClassPath(JoinClassPath(aspectPath, cp), j.Home)
 	if err != nil {
 		return nil, err
@@ -380,10 +403,9 @@ func aspectPathAspects(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, 
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("the aspects of --aspectpath:\n%s", strings.Join(errs, "\n"))
 	}
-	rt := aspectjrtOf(srcs, "")
-	if rt == "" {
-		return nil, fmt.Errorf("the @AspectJ aspects need aspectjrt (org.aspectj.lang): it is on neither --aspectpath nor -cp; " +
-			"hint: add aspectjrt.jar to -cp")
+	rt, err := onAspectPath.find(srcs, "")
+	if err != nil {
+		return nil, err
 	}
 	return installAtAspects(j, ts, rt)
 }

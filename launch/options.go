@@ -41,7 +41,8 @@ type Options struct {
 	Out       string
 	IDBase    int32
 	// AspectPath is ajc's -aspectpath: jars and directories whose
-	// @AspectJ aspects are woven (':'-separated).
+	// @AspectJ aspects are woven (':'-separated): those their aop.xml
+	// files list, else all (weave, serve).
 	AspectPath string
 
 	// WeaveJDK (weft jdk): patches into Out, a runtime image into Image,

@@ -72,7 +72,17 @@ func prepareServe(o *Options) (_ *served, err error) {
 		return nil, err
 	}
 	s := &served{}
-	if s.weaving, err = openWeaving(o, OpenJDK(home), nil); err != nil {
+	j := OpenJDK(home)
+	if o.AspectPath != "" {
+		at, err := aspectPathAspects(o.Stderr, j, o.AspectPath, "")
+		if err != nil {
+			j.Close()
+			return nil, err
+		}
+		o.Aspects = append(o.Aspects, at.Files...)
+		o.AdviceCP = JoinClassPath(o.AdviceCP, at.AdviceCP)
+	}
+	if s.weaving, err = openWeaving(o, j, nil); err != nil {
 		return nil, err
 	}
 	defer func() {

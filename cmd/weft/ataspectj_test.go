@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
@@ -63,7 +66,7 @@ func atProgram(t *testing.T) (app, aspects, jdkAspects string) {
 // replaced and no --add-opens needed; its aspects' classes stay the
 // application loader's; the per-clauses make their instances as AspectJ's
 // do (perthis, percflow, pertypewithin). weft weave --aspectpath weaves
-// them statically,
+// them statically, and weft serve --aspectpath at load time,
 // as ajc -aspectpath. An aspect on the JDK's join points (ArrayList.add)
 // sees what AspectJ cannot. The same on JDK 25, the application compiled
 // for it, whose class files AspectJ 1.9.5 cannot weave.
@@ -116,6 +119,42 @@ func TestAtAspectJ(t *testing.T) {
 	stdout, _ = jvmtest.Run(t, "-Xverify:all", "-cp", strings.Join([]string{woven, aspects, aspectjrtJar}, string(filepath.ListSeparator)), "demo.Main")
 	if stdout != want {
 		t.Errorf("weft weave --aspectpath, run: stdout:\n%s\nwant:\n%s", stdout, want)
+	}
+
+	// weft serve with the aspect path: the JVM's classes woven at load
+	// time, the aspects those of the path's aop.xml.
+	dir := filepath.Join(t.TempDir(), "serve")
+	serve := exec.Command(os.Args[0], "serve", "--aspectpath", aspects+string(filepath.ListSeparator)+aspectjrtJar,
+		"--modules", "java.base", "--dir", dir)
+	serve.Env = append(append(os.Environ(), asWeft+"=1"), env...)
+	var serveErr bytes.Buffer
+	serve.Stderr = &serveErr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer serve.Process.Kill()
+	served := make(chan error, 1)
+	go func() { served <- serve.Wait() }()
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "weft.args")); err == nil {
+			break
+		}
+		select {
+		case err := <-served:
+			t.Fatalf("weft serve --aspectpath ended (%v) before it served:\n%s", err, serveErr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("weft serve --aspectpath wrote no weft.args:\n%s", serveErr.String())
+		}
+	}
+	stdout, _ = jvmtest.Run(t, "@"+filepath.Join(dir, "weft.args"), "-Xverify:all", "-cp", cp, "demo.Main")
+	if stdout != want {
+		t.Errorf("under weft serve --aspectpath: stdout:\n%s\nwant:\n%s", stdout, want)
+	}
+	serve.Process.Signal(syscall.SIGTERM)
+	if err := <-served; err != nil || !strings.Contains(serveErr.String(), "weft: load-time weaving: ") {
+		t.Errorf("weft serve --aspectpath: %v\n%s", err, serveErr.String())
 	}
 
 	// Nothing to weave: AspectJ's agent without an aop.xml, and no -a.

@@ -10,22 +10,23 @@ import (
 
 // serveOptions are weft serve's flags.
 type serveOptions struct {
-	loadTime  launch.LoadTimeOptions
-	weaveInfo string
-	aspects   []string
-	adviceCP  string
-	javaHome  string
-	modules   string
-	dir       string
-	xlint     lintLevel
-	cacheMax  string
-	scope     launch.ScopeOptions
+	loadTime   launch.LoadTimeOptions
+	weaveInfo  string
+	aspects    []string
+	aspectPath string
+	adviceCP   string
+	javaHome   string
+	modules    string
+	dir        string
+	xlint      lintLevel
+	cacheMax   string
+	scope      launch.ScopeOptions
 }
 
 func newServeCmd() *cobra.Command {
 	opts := &serveOptions{}
 	cmd := &cobra.Command{
-		Use:   "serve -a ASPECT... [--advice-cp CP] [--dir DIR]",
+		Use:   "serve (-a ASPECT... [--advice-cp CP] | --aspectpath PATH) [--dir DIR]",
 		Short: "Weave the JDK and serve load-time weaving to JVMs started with java @DIR/weft.args",
 		Long: `serve weaves the JDK (as "weft run" does, cached the same way) and then
 weaves at load time every class the JVMs started with
@@ -53,15 +54,25 @@ aspects, the JDK and weft. DIR (made readable by the user only) holds the
 socket and weft.args; default: a new directory under the temporary
 directory, printed on stderr.
 
+AspectJ's aspects: --aspectpath names the jars and directories of @AspectJ
+aspects (docs/ataspectj.md) to run, those their META-INF/aop.xml files
+list, else all, with aspectjrt (on the path too); the JVMs have them and
+aspectjrt on their class path.
+
 Examples:
 
   weft serve -a count.weft --advice-cp adv --dir /tmp/weft-serve &
-  java @/tmp/weft-serve/weft.args -cp app Main`,
+  java @/tmp/weft-serve/weft.args -cp app Main
+
+  # AspectJ's aspects, and the aop.xml beside them
+  weft serve --aspectpath aspects.jar:aspectjrt.jar --dir /tmp/weft-serve &
+  java @/tmp/weft-serve/weft.args -cp app:aspects.jar:aspectjrt.jar Main`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, opts) },
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
+	f.StringVar(&opts.aspectPath, "aspectpath", "", "jars and directories of @AspectJ aspects: those their aop.xml lists, else all (':'-separated)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	javaHomeFlag(cmd, &opts.javaHome, "the JDK the JVMs run")
 	f.StringVar(&opts.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list of names or globs (java.*)`)
@@ -70,12 +81,14 @@ Examples:
 	addLoadTimeFlags(f, &opts.loadTime, &opts.weaveInfo, " at exit")
 	addLintFlag(f, &opts.xlint)
 	addCacheMaxFlag(f, &opts.cacheMax)
-	cmd.MarkFlagRequired("aspect")
 	return cmd
 }
 
 func runServe(cmd *cobra.Command, opts *serveOptions) error {
-	o := launch.Options{Aspects: opts.aspects, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Modules: opts.modules,
+	if len(opts.aspects) == 0 && opts.aspectPath == "" {
+		return errors.New("serve: no aspect: give -a ASPECT.weft (repeatable) or --aspectpath with @AspectJ aspects")
+	}
+	o := launch.Options{Aspects: opts.aspects, AspectPath: opts.aspectPath, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Modules: opts.modules,
 		Scope: opts.scope, IgnoreUnmatched: opts.xlint.ignore(), LoadTime: opts.loadTime, WeaveInfo: opts.weaveInfo, ServeDir: opts.dir, CacheMax: opts.cacheMax}
 	err := launch.Serve(withStreams(cmd, o))
 	var stopped *launch.Interrupted
