@@ -231,6 +231,14 @@ func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.At
 		supers = append(supers, sup)
 		s = sup.Super
 	}
+	weaving.Exists = func(internal string) bool {
+		for _, s := range srcs {
+			if _, err := s.Class(internal); err == nil {
+				return true
+			}
+		}
+		return false
+	}
 	return pointcut.TranslateAtAspect(a, supers, weaving)
 }
 
@@ -257,7 +265,7 @@ type rtPlaces struct{ where, hint string }
 
 var (
 	onClassPath  = rtPlaces{"the class path nor a -javaagent", "add aspectjrt.jar to the class path"}
-	onAspectPath = rtPlaces{"--aspectpath nor -cp", "add aspectjrt.jar to --aspectpath (or weft weave's -cp)"}
+	onAspectPath = rtPlaces{"--aspectpath nor -cp", "add aspectjrt.jar to -cp"}
 )
 
 // find returns aspectjrt's entry among srcs, else the agent's jar.
@@ -348,7 +356,8 @@ func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspec
 // aspectPathAspects reads the @AspectJ aspects that the aop.xml files of
 // the aspect path's entries list, else those of every class of the
 // entries (ajc's -aspectpath; abstract aspects apply only through
-// others), in class path and then name order, and installs them;
+// others), in class path and then name order, and installs them; cp (the
+// program's classes) resolves the type names of their pointcuts;
 // aspectjrt is looked up on the aspect path, then on cp. nil when the
 // aspect path holds no aspect.
 func aspectPathAspects(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, error) {

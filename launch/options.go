@@ -35,7 +35,8 @@ type Options struct {
 	ServeDir string
 
 	// Weave (weft weave): the inputs woven into Out, against ClassPath,
-	// join point ids from IDBase.
+	// join point ids from IDBase. Serve: ClassPath resolves the type
+	// names of AspectPath's aspects.
 	Inputs    []string
 	ClassPath string
 	Out       string

@@ -74,7 +74,7 @@ func prepareServe(o *Options) (_ *served, err error) {
 	s := &served{}
 	j := OpenJDK(home)
 	if o.AspectPath != "" {
-		at, err := aspectPathAspects(o.Stderr, j, o.AspectPath, "")
+		at, err := aspectPathAspects(o.Stderr, j, o.AspectPath, o.ClassPath)
 		if err != nil {
 			j.Close()
 			return nil, err

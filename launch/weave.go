@@ -55,7 +55,8 @@ func Weave(o Options) error {
 	ins, cp, adv := parts[0], parts[1], parts[2]
 	var at *atAspects
 	if o.AspectPath != "" {
-		if at, err = aspectPathAspects(o.Stderr, j, o.AspectPath, o.ClassPath); err != nil {
+		// The inputs and -cp resolve the aspects' type names.
+		if at, err = aspectPathAspects(o.Stderr, j, o.AspectPath, JoinClassPath(append(slices.Clone(inputs), o.ClassPath)...)); err != nil {
 			return err
 		}
 		o.Aspects = append(o.Aspects, at.Files...)

@@ -38,6 +38,11 @@ const AtDispatchPackage = "weft.at.gen"
 // adds them to every pointcut as within(...).
 type AtWeaving struct {
 	Include, Exclude []string
+	// Exists says whether the program has a class of this internal name:
+	// a simple type name in a pointcut names the aspect's package's type
+	// when there is one, as AspectJ resolves it (ataspectj_names.go).
+	// nil: names are taken as written.
+	Exists func(internal string) bool
 }
 
 // AtTranslation is one @AspectJ aspect as weft runs it.
@@ -58,7 +63,11 @@ type AtTranslation struct {
 // their advice, which runs on a's instance. What weft does not run yet is
 // an error naming the aspect and the construct.
 func TranslateAtAspect(a *AtAspect, supers []*AtAspect, w AtWeaving) (*AtTranslation, error) {
-	t := &atTranslator{a: a, supers: supers, name: binaryName(a.Class), within: w}
+	qs := make([]*AtAspect, len(supers))
+	for i, s := range supers {
+		qs[i] = w.qualified(s)
+	}
+	t := &atTranslator{a: w.qualified(a), supers: qs, name: binaryName(a.Class), within: w}
 	t.unsupported()
 	if len(t.errs) > 0 {
 		return nil, t.errs

@@ -152,3 +152,31 @@ func TestMatchAspectName(t *testing.T) {
 		t.Error("a broken pattern: no error")
 	}
 }
+
+// TestQualifyNames names the aspect's package's types as AspectJ resolves
+// a simple name in an @AspectJ pointcut; formals, java.lang's types and
+// qualified or wildcard names stay as written.
+func TestQualifyNames(t *testing.T) {
+	w := AtWeaving{Exists: func(n string) bool { return n == "at/Service" || n == "at/Mark" || n == "at/Tracing" }}
+	for _, c := range []struct {
+		src, want string
+		formals   []string
+		types     bool
+	}{
+		{"execution(* Service.size(int)) && args(i) && @annotation(Mark) && within(Service+) && this(s)",
+			"execution(* at.Service.size(int)) && args(i) && @annotation(at.Mark) && within(at.Service+) && this(s)", []string{"i", "s"}, false},
+		{"call(String Service.*(String, ..)) && target(Service) && !within(java.util..*) && within(S*)",
+			"call(String at.Service.*(String, ..)) && target(at.Service) && !within(java.util..*) && within(S*)", nil, false},
+		{"Tracing, *", "at.Tracing, *", nil, true},
+		{"execution(Service.new(..)) || execution(* Service(..)) || get(int Service)", "execution(at.Service.new(..)) || execution(* Service(..)) || get(int Service)", nil, false},
+		{"execution(* Service.*(..)) &&", "execution(* Service.*(..)) &&", nil, false}, // no parse: as written
+	} {
+		if got := w.qualifyNames(c.src, "at", c.formals, c.types); got != c.want {
+			t.Errorf("qualifyNames(%q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+	// A formal named as a type of the package stays a formal.
+	if got := w.qualifyNames("args(Service)", "at", []string{"Service"}, false); got != "args(Service)" {
+		t.Errorf("a formal named Service: %q", got)
+	}
+}

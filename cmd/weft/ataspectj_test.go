@@ -124,7 +124,7 @@ func TestAtAspectJ(t *testing.T) {
 	// weft serve with the aspect path: the JVM's classes woven at load
 	// time, the aspects those of the path's aop.xml.
 	dir := filepath.Join(t.TempDir(), "serve")
-	serve := exec.Command(os.Args[0], "serve", "--aspectpath", aspects+string(filepath.ListSeparator)+aspectjrtJar,
+	serve := exec.Command(os.Args[0], "serve", "--aspectpath", aspects, "--cp", app+string(filepath.ListSeparator)+aspectjrtJar,
 		"--modules", "java.base", "--dir", dir)
 	serve.Env = append(append(os.Environ(), asWeft+"=1"), env...)
 	var serveErr bytes.Buffer

@@ -14,6 +14,7 @@ type serveOptions struct {
 	weaveInfo  string
 	aspects    []string
 	aspectPath string
+	classPath  string
 	adviceCP   string
 	javaHome   string
 	modules    string
@@ -56,8 +57,9 @@ directory, printed on stderr.
 
 AspectJ's aspects: --aspectpath names the jars and directories of @AspectJ
 aspects (docs/ataspectj.md) to run, those their META-INF/aop.xml files
-list, else all, with aspectjrt (on the path too); the JVMs have them and
-aspectjrt on their class path.
+list, else all, with aspectjrt (on the path too, or on -cp, the
+application's class path, where the aspects' type names are resolved);
+the JVMs have the aspects and aspectjrt on their class path.
 
 Examples:
 
@@ -65,7 +67,7 @@ Examples:
   java @/tmp/weft-serve/weft.args -cp app Main
 
   # AspectJ's aspects, and the aop.xml beside them
-  weft serve --aspectpath aspects.jar:aspectjrt.jar --dir /tmp/weft-serve &
+  weft serve --aspectpath aspects.jar -cp app.jar:aspectjrt.jar --dir /tmp/weft-serve &
   java @/tmp/weft-serve/weft.args -cp app:aspects.jar:aspectjrt.jar Main`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, opts) },
@@ -73,6 +75,7 @@ Examples:
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.aspects, "aspect", "a", nil, "a .weft aspect file (repeatable)")
 	f.StringVar(&opts.aspectPath, "aspectpath", "", "jars and directories of @AspectJ aspects: those their aop.xml lists, else all (':'-separated)")
+	f.StringVar(&opts.classPath, "cp", "", "the application's class path, which resolves the @AspectJ aspects' type names (':'-separated)")
 	f.StringVar(&opts.adviceCP, "advice-cp", "", "class path of the advice classes (dirs and jars, ':'-separated)")
 	javaHomeFlag(cmd, &opts.javaHome, "the JDK the JVMs run")
 	f.StringVar(&opts.modules, "modules", "all", `JDK modules to weave: "all" or a comma-separated list of names or globs (java.*)`)
@@ -88,7 +91,7 @@ func runServe(cmd *cobra.Command, opts *serveOptions) error {
 	if len(opts.aspects) == 0 && opts.aspectPath == "" {
 		return errors.New("serve: no aspect: give -a ASPECT.weft (repeatable) or --aspectpath with @AspectJ aspects")
 	}
-	o := launch.Options{Aspects: opts.aspects, AspectPath: opts.aspectPath, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Modules: opts.modules,
+	o := launch.Options{Aspects: opts.aspects, AspectPath: opts.aspectPath, ClassPath: opts.classPath, AdviceCP: opts.adviceCP, JavaHome: opts.javaHome, Modules: opts.modules,
 		Scope: opts.scope, IgnoreUnmatched: opts.xlint.ignore(), LoadTime: opts.loadTime, WeaveInfo: opts.weaveInfo, ServeDir: opts.dir, CacheMax: opts.cacheMax}
 	err := launch.Serve(withStreams(cmd, o))
 	var stopped *launch.Interrupted

@@ -114,10 +114,11 @@ Examples:
 }
 
 // javaSpellings returns weft's arguments with -cp, the Java spelling, and
-// -aspectpath, ajc's, written --cp and --aspectpath for weft weave (pflag
+// -aspectpath, ajc's, written --cp and --aspectpath for weft weave and
+// serve (pflag
 // shorthands are one letter), up to "--".
 func javaSpellings(args []string) []string {
-	if len(args) == 0 || args[0] != "weave" {
+	if len(args) == 0 || (args[0] != "weave" && args[0] != "serve") {
 		return args
 	}
 	out := append([]string(nil), args...)

@@ -1,0 +1,13 @@
+package demo;
+
+import org.aspectj.lang.annotation.AfterReturning;
+import org.aspectj.lang.annotation.Aspect;
+
+/** Names Main as Java code of its package does: by its simple name. */
+@Aspect
+public class Local {
+    @AfterReturning(pointcut = "execution(static int Main.square(int))", returning = "r")
+    public void squared(int r) {
+        System.out.println("same package: square returned " + r);
+    }
+}
