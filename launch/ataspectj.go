@@ -105,22 +105,25 @@ func readAopXMLs(entries []string) ([]*aopxml.Config, error) {
 	return out, nil
 }
 
-// atConfig is the configurations' union: the aspects that run and the
-// types woven. Aspects an aop.xml defines are not supported yet.
-func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, pointcut.AtWeaving, error) {
+// atConfig is the configurations' union: the aspects that run (names,
+// and the concrete aspects the files define, by name) and the types woven.
+func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]definedAspect, pointcut.AtWeaving, error) {
 	var names []string
+	defined := map[string]definedAspect{}
 	type pattern struct{ where, within string }
 	var include, exclude []pattern
 	var weaving pointcut.AtWeaving
 	ignored := map[string]bool{}
 	for _, x := range configs {
-		for _, c := range x.Concrete {
-			return nil, weaving, fmt.Errorf("%s: <concrete-aspect name=%q>: aspects defined in aop.xml are not supported yet; "+
-				"hint: write the concrete aspect as an @Aspect class and list it with <aspect name>", x.Where(c), c.Value)
-		}
 		for _, a := range x.Aspects {
 			if !slices.Contains(names, a.Value) {
 				names = append(names, a.Value)
+			}
+		}
+		for _, c := range x.Concrete {
+			if !slices.Contains(names, c.Name) {
+				names = append(names, c.Name)
+				defined[c.Name] = definedAspect{x, c}
 			}
 		}
 		for _, it := range x.AspectInclude {
@@ -155,14 +158,14 @@ func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, pointcut.AtWeavi
 		for _, it := range include {
 			m, err := match(it, n)
 			if err != nil {
-				return nil, weaving, err
+				return nil, nil, weaving, err
 			}
 			ok = ok || m
 		}
 		for _, it := range exclude {
 			m, err := match(it, n)
 			if err != nil {
-				return nil, weaving, err
+				return nil, nil, weaving, err
 			}
 			ok = ok && !m
 		}
@@ -170,13 +173,19 @@ func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, pointcut.AtWeavi
 			kept = append(kept, n)
 		}
 	}
-	return kept, weaving, nil
+	return kept, defined, weaving, nil
+}
+
+// definedAspect is a <concrete-aspect> and the file defining it.
+type definedAspect struct {
+	x  *aopxml.Config
+	ca *aopxml.ConcreteAspect
 }
 
 // buildAtAspects reads and translates the aspects the configurations list
 // from the class path entries, and installs the result in weft's cache.
 func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []string, agent string, rtAt rtPlaces) (*atAspects, error) {
-	names, weaving, err := atConfig(w, configs)
+	names, defined, weaving, err := atConfig(w, configs)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +201,13 @@ func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []str
 	var ts []*pointcut.AtTranslation
 	var errs []string
 	for _, n := range names {
-		t, err := translateAtAspect(srcs, n, weaving)
+		var t *pointcut.AtTranslation
+		var err error
+		if d, ok := defined[n]; ok {
+			t, err = translateDefined(srcs, d, weaving)
+		} else {
+			t, err = translateAtAspect(srcs, n, weaving)
+		}
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
@@ -219,6 +234,38 @@ func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.At
 	if a == nil {
 		return nil, fmt.Errorf("aspect %s (in %s): not annotated @org.aspectj.lang.annotation.Aspect", name, where)
 	}
+	return translateWithSupers(srcs, a, weaving)
+}
+
+// translateDefined translates an aop.xml's <concrete-aspect>: an aspect
+// extending an abstract @AspectJ aspect, whose abstract pointcuts the
+// element's <pointcut>s define.
+func translateDefined(srcs []classpath.Source, d definedAspect, weaving pointcut.AtWeaving) (*pointcut.AtTranslation, error) {
+	ca := d.ca
+	where := fmt.Sprintf("%s:%d: <concrete-aspect name=%q>", d.x.File, ca.Line, ca.Name)
+	switch {
+	case ca.Other != "":
+		return nil, fmt.Errorf("%s: its %s is not supported yet; hint: write the advice in an @Aspect class", where, ca.Other)
+	case ca.PerClause != "":
+		return nil, fmt.Errorf("%s: perclause is not supported yet; hint: give the abstract aspect the per-clause", where)
+	}
+	sup, _, err := readAtAspect(srcs, strings.ReplaceAll(ca.Extends, ".", "/"))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: extends %s: %v", where, ca.Extends, err)
+	case sup == nil || !sup.Abstract:
+		return nil, fmt.Errorf("%s: extends %s, which is not an abstract @Aspect class", where, ca.Extends)
+	}
+	a := &pointcut.AtAspect{Class: strings.ReplaceAll(ca.Name, ".", "/"), Super: sup.Class, Generated: true, Precedence: ca.Precedence}
+	for _, p := range ca.Pointcuts {
+		a.Pointcuts = append(a.Pointcuts, &pointcut.AtPointcut{Name: p.Name, Desc: "()V", Expr: p.Expression, Params: []pointcut.AtParam{}})
+	}
+	return translateWithSupers(srcs, a, weaving)
+}
+
+// translateWithSupers reads the aspects a extends and translates a.
+func translateWithSupers(srcs []classpath.Source, a *pointcut.AtAspect, weaving pointcut.AtWeaving) (*pointcut.AtTranslation, error) {
+	name := strings.ReplaceAll(a.Class, "/", ".")
 	var supers []*pointcut.AtAspect
 	for s := a.Super; s != "java/lang/Object"; {
 		sup, _, err := readAtAspect(srcs, s)

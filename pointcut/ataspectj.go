@@ -25,6 +25,10 @@ type AtAspect struct {
 	SourceFile string // the SourceFile attribute ("Tracing.java"), "" if none
 	Super      string // internal name of the superclass, which may be an abstract aspect
 	Abstract   bool   // an abstract aspect applies only through a concrete aspect extending it
+	// Generated says that no class file holds the aspect: an aop.xml's
+	// <concrete-aspect>, which weft.at defines at run time as a class
+	// extending Super with a no-argument constructor.
+	Generated bool
 	// AjcWoven says that AspectJ's weaver processed the class after javac
 	// (it has org.aspectj.weaver.* attributes but is no code-style aspect):
 	// it has ajc's aspectOf(), whose instance weft.at uses.

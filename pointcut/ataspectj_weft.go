@@ -485,6 +485,9 @@ func (t *atTranslator) javaSource() []byte {
 		fmt.Fprintf(&b, "    private static final MethodHandle H%d = S%d.dynamicInvoker();\n", i, i)
 	}
 	b.WriteString("\n    static {\n")
+	if t.a.Generated {
+		fmt.Fprintf(&b, "        weft.at.Link.concrete(%q, %q);\n", t.name, binaryName(t.a.Super))
+	}
 	for i, d := range t.methods {
 		fmt.Fprintf(&b, "        weft.at.Link.link(S%d, %q, %q, %q, %q, %v);\n", i, d.Class, d.Method, d.Desc, d.Roles, d.Static)
 	}

@@ -89,7 +89,9 @@ func TestAtAspectJ(t *testing.T) {
 		t.Fatalf("AspectJ's output lacks the advice inside proceed:\n%s", aspectJ)
 	}
 	want := aspectJ[:second] + fmt.Sprintf(inner, 8) + aspectJ[second+len(fmt.Sprintf(inner, 7)):]
-	for _, per := range []string{"perthis: instance 2, call 2, size 3\n", "percflow: flow 4, list adds 1\n", "pertypewithin: instance 1, run 2 of Main.square(..)\n"} {
+	for _, per := range []string{"perthis: instance 2, call 2, size 3, aspectOf true, hasAspect of a string false\n", "percflow: flow 4, list adds 1\n",
+		"pertypewithin: instance 1, run 2 of Main.square(..)\n", "Counting: list adds 6\nXmlCounting: list adds 6\n",
+		"same package: square returned 64, aspectOf true, hasAspect true\n"} {
 		if !strings.Contains(aspectJ, per) {
 			t.Fatalf("AspectJ's output lacks %q:\n%s", per, aspectJ)
 		}
@@ -103,7 +105,11 @@ func TestAtAspectJ(t *testing.T) {
 
 	// The JDK's join points, without the agent: aop.xml is enough.
 	jdkCP := strings.Join([]string{app, jdkAspects, aspectjrtJar}, string(filepath.ListSeparator))
-	const adds = "ArrayList.add under Main.add: 6, the last public boolean java.util.ArrayList.add(java.lang.Object) of d\n"
+	// The aop.xml's <concrete-aspect name="demo.xml.MainDone"> extends
+	// demo.jdk.AbstractMain, of another package: defined in the
+	// application's loader, and its advice runs.
+	const adds = "concrete aspect demo.xml.MainDone of AppClassLoader\n" +
+		"ArrayList.add under Main.add: 6, the last public boolean java.util.ArrayList.add(java.lang.Object) of d\n"
 	stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all", "-cp", jdkCP, "demo.Main")
 	if code != 0 || !strings.HasSuffix(stdout, adds) {
 		t.Errorf("weft run, the JDK's join points: exit %d, stdout:\n%s\nwant it to end:\n%s\nstderr:\n%s", code, stdout, adds, stderr)

@@ -22,9 +22,9 @@ var Resources = []string{"META-INF/aop.xml", "META-INF/aop-ajc.xml", "org/aspect
 type Config struct {
 	File    string // where it was read, as given (e.g. app.jar!/META-INF/aop.xml)
 	Aspects []Item // <aspects><aspect name>: binary names, in document order
-	// Concrete are <aspects><concrete-aspect name>: aspects the file
-	// defines, extending an abstract aspect with pointcuts.
-	Concrete []Item
+	// Concrete are <aspects><concrete-aspect>: aspects the file defines,
+	// each extending an abstract aspect with its pointcuts.
+	Concrete []*ConcreteAspect
 	// AspectInclude and AspectExclude are <aspects>' within patterns:
 	// which aspects of all the files' lists run.
 	AspectInclude, AspectExclude []Item
@@ -37,6 +37,24 @@ type Config struct {
 type Item struct {
 	Value string
 	Line  int
+}
+
+// ConcreteAspect is <concrete-aspect name extends [precedence]
+// [perclause]> with its <pointcut name expression/> elements.
+type ConcreteAspect struct {
+	Name, Extends         string
+	Precedence, PerClause string // "" if not given
+	Pointcuts             []Pointcut
+	Line                  int
+	// Other names the first element or attribute weft does not read
+	// (AspectJ's <before>, <around>... advice), "" if none.
+	Other string
+}
+
+// Pointcut is a concrete aspect's <pointcut name expression/>.
+type Pointcut struct {
+	Name, Expression string
+	Line             int
 }
 
 // Where is "file:line" of an item of c.
@@ -119,7 +137,32 @@ func (c *Config) element(parent string, t xml.StartElement, line int) error {
 		}
 		c.Aspects = append(c.Aspects, Item{n, line})
 	case parent == "aspects" && name == "concrete-aspect":
-		c.Concrete = append(c.Concrete, Item{attr("name"), line})
+		ca := &ConcreteAspect{Name: attr("name"), Extends: attr("extends"), Precedence: attr("precedence"),
+			PerClause: attr("perclause"), Line: line}
+		for _, a := range t.Attr {
+			switch a.Name.Local {
+			case "name", "extends", "precedence", "perclause":
+			default:
+				if ca.Other == "" {
+					ca.Other = "attribute " + a.Name.Local
+				}
+			}
+		}
+		if ca.Name == "" || ca.Extends == "" {
+			return fmt.Errorf("%s: <concrete-aspect> needs a name and the aspect it extends", where)
+		}
+		c.Concrete = append(c.Concrete, ca)
+	case parent == "concrete-aspect" && name == "pointcut":
+		ca := c.Concrete[len(c.Concrete)-1]
+		n, e := attr("name"), attr("expression")
+		if n == "" || e == "" {
+			return fmt.Errorf("%s: <pointcut> needs a name and an expression", where)
+		}
+		ca.Pointcuts = append(ca.Pointcuts, Pointcut{n, e, line})
+	case parent == "concrete-aspect":
+		if ca := c.Concrete[len(c.Concrete)-1]; ca.Other == "" {
+			ca.Other = "<" + name + ">"
+		}
 	case parent == "aspects" && name == "include":
 		return within(&c.AspectInclude)
 	case parent == "aspects" && name == "exclude":

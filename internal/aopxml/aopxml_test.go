@@ -17,7 +17,9 @@ func TestParse(t *testing.T) {
     <aspect name="com.acme.Time"/>
     <include within="com.acme..*"/>
     <exclude within="com.acme.Off"/>
-    <concrete-aspect name="com.acme.Mine" extends="com.acme.Abstract"/>
+    <concrete-aspect name="com.acme.Mine" extends="com.acme.Abstract" precedence="com.acme.Mine, *">
+      <pointcut name="scope" expression="within(com.acme.app..*)"/>
+    </concrete-aspect>
   </aspects>
   <weaver options="-verbose -showWeaveInfo">
     <include within="com.acme.app..*"/>
@@ -30,18 +32,21 @@ func TestParse(t *testing.T) {
 	}
 	want := &Config{File: "app.jar!/META-INF/aop.xml", Aspects: []Item{{"com.acme.Trace", 5}, {"com.acme.Time", 6}},
 		AspectInclude: []Item{{"com.acme..*", 7}}, AspectExclude: []Item{{"com.acme.Off", 8}},
-		Concrete: []Item{{"com.acme.Mine", 9}},
-		Include:  []Item{{"com.acme.app..*", 12}}, Exclude: []Item{{"com.acme.app.Gen*", 13}}, Options: []string{"-verbose", "-showWeaveInfo"}}
+		Concrete: []*ConcreteAspect{{Name: "com.acme.Mine", Extends: "com.acme.Abstract", Precedence: "com.acme.Mine, *",
+			Pointcuts: []Pointcut{{"scope", "within(com.acme.app..*)", 10}}, Line: 9}},
+		Include: []Item{{"com.acme.app..*", 14}}, Exclude: []Item{{"com.acme.app.Gen*", 15}}, Options: []string{"-verbose", "-showWeaveInfo"}}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
 	}
-	if w := c.Where(c.Include[0]); w != "app.jar!/META-INF/aop.xml:12" {
+	if w := c.Where(c.Include[0]); w != "app.jar!/META-INF/aop.xml:14" {
 		t.Errorf("Where: %s", w)
 	}
 	for _, e := range []struct{ doc, want string }{
 		{`<aspectj><aspects><aspect/></aspects></aspectj>`, "f:1: <aspect> without a name"},
 		{"<aspectj>\n\n<weaver><include/></weaver></aspectj>", "f:3: <include> without a within pattern"},
 		{"<aspectj>\n<aspects>\n</aspectj>", "f: XML syntax error on line 3"},
+		{"<aspectj><aspects><concrete-aspect name=\"a.B\"/></aspects></aspectj>", "f:1: <concrete-aspect> needs a name and the aspect it extends"},
+		{"<aspectj><aspects><concrete-aspect name=\"a.B\" extends=\"a.A\">\n<pointcut name=\"p\"/></concrete-aspect></aspects></aspectj>", "f:2: <pointcut> needs a name and an expression"},
 		{`<beans/>`, "f:1: <beans>: an aop.xml holds one <aspectj> element"},
 		{``, "f: no <aspectj> element"},
 	} {

@@ -91,6 +91,91 @@ public final class Link {
         }
     }
 
+    /**
+     * The aspects aop.xml files define (concrete-aspect), by binary name:
+     * the abstract aspect each extends.
+     */
+    private static final java.util.Map<String, String> CONCRETE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Declares the concrete aspect name, which extends the abstract aspect
+     * superName: no class file holds it, aspectClass defines it.
+     */
+    public static void concrete(String name, String superName) {
+        CONCRETE.put(name, superName);
+    }
+
+    /**
+     * The aspect class name, loaded and initialized by the system class
+     * loader; a concrete aspect of an aop.xml is defined first, in its
+     * abstract aspect's loader.
+     */
+    static Class<?> aspectClass(String name) throws ClassNotFoundException, IllegalAccessException {
+        ClassLoader sys = ClassLoader.getSystemClassLoader();
+        String sup = CONCRETE.get(name);
+        if (sup == null) {
+            return Class.forName(name, true, sys);
+        }
+        synchronized (CONCRETE) {
+            try {
+                return Class.forName(name, true, sys);
+            } catch (ClassNotFoundException e) {
+                Class<?> s = Class.forName(sup, false, sys);
+                Class<?> c = weft.rt.Define.inLoaderOf(s, name, concreteClass(name.replace('.', '/'), sup.replace('.', '/')));
+                return Class.forName(c.getName(), true, c.getClassLoader());
+            }
+        }
+    }
+
+    /**
+     * The class file of {@code public class NAME extends SUPER { public
+     * NAME() { super(); } }}, version 52: straight-line code, no stack map.
+     */
+    static byte[] concreteClass(String name, String sup) {
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream(200);
+        java.io.DataOutputStream out = new java.io.DataOutputStream(buf);
+        try {
+            out.writeInt(0xCAFEBABE);
+            out.writeShort(0);
+            out.writeShort(52);
+            out.writeShort(10); // constant pool count
+            out.writeByte(1); out.writeUTF(name); // #1
+            out.writeByte(7); out.writeShort(1); // #2 this
+            out.writeByte(1); out.writeUTF(sup); // #3
+            out.writeByte(7); out.writeShort(3); // #4 super
+            out.writeByte(1); out.writeUTF("<init>"); // #5
+            out.writeByte(1); out.writeUTF("()V"); // #6
+            out.writeByte(12); out.writeShort(5); out.writeShort(6); // #7 <init>:()V
+            out.writeByte(10); out.writeShort(4); out.writeShort(7); // #8 super.<init>
+            out.writeByte(1); out.writeUTF("Code"); // #9
+            out.writeShort(0x0021); // public super
+            out.writeShort(2);
+            out.writeShort(4);
+            out.writeShort(0); // interfaces
+            out.writeShort(0); // fields
+            out.writeShort(1); // methods
+            out.writeShort(0x0001); // public
+            out.writeShort(5);
+            out.writeShort(6);
+            out.writeShort(1); // attributes
+            out.writeShort(9); // Code
+            out.writeInt(2 + 2 + 4 + 5 + 2 + 2);
+            out.writeShort(1); // max stack
+            out.writeShort(1); // max locals
+            out.writeInt(5);
+            out.writeByte(0x2A); // aload_0
+            out.writeByte(0xB7); // invokespecial #8
+            out.writeShort(8);
+            out.writeByte(0xB1); // return
+            out.writeShort(0); // exception table
+            out.writeShort(0); // code attributes
+            out.writeShort(0); // class attributes
+        } catch (java.io.IOException e) {
+            throw new InternalError(e);
+        }
+        return buf.toByteArray();
+    }
+
     /** The warnings printed, so that each is printed once. */
     private static final Set<String> WARNED = new HashSet<>();
 
@@ -126,6 +211,52 @@ public final class Link {
         }
     }
 
+    /**
+     * The aspects whose advice weft links, by binary name: those
+     * org.aspectj.lang.Aspects asks weft about rather than the class.
+     */
+    private static final Set<String> LINKED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The instances of the aspects with a per-clause, by binary name. */
+    static final java.util.Map<String, Per> PERS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The instance of aspect c that org.aspectj.lang.Aspects.aspectOf
+     * asks for: of a singleton (key null), of the current control flow
+     * (percflow, key null), of the object key (perthis, pertarget) or of
+     * the class key (pertypewithin); null when weft does not run c.
+     * Throws NoAspectBoundException when weft runs c and there is none.
+     */
+    public static Object instanceOf(Class<?> c, Object key) {
+        Per per = PERS.get(c.getName());
+        if (per != null) {
+            Object a = per.instanceFor(key);
+            if (a == null) {
+                throw new NoAspectBoundException(c.getName(), null);
+            }
+            return a;
+        }
+        if (!LINKED.contains(c.getName())) {
+            return null;
+        }
+        if (key != null) {
+            throw new NoAspectBoundException(c.getName() + " is a singleton", null);
+        }
+        return aspectOf(c);
+    }
+
+    /** Whether aspect c has an instance for key, as instanceOf; null when weft does not run c. */
+    public static Boolean hasInstance(Class<?> c, Object key) {
+        Per per = PERS.get(c.getName());
+        if (per != null) {
+            return per.instanceFor(key) != null;
+        }
+        if (!LINKED.contains(c.getName())) {
+            return null;
+        }
+        return key == null && hasAspect(c);
+    }
+
     /** Reports whether c's aspect instance has been made. */
     public static boolean hasAspect(Class<?> c) {
         return ASPECTS.get(c).made();
@@ -151,7 +282,8 @@ public final class Link {
             boolean isStatic) {
         String step = "cannot load the class";
         try {
-            Class<?> c = Class.forName(aspect, true, ClassLoader.getSystemClassLoader());
+            LINKED.add(aspect);
+            Class<?> c = aspectClass(aspect);
             step = "no method " + method + desc;
             MethodType mt = MethodType.fromMethodDescriptorString(desc, c.getClassLoader());
             // 'i' first: the dispatcher passes the instance (an aspect

@@ -25,6 +25,22 @@ public final class Per {
 
     public Per(String aspect) {
         this.aspect = aspect;
+        Link.PERS.put(aspect, this);
+    }
+
+    /**
+     * The instance org.aspectj.lang.Aspects asks for: of the object key,
+     * of the class key (its name), or, key null, of the current control
+     * flow; null if none.
+     */
+    Object instanceFor(Object key) {
+        if (key == null) {
+            return top();
+        }
+        if (key instanceof Class && !types.isEmpty()) {
+            return types.get(((Class<?>) key).getName());
+        }
+        return of(key);
     }
 
     /** Gives key an instance unless it has one (perthis, pertarget). */
@@ -85,7 +101,7 @@ public final class Per {
             Constructor<?> k;
             synchronized (this) {
                 if (constructor == null) {
-                    Class<?> c = Class.forName(aspect, true, ClassLoader.getSystemClassLoader());
+                    Class<?> c = Link.aspectClass(aspect);
                     k = c.getDeclaredConstructor();
                     k.setAccessible(true);
                     constructor = k;

@@ -1,5 +1,6 @@
 package demo;
 
+import org.aspectj.lang.Aspects;
 import org.aspectj.lang.annotation.AfterReturning;
 import org.aspectj.lang.annotation.Aspect;
 
@@ -8,6 +9,7 @@ import org.aspectj.lang.annotation.Aspect;
 public class Local {
     @AfterReturning(pointcut = "execution(static int Main.square(int))", returning = "r")
     public void squared(int r) {
-        System.out.println("same package: square returned " + r);
+        System.out.println("same package: square returned " + r + ", aspectOf " + (Aspects.aspectOf(Local.class) == this)
+                + ", hasAspect " + Aspects.hasAspect(Local.class));
     }
 }

@@ -13,7 +13,7 @@ import org.aspectj.lang.annotation.Pointcut;
 
 /** Traces demo's methods: every kind of advice, as AspectJ prints them. */
 @Aspect
-@DeclarePrecedence("demo.aspects.Trace, demo.aspects.PerMain, demo.aspects.PerFlow, *")
+@DeclarePrecedence("demo.aspects.Trace, demo.aspects.PerMain, demo.aspects.PerFlow, *, demo.aspects.Counting")
 public class Trace {
     private int calls;
 
