@@ -120,7 +120,7 @@ import org.aspectj.lang.annotation.*;
 @DeclarePrecedence("at.Simple, *")
 public class Simple {
     @Pointcut("execution(* at.Service.size(int)) && args(i) && if()")
-    public static boolean big(int i) { return i > 10; }
+    public static boolean big(int i, JoinPoint jp) { return i > 10; }
 
     @Around("big(i)")
     public int twice(ProceedingJoinPoint pjp, int i) throws Throwable { return (Integer) pjp.proceed() * 2; }

@@ -224,17 +224,7 @@ func (t *atTranslator) unsupported() {
 		for _, p := range owner.Parents {
 			t.errorf(owner, "field "+p.Field, 0, "", "@DeclareParents is not supported yet")
 		}
-		for _, p := range owner.Pointcuts {
-			if !p.If {
-				continue
-			}
-			for _, q := range p.Params {
-				if q.Role.Special() {
-					t.errorf(owner, atMember(p.Name, p.Desc), p.Line, "pass the formals only; the join point is not available to if() tests yet",
-						"an if() test taking a %s is not supported yet", q.Role)
-				}
-			}
-		}
+
 	}
 }
 
@@ -249,7 +239,7 @@ func (t *atTranslator) weftHeader() {
 // method is called through the dispatcher.
 func (t *atTranslator) pointcut(owner *AtAspect, p *AtPointcut) {
 	fmt.Fprintf(&t.w, "    // %s\n", where(owner, atMember(p.Name, p.Desc), p.Line))
-	formals, names := t.formals(p.Params, "")
+	formals, _ := t.formals(p.Params, "")
 	expr := p.Expr
 	if expr == "" {
 		expr = "if(false)" // @Pointcut(""): AspectJ's pointcut matching nothing
@@ -257,12 +247,26 @@ func (t *atTranslator) pointcut(owner *AtAspect, p *AtPointcut) {
 	if p.If {
 		d := atDispatch{Name: fmt.Sprintf("i%d", len(t.methods)), Class: binaryName(owner.Class), Method: p.Name, Desc: p.Desc,
 			Static: true, Return: "boolean", Proceeds: -1}
+		var args []string
 		for _, q := range p.Params {
-			d.Roles += "f"
-			d.Params = append(d.Params, dispatchType(q.Desc))
+			switch q.Role {
+			case ParamJoinPoint:
+				d.Roles += "J"
+				d.Params = append(d.Params, "weft.rt.JoinPoint")
+				args = append(args, "thisJoinPoint")
+			case ParamStaticPart, ParamEnclosingStaticPart:
+				d.Roles += map[AtParamRole]string{ParamStaticPart: "S", ParamEnclosingStaticPart: "E"}[q.Role]
+				d.Params = append(d.Params, "weft.rt.JoinPointStaticPart")
+				args = append(args, map[AtParamRole]string{ParamStaticPart: "thisJoinPointStaticPart",
+					ParamEnclosingStaticPart: "thisEnclosingJoinPointStaticPart"}[q.Role])
+			default:
+				d.Roles += "f"
+				d.Params = append(d.Params, dispatchType(q.Desc))
+				args = append(args, q.Name)
+			}
 		}
 		t.methods = append(t.methods, d)
-		test := fmt.Sprintf("if(%s.%s(%s))", strings.ReplaceAll(t.dispatcher, "/", "."), d.Name, strings.Join(names, ", "))
+		test := fmt.Sprintf("if(%s.%s(%s))", strings.ReplaceAll(t.dispatcher, "/", "."), d.Name, strings.Join(args, ", "))
 		if rest := p.WithoutIf(); rest != "" {
 			expr = "(" + rest + ") && " + test
 		} else {

@@ -21,7 +21,7 @@ func TestTranslateAtAspect(t *testing.T) {
 	weft := string(tr.Weft)
 	for _, want := range []string{
 		"aspect at.Simple {\n",
-		"    pointcut big(int i): (execution(* at.Service.size(int)) && args(i)) && if(weft.at.gen.at.Simple.i0(i));\n",
+		"    pointcut big(int i): (execution(* at.Service.size(int)) && args(i)) && if(weft.at.gen.at.Simple.i0(i, thisJoinPoint));\n",
 		"    int around(int i): (big(i)) && (within(at..*)) && !within(at.Gen*) {\n        weft.at.gen.at.Simple.a0(proceed, thisJoinPoint, i);\n",
 		"    after() returning(java.lang.Object r): (execution(* at.Service.*(..))) && (within(at..*)) && !within(at.Gen*) {\n" +
 			"        weft.at.gen.at.Simple.a1(thisJoinPointStaticPart, r, thisEnclosingJoinPointStaticPart);\n",
@@ -43,10 +43,10 @@ func TestTranslateAtAspect(t *testing.T) {
 	java := string(tr.Java)
 	for _, want := range []string{
 		"package weft.at.gen.at;\n",
-		`weft.at.Link.link(S0, "at.Simple", "big", "(I)Z", "f", true);`,
+		`weft.at.Link.link(S0, "at.Simple", "big", "(ILorg/aspectj/lang/JoinPoint;)Z", "fJ", true);`,
 		`weft.at.Link.link(S1, "at.Simple", "twice", "(Lorg/aspectj/lang/ProceedingJoinPoint;I)I", "Pf", false);`,
 		`weft.at.Link.link(S2, "at.Simple", "returned", "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Lorg/aspectj/lang/JoinPoint$EnclosingStaticPart;)V", "SfE", false);`,
-		"public static boolean i0(int p0) throws Throwable {\n        return (boolean) H0.invokeExact(p0);",
+		"public static boolean i0(int p0, weft.rt.JoinPoint p1) throws Throwable {\n        return (boolean) H0.invokeExact(p0, p1);",
 		"public static int a0(weft.rt.Proceed p0, weft.rt.JoinPoint p1, int p2) throws Throwable {",
 		"private static int a0$unlinked(weft.rt.Proceed p0, weft.rt.JoinPoint p1, int p2) throws Throwable {\n        return (Integer) p0.proceed();",
 		"public static void a1(weft.rt.JoinPointStaticPart p0, Object p1, weft.rt.JoinPointStaticPart p2) throws Throwable {",
@@ -120,7 +120,6 @@ func TestTranslateAtAspect(t *testing.T) {
 	}
 
 	for _, c := range []struct{ class, want string }{
-		{"at/Tracing", "at/Tracing.java:17: aspect at.Tracing, method bigSize(int, JoinPoint): an if() test taking a JoinPoint is not supported yet"},
 		{"at/Tracing", "aspect at.Tracing, field moody: @DeclareParents is not supported yet"},
 		{"at/AbstractTracer", "aspect at.AbstractTracer: an abstract aspect applies only through an aspect extending it"},
 	} {

@@ -16,9 +16,21 @@ import (
 
 // ifNode is a compiled if(...).
 type ifNode struct {
-	method  advice.Method
-	formals []int    // the formal each argument passes
-	params  []string // the method's parameter descriptors
+	method advice.Method
+	// formals are the formal each argument passes, -1 for a context
+	// value, whose kind is then in contexts.
+	formals  []int
+	contexts []advice.ValueKind
+	params   []string // the method's parameter descriptors
+}
+
+// ifContexts are the context values an if() may pass: those the helper
+// has before the join point runs.
+var ifContexts = map[advice.ValueKind]bool{
+	advice.JoinPointStaticPart: true,
+	advice.EnclosingStaticPart: true,
+	advice.JoinPointID:         true,
+	advice.JoinPoint:           true,
 }
 
 // ifFix is an If residue whose arguments are read from the binds once the
@@ -39,7 +51,12 @@ func (n *ifNode) eval(m *matchCtx) result {
 func (m *matchCtx) fixIfs() {
 	for _, f := range m.ifs {
 		for i, formal := range f.n.formals {
-			v := m.binds[formal]
+			var v advice.Value
+			if formal < 0 {
+				v = advice.Value{Kind: f.n.contexts[i]}
+			} else {
+				v = m.binds[formal]
+			}
 			v.Desc = f.n.params[i]
 			f.r.Args[i] = v
 		}
@@ -74,16 +91,23 @@ func (c *compiler) ifPointcut(d *Designator, ev *env) node {
 	var values []string
 	for _, a := range call.Args {
 		t, ok := ev.names[a.Name]
-		_, context := contextValues[a.Name]
+		kind, context := contextValues[a.Name]
 		switch {
 		case ok && t.formal >= 0 && t.formal == len(ev.formals)-1 && ev.formals[t.formal] != "":
 			c.errorf(a.Pos, "if() is tested before the join point runs", "if() cannot pass the returning or throwing formal %s", a.Name)
 		case ok && t.formal >= 0:
 			n.formals = append(n.formals, t.formal)
+			n.contexts = append(n.contexts, 0)
 			values = append(values, t.types[len(t.types)-1])
 			continue
+		case context && ifContexts[kind] && !ok:
+			n.formals = append(n.formals, -1)
+			n.contexts = append(n.contexts, kind)
+			values = append(values, contextDesc[kind])
+			continue
 		case context:
-			c.errorf(a.Pos, "pass formals bound by this(), target(), args() or cflow()", "if() cannot pass %s (not supported yet)", a.Name)
+			c.errorf(a.Pos, "pass formals bound by this(), target(), args() or cflow(), thisJoinPoint, thisJoinPointStaticPart, thisEnclosingJoinPointStaticPart or joinPointId",
+				"if() cannot pass %s", a.Name)
 		default:
 			var names []string
 			for _, f := range ev.formals {

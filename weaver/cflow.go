@@ -118,8 +118,7 @@ func (hg *helperGen) ifTest(r *advice.Residue, fail *classfile.Label) {
 		if i < len(mt.Params) {
 			want = mt.Params[i]
 		}
-		hg.pushValue(v, want)
-		stack += 3
+		stack += hg.push(v, want) + 1
 	}
 	hg.g.invoke(classfile.OpInvokestatic, r.Method.Owner, r.Method.Name, r.Method.Desc)
 	hg.g.add(classfile.Insn{Op: classfile.OpIfeq, Label: fail})

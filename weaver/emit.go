@@ -1,6 +1,7 @@
 package weaver
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/weft-aop/weft/advice"
@@ -1018,7 +1019,23 @@ func (e *emitter) collectParams(spec *helperSpec, ctx valueCtx, a advice.Applied
 			want(advice.Thrown, 0)
 		}
 	}
-	for _, v := range spec.args {
+	// The advice's values, and those its if() tests pass.
+	values := spec.args
+	var ifArgs func(r *advice.Residue)
+	ifArgs = func(r *advice.Residue) {
+		if r == nil {
+			return
+		}
+		values = append(values, r.Args...)
+		for _, c := range r.Children {
+			ifArgs(c)
+		}
+	}
+	if a.Residue != nil {
+		values = slices.Clone(values)
+		ifArgs(a.Residue)
+	}
+	for _, v := range values {
 		switch v.Kind {
 		case advice.JoinPointID:
 			if spec.jp == nil {
@@ -1059,11 +1076,6 @@ func (e *emitter) collectParams(spec *helperSpec, ctx valueCtx, a advice.Applied
 		}
 		if r.Op == advice.InstanceOf || r.Op == advice.HasAnnotation {
 			want(r.Value.Kind, r.Value.Index)
-		}
-		for _, v := range r.Args { // if()
-			if v.Kind != advice.CflowValue {
-				want(v.Kind, v.Index)
-			}
 		}
 		for _, c := range r.Children {
 			walk(c)

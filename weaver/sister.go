@@ -895,60 +895,65 @@ func (hg *helperGen) call(m advice.Method) int {
 // pushArgs pushes the advice call's values, each converted to the advice
 // parameter's type, and returns (an upper bound of) the slots they take.
 func (hg *helperGen) pushArgs(params []classfile.Type) (stack int) {
-	g, h := hg.g, hg.h
-	for k, v := range h.args {
+	for k, v := range hg.h.args {
 		want := classfile.Type(v.Desc)
 		if k < len(params) {
 			want = params[k]
 		}
-		switch v.Kind {
-		case advice.JoinPointStaticPart:
-			g.idx(classfile.OpIload, uint16(hg.jpSlot))
-			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
-			stack++
-		case advice.EnclosingStaticPart:
-			g.idx(classfile.OpIload, uint16(hg.encSlot))
-			g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
-			stack++
-		case advice.JoinPoint:
-			stack += hg.pushJoinPoint()
-		case advice.ThisAnnotation, advice.TargetAnnotation, advice.ArgAnnotation,
-			advice.MemberAnnotation, advice.WithinAnnotation, advice.WithincodeAnnotation:
-			hg.pushAnnotation(v, want)
-			stack += 3
-		case advice.Proceed:
-			g.idx(classfile.OpAload, uint16(hg.closureSlot))
-			stack++
-		case advice.EachArg:
-			g.convert(hg.load(advice.Arg, hg.each), want)
-			stack += 2
-		case advice.CflowValue:
-			hg.pushCflowValue(v, want)
-			stack += 3
-		case advice.JoinPointID:
-			g.idx(classfile.OpIload, uint16(hg.jpSlot))
-			if g.base != 0 {
-				g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(g.base)})
-				g.op(classfile.OpIadd)
-			}
-			g.convert(classfile.Int, want)
-			stack += want.Size()
-		case advice.ArrayDims:
-			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(h.dims))})
-			g.add(classfile.Insn{Op: classfile.OpNewarray, Const: 10})
-			for d := 0; d < h.dims; d++ {
-				g.op(classfile.OpDup)
-				g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(d))})
-				g.idx(classfile.OpIload, uint16(hg.slot[[2]int{int(advice.Arg), d}]))
-				g.op(classfile.OpIastore)
-			}
-			stack += 4
-		default:
-			g.convert(hg.load(v.Kind, v.Index), want)
-			stack += 2
-		}
+		stack += hg.push(v, want)
 	}
 	return stack
+}
+
+// push pushes value v, an advice's or an if() test's, converted to type
+// want, and returns (an upper bound of) the slots it takes.
+func (hg *helperGen) push(v advice.Value, want classfile.Type) int {
+	g, h := hg.g, hg.h
+	switch v.Kind {
+	case advice.JoinPointStaticPart:
+		g.idx(classfile.OpIload, uint16(hg.jpSlot))
+		g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
+		return 1
+	case advice.EnclosingStaticPart:
+		g.idx(classfile.OpIload, uint16(hg.encSlot))
+		g.invoke(classfile.OpInvokestatic, g.sister, partsMethod, partsDesc)
+		return 1
+	case advice.JoinPoint:
+		return hg.pushJoinPoint()
+	case advice.ThisAnnotation, advice.TargetAnnotation, advice.ArgAnnotation,
+		advice.MemberAnnotation, advice.WithinAnnotation, advice.WithincodeAnnotation:
+		hg.pushAnnotation(v, want)
+		return 3
+	case advice.Proceed:
+		g.idx(classfile.OpAload, uint16(hg.closureSlot))
+		return 1
+	case advice.EachArg:
+		g.convert(hg.load(advice.Arg, hg.each), want)
+		return 2
+	case advice.CflowValue:
+		hg.pushCflowValue(v, want)
+		return 3
+	case advice.JoinPointID:
+		g.idx(classfile.OpIload, uint16(hg.jpSlot))
+		if g.base != 0 {
+			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(g.base)})
+			g.op(classfile.OpIadd)
+		}
+		g.convert(classfile.Int, want)
+		return want.Size() + 1
+	case advice.ArrayDims:
+		g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(h.dims))})
+		g.add(classfile.Insn{Op: classfile.OpNewarray, Const: 10})
+		for d := 0; d < h.dims; d++ {
+			g.op(classfile.OpDup)
+			g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(d))})
+			g.idx(classfile.OpIload, uint16(hg.slot[[2]int{int(advice.Arg), d}]))
+			g.op(classfile.OpIastore)
+		}
+		return 4
+	}
+	g.convert(hg.load(v.Kind, v.Index), want)
+	return 2
 }
 
 // skipReturn emits the return the tests jump to when the advice must not

@@ -42,6 +42,17 @@ public class Trace {
         System.out.println("adding " + name + " x" + times + " at " + sp.toShortString() + " " + sp.getSourceLocation().getLine());
     }
 
+    @Pointcut("execution(* demo.Main.*(String, ..)) && if()")
+    public static boolean chosen(JoinPoint jp) {
+        Object first = jp.getArgs()[0];
+        return "d".equals(first) || "on purpose".equals(first);
+    }
+
+    @Before("chosen()")
+    public void beforeChosen(JoinPoint.StaticPart sp) {
+        System.out.println("if() chose " + sp.toShortString());
+    }
+
     @AfterReturning(pointcut = "work()", returning = "result")
     public void returned(JoinPoint jp, Object result) {
         System.out.println("returned " + jp.toShortString() + " -> " + result);
