@@ -30,26 +30,7 @@ javac -d "$W/adv" $A/Hits.java
 javac -d "$W/app" $T/Main.java $T/Task.java $A/Hot.java
 javac -g -cp "$AJ/aspectjrt.jar" -d "$W/aspect" $A/Count.java
 cp -r $A/META-INF "$W/aspect/"
-mkdir -p "$W/gen/p"
-cat > "$W/gen/p/Base.java" <<'JAVA'
-package p;
-public abstract class Base implements bench.Task {
-    protected int base(int x) { return x & 7; }
-}
-JAVA
-awk -v n="$N" -v dir="$W/gen/p" 'BEGIN {
-  for (i = 0; i < n; i++) {
-    f = dir "/C" i ".java"
-    printf "package p;\npublic class C%d extends Base {\n", i > f
-    printf "    private final int[] data = new int[%d];\n", i % 13 + 1 > f
-    printf "    public int run(int x) { int s = 0; for (int k = 0; k < data.length; k++) s += helper(x + k); return s + %d; }\n", i > f
-    printf "    private int helper(int x) { return x > %d ? base(x) * 3 : base(x) + %d; }\n", i % 17, i > f
-    printf "    public String toString() { return \"C%d\"; }\n}\n", i > f
-    close(f)
-  }
-}'
-javac -cp "$W/app" -d "$W/plugin" "$W/gen/p/"*.java
-(cd "$W/plugin" && jar cf "$W/plugin.jar" p)
+ltw_plugin "$N" # $W/plugin.jar
 
 # A run with the load-time cache emptied first: weaving every class anew.
 cat > "$W/cold" <<SH

@@ -122,6 +122,26 @@ JAVA
   done
 }
 
+ltw_plugin() { # N: $W/plugin.jar, the load-time weaving programs' N generated classes p.C0 ...
+  # extending p.Base and implementing bench.Task (compiled against $W/app, which holds Task)
+  mkdir -p "$W/gen/p"
+  printf '%s\n' 'package p;' 'public abstract class Base implements bench.Task {' \
+    '    protected int base(int x) { return x & 7; }' '}' >"$W/gen/p/Base.java"
+  awk -v n="$1" -v dir="$W/gen/p" 'BEGIN {
+    for (i = 0; i < n; i++) {
+      f = dir "/C" i ".java"
+      printf "package p;\npublic class C%d extends Base {\n", i > f
+      printf "    private final int[] data = new int[%d];\n", i % 13 + 1 > f
+      printf "    public int run(int x) { int s = 0; for (int k = 0; k < data.length; k++) s += helper(x + k); return s + %d; }\n", i > f
+      printf "    private int helper(int x) { return x > %d ? base(x) * 3 : base(x) + %d; }\n", i % 17, i > f
+      printf "    public String toString() { return \"C%d\"; }\n}\n", i > f
+      close(f)
+    }
+  }'
+  javac -cp "$W/app" -d "$W/plugin" "$W/gen/p/"*.java
+  (cd "$W/plugin" && jar cf "$W/plugin.jar" p)
+}
+
 best() { # "WALL CPU": the best wall and user+sys CPU times (ms) of RUNS runs, children included
   local bw=999999999 bc=999999999
   "$@" >/dev/null 2>&1 # fills the caches

@@ -49,27 +49,7 @@ fi
 javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
 javac -d "$W/app" $T/Main.java $T/Task.java
 
-# N classes p.C0 ... extending p.Base, implementing bench.Task.
-mkdir -p "$W/gen/p"
-cat > "$W/gen/p/Base.java" <<'JAVA'
-package p;
-public abstract class Base implements bench.Task {
-    protected int base(int x) { return x & 7; }
-}
-JAVA
-awk -v n="$N" -v dir="$W/gen/p" 'BEGIN {
-  for (i = 0; i < n; i++) {
-    f = dir "/C" i ".java"
-    printf "package p;\npublic class C%d extends Base {\n", i > f
-    printf "    private final int[] data = new int[%d];\n", i % 13 + 1 > f
-    printf "    public int run(int x) { int s = 0; for (int k = 0; k < data.length; k++) s += helper(x + k); return s + %d; }\n", i > f
-    printf "    private int helper(int x) { return x > %d ? base(x) * 3 : base(x) + %d; }\n", i % 17, i > f
-    printf "    public String toString() { return \"C%d\"; }\n}\n", i > f
-    close(f)
-  }
-}'
-javac -cp "$W/app" -d "$W/plugin" "$W/gen/p/"*.java
-(cd "$W/plugin" && jar cf "$W/plugin.jar" p)
+ltw_plugin "$N" # $W/plugin.jar
 echo "$N generated classes, $(du -k "$W/plugin.jar" | cut -f1) KB jar"
 
 # Ahead of time: weft weave and ajc -inpath.

@@ -249,21 +249,10 @@ func (t *atTranslator) pointcut(owner *AtAspect, p *AtPointcut) {
 			Static: true, Return: "boolean", Proceeds: -1}
 		var args []string
 		for _, q := range p.Params {
-			switch q.Role {
-			case ParamJoinPoint:
-				d.Roles += "J"
-				d.Params = append(d.Params, "weft.rt.JoinPoint")
-				args = append(args, "thisJoinPoint")
-			case ParamStaticPart, ParamEnclosingStaticPart:
-				d.Roles += map[AtParamRole]string{ParamStaticPart: "S", ParamEnclosingStaticPart: "E"}[q.Role]
-				d.Params = append(d.Params, "weft.rt.JoinPointStaticPart")
-				args = append(args, map[AtParamRole]string{ParamStaticPart: "thisJoinPointStaticPart",
-					ParamEnclosingStaticPart: "thisEnclosingJoinPointStaticPart"}[q.Role])
-			default:
-				d.Roles += "f"
-				d.Params = append(d.Params, dispatchType(q.Desc))
-				args = append(args, q.Name)
-			}
+			role, params, values := atArg(q)
+			d.Roles += role
+			d.Params = append(d.Params, params...)
+			args = append(args, values...)
 		}
 		t.methods = append(t.methods, d)
 		test := fmt.Sprintf("if(%s.%s(%s))", strings.ReplaceAll(t.dispatcher, "/", "."), d.Name, strings.Join(args, ", "))
@@ -305,29 +294,13 @@ func (t *atTranslator) advice(owner *AtAspect, ad *AtAdvice) {
 		expr = fmt.Sprintf("(%s) && within(%s)", expr, oneLine(t.per.Text))
 	}
 	for _, q := range ad.Params {
-		switch q.Role {
-		case ParamFormal, ParamReturning, ParamThrowing:
-			d.Roles += "f"
-			d.Params = append(d.Params, dispatchType(q.Desc))
-			args = append(args, q.Name)
-		case ParamJoinPoint:
-			d.Roles += "J"
-			d.Params = append(d.Params, "weft.rt.JoinPoint")
-			args = append(args, "thisJoinPoint")
-		case ParamProceedingJoinPoint:
-			d.Roles += "P"
+		if q.Role == ParamProceedingJoinPoint {
 			d.Proceeds = len(d.Params)
-			d.Params = append(d.Params, "weft.rt.Proceed", "weft.rt.JoinPoint")
-			args = append(args, "proceed", "thisJoinPoint")
-		case ParamStaticPart:
-			d.Roles += "S"
-			d.Params = append(d.Params, "weft.rt.JoinPointStaticPart")
-			args = append(args, "thisJoinPointStaticPart")
-		case ParamEnclosingStaticPart:
-			d.Roles += "E"
-			d.Params = append(d.Params, "weft.rt.JoinPointStaticPart")
-			args = append(args, "thisEnclosingJoinPointStaticPart")
 		}
+		role, params, values := atArg(q)
+		d.Roles += role
+		d.Params = append(d.Params, params...)
+		args = append(args, values...)
 	}
 	var spec string
 	switch ad.Kind {
@@ -550,6 +523,23 @@ func (t *atTranslator) javaSource() []byte {
 	}
 	b.WriteString("}\n")
 	return []byte(b.String())
+}
+
+// atArg is what one parameter of an advice or if() method takes: its
+// role's letter (weft.at.Link's), the dispatcher's parameter types for it
+// and the values the .weft call passes.
+func atArg(q AtParam) (role string, params, values []string) {
+	switch q.Role {
+	case ParamJoinPoint:
+		return "J", []string{"weft.rt.JoinPoint"}, []string{"thisJoinPoint"}
+	case ParamProceedingJoinPoint:
+		return "P", []string{"weft.rt.Proceed", "weft.rt.JoinPoint"}, []string{"proceed", "thisJoinPoint"}
+	case ParamStaticPart:
+		return "S", []string{"weft.rt.JoinPointStaticPart"}, []string{"thisJoinPointStaticPart"}
+	case ParamEnclosingStaticPart:
+		return "E", []string{"weft.rt.JoinPointStaticPart"}, []string{"thisEnclosingJoinPointStaticPart"}
+	}
+	return "f", []string{dispatchType(q.Desc)}, []string{q.Name}
 }
 
 // dispatchType is the dispatcher's Java type for a value of descriptor

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
@@ -129,38 +126,14 @@ func TestAtAspectJ(t *testing.T) {
 
 	// weft serve with the aspect path: the JVM's classes woven at load
 	// time, the aspects those of the path's aop.xml.
-	dir := filepath.Join(t.TempDir(), "serve")
-	serve := exec.Command(os.Args[0], "serve", "--aspectpath", aspects, "--cp", app+string(filepath.ListSeparator)+aspectjrtJar,
-		"--modules", "java.base", "--dir", dir)
-	serve.Env = append(append(os.Environ(), asWeft+"=1"), env...)
-	var serveErr bytes.Buffer
-	serve.Stderr = &serveErr
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer serve.Process.Kill()
-	served := make(chan error, 1)
-	go func() { served <- serve.Wait() }()
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(dir, "weft.args")); err == nil {
-			break
-		}
-		select {
-		case err := <-served:
-			t.Fatalf("weft serve --aspectpath ended (%v) before it served:\n%s", err, serveErr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("weft serve --aspectpath wrote no weft.args:\n%s", serveErr.String())
-		}
-	}
+	dir, stop := servingWeft(t, env, "--aspectpath", aspects, "--cp", app+string(filepath.ListSeparator)+aspectjrtJar,
+		"--modules", "java.base")
 	stdout, _ = jvmtest.Run(t, "@"+filepath.Join(dir, "weft.args"), "-Xverify:all", "-cp", cp, "demo.Main")
 	if stdout != want {
 		t.Errorf("under weft serve --aspectpath: stdout:\n%s\nwant:\n%s", stdout, want)
 	}
-	serve.Process.Signal(syscall.SIGTERM)
-	if err := <-served; err != nil || !strings.Contains(serveErr.String(), "weft: load-time weaving: ") {
-		t.Errorf("weft serve --aspectpath: %v\n%s", err, serveErr.String())
+	if serveErr, err := stop(); err != nil || !strings.Contains(serveErr, "weft: load-time weaving: ") {
+		t.Errorf("weft serve --aspectpath: %v\n%s", err, serveErr)
 	}
 
 	// Nothing to weave: AspectJ's agent without an aop.xml, and no -a.

@@ -265,26 +265,10 @@ func corruptPacks(t *testing.T, env []string) int {
 func serveTwoJVMs(t *testing.T, env []string, aspect, adv, appJar, want string, advice []string, mainArgs ...string) {
 	t.Helper()
 	start := time.Now()
-	dir := filepath.Join(t.TempDir(), "serve")
 	report := filepath.Join(t.TempDir(), "serve.json")
-	serve := exec.Command(os.Args[0], "serve", "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--Xlint", "ignore",
-		"--dir", dir, "--ltw-report", report)
-	serve.Env = append(append(os.Environ(), asWeft+"=1"), env...)
-	var serveErr bytes.Buffer
-	serve.Stderr = &serveErr
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer serve.Process.Kill()
+	dir, stop := servingWeft(t, env, "-a", aspect, "--advice-cp", adv, "--modules", "java.base", "--Xlint", "ignore",
+		"--ltw-report", report)
 	args := filepath.Join(dir, "weft.args")
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(args); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("weft serve wrote no %s:\n%s", args, serveErr.String())
-		}
-	}
 	type out struct{ stdout, stderr string }
 	outs := make([]out, 2)
 	var wg sync.WaitGroup
@@ -306,9 +290,9 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, appJar, want string, 
 				i, o.stdout, want, slices.Equal(got, advice), o.stderr)
 		}
 	}
-	serve.Process.Signal(syscall.SIGTERM)
-	if err := serve.Wait(); err != nil {
-		t.Errorf("weft serve: %v\n%s", err, serveErr.String())
+	serveErr, err := stop()
+	if err != nil {
+		t.Errorf("weft serve: %v\n%s", err, serveErr)
 	}
 	var sum ltw.Summary
 	if b, err := os.ReadFile(report); err != nil {
@@ -320,10 +304,48 @@ func serveTwoJVMs(t *testing.T, env []string, aspect, adv, appJar, want string, 
 		// supertypes of the jars' classes are read from the jars.
 		t.Errorf("weft serve asked the JVMs for %d supertypes, want at most 8", sum.Asked)
 	}
-	if !strings.Contains(serveErr.String(), "weft: load-time weaving: ") || !strings.Contains(serveErr.String(), " answered in the JVM, woven ahead") {
-		t.Errorf("weft serve printed no summary, or one without the classes woven ahead:\n%s", serveErr.String())
+	if !strings.Contains(serveErr, "weft: load-time weaving: ") || !strings.Contains(serveErr, " answered in the JVM, woven ahead") {
+		t.Errorf("weft serve printed no summary, or one without the classes woven ahead:\n%s", serveErr)
 	}
 	t.Logf("weft serve, two JVMs: %s; %d supertypes asked (%v)", sum, sum.Asked, time.Since(start).Round(time.Millisecond))
+}
+
+// servingWeft starts weft serve with args and a --dir of its own, and
+// returns once it serves (its weft.args written), with the directory;
+// stop ends it with SIGTERM and returns its standard error and how it
+// ended. It fails the test if serve ends or takes two minutes before it
+// serves.
+func servingWeft(t *testing.T, env []string, args ...string) (dir string, stop func() (string, error)) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "serve")
+	serve := exec.Command(os.Args[0], append(append([]string{"serve"}, args...), "--dir", dir)...)
+	serve.Env = append(append(os.Environ(), asWeft+"=1"), env...)
+	var stderr bytes.Buffer
+	serve.Stderr = &stderr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill() })
+	ended := make(chan error, 1)
+	go func() { ended <- serve.Wait() }()
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "weft.args")); err == nil {
+			break
+		}
+		select {
+		case err := <-ended:
+			t.Fatalf("weft serve %s ended (%v) before it served:\n%s", strings.Join(args, " "), err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("weft serve %s wrote no weft.args:\n%s", strings.Join(args, " "), stderr.String())
+		}
+	}
+	return dir, func() (string, error) {
+		serve.Process.Signal(syscall.SIGTERM)
+		err := <-ended
+		return stderr.String(), err
+	}
 }
 
 // adviceLines are the lines the load-time test's advice prints in stderr,

@@ -47,11 +47,20 @@ public final class Signature {
      * ("java.util.Map$Entry", "[I" for an array construction).
      */
     public String getDeclaringTypeName() {
-        if (!declaringType.endsWith("[]")) {
-            return declaringType;
+        return className(declaringType);
+    }
+
+    /**
+     * Class.getName()'s form of a type as Java writes it: a class's binary
+     * name as it is, an array's descriptor ("int[]" is "[I",
+     * "java.lang.String[][]" is "[[Ljava.lang.String;").
+     */
+    public static String className(String type) {
+        if (!type.endsWith("[]")) {
+            return type;
         }
         StringBuilder b = new StringBuilder();
-        String e = declaringType;
+        String e = type;
         while (e.endsWith("[]")) {
             b.append('[');
             e = e.substring(0, e.length() - 2);

@@ -83,7 +83,7 @@ public final class AJ {
             case "double": return double.class;
             case "void": return void.class;
         }
-        String n = name.endsWith("[]") ? arrayName(name) : name;
+        String n = weft.rt.Signature.className(name);
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         ClassLoader system = ClassLoader.getSystemClassLoader();
         for (ClassLoader l : new ClassLoader[] {hint, context, system}) {
@@ -97,27 +97,6 @@ public final class AJ {
             }
         }
         return null;
-    }
-
-    /** Class.forName's name of an array type written "java.lang.String[][]". */
-    private static String arrayName(String name) {
-        StringBuilder b = new StringBuilder();
-        String e = name;
-        while (e.endsWith("[]")) {
-            b.append('[');
-            e = e.substring(0, e.length() - 2);
-        }
-        switch (e) {
-            case "boolean": return b.append('Z').toString();
-            case "byte": return b.append('B').toString();
-            case "char": return b.append('C').toString();
-            case "short": return b.append('S').toString();
-            case "int": return b.append('I').toString();
-            case "long": return b.append('J').toString();
-            case "float": return b.append('F').toString();
-            case "double": return b.append('D').toString();
-        }
-        return b.append('L').append(e).append(';').toString();
     }
 
     /** The loader of o's class, null for null or a boot class. */
