@@ -67,31 +67,6 @@ func micrometerClassPath(t *testing.T, version string) string {
 	return cp
 }
 
-// micrometerApp compiles the application against the class path and puts
-// its aop.xml beside the classes.
-func micrometerApp(t *testing.T, cp string) string {
-	t.Helper()
-	srcs := map[string]string{}
-	filepath.WalkDir(micrometerDir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, ".java") {
-			b, _ := os.ReadFile(p)
-			rel, _ := filepath.Rel(micrometerDir, p)
-			srcs[filepath.ToSlash(rel)] = string(b)
-		}
-		return nil
-	})
-	app := jvmtest.Compile(t, srcs, "-cp", cp)
-	b, err := os.ReadFile(filepath.Join(micrometerDir, "META-INF", "aop.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(app, "META-INF"), 0o755)
-	if err := os.WriteFile(filepath.Join(app, "META-INF", "aop.xml"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return app
-}
-
 // TestAtAspectJMicrometer runs a real @AspectJ library nobody here wrote:
 // Micrometer's TimedAspect and CountedAspect, listed in an aop.xml as
 // Micrometer documents them, on an application's @Timed and @Counted
@@ -108,7 +83,7 @@ func TestAtAspectJMicrometer(t *testing.T) {
 	for _, version := range micrometerVersions {
 		t.Run(version, func(t *testing.T) {
 			deps := micrometerClassPath(t, version)
-			app := micrometerApp(t, deps)
+			app := compileWithAopXML(t, micrometerDir, "-cp", deps)
 			cp := app + string(filepath.ListSeparator) + deps
 
 			aspectJ, aspectJErr := jvmtest.Run(t, "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-javaagent:"+aspectjweaverJar,

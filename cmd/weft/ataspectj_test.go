@@ -27,34 +27,40 @@ func atProgram(t *testing.T) (app, aspects, jdkAspects string) {
 			t.Fatalf("the @AspectJ tests need AspectJ's %s: %v (bash .ci/run installs Debian's aspectj)", jar, err)
 		}
 	}
-	read := func(dir string) map[string]string {
-		srcs := map[string]string{}
-		root := filepath.Join("testdata", "ataspectj", dir)
-		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && strings.HasSuffix(p, ".java") {
-				b, _ := os.ReadFile(p)
-				rel, _ := filepath.Rel(root, p)
-				srcs[filepath.ToSlash(rel)] = string(b)
-			}
-			return nil
-		})
-		return srcs
-	}
-	withXML := func(dir, out string) string {
-		b, err := os.ReadFile(filepath.Join("testdata", "ataspectj", dir, "META-INF", "aop.xml"))
-		if err != nil {
-			t.Fatal(err)
+	dir := filepath.Join("testdata", "ataspectj")
+	app = compileWithAopXML(t, filepath.Join(dir, "app"))
+	aspects = compileWithAopXML(t, filepath.Join(dir, "aspects"), "-g", "-cp", aspectjrtJar)
+	jdkAspects = compileWithAopXML(t, filepath.Join(dir, "jdkaspects"), "-g", "-cp", aspectjrtJar)
+	return app, aspects, jdkAspects
+}
+
+// compileWithAopXML compiles the Java sources under dir with javac's
+// options opts and copies dir's META-INF/aop.xml, if any, beside the
+// classes, whose directory it returns.
+func compileWithAopXML(t *testing.T, dir string, opts ...string) string {
+	t.Helper()
+	srcs := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".java") {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			srcs[filepath.ToSlash(rel)] = string(b)
 		}
-		os.MkdirAll(filepath.Join(out, "META-INF"), 0o755)
-		if err := os.WriteFile(filepath.Join(out, "META-INF", "aop.xml"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return nil
+	})
+	out := jvmtest.Compile(t, srcs, opts...)
+	b, err := os.ReadFile(filepath.Join(dir, "META-INF", "aop.xml"))
+	if os.IsNotExist(err) {
 		return out
 	}
-	app = jvmtest.Compile(t, read("app"))
-	aspects = withXML("aspects", jvmtest.Compile(t, read("aspects"), "-g", "-cp", aspectjrtJar))
-	jdkAspects = withXML("jdkaspects", jvmtest.Compile(t, read("jdkaspects"), "-g", "-cp", aspectjrtJar))
-	return app, aspects, jdkAspects
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(out, "META-INF"), 0o755)
+	if err := os.WriteFile(filepath.Join(out, "META-INF", "aop.xml"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestAtAspectJ runs an @AspectJ program under AspectJ's own load-time
