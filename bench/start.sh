@@ -6,7 +6,9 @@
 #     profile --no-time, weft profile (wall time sampled) and weft leak;
 #   javac -version: the javac launcher's start (jdk.compiler's classes,
 #     the module graph), stock and under weft profile --no-time and weft
-#     leak.
+#     leak;
+#   hello under weft run with the counting aspect, and weft's own process
+#     time in it (its CPU time as --ltw-report gives it; goal 60 ms).
 # Each section's commands run interleaved, RUNS rounds after a warm-up
 # round (common.sh's section: medians of the whole command's wall and
 # user+sys CPU). With BASE, a git revision or a source tree, the same
@@ -40,5 +42,23 @@ section 'javac -version' \
   stock 'javac -version' \
   'profile --no-time' "$W/weft profile --no-time --top 0 -o $W/p3 -- javac -version" \
   'leak' "$W/weft leak -o $W/l2 -- javac -version"
+
+# weft's own process in a warm weft run of hello world (the counting
+# aspect, the JDK woven before): its user + system CPU time, as it reports
+# it at exit (--ltw-report's cpuSeconds), the median of RUNS runs.
+"$W/weft" runtime -o "$W/weft-rt.jar"
+javac -cp "$W/weft-rt.jar" -d "$W/adv" examples/count/Counter.java
+RUN="$W/weft run -a examples/count/count.weft --advice-cp $W/adv --ltw-report $W/own.json -- java -Dcount.quiet -cp $W/hello Hello"
+$RUN >/dev/null 2>&1
+section 'hello world under weft run' stock "$HELLO" 'weft run, the counting aspect' "$RUN"
+bench_mark
+for _ in $(seq 1 "$RUNS"); do
+  $RUN >/dev/null 2>&1
+  sed -n 's/.*"cpuSeconds": \([0-9.e-]*\).*/\1/p' "$W/own.json"
+done | awk '{ printf "%d\n", $1 * 1000 + 0.5 }' | sort -n >"$W/own"
+OWN=$(awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' "$W/own")
+printf '%-50s %7d ms CPU (goal <= 60 ms)\n' "weft run's own process, hello world" "$OWN"
+bench_record "hello world under weft run" "weft run's own process: its CPU time" "$OWN ms CPU" "" "60 ms" \
+  "the median of $RUNS runs, from --ltw-report's cpuSeconds" "$RUN"
 uptime
 bench_end
