@@ -425,13 +425,13 @@ func (t *atTranslator) formals(params []AtParam, skip string) (string, []string)
 	return strings.Join(fs, ", "), names
 }
 
-// where names a member of owner for the .weft file's comments:
-// file:line: member.
+// where names a member of owner for the .weft file's comments, a source
+// comment (source.go): "source: file:line, member".
 func where(owner *AtAspect, member string, line int) string {
 	if line > 0 {
-		return fmt.Sprintf("%s:%d: %s", sourcePath(owner), line, member)
+		return fmt.Sprintf("source: %s:%d, %s", sourcePath(owner), line, member)
 	}
-	return sourcePath(owner) + ": " + member
+	return "source: " + sourcePath(owner) + ", " + member
 }
 
 // javaSource is the dispatcher class's Java source.

@@ -1,6 +1,7 @@
 package pointcut
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -37,8 +38,15 @@ func TestTranslateAtAspect(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the translation does not parse: %v\n%s", err, weft)
 	}
-	if _, err := Resolve([]*File{f}, ""); err != nil {
+	prog, err := Resolve([]*File{f}, "")
+	if err != nil {
 		t.Fatalf("the translation does not resolve: %v\n%s", err, weft)
+	}
+	// Each advice names the Java source it was written in (source.go).
+	for i, want := range []string{"at/Simple.java:11", "at/Simple.java:14", "at/Simple.java:17"} {
+		if a := prog.Advice()[i]; fmt.Sprintf("%s:%d", a.File, a.Line) != want {
+			t.Errorf("advice %d (%s) is at %s:%d, want %s", i, a.Method.Name, a.File, a.Line, want)
+		}
 	}
 	java := string(tr.Java)
 	for _, want := range []string{
@@ -66,7 +74,7 @@ func TestTranslateAtAspect(t *testing.T) {
 	for _, want := range []string{
 		"    pointcut scope(): within(at..*);\n",
 		"    pointcut scoped(java.lang.Object o): this(o);\n",
-		"    // at/AbstractTracer.java:15: method enter(JoinPoint, Object)\n    before(java.lang.Object o): scope() && scoped(o) {\n",
+		"    // source: at/AbstractTracer.java:15, method enter(JoinPoint, Object)\n    before(java.lang.Object o): scope() && scoped(o) {\n",
 	} {
 		if !strings.Contains(weft, want) {
 			t.Errorf("ConcreteTracer's .weft text lacks\n%s\nit is:\n%s", want, weft)

@@ -336,6 +336,9 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 		b.info.Formals = append(b.info.Formals, formalTexts([]*Formal{ad.Exit.Formal})...)
 	}
 	adv := &advice.Advice{Kind: kind, Aspect: sc.a.Name, File: sc.file.Name, Line: ad.Pos.Line, Order: order}
+	if file, line, ok := sourceComment(sc.file.Src, ad.Pos.Line); ok {
+		adv.File, adv.Line = file, line
+	}
 	switch kind {
 	case advice.AfterReturning:
 		adv.ReturnType = exitDesc
