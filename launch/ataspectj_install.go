@@ -1,0 +1,82 @@
+package launch
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/pointcut"
+	rtjava "github.com/weft-aop/weft/runtime-java"
+)
+
+// Installing translated aspects in weft's cache: their .weft files and
+// their dispatchers compiled against weft's runtime and weft.at.
+
+// installAtAspects writes the translations' .weft files and compiles
+// their dispatchers against weft's runtime and weft.at, built for
+// aspectjrt rt with JDK j, into weft's cache, named by their content.
+func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspects, error) {
+	rtClasses, err := rtjava.Build(j.Home, runtimeDir())
+	if err != nil {
+		return nil, fmt.Errorf("building weft's runtime: %v", err)
+	}
+	atClasses, err := rtjava.BuildAt(j.Home, rt, runtimeDir())
+	if err != nil {
+		return nil, fmt.Errorf("building weft's adapters of aspectjrt (%s): %v", rt, err)
+	}
+	sources := map[string][]byte{}
+	h := sha256.New()
+	for _, t := range ts {
+		sources[t.Dispatcher+".java"] = t.Java
+		fmt.Fprintf(h, "%s\x00%d\x00", t.Aspect, len(t.Weft))
+		h.Write(t.Weft)
+	}
+	key := rtjava.SourcesHash(sources, []byte(rtjava.Hash()), []byte(rt), h.Sum(nil))[:16]
+	dir := filepath.Join(runtimeDir(), "ataspectj-"+key)
+	javac := filepath.Join(j.Home, "bin", "javac")
+	dispatchers, err := rtjava.CompileCached(javac, filepath.Join(dir+"-build"), sources, func(src string) ([]string, error) {
+		cp := filepath.Join(filepath.Dir(src), "cp")
+		if err := archive.WriteClasses(cp, archive.Dir, rtClasses); err != nil {
+			return nil, err
+		}
+		if err := archive.WriteClasses(cp, archive.Dir, atClasses); err != nil {
+			return nil, err
+		}
+		return append([]string{"--release", "11", "-cp", cp}, rtjava.JavacOptions...), nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compiling the @AspectJ dispatchers: %v", err)
+	}
+	classes := filepath.Join(dir, "classes")
+	at := &atAspects{AdviceCP: JoinClassPath(classes, rt), Classes: classes}
+	for i, t := range ts {
+		at.Files = append(at.Files, filepath.Join(dir, fmt.Sprintf("%02d-%s.weft", i, t.Aspect)))
+	}
+	if exists(classes) {
+		return at, nil
+	}
+	tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
+	defer os.RemoveAll(tmp)
+	all := map[string][]byte{}
+	for n, b := range atClasses {
+		all[n] = b
+	}
+	for n, b := range dispatchers {
+		all[n] = b
+	}
+	if err := archive.WriteClasses(filepath.Join(tmp, "classes"), archive.Dir, all); err != nil {
+		return nil, err
+	}
+	for i, t := range ts {
+		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(at.Files[i])), t.Weft, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil && !exists(classes) { // another weft may have made it first
+		return nil, err
+	}
+	return at, nil
+}
