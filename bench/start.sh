@@ -7,6 +7,9 @@
 #   javac -version: the javac launcher's start (jdk.compiler's classes,
 #     the module graph), stock and under weft profile --no-time and weft
 #     leak;
+#   a one-second JVM (javac on 20 files) under weft run, an aspect
+#     advising nothing (the fixed cost; goal x1.3 wall) and advice doing
+#     nothing everywhere;
 #   hello under weft run with the counting aspect, and weft's own process
 #     time in it (its CPU time as --ltw-report gives it; goal 60 ms).
 # Each section's commands run interleaved, RUNS rounds after a warm-up
@@ -42,6 +45,20 @@ section 'javac -version' \
   stock 'javac -version' \
   'profile --no-time' "$W/weft profile --no-time --top 0 -o $W/p3 -- javac -version" \
   'leak' "$W/weft leak -o $W/l2 -- javac -version"
+
+# A one-second JVM, javac compiling 20 of the javac workload's files, warm:
+# under weft run with an aspect that advises nothing (weft's fixed cost:
+# its process, the JVM's start on the woven runtime image, load-time
+# weaving served) and with advice that does nothing at every execution
+# and allocation (bench/testdata/suite/nothing.weft: weaving's cost too).
+javac_workload "$W/src"
+javac -d "$W/nothing" bench/testdata/suite/Nothing.java
+printf '%s\n' 'aspect Idle {' '    before(): execution(* weft.bench.Never.never(..)) { weft.bench.Nothing.hit(joinPointId); }' '}' >"$W/idle.weft"
+JAVAC20="javac -d $W/o20 $(seq -f "$W/src/gen/C%g.java" 1 20 | tr '\n' ' ')"
+section 'a one-second JVM: javac on 20 files, warm' \
+  stock "$JAVAC20" \
+  'weft run, an aspect advising nothing (goal x1.3 wall)' "$W/weft run -a $W/idle.weft --advice-cp $W/nothing --Xlint ignore -- $JAVAC20" \
+  'weft run, nothing-advice everywhere' "$W/weft run -a bench/testdata/suite/nothing.weft --advice-cp $W/nothing --Xlint ignore -- $JAVAC20"
 
 # weft's own process in a warm weft run of hello world (the counting
 # aspect, the JDK woven before): its user + system CPU time, as it reports
