@@ -7,43 +7,53 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// ReadResource reads the resource name ("META-INF/aop.xml") of one class
-// path entry, a directory or a jar, as a class loader finds it. It reports
-// false, with no error, where the entry has no such resource or does not
-// exist; entries over the class size bound are refused.
-func ReadResource(entry, name string) ([]byte, bool, error) {
+// ReadResources reads the resources names ("META-INF/aop.xml") of one
+// class path entry, a directory or a jar opened once, as a class loader
+// finds them, and returns those it has by name. An entry that does not
+// exist, or is not a jar, has none; resources over the class size bound
+// are refused.
+func ReadResources(entry string, names ...string) (map[string][]byte, error) {
 	info, err := os.Stat(entry)
 	if err != nil {
-		return nil, false, nil
+		return nil, nil
 	}
+	out := map[string][]byte{}
 	if info.IsDir() {
-		p := filepath.Join(entry, filepath.FromSlash(name))
-		st, err := os.Stat(p)
-		if err != nil || st.IsDir() {
-			return nil, false, nil
+		for _, name := range names {
+			p := filepath.Join(entry, filepath.FromSlash(name))
+			st, err := os.Stat(p)
+			if err != nil || st.IsDir() {
+				continue
+			}
+			if st.Size() > maxClassSize {
+				return nil, fmt.Errorf("%s: %d bytes is too large", p, st.Size())
+			}
+			if out[name], err = os.ReadFile(p); err != nil {
+				return nil, err
+			}
 		}
-		if st.Size() > maxClassSize {
-			return nil, false, fmt.Errorf("%s: %d bytes is too large", p, st.Size())
-		}
-		b, err := os.ReadFile(p)
-		return b, err == nil, err
+		return out, nil
 	}
 	zr, err := zip.OpenReader(entry)
 	if err != nil {
 		if errors.Is(err, zip.ErrFormat) || errors.Is(err, fs.ErrNotExist) {
-			return nil, false, nil // not a jar: no resources, as the JVM sees it
+			return nil, nil // not a jar: no resources, as the JVM sees it
 		}
-		return nil, false, fmt.Errorf("%s: %w", entry, err)
+		return nil, fmt.Errorf("%s: %w", entry, err)
 	}
 	defer zr.Close()
 	for _, f := range zr.File {
-		if f.Name == name || strings.TrimPrefix(f.Name, "/") == name {
-			b, err := ReadZipEntry(entry, f)
-			return b, err == nil, err
+		name := strings.TrimPrefix(f.Name, "/")
+		if _, seen := out[name]; seen || !slices.Contains(names, name) {
+			continue
+		}
+		if out[name], err = ReadZipEntry(entry, f); err != nil {
+			return nil, err
 		}
 	}
-	return nil, false, nil
+	return out, nil
 }

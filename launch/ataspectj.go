@@ -124,7 +124,7 @@ func aspectPathAspects(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, 
 	var ts []*pointcut.AtTranslation
 	var errs []string
 	for _, n := range names {
-		t, err := translateAtAspect(srcs, n, pointcut.AtWeaving{})
+		t, err := translateAtAspect(srcs, n, pointcut.AtOptions{})
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue

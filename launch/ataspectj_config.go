@@ -18,11 +18,12 @@ import (
 func readAopXMLs(entries []string) ([]*aopxml.Config, error) {
 	var out []*aopxml.Config
 	for _, e := range entries {
+		found, err := classpath.ReadResources(e, aopxml.Resources...)
+		if err != nil {
+			return nil, err
+		}
 		for _, name := range aopxml.Resources {
-			b, ok, err := classpath.ReadResource(e, name)
-			if err != nil {
-				return nil, err
-			}
+			b, ok := found[name]
 			if !ok {
 				continue
 			}
@@ -38,12 +39,12 @@ func readAopXMLs(entries []string) ([]*aopxml.Config, error) {
 
 // atConfig is the configurations' union: the aspects that run (names,
 // and the concrete aspects the files define, by name) and the types woven.
-func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]definedAspect, pointcut.AtWeaving, error) {
+func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]definedAspect, pointcut.AtOptions, error) {
 	var names []string
 	defined := map[string]definedAspect{}
 	type pattern struct{ where, within string }
 	var include, exclude []pattern
-	var weaving pointcut.AtWeaving
+	var weaving pointcut.AtOptions
 	ignored := map[string]bool{}
 	for _, x := range configs {
 		for _, a := range x.Aspects {

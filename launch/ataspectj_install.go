@@ -3,6 +3,7 @@ package launch
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,13 +20,11 @@ import (
 // their dispatchers against weft's runtime and weft.at, built for
 // aspectjrt rt with JDK j, into weft's cache, named by their content.
 func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspects, error) {
-	rtClasses, err := rtjava.Build(j.Home, runtimeDir())
+	// The key: the translations, and weft.at's own (its sources, the
+	// runtime's, aspectjrt's content). A warm run reads nothing else.
+	atKey, err := rtjava.AtHash(rt)
 	if err != nil {
-		return nil, fmt.Errorf("building weft's runtime: %v", err)
-	}
-	atClasses, err := rtjava.BuildAt(j.Home, rt, runtimeDir())
-	if err != nil {
-		return nil, fmt.Errorf("building weft's adapters of aspectjrt (%s): %v", rt, err)
+		return nil, err
 	}
 	sources := map[string][]byte{}
 	h := sha256.New()
@@ -34,10 +33,27 @@ func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspec
 		fmt.Fprintf(h, "%s\x00%d\x00", t.Aspect, len(t.Weft))
 		h.Write(t.Weft)
 	}
-	key := rtjava.SourcesHash(sources, []byte(rtjava.Hash()), []byte(rt), h.Sum(nil))[:16]
+	key := rtjava.SourcesHash(sources, []byte(atKey), h.Sum(nil))
 	dir := filepath.Join(runtimeDir(), "ataspectj-"+key)
+	classes := filepath.Join(dir, "classes")
+	at := &atAspects{AdviceCP: JoinClassPath(classes, rt), Classes: classes}
+	for i, t := range ts {
+		at.Files = append(at.Files, filepath.Join(dir, fmt.Sprintf("%02d-%s.weft", i, t.Aspect)))
+	}
+	if exists(classes) {
+		return at, nil
+	}
+
+	rtClasses, err := rtjava.Build(j.Home, runtimeDir())
+	if err != nil {
+		return nil, fmt.Errorf("building weft's runtime: %v", err)
+	}
+	atClasses, err := rtjava.BuildAt(j.Home, rt, runtimeDir())
+	if err != nil {
+		return nil, fmt.Errorf("building weft's adapters of aspectjrt (%s): %v", rt, err)
+	}
 	javac := filepath.Join(j.Home, "bin", "javac")
-	dispatchers, err := rtjava.CompileCached(javac, filepath.Join(dir+"-build"), sources, func(src string) ([]string, error) {
+	dispatchers, err := rtjava.CompileCached(javac, dir+"-build", sources, func(src string) ([]string, error) {
 		cp := filepath.Join(filepath.Dir(src), "cp")
 		if err := archive.WriteClasses(cp, archive.Dir, rtClasses); err != nil {
 			return nil, err
@@ -50,23 +66,10 @@ func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspec
 	if err != nil {
 		return nil, fmt.Errorf("compiling the @AspectJ dispatchers: %v", err)
 	}
-	classes := filepath.Join(dir, "classes")
-	at := &atAspects{AdviceCP: JoinClassPath(classes, rt), Classes: classes}
-	for i, t := range ts {
-		at.Files = append(at.Files, filepath.Join(dir, fmt.Sprintf("%02d-%s.weft", i, t.Aspect)))
-	}
-	if exists(classes) {
-		return at, nil
-	}
 	tmp := dir + ".tmp" + strconv.Itoa(os.Getpid())
 	defer os.RemoveAll(tmp)
-	all := map[string][]byte{}
-	for n, b := range atClasses {
-		all[n] = b
-	}
-	for n, b := range dispatchers {
-		all[n] = b
-	}
+	all := maps.Clone(atClasses)
+	maps.Copy(all, dispatchers)
 	if err := archive.WriteClasses(filepath.Join(tmp, "classes"), archive.Dir, all); err != nil {
 		return nil, err
 	}

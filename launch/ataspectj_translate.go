@@ -58,7 +58,7 @@ func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []str
 
 // translateAtAspect reads the aspect named name (binary) and the aspects
 // it extends from the first source holding each, and translates it.
-func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.AtWeaving) (*pointcut.AtTranslation, error) {
+func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.AtOptions) (*pointcut.AtTranslation, error) {
 	a, where, err := readAtAspect(srcs, strings.ReplaceAll(name, ".", "/"))
 	if err != nil {
 		return nil, err
@@ -72,7 +72,7 @@ func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.At
 // translateDefined translates an aop.xml's <concrete-aspect>: an aspect
 // extending an abstract @AspectJ aspect, whose abstract pointcuts the
 // element's <pointcut>s define.
-func translateDefined(srcs []classpath.Source, d definedAspect, weaving pointcut.AtWeaving) (*pointcut.AtTranslation, error) {
+func translateDefined(srcs []classpath.Source, d definedAspect, weaving pointcut.AtOptions) (*pointcut.AtTranslation, error) {
 	ca := d.ca
 	where := fmt.Sprintf("%s:%d: <concrete-aspect name=%q>", d.x.File, ca.Line, ca.Name)
 	switch {
@@ -96,7 +96,7 @@ func translateDefined(srcs []classpath.Source, d definedAspect, weaving pointcut
 }
 
 // translateWithSupers reads the aspects a extends and translates a.
-func translateWithSupers(srcs []classpath.Source, a *pointcut.AtAspect, weaving pointcut.AtWeaving) (*pointcut.AtTranslation, error) {
+func translateWithSupers(srcs []classpath.Source, a *pointcut.AtAspect, weaving pointcut.AtOptions) (*pointcut.AtTranslation, error) {
 	name := strings.ReplaceAll(a.Class, "/", ".")
 	var supers []*pointcut.AtAspect
 	for s := a.Super; s != "java/lang/Object"; {

@@ -11,12 +11,12 @@ import (
 // does in the aspect's source, first to a type of the aspect's package,
 // then to java.lang's. weft's grammar knows java.lang only, so the
 // translation writes the aspect's package before each simple name that
-// names a type of it (AtWeaving.Exists says which), in the text it then
+// names a type of it (AtOptions.Exists says which), in the text it then
 // hands to the grammar.
 
 // qualified returns a copy of a whose pointcut texts name the types of
 // a's package by their qualified names (qualifyNames).
-func (w AtWeaving) qualified(a *AtAspect) *AtAspect {
+func (w AtOptions) qualified(a *AtAspect) *AtAspect {
 	if w.Exists == nil {
 		return a
 	}
@@ -66,7 +66,7 @@ func (w AtWeaving) qualified(a *AtAspect) *AtAspect {
 // name that names one of pkg's types; formals name values, not types.
 // Text that does not parse is returned as it is: the grammar then reports
 // it.
-func (w AtWeaving) qualifyNames(src, pkg string, formals []string, types bool) string {
+func (w AtOptions) qualifyNames(src, pkg string, formals []string, types bool) string {
 	if w.Exists == nil || pkg == "" || src == "" {
 		return src
 	}

@@ -32,11 +32,12 @@ import (
 // namespace (never woven): the aspect's binary name follows it.
 const AtDispatchPackage = "weft.at.gen"
 
-// AtWeaving is what an aop.xml's <weaver> says of the types woven: only
-// those matching an Include pattern (when there are any) and none matching
-// an Exclude pattern. Each is an AspectJ type pattern; the translation
-// adds them to every pointcut as within(...).
-type AtWeaving struct {
+// AtOptions is what a translation needs besides the aspect: what an
+// aop.xml's <weaver> says of the types woven, only those matching an
+// Include pattern (when there are any) and none matching an Exclude
+// pattern, each an AspectJ type pattern the translation adds to every
+// pointcut as within(...); and which classes the program has.
+type AtOptions struct {
 	Include, Exclude []string
 	// Exists says whether the program has a class of this internal name:
 	// a simple type name in a pointcut names the aspect's package's type
@@ -62,7 +63,7 @@ type AtTranslation struct {
 // another): a inherits their pointcuts, overriding those it redefines, and
 // their advice, which runs on a's instance. What weft does not run yet is
 // an error naming the aspect and the construct.
-func TranslateAtAspect(a *AtAspect, supers []*AtAspect, w AtWeaving) (*AtTranslation, error) {
+func TranslateAtAspect(a *AtAspect, supers []*AtAspect, w AtOptions) (*AtTranslation, error) {
 	qs := make([]*AtAspect, len(supers))
 	for i, s := range supers {
 		qs[i] = w.qualified(s)
@@ -97,7 +98,7 @@ type atTranslator struct {
 	supers     []*AtAspect
 	per        AtPerClause // the aspect's, or the nearest super's that declares one
 	name       string      // binary name
-	within     AtWeaving
+	within     AtOptions
 	dispatcher string
 	w          strings.Builder
 	methods    []atDispatch

@@ -12,7 +12,7 @@ import (
 // every advice. What weft does not run yet is an error naming it.
 func TestTranslateAtAspect(t *testing.T) {
 	classes := compileAt(t, "-g")
-	tr, err := TranslateAtAspect(mustReadAt(t, classes, "at/Simple"), nil, AtWeaving{Include: []string{"at..*"}, Exclude: []string{"at.Gen*"}})
+	tr, err := TranslateAtAspect(mustReadAt(t, classes, "at/Simple"), nil, AtOptions{Include: []string{"at..*"}, Exclude: []string{"at.Gen*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestTranslateAtAspect(t *testing.T) {
 
 	// A concrete aspect extending an abstract one: the inherited advice
 	// on the concrete aspect's instance, its pointcuts the concrete ones.
-	tr, err = TranslateAtAspect(mustReadAt(t, classes, "at/ConcreteTracer"), []*AtAspect{mustReadAt(t, classes, "at/AbstractTracer")}, AtWeaving{})
+	tr, err = TranslateAtAspect(mustReadAt(t, classes, "at/ConcreteTracer"), []*AtAspect{mustReadAt(t, classes, "at/AbstractTracer")}, AtOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestTranslateAtAspect(t *testing.T) {
 	} else if _, err := Resolve([]*File{f}, ""); err != nil {
 		t.Errorf("ConcreteTracer's translation does not resolve: %v\n%s", err, weft)
 	}
-	_, err = TranslateAtAspect(mustReadAt(t, classes, "at/HalfTracer"), []*AtAspect{mustReadAt(t, classes, "at/AbstractTracer")}, AtWeaving{})
+	_, err = TranslateAtAspect(mustReadAt(t, classes, "at/HalfTracer"), []*AtAspect{mustReadAt(t, classes, "at/AbstractTracer")}, AtOptions{})
 	if want := "at/AbstractTracer.java: aspect at.AbstractTracer, method scoped(Object): abstract pointcut scoped is not defined by the concrete aspect at.HalfTracer"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("HalfTracer: got %v, want %q", err, want)
 	}
@@ -110,7 +110,7 @@ func TestTranslateAtAspect(t *testing.T) {
 		{"at/PerCflowBelow", []string{"&& cflowbelow(execution(* at.Main.main(..))) {"}},
 		{"at/PerType", []string{"    before(): (execution(* at.Service.*(..))) && within(at..*) {\n        weft.at.gen.at.PerType.a0(thisJoinPointStaticPart);\n"}},
 	} {
-		tr, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtWeaving{})
+		tr, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", c.class, err)
 			continue
@@ -131,7 +131,7 @@ func TestTranslateAtAspect(t *testing.T) {
 		{"at/Tracing", "aspect at.Tracing, field moody: @DeclareParents is not supported yet"},
 		{"at/AbstractTracer", "aspect at.AbstractTracer: an abstract aspect applies only through an aspect extending it"},
 	} {
-		_, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtWeaving{})
+		_, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.class, err, c.want)
 		}
@@ -164,7 +164,7 @@ func TestMatchAspectName(t *testing.T) {
 // a simple name in an @AspectJ pointcut; formals, java.lang's types and
 // qualified or wildcard names stay as written.
 func TestQualifyNames(t *testing.T) {
-	w := AtWeaving{Exists: func(n string) bool { return n == "at/Service" || n == "at/Mark" || n == "at/Tracing" }}
+	w := AtOptions{Exists: func(n string) bool { return n == "at/Service" || n == "at/Mark" || n == "at/Tracing" }}
 	for _, c := range []struct {
 		src, want string
 		formals   []string

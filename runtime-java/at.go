@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/cache"
 )
 
@@ -34,12 +35,22 @@ func AtSources() map[string][]byte {
 	return m
 }
 
+// AtHash is the cache key of weft.at built for the aspectjrt jar at path
+// aspectjrt: its sources, javac's options, the runtime's key and the jar's
+// content.
+func AtHash(aspectjrt string) (string, error) {
+	sum, err := fileSum(aspectjrt)
+	if err != nil {
+		return "", fmt.Errorf("aspectjrt: %v", err)
+	}
+	return SourcesHash(AtSources(), OptionsKey(), []byte(Hash()), sum), nil
+}
+
 // BuildAt compiles package weft.at with javaHome's javac ("" means javac
 // on PATH) for Java 11, against the runtime (Build) and the aspectjrt jar
 // at path aspectjrt, and returns its class files by internal name (e.g.
 // "weft/at/AJ"). Both are on the boot class path when it runs. Results are
-// cached in cacheDir/at-HASH ("" means the rt directory of weft's cache),
-// keyed by the sources, javac's options, the runtime and the jar's content.
+// cached in cacheDir/at-AtHash ("" means the rt directory of weft's cache).
 func BuildAt(javaHome, aspectjrt, cacheDir string) (map[string][]byte, error) {
 	if cacheDir == "" {
 		cacheDir = cache.SharedDir(cache.Root())
@@ -48,9 +59,9 @@ func BuildAt(javaHome, aspectjrt, cacheDir string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum, err := fileSum(jar)
+	key, err := AtHash(jar)
 	if err != nil {
-		return nil, fmt.Errorf("aspectjrt: %v", err)
+		return nil, err
 	}
 	rt, err := Build(javaHome, cacheDir)
 	if err != nil {
@@ -60,31 +71,14 @@ func BuildAt(javaHome, aspectjrt, cacheDir string) (map[string][]byte, error) {
 	if javaHome != "" {
 		javac = filepath.Join(javaHome, "bin", "javac")
 	}
-	src := AtSources()
-	dir := filepath.Join(cacheDir, "at-"+SourcesHash(src, OptionsKey(), []byte(Hash()), sum))
-	return CompileCached(javac, dir, src, func(srcDir string) ([]string, error) {
+	return CompileCached(javac, filepath.Join(cacheDir, "at-"+key), AtSources(), func(srcDir string) ([]string, error) {
 		classes := filepath.Join(filepath.Dir(srcDir), "rt")
-		if err := writeClasses(classes, rt); err != nil {
+		if err := archive.WriteClasses(classes, archive.Dir, rt); err != nil {
 			return nil, err
 		}
 		cp := classes + string(os.PathListSeparator) + jar
 		return append([]string{"--release", "11", "-cp", cp}, JavacOptions...), nil
 	})
-}
-
-// writeClasses writes class files (by internal name) into dir as a class
-// path directory: dir/weft/rt/DIB.class.
-func writeClasses(dir string, classes map[string][]byte) error {
-	for name, b := range classes {
-		p := filepath.Join(dir, filepath.FromSlash(name)+".class")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // fileSum returns the SHA-256 of the file at path.

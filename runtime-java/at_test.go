@@ -7,15 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-aop/weft/internal/archive"
 	"github.com/weft-aop/weft/internal/jvmtest"
 )
 
-// atJDK and atAspectjrt are the JDK and AspectJ runtime TestAtAdapters
-// runs with: Debian's and Ubuntu's openjdk-17-jdk-headless and aspectj.
-const (
-	atJDK       = "/usr/lib/jvm/java-17-openjdk-amd64"
-	atAspectjrt = "/usr/share/java/aspectjrt.jar"
-)
+// atAspectjrt is the AspectJ runtime TestAtAdapters runs with: Debian's
+// aspectj's.
+const atAspectjrt = "/usr/share/java/aspectjrt.jar"
 
 // TestAtAdapters links @AspectJ advice methods of a javac-compiled aspect
 // to call sites of the dispatchers' types, as weft's generated dispatchers
@@ -30,11 +28,7 @@ const (
 // runtime are on the boot class path, as under weft; every class is
 // verified.
 func TestAtAdapters(t *testing.T) {
-	for _, f := range []string{"bin/java", "bin/javac"} {
-		if _, err := os.Stat(filepath.Join(atJDK, f)); err != nil {
-			t.Fatalf("no JDK 17 at %s (%v): install openjdk-17-jdk-headless", atJDK, err)
-		}
-	}
+	atJDK := jvmtest.JavaHome(t) // the tests' JDK 17: fails if there is none
 	if _, err := os.Stat(atAspectjrt); err != nil {
 		t.Fatalf("no AspectJ runtime at %s (%v): apt install aspectj", atAspectjrt, err)
 	}
@@ -56,10 +50,10 @@ func TestAtAdapters(t *testing.T) {
 		t.Fatal(err)
 	}
 	boot := t.TempDir()
-	if err := writeClasses(boot, rt); err != nil {
+	if err := archive.WriteClasses(boot, archive.Dir, rt); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeClasses(boot, at); err != nil {
+	if err := archive.WriteClasses(boot, archive.Dir, at); err != nil {
 		t.Fatal(err)
 	}
 	bootPath := boot + string(os.PathListSeparator) + atAspectjrt

@@ -126,16 +126,6 @@ func (hg *helperGen) ifTest(r *advice.Residue, fail *classfile.Label) {
 	hg.needStack(stack + 4)
 }
 
-// pushValue pushes a join point value or a cflow's value, converted to
-// type want.
-func (hg *helperGen) pushValue(v advice.Value, want classfile.Type) {
-	if v.Kind == advice.CflowValue {
-		hg.pushCflowValue(v, want)
-		return
-	}
-	hg.g.convert(hg.load(v.Kind, v.Index), want)
-}
-
 // pushCflowValue pushes value v.Index of the innermost entry of cflow
 // v.Cflow, converted to type want.
 func (hg *helperGen) pushCflowValue(v advice.Value, want classfile.Type) {
@@ -197,7 +187,7 @@ func (hg *helperGen) cflowPush() {
 	for k, v := range hg.h.args {
 		g.op(classfile.OpDup)
 		g.pushInt(int32(k))
-		hg.pushValue(v, "Ljava/lang/Object;")
+		hg.push(v, "Ljava/lang/Object;")
 		g.op(classfile.OpAastore)
 	}
 	g.invokeRuntime(rtnames.CflowPush)

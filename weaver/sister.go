@@ -940,7 +940,7 @@ func (hg *helperGen) push(v advice.Value, want classfile.Type) int {
 			g.op(classfile.OpIadd)
 		}
 		g.convert(classfile.Int, want)
-		return want.Size() + 1
+		return want.Size()
 	case advice.ArrayDims:
 		g.add(classfile.Insn{Op: classfile.OpLdc, Index: g.c.Pool.AddInt(int32(h.dims))})
 		g.add(classfile.Insn{Op: classfile.OpNewarray, Const: 10})

@@ -301,7 +301,7 @@ public final class Link {
             step = "cannot adapt " + method + desc + " to the dispatcher's type " + site.type();
             site.setTarget(adapt(mh, roles, site.type()));
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            warn("weft: warning: @AspectJ aspect " + aspect + ": " + step + " (" + e + "); its advice " + method
+            warnOnce("weft: warning: @AspectJ aspect " + aspect + ": " + step + " (" + e + "); its advice " + method
                     + " does not run");
         }
     }
@@ -389,10 +389,6 @@ public final class Link {
 
     /** Prints s on standard error unless it was printed before. */
     static void warnOnce(String s) {
-        warn(s);
-    }
-
-    private static void warn(String s) {
         synchronized (WARNED) {
             if (!WARNED.add(s)) {
                 return;
