@@ -108,6 +108,16 @@ func (c *Class) FindMethod(name, desc string) *Member {
 	return nil
 }
 
+// FindField returns the field with the given name and descriptor, or nil.
+func (c *Class) FindField(name, desc string) *Member {
+	for _, f := range c.Fields {
+		if c.Pool.Utf8(f.Name) == name && c.Pool.Utf8(f.Desc) == desc {
+			return f
+		}
+	}
+	return nil
+}
+
 // Attr returns the first attribute named name in attrs, or nil.
 func (c *Class) Attr(attrs []Attribute, name string) *Attribute {
 	for i := range attrs {

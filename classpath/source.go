@@ -339,6 +339,7 @@ type ImageSource struct {
 	img     *jimage.Image
 	modules []string            // selected modules, sorted
 	pkgs    map[string][]string // package → the selected modules holding it
+	all     map[string][]string // package → every module holding it
 	spec    string
 	view    bool // made by Only: the image is its owner's to close
 }
@@ -391,6 +392,7 @@ func newImageSource(img *jimage.Image, only []string) (*ImageSource, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.all = pkgs
 	for pkg, ms := range pkgs {
 		for _, m := range ms {
 			if s.has(m) {
@@ -400,6 +402,10 @@ func newImageSource(img *jimage.Image, only []string) (*ImageSource, error) {
 	}
 	return s, nil
 }
+
+// HasPackage reports whether a module of the image, selected or not,
+// holds package pkg (internal form, "java/util").
+func (s *ImageSource) HasPackage(pkg string) bool { return len(s.all[pkg]) > 0 }
 
 func (s *ImageSource) has(module string) bool {
 	i := sort.SearchStrings(s.modules, module)

@@ -83,6 +83,18 @@ func takeOverAspectJ(w io.Writer, j *JDK, line *javacmd.Line, present []string) 
 // aspectjrt is looked up on the aspect path, then on cp. nil when the
 // aspect path holds no aspect.
 func aspectPathAspects(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, error) {
+	at, err := readAspectPath(w, j, aspectPath, cp)
+	if err != nil {
+		return nil, err
+	}
+	// The aspects' own classes resolve the types they name (the
+	// interfaces of @DeclareParents): the aspect path is advice too.
+	at.AdviceCP = JoinClassPath(at.AdviceCP, aspectPath)
+	return at, nil
+}
+
+// readAspectPath is aspectPathAspects but for the advice class path.
+func readAspectPath(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, error) {
 	entries := filepath.SplitList(aspectPath)
 	configs, err := readAopXMLs(entries)
 	if err != nil {

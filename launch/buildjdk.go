@@ -73,7 +73,7 @@ func printJDKSummary(w io.Writer, dir, image string, sum *jdk.Summary) {
 	fmt.Fprintf(w, "weft: wove %d of %d classes (%d methods) in %d module%s in %.1fs\n",
 		woven, classes, methods, len(sum.Modules), plural(len(sum.Modules)), sum.Seconds)
 	if n := len(sum.Warnings); n > 0 {
-		fmt.Fprintf(w, "weft: %d methods left unwoven (e.g. over 64 KB once woven): see \"warnings\" in %s\n",
+		fmt.Fprintf(w, "weft: %d warnings (methods left unwoven, e.g. over 64 KB once woven; declared parents the JDK's classes cannot take): see \"warnings\" in %s\n",
 			n, summaryPath(dir, image))
 	}
 	for _, u := range sum.Unwoven {

@@ -36,11 +36,25 @@ type declGrammar struct {
 	Declare  *DeclareDecl  `parser:"| @@"`
 }
 
-// DeclareDecl is `declare precedence: ...;` or `declare warning|error: ...;`.
+// DeclareDecl is `declare precedence: ...;`, `declare warning|error: ...;`
+// or `declare parents: ...;`.
 type DeclareDecl struct {
 	Pos        Position
 	Precedence *DeclarePrecedence `parser:"\"declare\" ( @@"`
+	Parents    *DeclareParents    `parser:"          | @@"`
 	Message    *DeclareMessage    `parser:"          | @@ )"`
+}
+
+// DeclareParents is `parents: TypePattern implements I, J... [defaultImpl
+// C];` (after `declare`): the classes the pattern matches implement the
+// interfaces; with defaultImpl, the methods of the one interface named
+// that a class lacks are delegated to an instance of C per object, as
+// AspectJ's @DeclareParents(defaultImpl=C.class) does.
+type DeclareParents struct {
+	Pos         Position
+	Types       *TypePattern `parser:"\"parents\" \":\" @@"`
+	Interfaces  []*TypeName  `parser:"\"implements\" @@ ( \",\" @@ )*"`
+	DefaultImpl *TypeName    `parser:"( \"defaultImpl\" @@ )? \";\""`
 }
 
 // DeclarePrecedence is `precedence: TypePattern, TypePattern...;` (after

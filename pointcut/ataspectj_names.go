@@ -52,6 +52,12 @@ func (w AtOptions) qualified(a *AtAspect) *AtAspect {
 	}
 	q.Per.Text = w.qualifyNames(a.Per.Text, pkg, nil, a.Per.Kind == PerTypeWithin)
 	q.Precedence = w.qualifyNames(a.Precedence, pkg, nil, true)
+	q.Parents = nil
+	for _, d := range a.Parents {
+		c := *d
+		c.Types = w.qualifyNames(d.Types, pkg, nil, true)
+		q.Parents = append(q.Parents, &c)
+	}
 	q.Messages = nil
 	for _, m := range a.Messages {
 		c := *m

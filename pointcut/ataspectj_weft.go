@@ -221,12 +221,6 @@ func (t *atTranslator) unsupported() {
 			t.per = s.Per
 		}
 	}
-	for _, owner := range append([]*AtAspect{a}, t.supers...) {
-		for _, p := range owner.Parents {
-			t.errorf(owner, "field "+p.Field, 0, "", "@DeclareParents is not supported yet")
-		}
-
-	}
 }
 
 // weftHeader starts the .weft aspect.
@@ -378,6 +372,23 @@ func (t *atTranslator) exitFormal(params []AtParam, name string) string {
 	return ""
 }
 
+// restrictTypes adds the weaver's include and exclude patterns to a type
+// pattern.
+func (t *atTranslator) restrictTypes(types string) string {
+	types = oneLine(types)
+	if len(t.within.Include) == 0 && len(t.within.Exclude) == 0 {
+		return types
+	}
+	out := "(" + types + ")"
+	if len(t.within.Include) > 0 {
+		out += " && (" + strings.Join(t.within.Include, " || ") + ")"
+	}
+	for _, p := range t.within.Exclude {
+		out += " && !(" + p + ")"
+	}
+	return out
+}
+
 // restrict adds the weaver's include and exclude patterns to expr.
 func (t *atTranslator) restrict(expr string) string {
 	expr = oneLine(expr)
@@ -398,10 +409,21 @@ func (t *atTranslator) restrict(expr string) string {
 	return out
 }
 
-// declares writes @DeclarePrecedence, @DeclareWarning and @DeclareError.
+// declares writes @DeclarePrecedence, @DeclareWarning, @DeclareError and
+// @DeclareParents, the aspect's and its superaspects'.
 func (t *atTranslator) declares() {
 	if t.a.Precedence != "" {
 		fmt.Fprintf(&t.w, "    declare precedence: %s;\n", oneLine(t.a.Precedence))
+	}
+	for _, owner := range append([]*AtAspect{t.a}, t.supers...) {
+		for _, p := range owner.Parents {
+			impl := ""
+			if p.DefaultImpl != "" {
+				impl = " defaultImpl " + weftType("L"+p.DefaultImpl+";")
+			}
+			fmt.Fprintf(&t.w, "    // %s\n    declare parents: %s implements %s%s;\n", where(owner, "field "+p.Field, 0),
+				t.restrictTypes(p.Types), weftType("L"+p.Interface+";"), impl)
+		}
 	}
 	for _, m := range t.a.Messages {
 		kind := "warning"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/weft-aop/weft/classfile"
 )
 
 // TestTranslateAtAspect translates javac's at.Simple into a .weft aspect
@@ -127,8 +129,48 @@ func TestTranslateAtAspect(t *testing.T) {
 		}
 	}
 
+	// @DeclareParents: declare parents, the delegate's class as
+	// defaultImpl; the classes the pattern matches get both interfaces.
+	tr, err = TranslateAtAspect(mustReadAt(t, classes, "at/Tracing"), nil, AtOptions{Include: []string{"at..*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"    // source: at/Tracing.java, field moody\n    declare parents: (at.model..*) && (at..*) implements at.Tracing.Moody defaultImpl at.Tracing.MoodyImpl;\n",
+		"    declare parents: (at.model..*) && (at..*) implements java.io.Serializable;\n",
+	} {
+		if !strings.Contains(string(tr.Weft), want) {
+			t.Errorf("Tracing's .weft text lacks\n%s\nit is:\n%s", want, tr.Weft)
+		}
+	}
+	// Only its declarations: at.Tracing's pointcuts are there for the
+	// reader's errors.
+	var parents strings.Builder
+	parents.WriteString("aspect at.Tracing {\n")
+	for _, l := range strings.Split(string(tr.Weft), "\n") {
+		if strings.Contains(l, "declare parents") {
+			parents.WriteString(l + "\n")
+		}
+	}
+	parents.WriteString("}\n")
+	if f, err := ParseFile("Tracing.weft", []byte(parents.String())); err != nil {
+		t.Errorf("Tracing's declarations do not parse: %v", err)
+	} else if prog, err := Resolve([]*File{f}, ""); err != nil {
+		t.Errorf("Tracing's declarations do not resolve: %v\n%s", err, parents.String())
+	} else {
+		for class, want := range map[string]string{"at/model/Point": "at/Tracing$Moody+at/Tracing$MoodyImpl java/io/Serializable+",
+			"at/Service": "", "at/model/sub/Line": "at/Tracing$Moody+at/Tracing$MoodyImpl java/io/Serializable+"} {
+			var got []string
+			for _, p := range prog.DeclaredParents(&classfile.ClassInfo{Name: class, Super: "java/lang/Object"}, nil) {
+				got = append(got, p.Interface+"+"+p.Impl)
+			}
+			if strings.Join(got, " ") != want {
+				t.Errorf("the parents declared for %s are %q, want %q", class, got, want)
+			}
+		}
+	}
+
 	for _, c := range []struct{ class, want string }{
-		{"at/Tracing", "aspect at.Tracing, field moody: @DeclareParents is not supported yet"},
 		{"at/AbstractTracer", "aspect at.AbstractTracer: an abstract aspect applies only through an aspect extending it"},
 	} {
 		_, err := TranslateAtAspect(mustReadAt(t, classes, c.class), nil, AtOptions{})

@@ -18,7 +18,7 @@ import (
 type DeclareInfo struct {
 	Pos     Position
 	Aspect  string
-	Kind    string // "precedence", "warning" or "error"
+	Kind    string // "precedence", "parents", "warning" or "error"
 	Text    string // the type patterns or the pointcut, as written
 	Message string // warning and error: the message
 }

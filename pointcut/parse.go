@@ -38,7 +38,7 @@ var Designators = []string{"call", "execution", "get", "set", "handler", "static
 	"@within", "@withincode", "@annotation", "@this", "@target", "@args", "cflow", "cflowbelow", "if", "leaf"}
 
 // declareKinds are the declare forms weft has.
-var declareKinds = map[string]bool{"precedence": true, "warning": true, "error": true}
+var declareKinds = map[string]bool{"precedence": true, "warning": true, "error": true, "parents": true}
 
 // reserved are AspectJ designators weft does not support yet.
 var reserved = map[string]bool{
@@ -223,7 +223,7 @@ func (p *fileParser) tokAt(i int) *lexer.Token {
 func (p *fileParser) decl(a *Aspect, start, end int) {
 	toks := p.toks[start:end]
 	if len(toks) > 1 && toks[0].Value == "declare" && toks[1].Type == tokName && !declareKinds[toks[1].Value] {
-		p.s.add(toks[1].Pos, "weft has declare precedence, declare warning and declare error",
+		p.s.add(toks[1].Pos, "weft has declare precedence, declare warning, declare error and declare parents",
 			"declare %s is not supported", toks[1].Value)
 		return
 	}
@@ -283,10 +283,12 @@ func (p *fileParser) syntaxError(err error, toks []lexer.Token, cut Position) {
 			switch {
 			case len(toks) > 1 && toks[1].Value == "precedence":
 				hint = "write declare precedence: Aspect1, Aspect2, ...;"
+			case len(toks) > 1 && toks[1].Value == "parents":
+				hint = "write declare parents: TypePattern implements pkg.Interface [defaultImpl pkg.Class];"
 			case len(toks) > 1 && declareKinds[toks[1].Value]:
 				hint = "write declare " + toks[1].Value + ": Pointcut : \"message\";"
 			default:
-				hint = "write declare precedence, declare warning or declare error"
+				hint = "write declare precedence, declare warning, declare error or declare parents"
 			}
 		default:
 			hint = "declarations start with `pointcut`, `before`, `after` or `declare`"
@@ -314,7 +316,7 @@ func tidy(msg string) string {
 		}
 	}
 	if i := strings.Index(msg, " (expected (DeclarePrecedence"); i >= 0 {
-		msg = msg[:i] + ` (expected "precedence", "warning" or "error")`
+		msg = msg[:i] + ` (expected "precedence", "parents", "warning" or "error")`
 	}
 	return msg
 }

@@ -127,6 +127,9 @@ func (p *Program) ClassReach() *advice.Reach {
 	for _, d := range p.declares {
 		set = set.or(classesOf(d.pc))
 	}
+	for _, d := range p.parents {
+		set = set.or(typeClasses(d.types))
+	}
 	if set.all {
 		return nil
 	}

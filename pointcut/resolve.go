@@ -47,6 +47,7 @@ type Program struct {
 	order     []*boundAdvice // precedence order
 	types     hierarchyCache // for signature walks (signatures.go)
 	declares  []*declareMsg  // declare warning and error, declaration order
+	parents   []*parentsDecl // declare parents, declaration order
 	conflicts []conflict     // aspects declare precedence orders both ways
 	declInfo  []DeclareInfo
 	cflows    []*cflowDef // the cflows of advice, in the order compiled
@@ -205,6 +206,9 @@ func ResolveWith(files []*File, opts Options) (*Program, error) {
 			if dp := dd.Precedence; dp != nil {
 				precs = append(precs, c.precedence(sc, dd.Pos, dp, scopes))
 				info.Kind, info.Text = "precedence", c.textFrom(dp.Types[0].Pos)
+			} else if dp := dd.Parents; dp != nil {
+				prog.parents = append(prog.parents, c.parents(sc, dd.Pos, dp)...)
+				info.Kind, info.Text = "parents", c.textFrom(dp.Types.Pos)
 			} else {
 				dm := dd.Message
 				if d := c.declareMessage(sc, dd.Pos, dm); d != nil {

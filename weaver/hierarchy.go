@@ -1,7 +1,9 @@
 package weaver
 
 import (
+	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/weft-aop/weft/advice"
 	"github.com/weft-aop/weft/classfile"
@@ -17,6 +19,7 @@ type MethodHierarchy struct {
 	sources []classpath.Source
 	classes sync.Map // internal name → *declared, nil if unknown
 	annots  sync.Map // internal name → *annotations, nil if unknown (annotation.go)
+	parents atomic.Pointer[parentsView] // nil: no declared parents (parents.go)
 }
 
 // declared is what a class declares: its methods by name, in class file
@@ -50,6 +53,21 @@ func (mh *MethodHierarchy) DeclaredMethods(class, name string) ([]advice.Member,
 		return nil, false
 	}
 	return d.methods[name], true
+}
+
+// allMethods returns the methods class declares, sorted by name, nil if
+// the class is unknown.
+func (mh *MethodHierarchy) allMethods(class string) []advice.Member {
+	d := mh.class(class)
+	if d == nil {
+		return nil
+	}
+	var out []advice.Member
+	for _, ms := range d.methods {
+		out = append(out, ms...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // Bridges implements advice.MethodHierarchy.

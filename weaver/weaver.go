@@ -137,6 +137,9 @@ type Result struct {
 	// a driver that can find them may learn them and weave the class
 	// again.
 	Missing []string
+	// Parents lists the interfaces declared parents added to the class
+	// (advice.Parents), internal names.
+	Parents []string
 	// AlreadyWoven is set for a class weft wove before, left as is: not a
 	// method left unwoven, and no warning (a driver may say so once).
 	AlreadyWoven bool
@@ -182,6 +185,10 @@ type Weaver struct {
 	// shared holds the entry helpers shared by the whole weaving
 	// (Options.SharedEntries, fused.go).
 	shared *sister
+	// parents are m's declared parents (nil: none), host the hierarchy
+	// that reports them to matching (nil if Options.Hierarchy cannot).
+	parents advice.ParentsDeclarer
+	host    parentsHost
 }
 
 // New returns a Weaver applying the advice chosen by m. If m is also an
@@ -195,6 +202,15 @@ func New(m advice.Matcher, adv []*advice.Advice, opts Options) *Weaver {
 	}
 	w.reach = advice.ClassReach(m)
 	w.nextID.Store(opts.IDBase)
+	if d, ok := advice.DeclaresParents(m); ok {
+		w.parents = d
+		if host, ok := opts.Hierarchy.(parentsHost); ok {
+			w.host = host
+			if opts.Mode == App {
+				host.declareParents(d, w.takesParents)
+			}
+		}
+	}
 	if opts.SharedEntries && opts.Mode == JDK {
 		w.shared = newShared(adv)
 	}
@@ -368,11 +384,16 @@ func (w *Weaver) weave(name string, data []byte, sister string) (res *Result, cw
 	if added != nil && !keep {
 		dropMember(c, added)
 	}
+	if w.parents != nil {
+		var warns []string
+		res.Parents, warns = w.addParents(c, cw.hidden)
+		res.Warnings = append(res.Warnings, warns...)
+	}
 	res.Declared = cw.declared
 	res.Warnings = append(res.Warnings, cw.warnings...)
 	res.Missing = cw.missing
 	res.advised, res.applied = cw.advised, cw.applied
-	if res.MethodsWoven == 0 {
+	if res.MethodsWoven == 0 && len(res.Parents) == 0 {
 		return res, nil, nil
 	}
 	res.Class = c.Bytes()
