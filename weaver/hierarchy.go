@@ -17,8 +17,8 @@ import (
 type MethodHierarchy struct {
 	classfile.Hierarchy
 	sources []classpath.Source
-	classes sync.Map // internal name → *declared, nil if unknown
-	annots  sync.Map // internal name → *annotations, nil if unknown (annotation.go)
+	classes sync.Map                    // internal name → *declared, nil if unknown
+	annots  sync.Map                    // internal name → *annotations, nil if unknown (annotation.go)
 	parents atomic.Pointer[parentsView] // nil: no declared parents (parents.go)
 }
 
