@@ -49,6 +49,9 @@ type WovenClassPath struct {
 	// path's: load-time weaving numbers from there.
 	NextID int32
 	Wove   bool // woven by this call
+	// Info is the file of the --weave-info lines of the class path's
+	// advised shadows, "" if it has none.
+	Info string
 }
 
 // WovenClassPath returns the job's class path woven, weaving it the first
@@ -81,7 +84,7 @@ func (c *Cache) WovenClassPath(job ClassPathJob) (*WovenClassPath, error) {
 		}
 		fmt.Fprintf(c.log, "weft: weaving the class path into %s (once)\n", dir)
 		wc.Wove = true
-		next, err := weaveClassPath(c.log, job, wc.Outs)
+		next, err := weaveClassPath(c.log, job, wc.Outs, dir)
 		if err != nil {
 			return err
 		}
@@ -94,6 +97,9 @@ func (c *Cache) WovenClassPath(job ClassPathJob) (*WovenClassPath, error) {
 		return nil, err
 	}
 	wc.Dir = e.Dir
+	if _, err := os.Stat(filepath.Join(e.Dir, infoFile)); err == nil {
+		wc.Info = filepath.Join(e.Dir, infoFile)
+	}
 	if next, err := readNextID(e.Dir); err == nil && next > wc.NextID {
 		wc.NextID = next
 	}
@@ -138,17 +144,17 @@ func jarClassPath(line *javacmd.Line, outs map[string]string) error {
 
 // weaveClassPath weaves the class path entries into outs (entry →
 // output), with join point ids after the JDK's, adds the advice that
-// advised a join point to job.Applied, and returns the first join point id
-// after them.
-func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string) (int32, error) {
+// advised a join point to job.Applied, writes the --weave-info lines of
+// the shadows advised into dir's infoFile (none if none are), and returns
+// the first join point id after them.
+func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string, dir string) (int32, error) {
 	own, srcs, err := job.JDK.Sources(strings.Join(append(sortedKeys(outs), job.AdviceCP), string(filepath.ListSeparator)))
 	if err != nil {
 		return 0, err
 	}
 	defer closeSources(own)
 	h := weaver.HierarchyOf(srcs...)
-	w := weaver.New(job.Matcher, job.Advice, weaver.Options{Hierarchy: h, IDBase: job.Woven.Summary.NextID, OmitShadows: true,
-		Scope: job.Scope})
+	w := weaver.New(job.Matcher, job.Advice, weaver.Options{Hierarchy: h, IDBase: job.Woven.Summary.NextID, Scope: job.Scope})
 	var woven []string
 	for _, e := range job.Entries {
 		if _, ok := outs[e]; ok {
@@ -159,10 +165,14 @@ func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string) (in
 	if err != nil {
 		return 0, err
 	}
+	var info strings.Builder
 	for _, e := range woven {
 		st, err := w.WeavePath(e, outs[e])
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", e, err)
+		}
+		for i := range st.Shadows {
+			info.WriteString(st.Shadows[i].String() + "\n")
 		}
 		for _, warn := range st.Warnings {
 			fmt.Fprintln(log, "weft: warning:", warn)
@@ -172,8 +182,18 @@ func weaveClassPath(log io.Writer, job ClassPathJob, outs map[string]string) (in
 		}
 		job.Applied.AddAdvice(st.Applied)
 	}
+	if info.Len() > 0 {
+		if err := os.WriteFile(filepath.Join(dir, infoFile), []byte(info.String()), 0o644); err != nil {
+			return 0, err
+		}
+	}
 	return w.NextID(), nil
 }
+
+// infoFile holds, in a woven class path's cache directory, the
+// --weave-info lines of its advised shadows: weft run lists them before
+// those of the classes woven at load time.
+const infoFile = "weave-info"
 
 func sortedKeys(m map[string]string) []string {
 	out := make([]string, 0, len(m))

@@ -48,6 +48,9 @@ type LoadTimeJob struct {
 	IDBase    int32  // the first join point id after the JDK's and the class path's
 	CacheDir  string // the cross-run cache of answers, "" for none
 	WeaveInfo string // the file for --weave-info lines, "" for none, "-" for InfoOut
+	// PriorInfo is a file of --weave-info lines written first: the class
+	// path's, woven ahead of time ("" for none).
+	PriorInfo string
 	InfoOut   io.Writer
 	Timeout   time.Duration
 	ListenDir string // the socket's directory (weft serve), "" for a temporary one
@@ -120,6 +123,14 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*L
 			return nil, err
 		}
 		lt.srv.OnInfo = lt.info.Write
+		if job.PriorInfo != "" {
+			b, err := os.ReadFile(job.PriorInfo)
+			if err != nil {
+				lt.Stop(io.Discard)
+				return nil, err
+			}
+			lt.info.Write(string(b))
+		}
 	}
 	lt.restore = parallel.ShareMachine() // the JVM needs the other half
 	go lt.srv.Serve(ln)

@@ -289,7 +289,7 @@ func (p *program) startLoadTime() (err error) {
 	lo := p.o.LoadTime
 	p.lt, err = startLoadTime(p.matcher, p.advice, LoadTimeJob{JDK: p.jdk, ClassPath: p.present, AdviceCP: p.bootCP,
 		Modules: p.modules, Scope: p.scope, IDBase: p.classPath.NextID, CacheDir: answers.Dir, WeaveInfo: p.o.WeaveInfo,
-		InfoOut: p.o.Stdout, Timeout: lo.Timeout})
+		PriorInfo: p.classPath.Info, InfoOut: p.o.Stdout, Timeout: lo.Timeout})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package pointcut
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -227,5 +228,33 @@ func TestQualifyNames(t *testing.T) {
 	// A formal named as a type of the package stays a formal.
 	if got := w.qualifyNames("args(Service)", "at", []string{"Service"}, false); got != "args(Service)" {
 		t.Errorf("a formal named Service: %q", got)
+	}
+}
+
+// TestSourceNote: an error in a declaration of a translation's .weft file
+// names the source the declaration translates, from its source comment.
+func TestSourceNote(t *testing.T) {
+	const text = `aspect a.A {
+    // source: a/A.java:12, method m()
+    before(): execution(* *(..)) && missing() {
+        a.B.c();
+    }
+    before(): missing() { a.B.c(); }
+}
+`
+	f, err := ParseFile("A.weft", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Resolve([]*File{f}, "")
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 2 {
+		t.Fatalf("got %v, want two errors", err)
+	}
+	if !strings.HasSuffix(list[0].Hint, "this declaration is the translation of a/A.java:12, method m()") {
+		t.Errorf("the first error's hint is %q", list[0].Hint)
+	}
+	if strings.Contains(list[1].Hint, "translation") {
+		t.Errorf("the second declaration has no source comment, and its error's hint is %q", list[1].Hint)
 	}
 }

@@ -35,6 +35,12 @@ type aspectScope struct {
 }
 
 func (c *compiler) report(list *ErrorList, pos Position, hint, format string, args ...any) {
+	if note := sourceNote(c.srcs[pos.Filename], pos.Line); note != "" {
+		if hint != "" {
+			hint += "; "
+		}
+		hint += "this declaration is the translation of " + note
+	}
 	s := &errorSink{src: c.srcs[pos.Filename]}
 	e := s.add(pos, hint, format, args...)
 	key := pos.String() + " " + e.Msg

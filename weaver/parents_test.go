@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/weft-aop/weft/internal/jvmtest"
+	"github.com/weft-aop/weft/weaver/scope"
 )
 
 // TestDeclareParents weaves `declare parents` into an application and runs
@@ -143,10 +144,37 @@ public class L {
 		}
 	}
 
+	// A class out of the scope gets none, and matching does not see them.
+	pats, err := scope.ParseFile("scope", []byte("app/**\n!app/B\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scope.New(pats...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := jvmtest.Compile(t, src, "-g")
+	hs := mustJDKHierarchy(t, fresh)
+	ps := resolveText(t, "parents.weft", aspect, fresh, hs)
+	scoped := New(ps, ps.Advice(), Options{Hierarchy: hs, Scope: sc})
+	data, err := os.ReadFile(filepath.Join(fresh, "app", "B.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := scoped.WeaveClass("app/B.class", data); err != nil || res.Class != nil || len(res.Parents) > 0 {
+		t.Errorf("B out of the scope: woven %v, parents %v, %v", res.Class != nil, res.Parents, err)
+	}
+	if ci, err := hs.Lookup("app/B"); err != nil || len(ci.Interfaces) != 0 {
+		t.Errorf("B out of the scope: the hierarchy says it implements %v (%v)", ci.Interfaces, err)
+	}
+	if ci, err := hs.Lookup("app/A"); err != nil || strings.Join(ci.Interfaces, " ") != "adv/Named" {
+		t.Errorf("A in the scope: the hierarchy says it implements %v (%v), want adv/Named", ci.Interfaces, err)
+	}
+
 	// In JDK mode, a class the pattern matches is left without them,
 	// and said so.
 	jdk := New(prog, prog.Advice(), Options{Hierarchy: mustJDKHierarchy(t, dir), Mode: JDK})
-	data, err := mustJDK(t).Class("java/util/ArrayList")
+	data, err = mustJDK(t).Class("java/util/ArrayList")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,10 +106,26 @@ func TestAtAspectJ(t *testing.T) {
 		}
 	}
 	env := []string{newCache(t)}
-	stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all",
+	info := filepath.Join(t.TempDir(), "weave-info")
+	stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--weave-info", info, "--", jvmtest.Java(t), "-Xverify:all",
 		"-javaagent:"+aspectjweaverJar, "-cp", cp, "demo.Main")
 	if code != 0 || stdout != want || !strings.Contains(stderr, "weft: AspectJ's agent ("+aspectjweaverJar+") does not run") {
 		t.Errorf("weft run of AspectJ's command line: exit %d, stdout:\n%s\nwant (AspectJ's):\n%s\nstderr:\n%s", code, stdout, want, stderr)
+	}
+	// --weave-info lists the class path's shadows, woven ahead of time,
+	// naming the aspects' Java sources; this(Tagged) is a run-time test
+	// at MoodA's, as AspectJ's weaver says too, and none at MoodB's.
+	b, err := os.ReadFile(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"Join point 'method-execution(void demo.MoodA.work())' in Type 'demo.MoodA' (Main.java:42) advised by before advice from 'demo.aspects.Moods' (Moods.java:48) [with runtime test]\n",
+		"Join point 'method-execution(void demo.MoodB.work())' in Type 'demo.MoodB' (Main.java:51) advised by before advice from 'demo.aspects.Moods' (Moods.java:48)\n",
+	} {
+		if !strings.Contains(string(b), line) {
+			t.Errorf("--weave-info lacks\n%s\nit is:\n%s", line, b)
+		}
 	}
 
 	// The JDK's join points, without the agent: aop.xml is enough.
