@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/weft-aop/weft/classfile"
 	"github.com/weft-aop/weft/classpath"
+	"github.com/weft-aop/weft/internal/aopxml"
 	"github.com/weft-aop/weft/internal/javacmd"
 	"github.com/weft-aop/weft/pointcut"
 )
@@ -29,43 +31,119 @@ type atAspects struct {
 	Classes  string   // the directory of the dispatchers and weft.at
 }
 
-// isAspectJAgent reports whether a JVM option starts AspectJ's load-time
-// weaver: -javaagent: naming aspectjweaver*.jar.
-func isAspectJAgent(opt string) bool {
+// aspectJAgentClass is AspectJ's load-time weaving agent: an agent jar
+// holding it is AspectJ's weaver, or a tool bundling it (Kieker's
+// monitoring agent).
+const aspectJAgentClass = "org/aspectj/weaver/loadtime/Agent.class"
+
+// agentJar returns the jar a -javaagent: option names, "" for another
+// option.
+func agentJar(opt string) string {
 	jar, ok := strings.CutPrefix(opt, "-javaagent:")
 	if !ok {
-		return false
+		return ""
 	}
 	jar, _, _ = strings.Cut(jar, "=")
+	return jar
+}
+
+// isAspectJWeaverJar reports whether jar is named as AspectJ's weaver is,
+// aspectjweaver*.jar.
+func isAspectJWeaverJar(jar string) bool {
 	base := filepath.Base(jar)
 	return strings.HasPrefix(base, "aspectjweaver") && strings.HasSuffix(base, ".jar")
+}
+
+// isAspectJAgent reports whether a JVM option starts AspectJ's load-time
+// weaver: -javaagent: naming aspectjweaver*.jar, or a jar bundling its
+// agent class.
+func isAspectJAgent(opt string) bool {
+	jar := agentJar(opt)
+	if jar == "" {
+		return false
+	}
+	if isAspectJWeaverJar(jar) {
+		return true
+	}
+	found, err := classpath.ReadResources(jar, aspectJAgentClass)
+	return err == nil && found[aspectJAgentClass] != nil
+}
+
+// configurationProperty is AspectJ's system property naming the aop.xml
+// resources its agent reads: ';'-separated resource names, file: URLs
+// for files.
+const configurationProperty = "org.aspectj.weaver.loadtime.configuration"
+
+// aopXMLNames returns the aop.xml resources the command line's agent
+// reads: its -D of configurationProperty's, else AspectJ's default.
+func aopXMLNames(line *javacmd.Line) (names, files []string) {
+	value, set := "", false
+	for _, o := range line.JVMOptions() {
+		if v, ok := strings.CutPrefix(o, "-D"+configurationProperty+"="); ok {
+			value, set = v, true
+		}
+	}
+	if !set {
+		return aopxml.Resources, nil
+	}
+	for _, n := range strings.Split(value, ";") {
+		switch n = strings.TrimSpace(n); {
+		case n == "":
+		case strings.HasPrefix(n, "file:"):
+			files = append(files, strings.TrimPrefix(strings.TrimPrefix(n, "file:"), "//"))
+		default:
+			names = append(names, n)
+		}
+	}
+	return names, files
 }
 
 // takeOverAspectJ reads the AspectJ configuration of the java command line
 // (its entries present, of JDK j) and returns the line without AspectJ's
 // agent, and what the aspects add; nil when the command has neither
-// aop.xml nor the agent.
+// aop.xml nor the agent. An agent jar bundling more than AspectJ's weaver
+// (Kieker's) joins the class path, as the JVM appends an agent's jar to
+// it: its classes are the aspects'.
 func takeOverAspectJ(w io.Writer, j *JDK, line *javacmd.Line, present []string) (*javacmd.Line, *atAspects, error) {
 	agent := ""
 	for _, o := range line.JVMOptions() {
 		if isAspectJAgent(o) {
-			agent = strings.TrimPrefix(o, "-javaagent:")
-			agent, _, _ = strings.Cut(agent, "=")
+			agent = agentJar(o)
 		}
 	}
-	configs, err := readAopXMLs(present)
+	names, files := aopXMLNames(line)
+	if agent != "" {
+		line = line.Without(isAspectJAgent)
+		fmt.Fprintf(w, "weft: AspectJ's agent (%s) does not run: weft weaves the aspects of aop.xml in its place\n", agent)
+		if !isAspectJWeaverJar(agent) && !slices.Contains(present, agent) {
+			if line.Mode == javacmd.Jar {
+				return nil, nil, fmt.Errorf("the agent %s holds the aspects' classes, and a -jar's class path is its manifest's: "+
+					"run the main class with -cp %s:… instead of -jar", agent, agent)
+			}
+			line = line.WithClassPathAppended(agent)
+			present = append(slices.Clone(present), agent)
+		}
+	}
+	configs, err := readAopXMLs(present, names)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, f := range files {
+		x, err := readAopXMLFile(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		configs = append(configs, x)
 	}
 	if agent == "" && len(configs) == 0 {
 		return line, nil, nil
 	}
-	if agent != "" {
-		line = line.Without(isAspectJAgent)
-		fmt.Fprintf(w, "weft: AspectJ's agent (%s) does not run: weft weaves the aspects of aop.xml in its place\n", agent)
-	}
 	if len(configs) == 0 {
-		fmt.Fprintln(w, "weft: warning: no META-INF/aop.xml on the class path: no AspectJ aspect runs")
+		which := "META-INF/aop.xml on the class path"
+		if len(files) > 0 || !slices.Equal(names, aopxml.Resources) {
+			which = strings.Join(append(slices.Clone(names), files...), " nor ") + " (-D" + configurationProperty + ")"
+		}
+		fmt.Fprintf(w, "weft: warning: no %s: no AspectJ aspect runs\n", which)
 		return line, nil, nil
 	}
 	at, err := buildAtAspects(w, j, configs, present, agent, onClassPath)
@@ -96,7 +174,7 @@ func aspectPathAspects(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, 
 // readAspectPath is aspectPathAspects but for the advice class path.
 func readAspectPath(w io.Writer, j *JDK, aspectPath, cp string) (*atAspects, error) {
 	entries := filepath.SplitList(aspectPath)
-	configs, err := readAopXMLs(entries)
+	configs, err := readAopXMLs(entries, aopxml.Resources)
 	if err != nil {
 		return nil, err
 	}

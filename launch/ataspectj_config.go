@@ -3,6 +3,7 @@ package launch
 import (
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	"github.com/weft-aop/weft/classpath"
@@ -13,16 +14,17 @@ import (
 // What a program's aop.xml files say together: the aspects that run, those
 // they define (<concrete-aspect>), and the types woven.
 
-// readAopXMLs reads every aop.xml of the class path entries, in class path
-// order and, within an entry, in AspectJ's order of names.
-func readAopXMLs(entries []string) ([]*aopxml.Config, error) {
+// readAopXMLs reads the resources names (aopxml.Resources, unless
+// AspectJ's configuration property says otherwise) of the class path
+// entries, in class path order and, within an entry, in the names' order.
+func readAopXMLs(entries, names []string) ([]*aopxml.Config, error) {
 	var out []*aopxml.Config
 	for _, e := range entries {
-		found, err := classpath.ReadResources(e, aopxml.Resources...)
+		found, err := classpath.ReadResources(e, names...)
 		if err != nil {
 			return nil, err
 		}
-		for _, name := range aopxml.Resources {
+		for _, name := range names {
 			b, ok := found[name]
 			if !ok {
 				continue
@@ -35,6 +37,16 @@ func readAopXMLs(entries []string) ([]*aopxml.Config, error) {
 		}
 	}
 	return out, nil
+}
+
+// readAopXMLFile reads an aop.xml file named by a file: URL of AspectJ's
+// configuration property.
+func readAopXMLFile(path string) (*aopxml.Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-D%s: %v", configurationProperty, err)
+	}
+	return aopxml.Parse(path, b)
 }
 
 // atConfig is the configurations' union: the aspects that run (names,

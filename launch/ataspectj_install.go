@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/weft-aop/weft/internal/archive"
+	"github.com/weft-aop/weft/internal/cache"
 	"github.com/weft-aop/weft/pointcut"
 	rtjava "github.com/weft-aop/weft/runtime-java"
 )
@@ -20,6 +22,10 @@ import (
 // their dispatchers against weft's runtime and weft.at, built for
 // aspectjrt rt with JDK j, into weft's cache, named by their content.
 func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspects, error) {
+	rt, err := aspectjrtOnly(rt)
+	if err != nil {
+		return nil, err
+	}
 	// The key: the translations, and weft.at's own (its sources, the
 	// runtime's, aspectjrt's content). A warm run reads nothing else.
 	atKey, err := rtjava.AtHash(rt)
@@ -82,4 +88,56 @@ func installAtAspects(j *JDK, ts []*pointcut.AtTranslation, rt string) (*atAspec
 		return nil, err
 	}
 	return at, nil
+}
+
+// aspectjrtPackages are the packages of aspectjrt's jar.
+var aspectjrtPackages = []string{"org/aspectj/lang/", "org/aspectj/runtime/", "org/aspectj/internal/lang/"}
+
+// aspectjrtOnly returns rt, the class path entry holding aspectjrt, or
+// where it holds more (aspectjweaver's jar, an agent bundling AspectJ's
+// weaver), a jar of aspectjrt's classes alone taken from it into weft's
+// cache: only those go on the boot class path, where an agent's own
+// classes would be defined by the boot loader instead of the
+// application's.
+func aspectjrtOnly(rt string) (string, error) {
+	in, err := archive.Open(rt)
+	if err != nil {
+		return "", fmt.Errorf("aspectjrt: %v", err)
+	}
+	defer in.Close()
+	isRT := func(name string) bool {
+		for _, p := range aspectjrtPackages {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		}
+		return false
+	}
+	more := false
+	for _, e := range in.Entries {
+		more = more || e.IsClass() && !isRT(filepath.ToSlash(e.Name))
+	}
+	if !more {
+		return rt, nil
+	}
+	out := filepath.Join(runtimeDir(), "aspectjrt-"+cache.NewHasher().Path(rt).Key()+".jar")
+	if exists(out) {
+		return out, nil
+	}
+	classes := map[string][]byte{}
+	for _, e := range in.Entries {
+		name := filepath.ToSlash(e.Name)
+		if !e.IsClass() || !isRT(name) {
+			continue
+		}
+		if classes[strings.TrimSuffix(name, ".class")], err = e.Read(); err != nil {
+			return "", fmt.Errorf("aspectjrt in %s: %v", rt, err)
+		}
+	}
+	tmp := out + ".tmp" + strconv.Itoa(os.Getpid())
+	defer os.Remove(tmp)
+	if err := archive.WriteClasses(tmp, archive.Jar, classes); err != nil {
+		return "", err
+	}
+	return out, os.Rename(tmp, out)
 }

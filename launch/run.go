@@ -166,6 +166,11 @@ func (p *program) readCommand(o *Options) (_ *JDK, err error) {
 		if err != nil {
 			return nil, err
 		}
+		for _, e := range line.ClassPath { // an agent's jar, now on the class path
+			if !slices.Contains(p.line.ClassPath, e) {
+				p.entries, p.present = append(p.entries, e), append(p.present, e)
+			}
+		}
 		p.line = line
 		if at != nil {
 			if o.Verbose {

@@ -89,6 +89,27 @@ func (l *Line) WithClassPath(woven func(entry string) string) *Line {
 		n.Target = n.ClassPath[0]
 		return &n
 	}
+	n.setClassPathOption()
+	return &n
+}
+
+// WithClassPathAppended returns l with entries after its class path (the
+// default "." made explicit). A -jar's class path is its manifest's: l is
+// returned as it is.
+func (l *Line) WithClassPathAppended(entries ...string) *Line {
+	n := *l
+	if l.Tool || l.Mode == Jar || len(entries) == 0 {
+		return &n
+	}
+	n.ClassPath = append(slices.Clone(l.ClassPath), entries...)
+	n.setClassPathOption()
+	return &n
+}
+
+// setClassPathOption writes l.ClassPath into l's class path option, the
+// last one given, or a -cp added.
+func (l *Line) setClassPathOption() {
+	n := l
 	cp := strings.Join(n.ClassPath, string(filepath.ListSeparator))
 	n.Options = slices.Clone(l.Options)
 	last := -1 // the class path option that counts: the last
@@ -116,7 +137,6 @@ func (l *Line) WithClassPath(woven func(entry string) string) *Line {
 		n.Options[last+1] = cp
 	}
 	n.cp, n.cpSet, n.ClassPathFrom = cp, true, FromOption
-	return &n
 }
 
 // Without returns l without the launcher options drop says true of (for a

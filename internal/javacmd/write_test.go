@@ -39,6 +39,30 @@ func TestWithClassPath(t *testing.T) {
 	}
 }
 
+func TestWithClassPathAppended(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-cp", "app.jar", "Main"}, []string{"-cp", "app.jar:agent.jar", "Main"}},
+		{[]string{"--class-path=a:b", "Main"}, []string{"--class-path=a:b:agent.jar", "Main"}},
+		{[]string{"Main"}, []string{"-cp", ".:agent.jar", "Main"}}, // the default made explicit
+		{[]string{"-jar", "app.jar"}, []string{"-jar", "app.jar"}}, // the manifest's
+	} {
+		l, err := ParseJava("java", tc.args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := l.WithClassPathAppended("agent.jar")
+		if got := n.Args(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: WithClassPathAppended: %q, want %q", tc.args, got, tc.want)
+		}
+		if !reflect.DeepEqual(l.Args(), tc.args) {
+			t.Errorf("%q: WithClassPathAppended changed the Line it was called on: %q", tc.args, l.Args())
+		}
+	}
+}
+
 func TestWithJVMOptions(t *testing.T) {
 	l, _ := ParseJava("java", []string{"-Xmx1g", "Main", "a"}, nil)
 	if got, want := l.WithJVMOptions("-Dweft=1", "-ea").Args(), []string{"-Dweft=1", "-ea", "-Xmx1g", "Main", "a"}; !reflect.DeepEqual(got, want) {
