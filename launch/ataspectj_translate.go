@@ -75,11 +75,12 @@ func translateAtAspect(srcs []classpath.Source, name string, weaving pointcut.At
 func translateDefined(srcs []classpath.Source, d definedAspect, weaving pointcut.AtOptions) (*pointcut.AtTranslation, error) {
 	ca := d.ca
 	where := fmt.Sprintf("%s:%d: <concrete-aspect name=%q>", d.x.File, ca.Line, ca.Name)
-	switch {
-	case ca.Other != "":
+	if ca.Other != "" {
 		return nil, fmt.Errorf("%s: its %s is not supported yet; hint: write the advice in an @Aspect class", where, ca.Other)
-	case ca.PerClause != "":
-		return nil, fmt.Errorf("%s: perclause is not supported yet; hint: give the abstract aspect the per-clause", where)
+	}
+	per, err := pointcut.ParsePerClause(strings.ReplaceAll(ca.Name, ".", "/"), ca.PerClause)
+	if err != nil {
+		return nil, fmt.Errorf("%s: perclause=%q: %v", where, ca.PerClause, err)
 	}
 	sup, _, err := readAtAspect(srcs, strings.ReplaceAll(ca.Extends, ".", "/"))
 	switch {
@@ -88,7 +89,7 @@ func translateDefined(srcs []classpath.Source, d definedAspect, weaving pointcut
 	case sup == nil || !sup.Abstract:
 		return nil, fmt.Errorf("%s: extends %s, which is not an abstract @Aspect class", where, ca.Extends)
 	}
-	a := &pointcut.AtAspect{Class: strings.ReplaceAll(ca.Name, ".", "/"), Super: sup.Class, Generated: true, Precedence: ca.Precedence}
+	a := &pointcut.AtAspect{Class: strings.ReplaceAll(ca.Name, ".", "/"), Super: sup.Class, Generated: true, Precedence: ca.Precedence, Per: per}
 	for _, p := range ca.Pointcuts {
 		a.Pointcuts = append(a.Pointcuts, &pointcut.AtPointcut{Name: p.Name, Desc: "()V", Expr: p.Expression, Params: []pointcut.AtParam{}})
 	}

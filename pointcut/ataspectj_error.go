@@ -27,11 +27,14 @@ type AtAspectError struct {
 
 func (e *AtAspectError) Error() string {
 	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
 	}
-	b.WriteString(": aspect ")
+	b.WriteString("aspect ")
 	b.WriteString(strings.ReplaceAll(e.Class, "/", "."))
 	if e.Member != "" {
 		b.WriteString(", ")

@@ -269,6 +269,21 @@ var perClauses = []struct {
 }{{"perthis", PerThis}, {"pertarget", PerTarget}, {"percflowbelow", PerCflowBelow},
 	{"percflow", PerCflow}, {"pertypewithin", PerTypeWithin}}
 
+// ParsePerClause reads a per-clause as aop.xml's <concrete-aspect
+// perclause="..."> writes it, for the aspect of internal name class:
+// singleton() or a per-clause designator, as @Aspect's value.
+func ParsePerClause(class, text string) (AtPerClause, error) {
+	r := &atReader{a: &AtAspect{Class: class}}
+	if strings.TrimSpace(text) == "" {
+		return AtPerClause{}, nil
+	}
+	r.perClause(site{}, text)
+	if len(r.errs) > 0 {
+		return AtPerClause{}, r.errs
+	}
+	return r.a.Per, nil
+}
+
 // perClause reads @Aspect's value as AspectJ does: empty for a singleton
 // (or a per-clause inherited), singleton(), or a per-clause designator
 // with its pointcut or type pattern.

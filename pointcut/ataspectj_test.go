@@ -452,6 +452,31 @@ func TestAtAspectPerClauses(t *testing.T) {
 	}
 }
 
+// TestParsePerClause reads aop.xml's <concrete-aspect perclause>.
+func TestParsePerClause(t *testing.T) {
+	for text, want := range map[string]AtPerClause{
+		"":                                    {},
+		"singleton()":                         {Kind: PerSingleton, Declared: true},
+		"perthis(execution(* a.B.*(..)))":     {Kind: PerThis, Text: "execution(* a.B.*(..))", Declared: true},
+		" pertypewithin( a..* ) ":             {Kind: PerTypeWithin, Text: " a..* ", Declared: true},
+		"percflowbelow(execution(* a.M.m()))": {Kind: PerCflowBelow, Text: "execution(* a.M.m())", Declared: true},
+	} {
+		got, err := ParsePerClause("a/X", text)
+		if err != nil || got != want {
+			t.Errorf("%q: %+v, %v; want %+v", text, got, err, want)
+		}
+	}
+	for text, want := range map[string]string{
+		"perobject(x)": "@Aspect per clause cannot be read 'perobject(x)'",
+		"perthis()":    "@Aspect's perthis(...) is empty",
+		"perthis(+)":   "aspect a.X: syntax error in @Aspect's perthis(...) at column 9",
+	} {
+		if _, err := ParsePerClause("a/X", text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want an error with %q", text, err, want)
+		}
+	}
+}
+
 // TestAtAspectNoNames: compiled without -g or -parameters, every method
 // whose formals need names is an error in AspectJ's words, with a hint;
 // the others are not.
