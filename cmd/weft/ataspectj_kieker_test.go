@@ -79,8 +79,9 @@ func kiekerRecords(t *testing.T, dir string) []kiekerRecord {
 // same depths. The agent's jar, which holds Kieker's classes, joins the
 // class path as the JVM's agent loading does; only aspectjrt's classes of
 // it go on the boot class path. With java.util.ArrayList added to the
-// types woven, on JDK 25, the records also hold the JDK's executions,
-// which AspectJ's weaver cannot reach.
+// types woven, on JDK 25 under weft profile, the records also hold the
+// JDK's executions, which AspectJ's weaver cannot reach, and the profile
+// the program's calls.
 func TestAtAspectJKieker(t *testing.T) {
 	agent := kiekerAgent(t)
 	app := compileWithAopXML(t, filepath.Join(kiekerDir, "app"), "-g")
@@ -108,14 +109,20 @@ func TestAtAspectJKieker(t *testing.T) {
 		t.Errorf("weft run of Kieker's command line records\n%v\nwant (Kieker's agent's)\n%v", got, want)
 	}
 
+	// On JDK 25, under weft profile: the profiler's aspects and Kieker's
+	// run side by side.
 	t.Run("JDK25", func(t *testing.T) {
 		java25 := filepath.Join(jvmtest.JDK25(t), "bin", "java")
 		jdk := filepath.Join(kiekerDir, "jdk")
-		out := t.TempDir()
-		stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", java25, "-javaagent:"+agent, records(out),
-			"-cp", jdk+string(filepath.ListSeparator)+app, "demo.Main")
+		out, profile := t.TempDir(), t.TempDir()
+		stdout, stderr, code := weft(t, env, "profile", "--no-time", "--write-folded", "-o", profile, "--modules", "java.base", "--",
+			java25, "-javaagent:"+agent, records(out), "-cp", jdk+string(filepath.ListSeparator)+app, "demo.Main")
 		if code != 0 || stdout != wantOut {
-			t.Fatalf("weft run with the JDK's ArrayList, JDK 25: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			t.Fatalf("weft profile with the JDK's ArrayList, JDK 25: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		if b, err := os.ReadFile(filepath.Join(profile, "calls.folded")); err != nil ||
+			!strings.Contains(string(b), "demo.Main.fill;demo.Main.square 3\n") {
+			t.Errorf("weft profile beside Kieker: calls.folded lacks fill's calls of square (%v):\n%.2000s", err, b)
 		}
 		// The program's records are the agent's, but for their order
 		// in the trace, which the JDK's records now share.

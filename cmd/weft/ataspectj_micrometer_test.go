@@ -72,7 +72,8 @@ func micrometerClassPath(t *testing.T, version string) string {
 // Micrometer documents them, on an application's @Timed and @Counted
 // methods. The meters its main prints (names, tags and counts) under
 // AspectJ's load-time weaver (Debian's 1.9.5, JDK 17) are those weft run
-// prints, AspectJ's agent replaced, on JDK 17 (-Xverify:all) and JDK 25.
+// prints, AspectJ's agent replaced, on JDK 17 (-Xverify:all) and, the
+// newest, on JDK 25.
 func TestAtAspectJMicrometer(t *testing.T) {
 	for _, jar := range []string{aspectjrtJar, aspectjweaverJar} {
 		if _, err := os.Stat(jar); err != nil {
@@ -99,6 +100,9 @@ func TestAtAspectJMicrometer(t *testing.T) {
 				t.Errorf("weft run of AspectJ's command line, JDK 17: exit %d, stdout:\n%s\nwant (AspectJ's):\n%s\nstderr:\n%s", code, stdout, aspectJ, stderr)
 			}
 
+			if version != micrometerVersions[len(micrometerVersions)-1] {
+				return // JDK 25 with the newest only: each run weaves a JDK of its own
+			}
 			t.Run("JDK25", func(t *testing.T) {
 				java25 := filepath.Join(jvmtest.JDK25(t), "bin", "java")
 				stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", java25,
