@@ -20,6 +20,7 @@ set -euo pipefail
 # (tools.sh runs around.sh, with its round count and 30 rounds in a JVM).
 FULL=(
   'suite.sh 3'
+  'PARTS=split suite.sh 2'
   'tools.sh 5'
   'start.sh 5'
   'jdk.sh 5'

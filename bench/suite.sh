@@ -20,6 +20,15 @@
 # profile); leak (weft leak); recrash (weft recrash); jfr (the JDK's Flight
 # Recorder, settings=profile); ap-cpu and ap-alloc (async-profiler's cpu
 # and alloc modes, its jar from Maven Central).
+# PARTS=split measures where the cost of the woven JDK goes, per program
+# (JDK 17 unless JDKS says otherwise): its modes are stock; empty (weft run
+# with advice at no join point, testdata/suite/empty.weft: the fixed cost
+# of the woven runtime image, the application's archive and load-time
+# weaving, no code woven); nothing; and stock-jit and nothing-jit, the same
+# runs with -XX:+CITime, whose output is not checked: the time and bytecode
+# the JIT compilers spent. Per program it records the split of nothing's
+# extra CPU: fixed (empty less stock), compiling (nothing-jit's compile
+# time less stock-jit's) and running the woven code (the rest).
 # Each program's modes run interleaved, RUNS rounds after WARMUP warm-up
 # rounds (1 unless set) whose output is checked: every mode's standard
 # output and files written are the stock run's (async-profiler's own lines
@@ -45,7 +54,11 @@ bench_begin "$@"
 bench_start ""
 ALL_PROGRAMS="javac ecj kotlinc groovy jython h2 derby saxon fop lucene"
 ALL_MODES="stock nothing profile-notime profile leak recrash jfr ap-cpu ap-alloc"
+SPLIT_MODES="stock empty nothing stock-jit nothing-jit"
 PROGRAMS=${PROGRAMS:-$ALL_PROGRAMS}
+if [ "${PARTS:-}" = split ]; then
+  MODES=${MODES:-$SPLIT_MODES} JDKS=${JDKS:-17}
+fi
 MODES=${MODES:-$ALL_MODES}
 JDKS=${JDKS:-17 25}
 WARMUP=${WARMUP:-1}
@@ -142,6 +155,9 @@ mode_command() {
   case $mode in
   stock) echo "$java $args" ;;
   nothing) echo "$W/weft run -a $T/nothing.weft --advice-cp $W/nothing -- $java $args" ;;
+  empty) echo "$W/weft run -a $T/empty.weft --advice-cp $W/nothing -- $java $args" ;;
+  stock-jit) echo "$java -XX:+CITime $args" ;;
+  nothing-jit) echo "$W/weft run -a $T/nothing.weft --advice-cp $W/nothing -- $java -XX:+CITime $args" ;;
   profile-notime) echo "$W/weft profile --no-time --top 0 -o $out/tool -- $java $args" ;;
   profile) echo "$W/weft profile --top 0 -o $out/tool -- $java $args" ;;
   leak) echo "$W/weft leak -o $out/tool -- $java $args" ;;
@@ -149,7 +165,7 @@ mode_command() {
   jfr) echo "$java -XX:StartFlightRecording=settings=profile,filename=$out/tool.jfr -Xlog:jfr+startup=off $args" ;;
   ap-cpu) echo "$java -agentpath:$AP=start,event=cpu,file=$out/tool.collapsed $args" ;;
   ap-alloc) echo "$java -agentpath:$AP=start,event=alloc,file=$out/tool.collapsed $args" ;;
-  *) echo "bench/suite.sh: no mode $mode (of $ALL_MODES)" >&2; return 1 ;;
+  *) echo "bench/suite.sh: no mode $mode (of $ALL_MODES $SPLIT_MODES)" >&2; return 1 ;;
   esac
 }
 
@@ -172,7 +188,7 @@ measure() {
   fi
   args=$(program "$prog")
   local modes=($MODES)
-  rm -f "$W/times"
+  rm -f "$W/times" "$W/jit"
   bench_mark
   for r in $(seq $((1 - WARMUP)) "$RUNS"); do
     for k in "${!modes[@]}"; do
@@ -188,7 +204,9 @@ measure() {
         FAILED+=("$prog/$jdk/$m")
         return 0 # the next program
       fi
-      if ((r <= 0)); then # a warm-up round: the output is checked
+      if [[ $m == *-jit ]]; then # its compile times, each round
+        ((r <= 0)) || echo "$k $(compiled "$o/stdout")" >>"$W/jit"
+      elif ((r <= 0)); then # a warm-up round: the output is checked
         got=$(digest "$o")
         if [ "$m" = stock ]; then want=$got; elif [ "$got" != "$want" ]; then
           echo "$prog, JDK $jdk, $m: the output differs from the stock run's" >&2
@@ -199,7 +217,8 @@ measure() {
       fi
     done
   done
-  local s_w s_c w c
+  local s_w s_c w c jc jb
+  declare -A CPU=() JIT=()
   printf '%-10s JDK %-3s %-16s %8s %8s   %s\n' "$prog" "$jdk" mode 'wall ms' 'cpu ms' 'vs stock (wall, cpu)'
   for k in "${!modes[@]}"; do
     read -r w c < <(awk -v k="$k" '$1 == k { print int($2*1000), int(($3+$4)*1000) }' "$W/times" | median2)
@@ -211,12 +230,42 @@ measure() {
         "$(mode_command "$m" "$java" '$O' "${args//@O@/\$O/files}")"
       continue
     fi
-    printf '%-32s %8d %8d   %s %s\n' "  $m" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")"
-    echo "$jdk $m $(awk -v a="$s_w" -v b="$w" 'BEGIN { print b / a }') $(awk -v a="$s_c" -v b="$c" 'BEGIN { print b / a }')" >>"$W/ratios"
-    bench_record "$prog, JDK $jdk" "$m" "$w ms wall, $c ms CPU: $(ratio "$s_w" "$w") wall, $(ratio "$s_c" "$c") CPU" \
+    local jit=""
+    if [[ $m == *-jit ]]; then
+      read -r jc jb < <(awk -v k="$k" '$1 == k { print int($2*1000), int($3/1024) }' "$W/jit" | median2)
+      jit="; compiling ${jc} ms, ${jb} KB of bytecode"
+      JIT[$m]=$jc
+    fi
+    CPU[$m]=$c
+    printf '%-32s %8d %8d   %s %s%s\n' "  $m" "$w" "$c" "$(ratio "$s_w" "$w")" "$(ratio "$s_c" "$c")" "$jit"
+    [[ $m == *-jit || $m == empty ]] ||
+      echo "$jdk $m $(awk -v a="$s_w" -v b="$w" 'BEGIN { print b / a }') $(awk -v a="$s_c" -v b="$c" 'BEGIN { print b / a }')" >>"$W/ratios"
+    bench_record "$prog, JDK $jdk" "$m" "$w ms wall, $c ms CPU: $(ratio "$s_w" "$w") wall, $(ratio "$s_c" "$c") CPU$jit" \
       "stock: $s_w ms wall, $s_c ms CPU" "" "medians of $RUNS interleaved rounds after $WARMUP checked" \
       "$(mode_command "$m" "$java" '$O' "${args//@O@/\$O/files}")"
   done
+  split "$prog" "$jdk" "$s_c"
+}
+
+# split PROGRAM JDK STOCK-CPU: where nothing's extra CPU goes, from the
+# modes of PARTS=split: the fixed cost (empty), compiling (nothing-jit's
+# compile time less stock-jit's), and the rest, running the woven code.
+split() {
+  local extra fixed comp run
+  [[ -n ${CPU[empty]:-} && -n ${CPU[nothing]:-} && -n ${JIT[stock-jit]:-} && -n ${JIT[nothing-jit]:-} ]] || return 0
+  extra=$((CPU[nothing] - $3)) fixed=$((CPU[empty] - $3)) comp=$((JIT[nothing-jit] - JIT[stock-jit]))
+  run=$((extra - fixed - comp))
+  local line="nothing's extra CPU $extra ms: fixed $fixed ms, compiling $comp ms, running the woven code $run ms"
+  echo "  $line"
+  echo "$2 $1 $3 $extra $fixed $comp $run" >>"$W/splits"
+  bench_record "$1, JDK $2" "split" "$line" "stock: $3 ms CPU" "" "from the medians above" "PARTS=split bash bench/suite.sh $RUNS"
+}
+
+# compiled STDOUT: the JIT compilers' time (s) and bytecode (bytes), C1's
+# and C2's together, standard and on-stack replacement, from -XX:+CITime.
+compiled() {
+  awk '/^  C[12] \{speed:/ { for (i = 1; i <= NF; i++) { if ($i == "s,") t += $(i-1); if ($i == "bytes,") b += $(i-1) } }
+    END { printf "%.3f %d\n", t, b }' "$1"
 }
 
 # goal MODE: the goal of MODE's geometric mean (CPU, and wall where set).
@@ -253,8 +302,24 @@ geomeans() {
   done
 }
 
+# splits JDK: the split of nothing's extra CPU summed over the programs
+# measured, each part's share.
+splits() {
+  local line
+  line=$(awk -v j="$1" '$1 == j { n++; e += $4; f += $5; c += $6; r += $7 }
+    END { if (n && e > 0) printf "%d %d %.0f %.0f %.0f", n, e, 100*f/e, 100*c/e, 100*r/e }' "$W/splits")
+  [ -n "$line" ] || return 0
+  local n e f c r
+  read -r n e f c r <<<"$line"
+  line="nothing's extra CPU over $n programs, $e ms: fixed $f %, compiling $c %, running the woven code $r %"
+  echo "  $line"
+  bench_record "split, JDK $1" "split" "$line" "" "" "sums of the programs' medians of $RUNS rounds" \
+    "PARTS=split PROGRAMS=\"$PROGRAMS\" bash bench/suite.sh $RUNS"
+}
+
 DIFFERS=() FAILED=()
 : >"$W/ratios"
+: >"$W/splits"
 uptime
 for jdk in $JDKS; do
   [ -x "${JAVA_OF[$jdk]:-}" ] || { echo "bench/suite.sh: no JDK $jdk at ${JAVA_OF[$jdk]:-?}" >&2; exit 1; }
@@ -263,6 +328,7 @@ for jdk in $JDKS; do
     measure "$p" "$jdk"
   done
   geomeans "$jdk"
+  splits "$jdk"
 done
 uptime
 bench_end

@@ -97,9 +97,9 @@ func TestAtAspectJ(t *testing.T) {
 	}
 	want := aspectJ[:second] + fmt.Sprintf(inner, 8) + aspectJ[second+len(fmt.Sprintf(inner, 7)):]
 	for _, per := range []string{"perthis: instance 2, call 2, size 3, aspectOf true, hasAspect of a string false\n", "percflow: flow 4, list adds 1\n",
-		"pertypewithin: instance 1, run 2 of Main.square(..)\n", "Counting: list adds 6\nXmlCounting: list adds 6\n",
+		"pertypewithin: instance 1, run 2 of Main.square(..)\n", "Counting: list adds 6\nXmlPerType: list adds 6\nXmlCounting: list adds 6\n",
 		"same package: square returned 64, aspectOf true, hasAspect true\n",
-		"parents of MoodB: [demo.aspects.Moods$Moody, demo.aspects.Moods$Tagged]\n", "XmlPerType: list adds 6\nXmlCounting: list adds 6\n",
+		"parents of MoodB: [demo.aspects.Moods$Moody, demo.aspects.Moods$Tagged]\n",
 		"mood: happy 1 of delegate 1, happy 2 of delegate 1, another happy 1 of delegate 2, MoodB's own mood\n"} {
 		if !strings.Contains(aspectJ, per) {
 			t.Fatalf("AspectJ's output lacks %q:\n%s", per, aspectJ)
