@@ -374,37 +374,35 @@ func (t *atTranslator) exitFormal(params []AtParam, name string) string {
 
 // restrictTypes adds the weaver's include and exclude patterns to a type
 // pattern.
-func (t *atTranslator) restrictTypes(types string) string {
-	types = oneLine(types)
-	if len(t.within.Include) == 0 && len(t.within.Exclude) == 0 {
-		return types
-	}
-	out := "(" + types + ")"
-	if len(t.within.Include) > 0 {
-		out += " && (" + strings.Join(t.within.Include, " || ") + ")"
-	}
-	for _, p := range t.within.Exclude {
-		out += " && !(" + p + ")"
-	}
-	return out
-}
+func (t *atTranslator) restrictTypes(types string) string { return t.restrictWith(types, false) }
 
 // restrict adds the weaver's include and exclude patterns to expr.
-func (t *atTranslator) restrict(expr string) string {
-	expr = oneLine(expr)
+func (t *atTranslator) restrict(expr string) string { return t.restrictWith(expr, true) }
+
+// restrictWith adds the weaver's include and exclude patterns to text, a
+// pointcut (within, the patterns as within(…)) or a type pattern.
+func (t *atTranslator) restrictWith(text string, within bool) string {
+	text = oneLine(text)
 	if len(t.within.Include) == 0 && len(t.within.Exclude) == 0 {
-		return expr
+		return text
 	}
-	out := "(" + expr + ")"
+	out := "(" + text + ")"
 	if len(t.within.Include) > 0 {
 		var in []string
 		for _, p := range t.within.Include {
-			in = append(in, "within("+p+")")
+			if within {
+				p = "within(" + p + ")"
+			}
+			in = append(in, p)
 		}
 		out += " && (" + strings.Join(in, " || ") + ")"
 	}
 	for _, p := range t.within.Exclude {
-		out += " && !within(" + p + ")"
+		if within {
+			out += " && !within(" + p + ")"
+		} else {
+			out += " && !(" + p + ")"
+		}
 	}
 	return out
 }

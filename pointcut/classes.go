@@ -105,6 +105,22 @@ func (cs *classes) class(name string) (*classfile.Class, error) {
 	return nil, cs.notFound(name)
 }
 
+// nested returns class, as class does, or where no class has that name
+// and it is a nested class written with dots (a.b.Outer.Inner), the class
+// the name means with each of its last dots in turn a '$', and the name
+// found.
+func (cs *classes) nested(name string) (*classfile.Class, string, error) {
+	cl, err := cs.class(name)
+	for n := name; err != nil && strings.Contains(n, "/"); {
+		i := strings.LastIndexByte(n, '/')
+		n = n[:i] + "$" + n[i+1:]
+		if cl2, err2 := cs.class(n); err2 == nil {
+			cl, err, name = cl2, nil, n
+		}
+	}
+	return cl, name, err
+}
+
 func (cs *classes) notFound(name string) error {
 	return fmt.Errorf("%s not found on %s: %w", strings.ReplaceAll(name, "/", "."), cs.adviceCP, classfile.ErrClassNotFound)
 }

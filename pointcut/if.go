@@ -149,14 +149,7 @@ func (c *compiler) ifPointcut(d *Designator, ev *env) node {
 // bindIfMethod finds the public static boolean method if() calls whose
 // parameters take the values passed.
 func (c *compiler) bindIfMethod(call *IfCall, owner, name string, values []string) (advice.Method, []string, bool) {
-	cl, err := c.classes.class(owner)
-	for o := owner; err != nil && strings.Contains(o, "/"); {
-		i := strings.LastIndexByte(o, '/')
-		o = o[:i] + "$" + o[i+1:]
-		if cl2, err2 := c.classes.class(o); err2 == nil {
-			cl, err, owner = cl2, nil, o
-		}
-	}
+	cl, owner, err := c.classes.nested(owner)
 	if err != nil {
 		c.errorf(call.Pos, "put the compiled class on --advice-cp", "if(): %v", err)
 		return advice.Method{}, nil, false

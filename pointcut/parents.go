@@ -66,15 +66,7 @@ func (c *compiler) parentsClass(tn *TypeName, iface bool) (string, bool) {
 	if c.classes.adviceCP == "" && c.classes.advice == nil {
 		return name, true // nothing to check against
 	}
-	cl, err := c.classes.class(name)
-	for n := name; err != nil && strings.Contains(n, "/"); {
-		// a nested class whose outer class is not capitalized
-		i := strings.LastIndexByte(n, '/')
-		n = n[:i] + "$" + n[i+1:]
-		if cl2, err2 := c.classes.class(n); err2 == nil {
-			cl, err, name = cl2, nil, n
-		}
-	}
+	cl, name, err := c.classes.nested(name)
 	javaName := strings.ReplaceAll(name, "/", ".")
 	switch {
 	case err != nil:

@@ -461,15 +461,7 @@ func (c *compiler) advice(sc *aspectScope, ad *AdviceDecl, order int, h classfil
 // bindMethod finds the static advice method the call names whose
 // parameters accept the values passed, and says in adv whether it is leaf.
 func (c *compiler) bindMethod(h classfile.Hierarchy, call *Call, owner, name string, values []string, ret string, ad *AdviceDecl, adv *advice.Advice) (advice.Method, []string, bool) {
-	cl, err := c.classes.class(owner)
-	for o := owner; err != nil && strings.Contains(o, "/"); {
-		// a nested class written with dots: a.b.Outer.Inner
-		i := strings.LastIndexByte(o, '/')
-		o = o[:i] + "$" + o[i+1:]
-		if cl2, err2 := c.classes.class(o); err2 == nil {
-			cl, err, owner = cl2, nil, o
-		}
-	}
+	cl, owner, err := c.classes.nested(owner)
 	if err != nil {
 		c.errorf(call.Pos, "put the compiled advice class on --advice-cp", "advice at line %d: %v", ad.Pos.Line, err)
 		return advice.Method{}, nil, false

@@ -84,25 +84,7 @@ public class L {
 	// name() and delegates twice and sum (its delegate is the second made).
 	added := map[string]string{}
 	for _, class := range []string{"app/A.class", "app/B.class", "app/C.class", "app/Main.class"} {
-		p := filepath.Join(dir, class)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := w.WeaveClass(class, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Class != nil {
-			if err := os.WriteFile(p, res.Class, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			for n, b := range res.Extra {
-				if err := os.WriteFile(filepath.Join(dir, n+".class"), b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		res := weaveClassFile(t, w, dir, class)
 		added[class] = strings.Join(res.Parents, " ")
 		for _, warn := range res.Warnings {
 			t.Errorf("%s: warning %s", class, warn)
