@@ -25,10 +25,12 @@
 # with advice at no join point, testdata/suite/empty.weft: the fixed cost
 # of the woven runtime image, the application's archive and load-time
 # weaving, no code woven); nothing; and stock-jit and nothing-jit, the same
-# runs with -XX:+CITime, whose output is not checked: the time and bytecode
-# the JIT compilers spent. Per program it records the split of nothing's
-# extra CPU: fixed (empty less stock), compiling (nothing-jit's compile
-# time less stock-jit's) and running the woven code (the rest).
+# runs with the JIT compilers' threads kept and measured (the agent
+# testdata/suite/CompilerCPU.java reads their CPU time from /proc at exit)
+# and -XX:+CITime for the bytecode they compiled; their output is not
+# checked. Per program it records the split of nothing's extra CPU: fixed
+# (empty less stock), compiling (nothing-jit's compiler threads' CPU less
+# stock-jit's) and running the woven code (the rest).
 # Each program's modes run interleaved, RUNS rounds after WARMUP warm-up
 # rounds (1 unless set) whose output is checked: every mode's standard
 # output and files written are the stock run's (async-profiler's own lines
@@ -81,6 +83,11 @@ if [[ " $MODES " == *" ap-"* ]]; then AP=$(ap_lib); fi
 
 # The nothing advice: an empty static method, at every execution and allocation.
 javac --release 17 -d "$W/nothing" "$T/Nothing.java"
+# The -jit modes' agent.
+javac --release 17 -d "$W/cpu" "$T/CompilerCPU.java"
+printf 'Premain-Class: weft.bench.CompilerCPU\n' >"$W/cpu.mf"
+jar cfm "$W/cpu.jar" "$W/cpu.mf" -C "$W/cpu" .
+JIT_OPTS="-XX:-UseDynamicNumberOfCompilerThreads -XX:+CITime -javaagent:$W/cpu.jar"
 
 # The inputs, made once.
 javac_workload "$W/src"
@@ -156,8 +163,8 @@ mode_command() {
   stock) echo "$java $args" ;;
   nothing) echo "$W/weft run -a $T/nothing.weft --advice-cp $W/nothing -- $java $args" ;;
   empty) echo "$W/weft run -a $T/empty.weft --advice-cp $W/nothing -- $java $args" ;;
-  stock-jit) echo "$java -XX:+CITime $args" ;;
-  nothing-jit) echo "$W/weft run -a $T/nothing.weft --advice-cp $W/nothing -- $java -XX:+CITime $args" ;;
+  stock-jit) echo "$java $JIT_OPTS $args" ;;
+  nothing-jit) echo "$W/weft run -a $T/nothing.weft --advice-cp $W/nothing -- $java $JIT_OPTS $args" ;;
   profile-notime) echo "$W/weft profile --no-time --top 0 -o $out/tool -- $java $args" ;;
   profile) echo "$W/weft profile --top 0 -o $out/tool -- $java $args" ;;
   leak) echo "$W/weft leak -o $out/tool -- $java $args" ;;
@@ -205,7 +212,7 @@ measure() {
         return 0 # the next program
       fi
       if [[ $m == *-jit ]]; then # its output is the JIT's: its compile times
-        ((r <= 0)) || echo "$k $(compiled "$o/stdout")" >>"$W/jit"
+        ((r <= 0)) || echo "$k $(compiled "$o")" >>"$W/jit"
       fi
       if [[ $m == *-jit ]]; then
         ((r <= 0)) || echo "$k $t" >>"$W/times"
@@ -236,7 +243,7 @@ measure() {
     local jit=""
     if [[ $m == *-jit ]]; then
       read -r jc jb < <(awk -v k="$k" '$1 == k { print int($2*1000), int($3/1024) }' "$W/jit" | median2)
-      jit="; compiling ${jc} ms, ${jb} KB of bytecode"
+      jit="; compiler threads ${jc} ms of CPU, ${jb} KB of bytecode compiled"
       JIT[$m]=$jc
     fi
     CPU[$m]=$c
@@ -264,11 +271,14 @@ split() {
   bench_record "$1, JDK $2" "split" "$line" "stock: $3 ms CPU" "" "from the medians above" "PARTS=split bash bench/suite.sh $RUNS"
 }
 
-# compiled STDOUT: the JIT compilers' time (s) and bytecode (bytes), C1's
-# and C2's together, standard and on-stack replacement, from -XX:+CITime.
+# compiled DIR: the JIT compilers' threads' CPU (s) and the bytecode they
+# compiled (bytes), C1's and C2's together, of the run whose output is in
+# DIR: CompilerCPU's line on its stderr, -XX:+CITime's on its stdout.
 compiled() {
-  awk '/^  C[12] \{speed:/ { for (i = 1; i <= NF; i++) { if ($i == "s,") t += $(i-1); if ($i == "bytes,") b += $(i-1) } }
-    END { printf "%.3f %d\n", t, b }' "$1"
+  local cpu bytes
+  cpu=$(sed -n 's/^compiler-cpu c1=\([0-9]*\) c2=\([0-9]*\) .*/\1 \2/p' "$1/stderr" | awk '{ print ($1 + $2) / 1000 }')
+  bytes=$(awk '/^  C[12] \{speed:/ { for (i = 1; i <= NF; i++) if ($i == "bytes,") b += $(i-1) } END { print b + 0 }' "$1/stdout")
+  echo "${cpu:-0} $bytes"
 }
 
 # goal MODE: the goal of MODE's geometric mean (CPU, and wall where set).
