@@ -24,11 +24,15 @@ public final class CompilerCPU {
         long c1 = 0, c2 = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Paths.get("/proc/self/task"))) {
             for (Path t : tasks) {
-                String name = Files.readString(t.resolve("comm")).trim();
-                if (name.startsWith("C1 Compiler")) {
-                    c1 += ticks(Files.readString(t.resolve("stat")));
-                } else if (name.startsWith("C2 Compiler")) {
-                    c2 += ticks(Files.readString(t.resolve("stat")));
+                try {
+                    String name = Files.readString(t.resolve("comm")).trim();
+                    if (name.startsWith("C1 Compiler")) {
+                        c1 += ticks(Files.readString(t.resolve("stat")));
+                    } else if (name.startsWith("C2 Compiler")) {
+                        c2 += ticks(Files.readString(t.resolve("stat")));
+                    }
+                } catch (IOException e) {
+                    // a thread that ended as it was listed: not a compiler's, which stay
                 }
             }
             long process = ticks(Files.readString(Paths.get("/proc/self/stat")));
