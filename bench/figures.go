@@ -104,36 +104,45 @@ func parseRecord(text string) (Record, error) {
 
 // scripts orders the scripts' runs on the page and titles them; the runs
 // of other scripts follow, by name.
-var scripts = []struct{ name, title string }{
-	{"suite.sh", "The suite: real programs, every mode, against JFR and async-profiler"},
-	{"tools.sh", "The tools against their goals"},
-	{"start.sh", "The tools' fixed cost"},
-	{"jdk.sh", "Weaving the JDK"},
-	{"profile.sh", "The profiler"},
-	{"leak.sh", "The leak tracker"},
-	{"recrash.sh", "The ReCrash recorder"},
-	{"cflow.sh", "cflow"},
-	{"around.sh", "Around advice"},
-	{"ltw.sh", "Load-time weaving"},
-	{"ataspectj.sh", "AspectJ's aspects: @AspectJ under weft and under AspectJ's load-time weaver"},
-	{"jfr.sh", "weft and JFR"},
-	{"scope.sh", "Scopes"},
+var scripts = []struct{ name, parts, title string }{
+	{"suite.sh", "", "The suite: real programs, every mode, against JFR and async-profiler"},
+	{"suite.sh", "split", "The suite: where the woven JDK's cost goes, program by program"},
+	{"tools.sh", "", "The tools against their goals"},
+	{"start.sh", "", "The tools' fixed cost"},
+	{"jdk.sh", "", "Weaving the JDK"},
+	{"profile.sh", "", "The profiler"},
+	{"leak.sh", "", "The leak tracker"},
+	{"recrash.sh", "", "The ReCrash recorder"},
+	{"cflow.sh", "", "cflow"},
+	{"around.sh", "", "Around advice"},
+	{"ltw.sh", "", "Load-time weaving"},
+	{"ataspectj.sh", "", "AspectJ's aspects: @AspectJ under weft and under AspectJ's load-time weaver"},
+	{"jfr.sh", "", "weft and JFR"},
+	{"scope.sh", "", "Scopes"},
 }
 
-func scriptIndex(name string) int {
+// scriptIndex returns the index in scripts of a record's script: the
+// entry of its name and of the PARTS its run was given, if any, else of
+// its name alone.
+func scriptIndex(r Record) int {
+	found := len(scripts)
 	for i, s := range scripts {
-		if s.name == name {
+		switch {
+		case s.name != r.Script:
+		case s.parts != "" && strings.Contains(r.Run, "PARTS="+s.parts+" "):
 			return i
+		case s.parts == "" && found == len(scripts):
+			found = i
 		}
 	}
-	return len(scripts)
+	return found
 }
 
-func scriptTitle(name string) string {
-	if i := scriptIndex(name); i < len(scripts) {
+func scriptTitle(r Record) string {
+	if i := scriptIndex(r); i < len(scripts) {
 		return scripts[i].title
 	}
-	return name
+	return r.Script
 }
 
 // Preface is the text docs/figures.md opens with.
@@ -187,7 +196,7 @@ func groupRuns(recs []Record) [][]Record {
 		runs[i] = append(runs[i], r)
 	}
 	slices.SortStableFunc(runs, func(a, b []Record) int {
-		if c := scriptIndex(a[0].Script) - scriptIndex(b[0].Script); c != 0 {
+		if c := scriptIndex(a[0]) - scriptIndex(b[0]); c != 0 {
 			return c
 		}
 		return strings.Compare(a[0].Script, b[0].Script)
@@ -205,7 +214,7 @@ func writeRun(b *bytes.Buffer, run []Record) {
 			last = r.Date
 		}
 	}
-	fmt.Fprintf(b, "\n## %s\n\n", scriptTitle(run[0].Script))
+	fmt.Fprintf(b, "\n## %s\n\n", scriptTitle(run[0]))
 	fmt.Fprintf(b, "%s, weft %s, %s to %s.\n", code(run[0].Run), code(run[0].Version),
 		first.UTC().Format("2006-01-02 15:04"), last.UTC().Format("15:04 MST"))
 	var sections []string
