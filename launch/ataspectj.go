@@ -29,6 +29,10 @@ type atAspects struct {
 	Files    []string // the translated aspects, .weft files in aop.xml order
 	AdviceCP string   // the dispatchers and weft.at, then aspectjrt
 	Classes  string   // the directory of the dispatchers and weft.at
+	// ShowWeaveInfo: an aop.xml's weaver options ask for AspectJ's
+	// weave-info messages (-showWeaveInfo), which weft run writes to
+	// standard error unless --weave-info names a file.
+	ShowWeaveInfo bool
 }
 
 // aspectJAgentClass is AspectJ's load-time weaving agent: an agent jar

@@ -50,9 +50,12 @@ func readAopXMLFile(path string) (*aopxml.Config, error) {
 }
 
 // atConfig is the configurations' union: the aspects that run (names,
-// and the concrete aspects the files define, by name) and the types woven.
-func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]definedAspect, pointcut.AtOptions, error) {
+// and the concrete aspects the files define, by name), the types woven
+// and whether an option asks for AspectJ's weave-info messages
+// (-showWeaveInfo).
+func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]definedAspect, pointcut.AtOptions, bool, error) {
 	var names []string
+	showWeaveInfo := false
 	defined := map[string]definedAspect{}
 	type pattern struct{ where, within string }
 	var include, exclude []pattern
@@ -83,6 +86,10 @@ func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]defin
 			weaving.Exclude = append(weaving.Exclude, it.Value)
 		}
 		for _, o := range x.Options {
+			if o == "-showWeaveInfo" {
+				showWeaveInfo = true
+				continue
+			}
 			if !ignored[o] {
 				ignored[o] = true
 				fmt.Fprintf(w, "weft: warning: %s: weaver option %s is AspectJ's; weft ignores it\n", x.File, o)
@@ -102,14 +109,14 @@ func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]defin
 		for _, it := range include {
 			m, err := match(it, n)
 			if err != nil {
-				return nil, nil, weaving, err
+				return nil, nil, weaving, false, err
 			}
 			ok = ok || m
 		}
 		for _, it := range exclude {
 			m, err := match(it, n)
 			if err != nil {
-				return nil, nil, weaving, err
+				return nil, nil, weaving, false, err
 			}
 			ok = ok && !m
 		}
@@ -117,7 +124,7 @@ func atConfig(w io.Writer, configs []*aopxml.Config) ([]string, map[string]defin
 			kept = append(kept, n)
 		}
 	}
-	return kept, defined, weaving, nil
+	return kept, defined, weaving, showWeaveInfo, nil
 }
 
 // definedAspect is a <concrete-aspect> and the file defining it.

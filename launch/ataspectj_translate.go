@@ -17,7 +17,7 @@ import (
 // buildAtAspects reads and translates the aspects the configurations list
 // from the class path entries, and installs the result in weft's cache.
 func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []string, agent string, rtAt rtPlaces) (*atAspects, error) {
-	names, defined, weaving, err := atConfig(w, configs)
+	names, defined, weaving, showWeaveInfo, err := atConfig(w, configs)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,11 @@ func buildAtAspects(w io.Writer, j *JDK, configs []*aopxml.Config, entries []str
 	if err != nil {
 		return nil, err
 	}
-	return installAtAspects(j, ts, rt)
+	at, err := installAtAspects(j, ts, rt)
+	if at != nil {
+		at.ShowWeaveInfo = showWeaveInfo
+	}
+	return at, err
 }
 
 // translateAtAspect reads the aspect named name (binary) and the aspects

@@ -15,10 +15,19 @@ type InfoFile struct {
 	w  *bufio.Writer
 }
 
-// createInfoFile creates the file name, or for "-" writes to stdout.
-func createInfoFile(name string, stdout io.Writer) (*InfoFile, error) {
+// StderrInfo is the --weave-info file name of weft's standard error:
+// where an aop.xml's -showWeaveInfo sends the lines, as AspectJ's weaver
+// writes its messages.
+const StderrInfo = "/dev/stderr"
+
+// createInfoFile creates the file name, or for "-" writes to stdout, for
+// StderrInfo to stderr.
+func createInfoFile(name string, stdout, stderr io.Writer) (*InfoFile, error) {
 	if name == "-" {
 		return &InfoFile{w: bufio.NewWriter(stdout)}, nil
+	}
+	if name == StderrInfo {
+		return &InfoFile{w: bufio.NewWriter(stderr)}, nil
 	}
 	f, err := os.Create(name)
 	if err != nil {

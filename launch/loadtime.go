@@ -52,6 +52,7 @@ type LoadTimeJob struct {
 	// path's, woven ahead of time ("" for none).
 	PriorInfo string
 	InfoOut   io.Writer
+	InfoErr   io.Writer // StderrInfo's
 	Timeout   time.Duration
 	ListenDir string // the socket's directory (weft serve), "" for a temporary one
 }
@@ -118,7 +119,7 @@ func startLoadTime(m advice.Matcher, advs []*advice.Advice, job LoadTimeJob) (*L
 		lt.srv.Cache = lt.cache
 	}
 	if job.WeaveInfo != "" {
-		if lt.info, err = createInfoFile(job.WeaveInfo, job.InfoOut); err != nil {
+		if lt.info, err = createInfoFile(job.WeaveInfo, job.InfoOut, job.InfoErr); err != nil {
 			lt.Stop(io.Discard) // no --weave-info file yet
 			return nil, err
 		}

@@ -178,6 +178,9 @@ func (p *program) readCommand(o *Options) (_ *JDK, err error) {
 			}
 			o.Aspects = append(o.Aspects, at.Files...)
 			o.AdviceCP = JoinClassPath(o.AdviceCP, at.AdviceCP)
+			if at.ShowWeaveInfo && o.WeaveInfo == "" {
+				o.WeaveInfo = StderrInfo
+			}
 		}
 	}
 	if len(o.Aspects) == 0 {
@@ -294,7 +297,7 @@ func (p *program) startLoadTime() (err error) {
 	lo := p.o.LoadTime
 	p.lt, err = startLoadTime(p.matcher, p.advice, LoadTimeJob{JDK: p.jdk, ClassPath: p.present, AdviceCP: p.bootCP,
 		Modules: p.modules, Scope: p.scope, IDBase: p.classPath.NextID, CacheDir: answers.Dir, WeaveInfo: p.o.WeaveInfo,
-		PriorInfo: p.classPath.Info, InfoOut: p.o.Stdout, Timeout: lo.Timeout})
+		PriorInfo: p.classPath.Info, InfoOut: p.o.Stdout, InfoErr: p.o.Stderr, Timeout: lo.Timeout})
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func Serve(o Options) error {
 	lo := o.LoadTime
 	lt, err := startLoadTime(w.matcher, w.advice, LoadTimeJob{JDK: w.jdk, AdviceCP: o.AdviceCP, Modules: w.modules,
 		Scope: w.scope, IDBase: w.woven.Summary.NextID, CacheDir: w.answers, WeaveInfo: o.WeaveInfo,
-		InfoOut: o.Stdout, Timeout: lo.Timeout, ListenDir: dir})
+		InfoOut: o.Stdout, InfoErr: o.Stderr, Timeout: lo.Timeout, ListenDir: dir})
 	if err != nil {
 		return err
 	}
@@ -81,6 +81,9 @@ func prepareServe(o *Options) (_ *served, err error) {
 		}
 		o.Aspects = append(o.Aspects, at.Files...)
 		o.AdviceCP = JoinClassPath(o.AdviceCP, at.AdviceCP)
+		if at.ShowWeaveInfo && o.WeaveInfo == "" {
+			o.WeaveInfo = StderrInfo
+		}
 	}
 	if s.weaving, err = openWeaving(o, j, nil); err != nil {
 		return nil, err

@@ -100,7 +100,7 @@ func Weave(o Options) error {
 	}
 	var info *InfoFile
 	if o.WeaveInfo != "" {
-		if info, err = createInfoFile(o.WeaveInfo, o.Stdout); err != nil {
+		if info, err = createInfoFile(o.WeaveInfo, o.Stdout, o.Stderr); err != nil {
 			return err
 		}
 		defer func() {

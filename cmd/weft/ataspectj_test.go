@@ -188,6 +188,11 @@ func TestAtAspectJ(t *testing.T) {
 		if code != 0 || stdout != want {
 			t.Errorf("JDK 25: exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
 		}
+		// aop.xml's -showWeaveInfo: the lines on standard error, as
+		// AspectJ's weaver writes its messages.
+		if line := "Join point 'method-execution(void demo.MoodB.work())' in Type 'demo.MoodB' (Main.java:51) advised by before advice from 'demo.aspects.Moods' (Moods.java:48)\n"; !strings.Contains(stderr, line) {
+			t.Errorf("JDK 25: -showWeaveInfo: stderr lacks\n%s\nit is:\n%s", line, stderr)
+		}
 		stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", java25, "-cp", jdkCP, "demo.Main")
 		if code != 0 || !strings.HasSuffix(stdout, adds) {
 			t.Errorf("JDK 25, the JDK's join points: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
