@@ -20,8 +20,8 @@
 # profile); leak (weft leak); recrash (weft recrash); jfr (the JDK's Flight
 # Recorder, settings=profile); ap-cpu and ap-alloc (async-profiler's cpu
 # and alloc modes, its jar from Maven Central).
-# PARTS=split measures where the cost of the woven JDK goes, per program
-# (JDK 17 unless JDKS says otherwise): its modes are stock; empty (weft run
+# PARTS=split measures where the cost of the woven JDK goes, per program:
+# its modes are stock; empty (weft run
 # with advice at no join point, testdata/suite/empty.weft: the fixed cost
 # of the woven runtime image, the application's archive and load-time
 # weaving, no code woven); nothing; and stock-jit and nothing-jit, the same
@@ -59,7 +59,7 @@ ALL_MODES="stock nothing profile-notime profile leak recrash jfr ap-cpu ap-alloc
 SPLIT_MODES="stock empty nothing stock-jit nothing-jit"
 PROGRAMS=${PROGRAMS:-$ALL_PROGRAMS}
 if [ "${PARTS:-}" = split ]; then
-  MODES=${MODES:-$SPLIT_MODES} JDKS=${JDKS:-17}
+  MODES=${MODES:-$SPLIT_MODES}
 fi
 MODES=${MODES:-$ALL_MODES}
 JDKS=${JDKS:-17 25}
