@@ -115,7 +115,7 @@ func TestAtAspectJKieker(t *testing.T) {
 		java25 := filepath.Join(jvmtest.JDK25(t), "bin", "java")
 		jdk := filepath.Join(kiekerDir, "jdk")
 		out, profile := t.TempDir(), t.TempDir()
-		stdout, stderr, code := weft(t, env, "profile", "--no-time", "--write-folded", "-o", profile, "--modules", "java.base", "--",
+		stdout, stderr, code := weft(t, env, "profile", "--no-time", "--write-folded", "-o", profile, "--modules", "java.base", "--patches", "--",
 			java25, "-javaagent:"+agent, records(out), "-cp", jdk+string(filepath.ListSeparator)+app, "demo.Main")
 		if code != 0 || stdout != wantOut {
 			t.Fatalf("weft profile with the JDK's ArrayList, JDK 25: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)

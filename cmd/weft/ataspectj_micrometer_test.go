@@ -94,7 +94,7 @@ func TestAtAspectJMicrometer(t *testing.T) {
 				t.Fatalf("AspectJ's own weaver did not time the program's methods: stdout:\n%s\nstderr:\n%s", aspectJ, aspectJErr)
 			}
 
-			stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all",
+			stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--patches", "--", jvmtest.Java(t), "-Xverify:all",
 				"-javaagent:"+aspectjweaverJar, "-cp", cp, "demo.Main")
 			if code != 0 || stdout != aspectJ || !strings.Contains(stderr, "weft: AspectJ's agent ("+aspectjweaverJar+") does not run") {
 				t.Errorf("weft run of AspectJ's command line, JDK 17: exit %d, stdout:\n%s\nwant (AspectJ's):\n%s\nstderr:\n%s", code, stdout, aspectJ, stderr)
@@ -105,7 +105,7 @@ func TestAtAspectJMicrometer(t *testing.T) {
 			}
 			t.Run("JDK25", func(t *testing.T) {
 				java25 := filepath.Join(jvmtest.JDK25(t), "bin", "java")
-				stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", java25,
+				stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--patches", "--", java25,
 					"-javaagent:"+aspectjweaverJar, "-cp", cp, "demo.Main")
 				if code != 0 || stdout != aspectJ {
 					t.Errorf("weft run of AspectJ's command line, JDK 25: exit %d, stdout:\n%s\nwant (AspectJ's on JDK 17):\n%s\nstderr:\n%s", code, stdout, aspectJ, stderr)

@@ -135,7 +135,7 @@ func TestAtAspectJ(t *testing.T) {
 	// application's loader, and its advice runs.
 	const adds = "concrete aspect demo.xml.MainDone of AppClassLoader\n" +
 		"ArrayList.add under Main.add: 6, the last public boolean java.util.ArrayList.add(java.lang.Object) of d\n"
-	stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", jvmtest.Java(t), "-Xverify:all", "-cp", jdkCP, "demo.Main")
+	stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--patches", "--", jvmtest.Java(t), "-Xverify:all", "-cp", jdkCP, "demo.Main")
 	if code != 0 || !strings.HasSuffix(stdout, adds) {
 		t.Errorf("weft run, the JDK's join points: exit %d, stdout:\n%s\nwant it to end:\n%s\nstderr:\n%s", code, stdout, adds, stderr)
 	}
@@ -183,7 +183,7 @@ func TestAtAspectJ(t *testing.T) {
 			t.Fatalf("javac 25: %v\n%s", err, b)
 		}
 		cp25 := strings.Join([]string{app25, aspects, aspectjrtJar}, string(filepath.ListSeparator))
-		stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--", java25, "-javaagent:"+aspectjweaverJar,
+		stdout, stderr, code := weft(t, env, "run", "--modules", "java.base", "--patches", "--", java25, "-javaagent:"+aspectjweaverJar,
 			"-cp", cp25, "demo.Main")
 		if code != 0 || stdout != want {
 			t.Errorf("JDK 25: exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
@@ -193,7 +193,7 @@ func TestAtAspectJ(t *testing.T) {
 		if line := "Join point 'method-execution(void demo.MoodB.work())' in Type 'demo.MoodB' (Main.java:51) advised by before advice from 'demo.aspects.Moods' (Moods.java:48)\n"; !strings.Contains(stderr, line) {
 			t.Errorf("JDK 25: -showWeaveInfo: stderr lacks\n%s\nit is:\n%s", line, stderr)
 		}
-		stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--", java25, "-cp", jdkCP, "demo.Main")
+		stdout, stderr, code = weft(t, env, "run", "--modules", "java.base", "--patches", "--", java25, "-cp", jdkCP, "demo.Main")
 		if code != 0 || !strings.HasSuffix(stdout, adds) {
 			t.Errorf("JDK 25, the JDK's join points: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
