@@ -110,14 +110,15 @@ func aopXMLNames(line *javacmd.Line) (names, files []string) {
 // it: its classes are the aspects'.
 func takeOverAspectJ(w io.Writer, j *JDK, line *javacmd.Line, present []string) (*javacmd.Line, *atAspects, error) {
 	agent := ""
+	agents := map[string]bool{} // the options starting one, each jar read once
 	for _, o := range line.JVMOptions() {
 		if isAspectJAgent(o) {
-			agent = agentJar(o)
+			agent, agents[o] = agentJar(o), true
 		}
 	}
 	names, files := aopXMLNames(line)
 	if agent != "" {
-		line = line.Without(isAspectJAgent)
+		line = line.Without(func(o string) bool { return agents[o] })
 		fmt.Fprintf(w, "weft: AspectJ's agent (%s) does not run: weft weaves the aspects of aop.xml in its place\n", agent)
 		if !isAspectJWeaverJar(agent) && !slices.Contains(present, agent) {
 			if line.Mode == javacmd.Jar {

@@ -93,13 +93,12 @@ func (mh *MethodHierarchy) Lookup(name string) (*classfile.ClassInfo, error) {
 
 // takesParents reports whether the weaving may give class parents: a
 // class it weaves, of the application, neither synthetic (a lambda's
-// class) nor an annotation nor a module.
+// class is) nor an annotation nor a module.
 func (w *Weaver) takesParents(ci *classfile.ClassInfo) bool {
 	const not = classfile.AccSynthetic | classfile.AccAnnotation | classfile.AccModule
 	name := ci.Name
 	return w.opts.Mode == App && ci.Access&not == 0 && !w.own(name) && !strings.HasSuffix(name, SisterSuffix) &&
-		!w.skip[name] && w.opts.Scope.Class(name) && !strings.Contains(name, "$$Lambda") &&
-		(w.host == nil || !w.host.fromImage(name))
+		!w.skip[name] && w.opts.Scope.Class(name) && (w.host == nil || !w.host.fromImage(name))
 }
 
 // addParents gives c the parents declared for it: the interfaces none of
